@@ -1,0 +1,1 @@
+"""unitxt: declarative data preparation and evaluation for generative language models."""

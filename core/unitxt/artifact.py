@@ -1,0 +1,487 @@
+"""Artifacts: declarative, typed, JSON-serialisable components addressable by catalog name.
+
+A subclass declares fields as annotated class attributes (`name: str = "x"`; no default means required). Instances
+validate field types at construction, serialise with `to_dict()` (with `__type__` = the registered snake_case class
+name) and load with `from_dict()`, which only ever instantiates registered classes. A field whose type expects an
+artifact also accepts a catalog name (`"metrics.f1[reduction=median]"`), resolved the first time it is read.
+"""
+
+import copy
+import difflib
+import json
+import re
+import typing
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
+
+from .errors import ArtifactDefinitionError, UnitxtError, UnknownArtifactTypeError
+from .logging_utils import get_logger
+from .query_parser import Unquoted, guess_scalar
+from .type_utils import describe_value_type, make_checker, to_type, type_to_string
+
+_MISSING = object()
+_ARTIFACT_TYPES: Dict[str, type] = {}
+SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__")
+
+
+class Field:
+    """Optional field declaration: `x: List[str] = Field(default_factory=list)`."""
+
+    def __init__(self, default: Any = _MISSING, default_factory: Optional[Callable[[], Any]] = None):
+        self.default = default
+        self.default_factory = default_factory
+
+    def make_default(self) -> Any:
+        if self.default_factory is not None:
+            return self.default_factory()
+        return copy.deepcopy(self.default)
+
+    @property
+    def required(self) -> bool:
+        return self.default is _MISSING and self.default_factory is None
+
+
+class FieldSpec:
+    """What the class knows about one declared field."""
+
+    __slots__ = ("name", "annotation", "declaration", "owner")
+
+    def __init__(self, name: str, annotation: Any, declaration: Field, owner: type):
+        self.name = name
+        self.annotation = annotation
+        self.declaration = declaration
+        self.owner = owner
+
+    @property
+    def required(self) -> bool:
+        return self.declaration.required
+
+    def default(self) -> Any:
+        return self.declaration.make_default()
+
+
+def camel_to_snake(name: str) -> str:
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+
+
+def is_artifact_class(value: Any) -> bool:
+    return isinstance(value, type) and issubclass(value, Artifact)
+
+
+def _expects_artifact(annotation: Any) -> bool:
+    """Whether a field annotation mentions an Artifact class anywhere (so strings in it are catalog names)."""
+    if is_artifact_class(annotation):
+        return True
+    return any(_expects_artifact(arg) for arg in typing.get_args(annotation))
+
+
+def _artifact_classes_in(annotation: Any) -> List[type]:
+    if is_artifact_class(annotation):
+        return [annotation]
+    return [cls for arg in typing.get_args(annotation) for cls in _artifact_classes_in(arg)]
+
+
+class _ArtifactReference:
+    """Data descriptor for artifact-typed fields: keeps the raw value (maybe a catalog name), resolves on read."""
+
+    def __init__(self, name: str, declaration: "Field"):
+        self.name = name
+        self.declaration = declaration
+        self.cache_key = f"_resolved__{name}"
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        try:
+            raw = instance.__dict__[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+        if raw is None or isinstance(raw, Artifact):
+            return raw
+        cached = instance.__dict__.get(self.cache_key)
+        if cached is not None and cached[0] is raw:
+            return cached[1]
+        resolved = instance._resolve_field_value(self.name, raw)
+        instance.__dict__[self.cache_key] = (raw, resolved)
+        return resolved
+
+    def __set__(self, instance, value):
+        instance.__dict__[self.name] = value
+
+
+class Artifact:
+    """Base of every declarative component (cards, tasks, templates, formats, operators, metrics, ...)."""
+
+    _fields: ClassVar[Dict[str, FieldSpec]] = {}
+    _positional_args: ClassVar[Tuple[str, ...]] = ()
+    _type_name: ClassVar[str] = "artifact"
+    _hints_resolved: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._type_name = cls.__dict__.get("__type_name__", camel_to_snake(cls.__name__))
+        cls._hints_resolved = False
+        if cls._type_name in _ARTIFACT_TYPES and _ARTIFACT_TYPES[cls._type_name] is not cls:
+            get_logger().debug(f"Artifact type '{cls._type_name}' redefined by {cls.__module__}.{cls.__qualname__}")
+        _ARTIFACT_TYPES[cls._type_name] = cls
+
+    @classmethod
+    def get_fields(cls) -> Dict[str, FieldSpec]:
+        """Declared fields in declaration order, base classes first (annotations resolved lazily, once)."""
+        if not cls.__dict__.get("_hints_resolved", False):
+            cls._resolve_fields()
+        return cls.__dict__["_fields"]
+
+    @classmethod
+    def _resolve_fields(cls) -> None:
+        annotations: Dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            if klass is object or not issubclass(klass, Artifact) or not klass.__dict__.get("__annotations__"):
+                continue
+            hints = typing.get_type_hints(klass)
+            for name in klass.__dict__["__annotations__"]:
+                if name.startswith("_") or typing.get_origin(hints.get(name)) is ClassVar:
+                    continue
+                annotations[name] = hints[name]
+        fields: Dict[str, FieldSpec] = {}
+        for name, annotation in annotations.items():
+            declaration, owner = Field(), cls
+            for klass in cls.__mro__:
+                if name in klass.__dict__:
+                    value = klass.__dict__[name]
+                    if isinstance(value, _ArtifactReference):
+                        value = value.declaration
+                    declaration = value if isinstance(value, Field) else Field(default=value)
+                    owner = klass
+                    break
+            fields[name] = FieldSpec(name, annotation, declaration, owner)
+            if _expects_artifact(annotation):
+                setattr(cls, name, _ArtifactReference(name, declaration))
+        cls._fields = fields
+        cls._hints_resolved = True
+
+    # ------------------------------------------------------------------ construction
+    def __init__(self, *args: Any, **kwargs: Any):
+        fields = self.get_fields()
+        if args:
+            positional = self._positional_args
+            if len(args) > len(positional):
+                raise ArtifactDefinitionError(
+                    f"{type(self).__name__} takes at most {len(positional)} positional argument(s) "
+                    f"({', '.join(positional) or 'none'}), got {len(args)}; pass fields by name.",
+                    artifact=type(self).__name__,
+                )
+            for name, value in zip(positional, args):
+                if name in kwargs:
+                    raise ArtifactDefinitionError(f"Field '{name}' given twice.", artifact=type(self).__name__)
+                kwargs[name] = value
+        kwargs.pop("__type__", None)
+        for key in SPECIAL_KEYS:
+            if key in kwargs:
+                self.__dict__[key] = kwargs.pop(key)
+        unknown = [key for key in kwargs if key not in fields]
+        if unknown:
+            hints = {key: difflib.get_close_matches(key, list(fields), n=3) for key in unknown}
+            detail = "; ".join(
+                f"'{key}'" + (f" (did you mean {', '.join(repr(m) for m in hints[key])}?)" if hints[key] else "")
+                for key in unknown
+            )
+            raise ArtifactDefinitionError(
+                f"Unknown field(s) {detail} for {type(self).__name__}. Its fields are: {', '.join(fields)}.",
+                artifact=type(self).__name__,
+            )
+        for name, spec in fields.items():
+            if name in kwargs:
+                value = kwargs[name]
+            elif spec.required:
+                raise ArtifactDefinitionError(
+                    f"Missing required field '{name}' (type {type_to_string(spec.annotation)}) "
+                    f"of {type(self).__name__}.",
+                    artifact=type(self).__name__,
+                    field=name,
+                )
+            else:
+                value = spec.default()
+            self.__dict__[name] = value
+        self._given_fields = set(kwargs)
+        self.__id__ = None
+        self.verify_field_types(list(kwargs))
+        deprecated = self.__dict__.get("__deprecated_msg__")
+        if deprecated:
+            get_logger().warning(f"{type(self).__name__} is deprecated: {deprecated}")
+        self.prepare()
+        self.verify()
+
+    def prepare(self) -> None:
+        """Hook: derive internal state from fields after construction."""
+
+    def verify(self) -> None:
+        """Hook: check cross-field constraints after construction; raise UnitxtError subclasses."""
+
+    def verify_field_types(self, names: Optional[List[str]] = None) -> None:
+        fields = self.get_fields()
+        for name in names if names is not None else list(fields):
+            spec = fields[name]
+            value = self.__dict__[name]
+            if value is None and not spec.required and spec.default() is None:
+                continue
+            if not _field_checker(type(self), spec)(value):
+                raise ArtifactDefinitionError(
+                    f"Field '{name}' of {type(self).__name__} expects {type_to_string(spec.annotation)}, "
+                    f"got {describe_value_type(value)}: {_short(value)}.",
+                    artifact=self.artifact_name,
+                    field=name,
+                )
+
+    # ------------------------------------------------------------------ identity & repr
+    @property
+    def artifact_name(self) -> str:
+        """Catalog name when fetched from a catalog, else the class name (used in error messages)."""
+        return self.__dict__.get("__id__") or type(self).__name__
+
+    def __repr__(self) -> str:
+        parts = [f"{name}={self.__dict__[name]!r}" for name in self.get_fields() if name in self._given_fields]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def __eq__(self, other: Any) -> bool:
+        if not isinstance(other, Artifact) or type(other) is not type(self):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = object.__hash__
+
+    # ------------------------------------------------------------------ resolution of catalog names
+    def _resolve_field_value(self, name: str, raw: Any) -> Any:
+        spec = self.get_fields()[name]
+        expected = _artifact_classes_in(spec.annotation)
+
+        def resolve(value):
+            if isinstance(value, str):
+                from .catalog import fetch_artifact
+
+                try:
+                    artifact, _ = fetch_artifact(value)
+                except UnitxtError as error:
+                    raise error.with_context(artifact=self.artifact_name) from None
+                if expected and not isinstance(artifact, tuple(expected)):
+                    raise ArtifactDefinitionError(
+                        f"Field '{name}' expects {' or '.join(cls.__name__ for cls in expected)}, but catalog name "
+                        f"'{value}' refers to a {type(artifact).__name__}.",
+                        artifact=self.artifact_name,
+                        field=name,
+                    )
+                return artifact
+            if isinstance(value, list):
+                return [resolve(item) for item in value]
+            if isinstance(value, dict) and not isinstance(value, Artifact):
+                return {key: resolve(item) for key, item in value.items()}
+            return value
+
+        return resolve(raw)
+
+    # ------------------------------------------------------------------ serialisation
+    def to_dict(self) -> Dict[str, Any]:
+        """Serialise to plain JSON-compatible data; fields equal to their defaults are omitted."""
+        result: Dict[str, Any] = {"__type__": self._type_name}
+        for key in SPECIAL_KEYS:
+            if self.__dict__.get(key) is not None:
+                result[key] = copy.deepcopy(self.__dict__[key])
+        for name, spec in self.get_fields().items():
+            value = self.__dict__[name]
+            if name not in self._given_fields and not spec.required:
+                default = spec.default()
+                if _plain_equal(value, default):
+                    continue
+            result[name] = to_serializable(value)
+        return result
+
+    def to_json(self, indent: int = 4) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Artifact":
+        artifact = from_serializable(data)
+        if not isinstance(artifact, cls):
+            raise ArtifactDefinitionError(
+                f"Expected a serialised {cls.__name__}, got {type(artifact).__name__}.", artifact=cls.__name__
+            )
+        return artifact
+
+    @classmethod
+    def from_json(cls, text: str) -> "Artifact":
+        return cls.from_dict(json.loads(text))
+
+    def copy(self, **overrides: Any) -> "Artifact":
+        """A new artifact equal to this one, with some fields replaced."""
+        data = self.to_dict()
+        data.update({key: to_serializable(value) for key, value in overrides.items()})
+        new = from_serializable(data)
+        new.__id__ = self.__id__
+        return new
+
+    def save(self, path: str) -> None:
+        from .catalog import write_json_atomically
+
+        write_json_atomically(path, self.to_dict())
+
+    @classmethod
+    def load(cls, path: str) -> "Artifact":
+        with open(path, encoding="utf-8") as handle:
+            return cls.from_dict(json.load(handle))
+
+    # ------------------------------------------------------------------ overrides
+    @classmethod
+    def coerce_overrides(cls, overrides: Dict[str, Any], artifact_name: Optional[str] = None) -> Dict[str, Any]:
+        """Convert parsed `[key=value]` overrides to each field's declared type."""
+        fields = cls.get_fields()
+        coerced = {}
+        for key, value in overrides.items():
+            if key in SPECIAL_KEYS:
+                coerced[key] = guess_scalar(value)
+                continue
+            if key not in fields:
+                close = difflib.get_close_matches(key, list(fields), n=3)
+                raise ArtifactDefinitionError(
+                    f"Override key '{key}' is not a field of {cls.__name__}"
+                    + (f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else "")
+                    + f". Fields: {', '.join(fields)}.",
+                    artifact=artifact_name or cls.__name__,
+                    field=key,
+                )
+            coerced[key] = coerce_to_annotation(value, fields[key].annotation)
+        return coerced
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _plain_equal(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and a == b
+    except Exception:  # noqa: BLE001 - exotic values (arrays) are simply treated as non-default
+        return False
+
+
+_checker_by_field: Dict[Tuple[type, str], Callable[[Any], bool]] = {}
+
+
+def _artifact_hook(cls: type) -> Optional[Callable[[Any], bool]]:
+    if is_artifact_class(cls):
+        return lambda value: isinstance(value, (cls, str))
+    return None
+
+
+def _field_checker(owner: type, spec: FieldSpec) -> Callable[[Any], bool]:
+    key = (owner, spec.name)
+    checker = _checker_by_field.get(key)
+    if checker is None:
+        annotation = spec.annotation
+        if annotation is type or annotation is Any:
+            checker = lambda value: True  # noqa: E731
+        else:
+            try:
+                checker = make_checker(annotation, class_hook=_artifact_hook)
+            except UnitxtError:
+                checker = lambda value: True  # noqa: E731 - exotic annotations are documented, not enforced
+        _checker_by_field[key] = checker
+    return checker
+
+
+def coerce_to_annotation(value: Any, annotation: Any) -> Any:
+    """Coerce a parsed override value (Unquoted strings, lists, dicts) to a field annotation."""
+    if isinstance(value, list):
+        item_type = Any
+        for candidate in (annotation, *typing.get_args(annotation)):
+            if typing.get_origin(candidate) in (list, tuple) and typing.get_args(candidate):
+                item_type = typing.get_args(candidate)[0]
+                break
+        return [coerce_to_annotation(item, item_type) for item in value]
+    if isinstance(value, dict):
+        value_type = Any
+        for candidate in (annotation, *typing.get_args(annotation)):
+            if typing.get_origin(candidate) is dict and len(typing.get_args(candidate)) == 2:
+                value_type = typing.get_args(candidate)[1]
+                break
+        return {key: coerce_to_annotation(item, value_type) for key, item in value.items()}
+    if not isinstance(value, Unquoted):
+        return value
+    text = str(value)
+    options = typing.get_args(annotation) if typing.get_origin(annotation) is typing.Union else (annotation,)
+    if type(None) in options and text.lower() in ("none", "null"):
+        return None
+    guessed = guess_scalar(value)
+    for option in options:
+        if option is bool and isinstance(guessed, bool):
+            return guessed
+        if option is int and isinstance(guessed, int) and not isinstance(guessed, bool):
+            return guessed
+        if option is float and isinstance(guessed, (int, float)) and not isinstance(guessed, bool):
+            return float(guessed)
+    if any(option is str or _expects_artifact(option) for option in options):
+        return text
+    return guessed
+
+
+def to_serializable(value: Any) -> Any:
+    """Recursively convert artifacts and types into JSON-compatible data."""
+    if isinstance(value, Artifact):
+        return value.to_dict()
+    if isinstance(value, (list, tuple)):
+        return [to_serializable(item) for item in value]
+    if isinstance(value, dict):
+        return {key: to_serializable(item) for key, item in value.items()}
+    if isinstance(value, Unquoted):
+        return str(value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, type) or typing.get_origin(value) is not None or value is Any:
+        return type_to_string(value)
+    if hasattr(value, "__supertype__") or hasattr(value, "__total__"):
+        return type_to_string(value)
+    raise ArtifactDefinitionError(f"Value {_short(value)} of type {type(value).__name__} is not serialisable.")
+
+
+def get_artifact_class(type_name: str) -> type:
+    """Look up a registered artifact class; unknown names are an error (never an import)."""
+    try:
+        return _ARTIFACT_TYPES[type_name]
+    except (KeyError, TypeError):
+        close = difflib.get_close_matches(str(type_name), list(_ARTIFACT_TYPES), n=3)
+        raise UnknownArtifactTypeError(
+            f"Unknown artifact __type__ {type_name!r}"
+            + (f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else "")
+            + ". Only registered artifact classes can be instantiated from data.",
+        ) from None
+
+
+def registered_artifact_types() -> Dict[str, type]:
+    return dict(_ARTIFACT_TYPES)
+
+
+def from_serializable(data: Any) -> Any:
+    """Recursively rebuild artifacts from data produced by `to_serializable` (dicts carrying `__type__`)."""
+    if isinstance(data, list):
+        return [from_serializable(item) for item in data]
+    if isinstance(data, dict):
+        if "__type__" in data:
+            cls = get_artifact_class(data["__type__"])
+            kwargs = {key: from_serializable(value) for key, value in data.items() if key != "__type__"}
+            return cls(**kwargs)
+        return {key: from_serializable(value) for key, value in data.items()}
+    return data
+
+
+class ArtifactLink(Artifact):
+    """A catalog entry that points at another catalog name (kept for renamed artifacts; may be deprecated)."""
+
+    to: str
+
+
+class UnitxtArtifactNotFoundError(UnitxtError):
+    """Deprecated alias kept for API familiarity; catalog lookups raise CatalogError."""
+
+
+def fetch_type(type_or_string: Any) -> Any:
+    return to_type(type_or_string)

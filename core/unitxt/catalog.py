@@ -1,0 +1,233 @@
+"""Directory catalogs of JSON artifacts: `cards.wmt.en_de` <-> `<catalog>/cards/wmt/en_de.json`.
+
+Lookup order: the last registered catalog wins, then catalogs from `UNITXT_CATALOGS` (later entries win), then the
+library's own catalog snapshot.
+"""
+
+import difflib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+
+from .artifact import Artifact, ArtifactLink, from_serializable
+from .errors import CatalogError, UnitxtError
+from .logging_utils import get_logger
+from .query_parser import parse_artifact_query, validate_catalog_name
+from .settings_utils import settings
+
+
+def _default_catalog_path() -> str:
+    """The catalog shipped with the library: next to this module (release) or at the repository root."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "catalog_snapshot", here.parent.parent / "catalog_snapshot"):
+        if candidate.is_dir():
+            return str(candidate)
+    return str(here.parent.parent / "catalog_snapshot")
+
+
+def write_json_atomically(path: Union[str, Path], data: Any) -> None:
+    """Write JSON to a temp file in the target directory, then rename it into place."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(data, stream, indent=4, ensure_ascii=False)
+            stream.write("\n")
+        os.replace(temp_name, path)
+    except BaseException:
+        if os.path.exists(temp_name):
+            os.unlink(temp_name)
+        raise
+
+
+class LocalCatalog:
+    """A directory of JSON artifacts."""
+
+    def __init__(self, location: Union[str, Path]):
+        self.location = str(location)
+        self._cache: Dict[str, Tuple[int, Any]] = {}
+
+    def __repr__(self) -> str:
+        return f"LocalCatalog({self.location!r})"
+
+    def path_for(self, name: str) -> Path:
+        validate_catalog_name(name)
+        root = Path(self.location).resolve()
+        path = (root / Path(*name.split("."))).with_suffix(".json") if "." in name else root / f"{name}.json"
+        path = Path(os.path.normpath(path))
+        if root != path and root not in path.parents:
+            raise CatalogError(f"Catalog name '{name}' escapes the catalog directory {root}.")
+        return path
+
+    def __contains__(self, name: str) -> bool:
+        return self.path_for(name).is_file()
+
+    def load_data(self, name: str) -> Any:
+        """The JSON content stored under `name` (cached by file modification time)."""
+        path = self.path_for(name)
+        stat = path.stat()
+        cached = self._cache.get(name)
+        if cached is None or cached[0] != stat.st_mtime_ns:
+            with open(path, encoding="utf-8") as handle:
+                try:
+                    text = handle.read()
+                    cached = (stat.st_mtime_ns, json.loads(text))
+                except json.JSONDecodeError as error:
+                    raise CatalogError(f"Catalog entry '{name}' at {path} is not valid JSON: {error}") from None
+            self._cache[name] = cached
+        return json.loads(json.dumps(cached[1]))  # a private copy the caller may change
+
+    def save(self, artifact: Artifact, name: str, overwrite: bool = False) -> Path:
+        path = self.path_for(name)
+        if path.exists() and not overwrite:
+            raise CatalogError(
+                f"Catalog entry '{name}' already exists at {path}; pass overwrite=True to replace it.",
+                artifact=name,
+            )
+        write_json_atomically(path, artifact.to_dict())
+        self._cache.pop(name, None)
+        return path
+
+    def names(self) -> Iterator[str]:
+        root = Path(self.location)
+        if not root.is_dir():
+            return
+        for path in sorted(root.rglob("*.json")):
+            relative = path.relative_to(root).with_suffix("")
+            yield ".".join(relative.parts)
+
+
+_registered: List[LocalCatalog] = []
+_default_catalog: Optional[LocalCatalog] = None
+_env_catalogs: Dict[str, LocalCatalog] = {}
+
+
+def get_default_catalog() -> LocalCatalog:
+    global _default_catalog
+    if _default_catalog is None:
+        _default_catalog = LocalCatalog(_default_catalog_path())
+    return _default_catalog
+
+
+def register_local_catalog(path: Union[str, Path]) -> LocalCatalog:
+    """Register a catalog directory; it takes precedence over every catalog registered before it."""
+    if not os.path.isdir(path):
+        raise CatalogError(f"Can not register catalog: '{path}' is not a directory.")
+    location = os.path.abspath(path)
+    for catalog in list(_registered):
+        if catalog.location == location:
+            _registered.remove(catalog)
+    catalog = LocalCatalog(location)
+    _registered.append(catalog)
+    return catalog
+
+
+register_catalog = register_local_catalog
+
+
+def unregister_local_catalog(path: Union[str, Path]) -> None:
+    location = os.path.abspath(path)
+    _registered[:] = [catalog for catalog in _registered if catalog.location != location]
+
+
+def get_catalogs() -> List[LocalCatalog]:
+    """All catalogs, highest precedence first."""
+    env_value = settings.catalogs
+    env_catalogs = []
+    if env_value:
+        for location in str(env_value).split(":"):
+            if location:
+                location = os.path.abspath(location)
+                env_catalogs.append(_env_catalogs.setdefault(location, LocalCatalog(location)))
+    return [*reversed(_registered), *reversed(env_catalogs), get_default_catalog()]
+
+
+def _all_names() -> List[str]:
+    names = set()
+    for catalog in get_catalogs():
+        names.update(catalog.names())
+    return sorted(names)
+
+
+def _unknown_name_error(name: str) -> CatalogError:
+    close = difflib.get_close_matches(name, _all_names(), n=5, cutoff=0.6)
+    hint = f" Closest names: {', '.join(close)}." if close else ""
+    searched = ", ".join(catalog.location for catalog in get_catalogs())
+    return CatalogError(f"'{name}' is not in any catalog.{hint} Searched: {searched}.", artifact=name)
+
+
+def find_in_catalogs(name: str) -> Tuple[Any, LocalCatalog]:
+    """The raw JSON data of a catalog entry and the catalog holding it."""
+    validate_catalog_name(name)
+    for catalog in get_catalogs():
+        if name in catalog:
+            return catalog.load_data(name), catalog
+    raise _unknown_name_error(name)
+
+
+def fetch_artifact(name_or_artifact: Any, _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
+    """Resolve an artifact, a catalog name, or a `name[key=value,...]` query into `(artifact, catalog)`."""
+    if isinstance(name_or_artifact, Artifact):
+        return name_or_artifact, None
+    if isinstance(name_or_artifact, dict) and "__type__" in name_or_artifact:
+        return from_serializable(name_or_artifact), None
+    if not isinstance(name_or_artifact, str):
+        raise CatalogError(f"Expected an artifact or a catalog name, got {type(name_or_artifact).__name__}.")
+    query = name_or_artifact.strip()
+    name, overrides = parse_artifact_query(query)
+    seen = list(_seen or [])
+    if name in seen:
+        raise CatalogError(f"Artifact links form a cycle: {' -> '.join(seen + [name])}.", artifact=name)
+    data, catalog = find_in_catalogs(name)
+    if not isinstance(data, dict) or "__type__" not in data:
+        raise CatalogError(f"Catalog entry '{name}' is not a serialised artifact (no __type__).", artifact=name)
+    if data["__type__"] == ArtifactLink._type_name:
+        link = from_serializable(data)  # logs its deprecation message, if any
+        target = link.to if not overrides else _with_overrides_query(link.to, overrides)
+        artifact, target_catalog = fetch_artifact(target, seen + [name])
+        return artifact, target_catalog
+    try:
+        from .artifact import get_artifact_class
+
+        if overrides:
+            cls = get_artifact_class(data["__type__"])
+            data.update(cls.coerce_overrides(overrides, artifact_name=name))
+        artifact = from_serializable(data)
+    except UnitxtError as error:
+        raise error.with_context(artifact=name) from None
+    artifact.__id__ = query
+    return artifact, catalog
+
+
+def _with_overrides_query(name: str, overrides: Dict[str, Any]) -> str:
+    from .query_parser import format_value
+
+    return f"{name}[{','.join(f'{key}={format_value(value)}' for key, value in overrides.items())}]"
+
+
+def get_from_catalog(name: str) -> Artifact:
+    """The artifact stored under a catalog name (queries with overrides are accepted)."""
+    return fetch_artifact(name)[0]
+
+
+def add_to_catalog(
+    artifact: Artifact,
+    name: str,
+    catalog_path: Optional[Union[str, Path]] = None,
+    overwrite: bool = False,
+    verbose: bool = True,
+) -> Path:
+    """Save an artifact under a catalog name (default: the library's catalog); refuses to overwrite unless asked."""
+    if not isinstance(artifact, Artifact):
+        raise CatalogError(f"Only artifacts can be added to a catalog, got {type(artifact).__name__}.", artifact=name)
+    catalog = LocalCatalog(catalog_path) if catalog_path is not None else get_default_catalog()
+    path = catalog.save(artifact, name, overwrite=overwrite)
+    for known in get_catalogs():
+        if os.path.abspath(known.location) == os.path.abspath(catalog.location):
+            known._cache.pop(name, None)
+    if verbose:
+        get_logger().info(f"Added '{name}' to catalog {catalog.location}")
+    return path

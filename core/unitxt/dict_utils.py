@@ -1,0 +1,106 @@
+"""Access to nested instance fields by `/`-separated paths (`translation/en`, `answer/0`)."""
+
+from typing import Any, Dict, List, Union
+
+from .errors import MissingFieldError
+
+PathParts = List[Union[str, int]]
+
+
+def split_path(path: str) -> PathParts:
+    """Split a field path into keys; numeric parts index lists (negative indices allowed)."""
+    parts: PathParts = []
+    for part in path.split("/"):
+        if part.lstrip("-").isdigit():
+            parts.append(int(part))
+        else:
+            parts.append(part)
+    return parts
+
+
+def _dict_key(container: Dict[Any, Any], part: Union[str, int]) -> Any:
+    """The key to use in a dict for a path part: numeric parts match int keys, else their string form."""
+    if isinstance(part, int) and part not in container:
+        return str(part)
+    return part
+
+
+def _step(container: Any, part: Union[str, int]) -> Any:
+    if isinstance(container, dict):
+        return container[_dict_key(container, part)]
+    if isinstance(container, (list, tuple)) and isinstance(part, int):
+        return container[part]
+    raise KeyError(part)
+
+
+def dict_get(instance: Dict[str, Any], path: str, default: Any = MissingFieldError) -> Any:
+    """Value at path; raises MissingFieldError naming the path and the available keys unless a default is given."""
+    if "/" not in path:
+        try:
+            return instance[path]
+        except KeyError:
+            if default is not MissingFieldError:
+                return default
+            raise _missing(instance, path) from None
+    value: Any = instance
+    for part in split_path(path):
+        try:
+            value = _step(value, part)
+        except (KeyError, IndexError, TypeError):
+            if default is not MissingFieldError:
+                return default
+            raise _missing(instance, path) from None
+    return value
+
+
+def dict_has(instance: Dict[str, Any], path: str) -> bool:
+    marker = object()
+    return dict_get(instance, path, default=marker) is not marker
+
+
+def dict_set(instance: Dict[str, Any], path: str, value: Any) -> None:
+    """Set the value at path, creating intermediate dicts as needed (list indices must exist)."""
+    if "/" not in path:
+        instance[path] = value
+        return
+    parts = split_path(path)
+    container: Any = instance
+    for part in parts[:-1]:
+        if isinstance(container, dict):
+            key = _dict_key(container, part)
+            if key not in container:
+                container[key] = {}
+            container = container[key]
+        elif isinstance(container, list) and isinstance(part, int):
+            container = container[part]
+        else:
+            raise _missing(instance, path)
+    last = parts[-1]
+    if isinstance(container, list) and isinstance(last, int):
+        if last == len(container):
+            container.append(value)
+        else:
+            container[last] = value
+    elif isinstance(container, dict):
+        container[_dict_key(container, last)] = value
+    else:
+        raise _missing(instance, path)
+
+
+def dict_delete(instance: Dict[str, Any], path: str, not_exist_ok: bool = False) -> None:
+    """Remove the value at path."""
+    parts = split_path(path) if "/" in path else [path]
+    container: Any = instance
+    try:
+        for part in parts[:-1]:
+            container = _step(container, part)
+        last = parts[-1]
+        del container[_dict_key(container, last) if isinstance(container, dict) else last]
+    except (KeyError, IndexError, TypeError):
+        if not not_exist_ok:
+            raise _missing(instance, path) from None
+
+
+def _missing(instance: Any, path: str) -> MissingFieldError:
+    available = ", ".join(map(str, instance.keys())) if isinstance(instance, dict) else type(instance).__name__
+    return MissingFieldError(f"Field '{path}' not found in instance. Available fields: {available}.", field=path)

@@ -1,0 +1,36 @@
+"""The unitxt logger: one named logger, verbosity from `UNITXT_DEFAULT_VERBOSITY`."""
+
+import logging
+
+from .settings_utils import settings
+
+_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "warn": logging.WARNING,
+    "error": logging.ERROR,
+    "critical": logging.CRITICAL,
+}
+_configured = False
+
+
+def get_logger(name: str = "unitxt") -> logging.Logger:
+    """Return the unitxt logger, configured once with the verbosity from settings."""
+    global _configured
+    logger = logging.getLogger("unitxt" if name == "unitxt" else f"unitxt.{name}")
+    if not _configured:
+        root = logging.getLogger("unitxt")
+        level = _LEVELS.get(str(settings.default_verbosity).lower(), logging.INFO)
+        root.setLevel(level)
+        if not root.handlers:
+            handler = logging.StreamHandler()
+            handler.setFormatter(logging.Formatter("%(levelname)s (unitxt) %(message)s"))
+            root.addHandler(handler)
+        _configured = True
+    return logger
+
+
+def set_verbosity(level: str) -> None:
+    """Change the unitxt logger level ('debug', 'info', 'warning', 'error')."""
+    get_logger().setLevel(_LEVELS[level.lower()])

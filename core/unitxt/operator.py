@@ -1,0 +1,415 @@
+"""Operator base classes: every change to data is an operator over a MultiStream.
+
+`process` is the hook each kind implements: MultiStreamOperator.process(multi_stream) -> MultiStream,
+StreamOperator.process(stream, stream_name) -> generator, InstanceOperator.process(instance, stream_name) -> instance,
+FieldOperator.process_value(value) -> value (`process(value)` is accepted as the same hook). Calling an operator on a
+MultiStream applies it lazily. Instances are changed in place for speed: sources yield fresh dicts on every pass.
+"""
+
+import json
+from typing import Any, Dict, Generator, Iterable, List, Optional, Union
+
+from .artifact import Artifact
+from .dict_utils import dict_delete, dict_get, dict_has, dict_set
+from .errors import DataClassificationPolicyError, MissingFieldError, UnitxtError
+from .settings_utils import settings
+from .stream import GeneratorStream, ListStream, MultiStream, Stream
+
+
+class OperatorError(UnitxtError):
+    """An operator failed on an instance (the original error is chained)."""
+
+
+def _policy_overrides() -> Dict[str, List[str]]:
+    raw = settings.data_classification_policy
+    if not raw:
+        return {}
+    if isinstance(raw, dict):
+        return raw
+    try:
+        parsed = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise UnitxtError(f"UNITXT_DATA_CLASSIFICATION_POLICY is not valid JSON: {error}") from None
+    if not isinstance(parsed, dict):
+        raise UnitxtError("UNITXT_DATA_CLASSIFICATION_POLICY must be a JSON object {artifact name: [policies]}.")
+    return parsed
+
+
+class PackageRequirementsMixin:
+    """Components that need optional packages list them in `_requirements_list` ({package: install hint})."""
+
+    _requirements_list: Union[List[str], Dict[str, str]] = []
+
+    def check_missing_requirements(self) -> None:
+        import importlib.util
+
+        from .errors import MissingRequirementError
+
+        requirements = self._requirements_list
+        items = requirements.items() if isinstance(requirements, dict) else [(name, None) for name in requirements]
+        missing = [(name, hint) for name, hint in items if importlib.util.find_spec(name.split("[")[0]) is None]
+        if missing:
+            names = " ".join(name for name, _ in missing)
+            hints = "; ".join(hint for _, hint in missing if hint)
+            raise MissingRequirementError(
+                f"{type(self).__name__} requires package(s) not installed: {names}. "
+                f"Install with: pip install {names}" + (f" ({hints})" if hints else ""),
+                artifact=getattr(self, "artifact_name", type(self).__name__),
+            )
+
+
+class Operator(Artifact):
+    """Base of all operators. `data_classification_policy` lists the data classifications it may process."""
+
+    data_classification_policy: Optional[List[str]] = None
+
+    def effective_policy(self) -> Optional[List[str]]:
+        """The allowed classifications: the env override for this artifact's catalog name, else the field."""
+        overrides = _policy_overrides()
+        if overrides and self.__id__ in overrides:
+            return overrides[self.__id__]
+        return self.data_classification_policy
+
+    def check_instance_policy(self, instance: Dict[str, Any], allowed: List[str]) -> None:
+        data_policy = instance.get("data_classification_policy") if isinstance(instance, dict) else None
+        if data_policy is None:
+            return
+        if not set(data_policy).issubset(allowed):
+            raise DataClassificationPolicyError(
+                f"{type(self).__name__} is only allowed to process data classified as {sorted(allowed)}, "
+                f"but the data is classified as {sorted(data_policy)}. Either the data policy or the component's "
+                f"data_classification_policy (or UNITXT_DATA_CLASSIFICATION_POLICY) must change.",
+                artifact=self.artifact_name,
+            )
+
+    def __call__(self, multi_stream: Optional[MultiStream] = None, **instance: Any) -> MultiStream:
+        raise NotImplementedError
+
+    def process_instance(self, instance: Dict[str, Any], stream_name: str = "test") -> Dict[str, Any]:
+        """Run the operator on one instance (for debugging); returns the first output instance."""
+        outputs = self.process_instances([instance], stream_name=stream_name)
+        if not outputs:
+            raise UnitxtError(f"{type(self).__name__} produced no output for the instance.", artifact=self.artifact_name)
+        return outputs[0]
+
+    def process_instances(self, instances: List[Dict[str, Any]], stream_name: str = "test") -> List[Dict[str, Any]]:
+        """Run the operator on a list of instances given as one stream."""
+        result = self(MultiStream({stream_name: ListStream(list(instances))}))
+        return list(result[stream_name])
+
+
+class MultiStreamOperator(Operator):
+    """Operates on all streams together (e.g. re-splitting)."""
+
+    def process(self, multi_stream: MultiStream) -> MultiStream:
+        raise NotImplementedError(f"{type(self).__name__}.process(multi_stream) is not implemented")
+
+    def __call__(self, multi_stream: Optional[MultiStream] = None) -> MultiStream:
+        if multi_stream is None:
+            multi_stream = MultiStream()
+        try:
+            return self.process(multi_stream)
+        except UnitxtError as error:
+            raise error.with_context(artifact=self.artifact_name) from None
+
+
+class SourceOperator(MultiStreamOperator):
+    """Creates a MultiStream from nothing (loaders)."""
+
+    def process(self) -> MultiStream:  # type: ignore[override]
+        raise NotImplementedError
+
+    def __call__(self, multi_stream: Optional[MultiStream] = None) -> MultiStream:
+        try:
+            return self.process()
+        except UnitxtError as error:
+            raise error.with_context(artifact=self.artifact_name) from None
+
+
+def _wrap_stream_process(original):
+    """Make a StreamOperator's `process` enforce the data classification policy (even when called directly)."""
+
+    def process(self, stream, stream_name=None):
+        allowed = self.effective_policy()
+        if allowed is None:
+            return original(self, stream, stream_name)
+
+        def checked():
+            for instance in stream:
+                self.check_instance_policy(instance, allowed)
+                yield instance
+
+        return original(self, checked(), stream_name)
+
+    process.__wrapped__ = original
+    process.__doc__ = original.__doc__
+    return process
+
+
+def _wrap_instance_process(original):
+    def process(self, instance, stream_name=None):
+        allowed = self.effective_policy()
+        if allowed is not None:
+            self.check_instance_policy(instance, allowed)
+        return original(self, instance, stream_name)
+
+    process.__wrapped__ = original
+    process.__doc__ = original.__doc__
+    return process
+
+
+class StreamOperator(MultiStreamOperator):
+    """Operates on each stream separately; `apply_to_streams` / `dont_apply_to_streams` select the streams."""
+
+    apply_to_streams: Optional[List[str]] = None
+    dont_apply_to_streams: Optional[List[str]] = None
+    _process_kind = "stream"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("process")
+        kind = cls._process_kind
+        if own is not None and not hasattr(own, "__wrapped__") and kind != "value":
+            cls.process = (_wrap_instance_process if kind == "instance" else _wrap_stream_process)(own)
+
+    def _raw_process(self):
+        """The subclass's own `process`, without the per-call policy check (callers check once per stream)."""
+        function = type(self).process
+        return getattr(function, "__wrapped__", function).__get__(self)
+
+    def applies_to(self, stream_name: str) -> bool:
+        if self.apply_to_streams is not None and stream_name not in self.apply_to_streams:
+            return False
+        if self.dont_apply_to_streams is not None and stream_name in self.dont_apply_to_streams:
+            return False
+        return True
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        raise NotImplementedError(f"{type(self).__name__}.process(stream, stream_name) is not implemented")
+
+    def _run_stream(self, stream: Stream, stream_name: str) -> Generator:
+        try:
+            yield from self.process(stream, stream_name)
+        except UnitxtError as error:
+            raise error.with_context(artifact=self.artifact_name, stage=f"stream '{stream_name}'") from None
+        except Exception as error:  # noqa: BLE001 - add context to user code failures
+            raise OperatorError(
+                f"{type(error).__name__}: {error}", artifact=self.artifact_name, stage=f"stream '{stream_name}'"
+            ) from error
+
+    def __call__(self, multi_stream: Optional[MultiStream] = None) -> MultiStream:
+        if multi_stream is None:
+            multi_stream = MultiStream()
+        result = MultiStream()
+        for name, stream in multi_stream.items():
+            if self.applies_to(name):
+                result[name] = GeneratorStream(self._run_stream, {"stream": stream, "stream_name": name})
+            else:
+                result[name] = stream
+        return result
+
+
+class PagedStreamOperator(StreamOperator):
+    """Processes a stream in pages of `page_size` instances (bounded memory)."""
+
+    page_size: int = 1000
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        page: List[Dict[str, Any]] = []
+        for instance in stream:
+            page.append(instance)
+            if len(page) >= self.page_size:
+                yield from self.process_page(page, stream_name)
+                page = []
+        if page:
+            yield from self.process_page(page, stream_name)
+
+    def process_page(self, page: List[Dict[str, Any]], stream_name: Optional[str]) -> Generator:
+        raise NotImplementedError
+
+
+class InstanceOperator(StreamOperator):
+    """Operates on one instance at a time: `process(instance, stream_name) -> instance`."""
+
+    _process_kind = "instance"
+
+    def _run_stream(self, stream: Stream, stream_name: str) -> Generator:
+        process = self._raw_process()
+        allowed = self.effective_policy()
+        if allowed is not None:
+            check = self.check_instance_policy
+        index = -1
+        try:
+            for index, instance in enumerate(stream):
+                if allowed is not None:
+                    check(instance, allowed)
+                yield process(instance, stream_name)
+        except UnitxtError as error:
+            raise error.with_context(
+                artifact=self.artifact_name, stage=f"stream '{stream_name}', instance {index}"
+            ) from None
+        except Exception as error:  # noqa: BLE001
+            raise OperatorError(
+                f"{type(error).__name__}: {error}",
+                artifact=self.artifact_name,
+                stage=f"stream '{stream_name}', instance {index}",
+            ) from error
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__}.process(instance, stream_name) is not implemented")
+
+
+class FieldOperatorBase(InstanceOperator):
+    """Marker base for field operators (their `process` hook is per value, not per instance)."""
+
+    _process_kind = "value"
+
+
+class FieldOperator(FieldOperatorBase):
+    """Applies `process_value` to one field (`field` -> `to_field`) or to several (`field_to_field`).
+
+    Subclasses implement `process_value(value)`; `process(value)` is accepted as the same hook.
+    """
+
+    field: Optional[str] = None
+    to_field: Optional[str] = None
+    field_to_field: Optional[Union[List[List[str]], Dict[str, str]]] = None
+    process_every_value: bool = False
+    not_exist_ok: bool = False
+
+    def prepare(self) -> None:
+        super().prepare()
+        pairs: List[List[str]] = []
+        if self.field_to_field is not None:
+            items = self.field_to_field.items() if isinstance(self.field_to_field, dict) else self.field_to_field
+            for pair in items:
+                if len(pair) != 2:
+                    raise UnitxtError(
+                        f"field_to_field entries must be [from, to] pairs, got {pair!r}.",
+                        artifact=type(self).__name__,
+                        field="field_to_field",
+                    )
+                pairs.append([pair[0], pair[1]])
+        if self.field is not None:
+            pairs.append([self.field, self.to_field if self.to_field is not None else self.field])
+        self._pairs = pairs
+
+    def verify(self) -> None:
+        super().verify()
+        if self.field is not None and self.field_to_field is not None:
+            raise UnitxtError(
+                "Set either 'field' (with optional 'to_field') or 'field_to_field', not both.",
+                artifact=type(self).__name__,
+            )
+
+    def process_value(self, value: Any) -> Any:
+        if type(self).process is not FieldOperator.process:
+            return self.process(value)
+        raise NotImplementedError(f"{type(self).__name__} must implement process_value(value)")
+
+    def process(self, value: Any) -> Any:  # type: ignore[override]
+        """Same as `process_value` (the per-value hook)."""
+        return self.process_value(value)
+
+    def _run_stream(self, stream: Stream, stream_name: str) -> Generator:
+        if not self._pairs:
+            raise UnitxtError(
+                "No field to operate on: set 'field' or 'field_to_field'.", artifact=self.artifact_name
+            )
+        allowed = self.effective_policy()
+        index = -1
+        try:
+            for index, instance in enumerate(stream):
+                if allowed is not None:
+                    self.check_instance_policy(instance, allowed)
+                yield self.process_instance_fields(instance)
+        except UnitxtError as error:
+            raise error.with_context(
+                artifact=self.artifact_name, stage=f"stream '{stream_name}', instance {index}"
+            ) from None
+        except Exception as error:  # noqa: BLE001
+            raise OperatorError(
+                f"{type(error).__name__}: {error}",
+                artifact=self.artifact_name,
+                stage=f"stream '{stream_name}', instance {index}",
+            ) from error
+
+    def process_instance_fields(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        process_value = self.process_value
+        for source, target in self._pairs:
+            if "/" not in source:
+                if source in instance:
+                    value = instance[source]
+                elif self.not_exist_ok:
+                    continue
+                else:
+                    value = dict_get(instance, source)
+            else:
+                if self.not_exist_ok and not dict_has(instance, source):
+                    continue
+                value = dict_get(instance, source)
+            if self.process_every_value:
+                if not isinstance(value, list):
+                    raise UnitxtError(
+                        f"process_every_value=True needs a list in field '{source}', got {type(value).__name__}.",
+                        artifact=self.artifact_name,
+                        field=source,
+                    )
+                new_value = [process_value(item) for item in value]
+            else:
+                new_value = process_value(value)
+            if "/" not in target:
+                instance[target] = new_value
+            else:
+                dict_set(instance, target, new_value)
+        return instance
+
+
+class SequentialOperator(MultiStreamOperator):
+    """Applies its steps in order."""
+
+    steps: List[Operator] = []
+
+    def process(self, multi_stream: MultiStream) -> MultiStream:
+        for step in self.steps:
+            multi_stream = step(multi_stream)
+        return multi_stream
+
+
+def check_operator(
+    operator: Operator,
+    inputs: List[Dict[str, Any]],
+    targets: Optional[List[Dict[str, Any]]] = None,
+    tester: Any = None,
+    stream_name: str = "test",
+) -> Any:
+    """Run an operator on `inputs`; with `targets`, return True when outputs equal them (else AssertionError)."""
+    outputs = operator.process_instances(inputs, stream_name=stream_name)
+    if targets is None:
+        return outputs
+    if len(outputs) != len(targets):
+        raise AssertionError(f"{type(operator).__name__} produced {len(outputs)} instances, expected {len(targets)}.")
+    for index, (output, target) in enumerate(zip(outputs, targets)):
+        if output != target:
+            raise AssertionError(
+                f"{type(operator).__name__} output {index} differs:\n got:      {output!r}\n expected: {target!r}"
+            )
+    return True
+
+
+__all__ = [
+    "Operator",
+    "MultiStreamOperator",
+    "SourceOperator",
+    "StreamOperator",
+    "PagedStreamOperator",
+    "InstanceOperator",
+    "FieldOperator",
+    "SequentialOperator",
+    "OperatorError",
+    "check_operator",
+    "dict_get",
+    "dict_set",
+    "dict_delete",
+    "MissingFieldError",
+]

@@ -1,0 +1,226 @@
+"""Parser for artifact queries `name[key=value,...]` and recipe strings `key=value,key=[a,b],key={k=v}`.
+
+Values are returned as `Unquoted` strings (plain text the caller may coerce to the target field's type), quoted
+strings (kept verbatim), lists and dicts. A value that is itself a query (`metrics.f1[reduction=median]`) stays a
+string and is resolved by whoever expects an artifact there.
+"""
+
+import re
+from typing import Any, Dict, List, Tuple
+
+from .errors import OverrideSyntaxError
+
+CATALOG_NAME = re.compile(r"^[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*$")
+KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class Unquoted(str):
+    """An unquoted scalar from a query; may be coerced to int/float/bool/None by the consumer."""
+
+
+def guess_scalar(value: Any) -> Any:
+    """Interpret an unquoted scalar the way a user most likely meant it (int, float, bool, None, or text)."""
+    if not isinstance(value, Unquoted):
+        return value
+    text = str(value)
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][+-]?\d+)", text):
+        return float(text)
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    return text
+
+
+def plain(value: Any) -> Any:
+    """Recursively turn parsed values into plain Python values, guessing scalar types."""
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    return guess_scalar(value)
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+
+    def fail(self, message: str) -> None:
+        pointer = f"{self.text}\n{' ' * self.pos}^"
+        raise OverrideSyntaxError(f"{message} at position {self.pos} of:\n{pointer}", stage="parsing query")
+
+    def skip_spaces(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip_spaces()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def expect(self, char: str) -> None:
+        if self.peek() != char:
+            self.fail(f"Expected '{char}'")
+        self.pos += 1
+
+    def key(self) -> str:
+        self.skip_spaces()
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] not in "=,[]{}":
+            self.pos += 1
+        key = self.text[start : self.pos].strip()
+        if not KEY.match(key):
+            self.pos = start
+            self.fail(f"Invalid key {key!r} (keys are identifiers)")
+        return key
+
+    def assignments(self, closing: str) -> Dict[str, Any]:
+        result: Dict[str, Any] = {}
+        if self.peek() == closing:
+            return result
+        while True:
+            key = self.key()
+            self.expect("=")
+            if key in result:
+                self.fail(f"Key {key!r} assigned twice")
+            result[key] = self.value()
+            if self.peek() == ",":
+                self.pos += 1
+                continue
+            return result
+
+    def value(self) -> Any:
+        char = self.peek()
+        if char == "[":
+            self.pos += 1
+            items: List[Any] = []
+            if self.peek() != "]":
+                while True:
+                    items.append(self.value())
+                    if self.peek() == ",":
+                        self.pos += 1
+                        continue
+                    break
+            self.expect("]")
+            return items
+        if char == "{":
+            self.pos += 1
+            mapping = self.assignments("}")
+            self.expect("}")
+            return mapping
+        if char in ("'", '"'):
+            return self.quoted(char)
+        return self.term()
+
+    def quoted(self, quote: str) -> str:
+        self.pos += 1
+        chars = []
+        while self.pos < len(self.text):
+            char = self.text[self.pos]
+            if char == "\\" and self.pos + 1 < len(self.text):
+                chars.append(self.text[self.pos + 1])
+                self.pos += 2
+                continue
+            if char == quote:
+                self.pos += 1
+                return "".join(chars)
+            chars.append(char)
+            self.pos += 1
+        self.fail("Unterminated quoted string")
+
+    def term(self) -> Unquoted:
+        """A bare value; a '[' right after a name opens nested overrides kept verbatim (balanced)."""
+        self.skip_spaces()
+        start = self.pos
+        depth = 0
+        while self.pos < len(self.text):
+            char = self.text[self.pos]
+            if char == "[":
+                if self.pos == start:
+                    self.fail("Unexpected '['")
+                depth += 1
+            elif char == "]":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif char in ",}" and depth == 0:
+                break
+            elif char in "{=" and depth == 0:
+                self.fail(f"Unexpected '{char}' in value")
+            self.pos += 1
+        if depth:
+            self.fail("Unbalanced '[' in value")
+        text = self.text[start : self.pos].strip()
+        if not text:
+            self.fail("Missing value")
+        return Unquoted(text)
+
+    def at_end(self) -> None:
+        if self.peek():
+            self.fail(f"Unexpected '{self.peek()}'")
+
+
+def parse_assignments(text: str) -> Dict[str, Any]:
+    """Parse `key=value,key2=[a,b],key3={k=v}` into a dict (values as in the module docstring)."""
+    parser = _Parser(text)
+    result = parser.assignments("")
+    parser.at_end()
+    return result
+
+
+def parse_artifact_query(text: str) -> Tuple[str, Dict[str, Any]]:
+    """Split `name[key=value,...]` into the catalog name and its override dict."""
+    if not isinstance(text, str) or not text.strip():
+        raise OverrideSyntaxError(f"An artifact query must be a non-empty string, got {text!r}.")
+    text = text.strip()
+    bracket = text.find("[")
+    name = text if bracket < 0 else text[:bracket].strip()
+    validate_catalog_name(name)
+    if bracket < 0:
+        return name, {}
+    parser = _Parser(text)
+    parser.pos = bracket + 1
+    overrides = parser.assignments("]")
+    parser.expect("]")
+    parser.at_end()
+    return name, overrides
+
+
+def validate_catalog_name(name: str) -> str:
+    """Catalog names are dot-separated words; they can never address a path outside the catalog."""
+    if not isinstance(name, str) or not CATALOG_NAME.match(name):
+        raise OverrideSyntaxError(
+            f"Invalid catalog name {name!r}: use dot-separated words of letters, digits, '_' or '-' "
+            "(no '/', '..', spaces or brackets).",
+            stage="catalog name",
+        )
+    return name
+
+
+def is_assignment_string(text: str) -> bool:
+    """True when text looks like `key=value,...` rather than an artifact query `name[...]`."""
+    depth = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "=" and depth == 0:
+            return True
+    return False
+
+
+def format_value(value: Any) -> str:
+    """Render a python value back into query syntax (inverse of parsing for simple values)."""
+    if isinstance(value, list):
+        return "[" + ",".join(format_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{key}={format_value(item)}" for key, item in value.items()) + "}"
+    text = str(value)
+    if isinstance(value, str) and (not text or any(char in text for char in ",[]{}='\"") or text != text.strip()):
+        escaped = text.replace("\\", "\\\\").replace("'", "\\'")
+        return f"'{escaped}'"
+    return text

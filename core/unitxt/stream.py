@@ -1,0 +1,95 @@
+"""Lazy, re-iterable streams of instances (dicts) and named collections of them (MultiStream)."""
+
+import copy
+from typing import Any, Callable, Dict, Generator, Iterable, Iterator, List, Optional
+
+from .errors import UnitxtError
+
+
+class Stream:
+    """A re-iterable sequence of instances; each iteration starts from the beginning."""
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        raise NotImplementedError
+
+    def peek(self) -> Dict[str, Any]:
+        """The first instance (runs the stream only as far as needed)."""
+        for instance in self:
+            return instance
+        raise UnitxtError("Can not peek into an empty stream.")
+
+    def take(self, n: int) -> Generator[Dict[str, Any], None, None]:
+        for index, instance in enumerate(self):
+            if index >= n:
+                break
+            yield instance
+
+    def to_list(self) -> List[Dict[str, Any]]:
+        """Materialise the stream (use only for small streams)."""
+        return list(self)
+
+
+class GeneratorStream(Stream):
+    """A stream whose instances are produced by calling `generator(**gen_kwargs)` on every iteration."""
+
+    def __init__(self, generator: Callable[..., Iterable[Dict[str, Any]]], gen_kwargs: Optional[Dict[str, Any]] = None):
+        self.generator = generator
+        self.gen_kwargs = gen_kwargs or {}
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        return iter(self.generator(**self.gen_kwargs))
+
+
+class ListStream(Stream):
+    """A stream over an in-memory list; yields copies so downstream operators can not alter the source."""
+
+    def __init__(self, instances_list: List[Dict[str, Any]], copying: bool = True):
+        self.instances_list = instances_list
+        self.copying = copying
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        if not self.copying:
+            return iter(self.instances_list)
+        return (copy.deepcopy(instance) for instance in self.instances_list)
+
+    def __len__(self) -> int:
+        return len(self.instances_list)
+
+
+class MultiStream(dict):
+    """Named streams (usually splits: train / validation / test)."""
+
+    def __init__(self, streams: Optional[Dict[str, Any]] = None):
+        super().__init__()
+        for name, stream in (streams or {}).items():
+            self[name] = stream if isinstance(stream, Stream) else ListStream(list(stream))
+
+    @classmethod
+    def from_iterables(cls, iterables: Dict[str, Iterable[Dict[str, Any]]], copying: bool = True) -> "MultiStream":
+        return cls({name: ListStream(list(items), copying=copying) for name, items in iterables.items()})
+
+    @classmethod
+    def from_generators(cls, generators: Dict[str, Callable[[], Iterable[Dict[str, Any]]]]) -> "MultiStream":
+        return cls({name: GeneratorStream(generator) for name, generator in generators.items()})
+
+    def to_dataset(self, features: Any = None) -> Any:
+        """Convert to a `datasets.DatasetDict` (materialises each split in memory)."""
+        import datasets
+
+        return datasets.DatasetDict(
+            {name: datasets.Dataset.from_list(list(stream), features=features) for name, stream in self.items()}
+        )
+
+    def to_iterable_dataset(self, features: Any = None) -> Any:
+        """Convert to a lazy `datasets.IterableDatasetDict` (nothing is materialised)."""
+        import datasets
+
+        def generate(stream):
+            yield from stream
+
+        return datasets.IterableDatasetDict(
+            {
+                name: datasets.IterableDataset.from_generator(generate, gen_kwargs={"stream": stream}, features=features)
+                for name, stream in self.items()
+            }
+        )

@@ -1,1 +1,45 @@
-"""unitxt: declarative data preparation and evaluation for generative language models."""
+"""unitxt: declarative data preparation and evaluation for generative language models.
+
+Public names are imported lazily on first use so that `import unitxt` stays fast (datasets, scipy and friends are
+only imported when a function that needs them runs).
+"""
+
+import importlib
+from typing import Any
+
+from .version import version as __version__
+
+_LAZY_ATTRIBUTES = {
+    "load_dataset": "api",
+    "create_dataset": "api",
+    "evaluate": "api",
+    "post_process": "api",
+    "produce": "api",
+    "infer": "api",
+    "load": "api",
+    "add_to_catalog": "catalog",
+    "get_from_catalog": "catalog",
+    "fetch_artifact": "catalog",
+    "register_local_catalog": "catalog",
+    "register_catalog": "catalog",
+    "settings": "settings_utils",
+    "get_settings": "settings_utils",
+    "get_logger": "logging_utils",
+    "Artifact": "artifact",
+    "ArtifactLink": "artifact",
+    "UnitxtError": "errors",
+    "register_type": "type_utils",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _LAZY_ATTRIBUTES.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'unitxt' has no attribute '{name}'")
+    value = getattr(importlib.import_module(f".{module_name}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_LAZY_ATTRIBUTES))

@@ -16,7 +16,7 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 from .errors import ArtifactDefinitionError, UnitxtError, UnknownArtifactTypeError
 from .logging_utils import get_logger
 from .query_parser import Unquoted, guess_scalar
-from .type_utils import describe_value_type, make_checker, to_type, type_to_string
+from .type_utils import describe_value_type, make_checker, type_to_string
 
 _MISSING = object()
 _ARTIFACT_TYPES: Dict[str, type] = {}
@@ -443,8 +443,47 @@ def to_serializable(value: Any) -> Any:
     raise ArtifactDefinitionError(f"Value {_short(value)} of type {type(value).__name__} is not serialisable.")
 
 
+# Modules of the library that define artifact classes; imported (all, once) the first time a __type__ is not yet
+# registered, so `import unitxt` stays fast. This is a fixed list of our own modules, never a name taken from data.
+BUILTIN_ARTIFACT_MODULES = (
+    "operators",
+    "loaders",
+    "splitters",
+    "task",
+    "card",
+    "templates",
+    "formats",
+    "system_prompts",
+    "samplers",
+    "recipe",
+    "benchmark",
+    "processors",
+    "metrics",
+    "serializers",
+    "augmentors",
+)
+_builtins_loaded = False
+
+
+def load_builtin_artifact_modules() -> None:
+    """Import every library module that registers artifact classes (idempotent)."""
+    global _builtins_loaded
+    if _builtins_loaded:
+        return
+    import importlib
+    import importlib.util
+
+    for module in BUILTIN_ARTIFACT_MODULES:
+        full_name = f"{__package__}.{module}"
+        if importlib.util.find_spec(full_name) is not None:
+            importlib.import_module(full_name)
+    _builtins_loaded = True
+
+
 def get_artifact_class(type_name: str) -> type:
-    """Look up a registered artifact class; unknown names are an error (never an import)."""
+    """Look up a registered artifact class; unknown names are an error (never an import of a named module)."""
+    if type_name not in _ARTIFACT_TYPES and isinstance(type_name, str):
+        load_builtin_artifact_modules()
     try:
         return _ARTIFACT_TYPES[type_name]
     except (KeyError, TypeError):
@@ -457,6 +496,7 @@ def get_artifact_class(type_name: str) -> type:
 
 
 def registered_artifact_types() -> Dict[str, type]:
+    load_builtin_artifact_modules()
     return dict(_ARTIFACT_TYPES)
 
 
@@ -477,11 +517,3 @@ class ArtifactLink(Artifact):
     """A catalog entry that points at another catalog name (kept for renamed artifacts; may be deprecated)."""
 
     to: str
-
-
-class UnitxtArtifactNotFoundError(UnitxtError):
-    """Deprecated alias kept for API familiarity; catalog lookups raise CatalogError."""
-
-
-def fetch_type(type_or_string: Any) -> Any:
-    return to_type(type_or_string)

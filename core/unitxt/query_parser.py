@@ -220,7 +220,13 @@ def format_value(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ",".join(f"{key}={format_value(item)}" for key, item in value.items()) + "}"
     text = str(value)
-    if isinstance(value, str) and (not text or any(char in text for char in ",[]{}='\"") or text != text.strip()):
+    needs_quotes = (
+        not text
+        or any(char in text for char in ",[]{}='\"\\")
+        or text != text.strip()
+        or not isinstance(guess_scalar(Unquoted(text)), str)
+    )
+    if isinstance(value, str) and needs_quotes:
         escaped = text.replace("\\", "\\\\").replace("'", "\\'")
         return f"'{escaped}'"
     return text

@@ -1,0 +1,21 @@
+"""TaskCard: how to load a dataset and standardise it for a task, with the templates that suit it."""
+
+from typing import Dict, List, Optional, Union
+
+from .artifact import Artifact
+from .loaders import Loader
+from .operator import Operator
+from .task import Task
+
+
+class TaskCard(Artifact):
+    """A data-task card: loader -> preprocess_steps -> task, plus templates and an optional demo sampler."""
+
+    loader: Optional[Loader] = None
+    preprocess_steps: Optional[List[Operator]] = None
+    task: Optional[Task] = None
+    templates: Optional[Union[Artifact, List[Artifact], Dict[str, Artifact]]] = None
+    sampler: Optional[Artifact] = None
+    default_template: Optional[Artifact] = None
+
+

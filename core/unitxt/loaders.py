@@ -1,0 +1,310 @@
+"""Loaders: source operators that read data (HF datasets, CSV, JSON/JSONL, dictionaries, any fsspec URL).
+
+Every loader tags each instance with `data_classification_policy` (its field when set, else the loader's default) and
+caps each split at `loader_limit` instances.
+"""
+
+import csv
+import json
+import os
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Union
+
+from .errors import UnitxtError
+from .logging_utils import get_logger
+from .operator import SourceOperator
+from .stream import GeneratorStream, MultiStream
+
+_limit_notices_shown = set()
+
+
+class LoaderError(UnitxtError):
+    """Data could not be loaded."""
+
+
+class Loader(SourceOperator):
+    """Base loader. Subclasses implement `load_generators()` -> {split: zero-argument generator function}."""
+
+    loader_limit: Optional[int] = None
+    streaming: bool = False
+    _default_policy: List[str] = ["proprietary"]
+
+    def data_policy(self) -> List[str]:
+        return list(self.data_classification_policy or self._default_policy)
+
+    def verify(self) -> None:
+        super().verify()
+        if self.loader_limit is not None and self.loader_limit < 0:
+            raise LoaderError("loader_limit must be >= 0.", artifact=type(self).__name__, field="loader_limit")
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        raise NotImplementedError
+
+    def _announce_limit(self) -> None:
+        key = type(self).__name__
+        if self.loader_limit is not None and key not in _limit_notices_shown:
+            _limit_notices_shown.add(key)
+            get_logger().info(f"Loading limited to {self.loader_limit} instances by setting {key}.loader_limit;")
+
+    def _split_stream(self, generator: Callable[[], Iterable[Dict[str, Any]]], policy: List[str]) -> Iterator:
+        limit = self.loader_limit
+        for index, instance in enumerate(generator()):
+            if limit is not None and index >= limit:
+                return
+            if not isinstance(instance, dict):
+                raise LoaderError(f"Loaded rows must be dicts, got {type(instance).__name__}.", artifact=self.artifact_name)
+            instance["data_classification_policy"] = list(policy)
+            yield instance
+
+    def process(self) -> MultiStream:
+        self._announce_limit()
+        policy = self.data_policy()
+        generators = self.load_generators()
+        return MultiStream(
+            {
+                split: GeneratorStream(self._split_stream, {"generator": generator, "policy": policy})
+                for split, generator in generators.items()
+            }
+        )
+
+
+def _rows_from_hf_dataset(dataset: Any, limit: Optional[int]) -> Iterator[Dict[str, Any]]:
+    """Iterate an HF Dataset quickly (column batches -> row dicts); IterableDatasets row by row."""
+    if hasattr(dataset, "iter") and hasattr(dataset, "__len__"):
+        count = len(dataset) if limit is None else min(limit, len(dataset))
+        if count < len(dataset):
+            dataset = dataset.select(range(count))
+        for batch in dataset.iter(batch_size=1000):
+            keys = list(batch)
+            for values in zip(*batch.values()):
+                yield dict(zip(keys, values))
+        return
+    for index, row in enumerate(dataset):
+        if limit is not None and index >= limit:
+            return
+        yield dict(row)
+
+
+class LoadHF(Loader):
+    """Load a dataset with `datasets.load_dataset` (Hub name or local folder in the Hub layout)."""
+
+    path: str
+    name: Optional[str] = None
+    data_dir: Optional[str] = None
+    split: Optional[str] = None
+    data_files: Optional[Union[str, List[str], Dict[str, Union[str, List[str]]]]] = None
+    revision: Optional[str] = None
+    trust_remote_code: bool = False
+    _default_policy = ["public"]
+
+    def data_policy(self) -> List[str]:
+        if self.data_classification_policy:
+            return list(self.data_classification_policy)
+        if os.path.exists(self.path):
+            return ["proprietary"]  # local files
+        return ["public"]
+
+    def _load(self) -> Any:
+        import datasets
+
+        kwargs: Dict[str, Any] = {"path": self.path}
+        for key in ("name", "data_dir", "data_files", "revision", "split"):
+            if getattr(self, key) is not None:
+                kwargs[key] = getattr(self, key)
+        if self.streaming:
+            kwargs["streaming"] = True
+        if self.trust_remote_code and int(datasets.__version__.split(".")[0]) < 4:
+            kwargs["trust_remote_code"] = True
+        try:
+            loaded = datasets.load_dataset(**kwargs)
+        except Exception as error:  # noqa: BLE001 - surface the cause with our context
+            raise LoaderError(
+                f"datasets.load_dataset({', '.join(f'{k}={v!r}' for k, v in kwargs.items())}) failed: "
+                f"{type(error).__name__}: {error}",
+                artifact=self.artifact_name,
+                stage="loading",
+            ) from error
+        if self.split is not None:
+            return {self.split: loaded}
+        return dict(loaded)
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        splits = self._load()
+        limit = self.loader_limit
+        return {name: (lambda dataset=dataset: _rows_from_hf_dataset(dataset, limit)) for name, dataset in splits.items()}
+
+
+def _open_text(url: str):
+    """Open a local path or any fsspec URL for reading text."""
+    if "://" in url and not url.startswith("file://"):
+        import fsspec
+
+        return fsspec.open(url, "rt", encoding="utf-8").open()
+    path = url[len("file://") :] if url.startswith("file://") else url
+    return open(path, encoding="utf-8", newline="")
+
+
+def _expand(url: str) -> List[str]:
+    """Expand glob patterns (local or fsspec) into a sorted list of files."""
+    if not any(char in url for char in "*?["):
+        return [url]
+    import fsspec
+
+    filesystem, _, paths = fsspec.get_fs_token_paths(url)
+    protocol = filesystem.protocol if isinstance(filesystem.protocol, str) else filesystem.protocol[0]
+    expanded = sorted(paths)
+    if not expanded:
+        raise LoaderError(f"No files match {url!r}.")
+    if protocol in ("file", "local"):
+        return expanded
+    return [f"{protocol}://{path}" for path in expanded]
+
+
+def _read_jsonl(url: str) -> Iterator[Dict[str, Any]]:
+    with _open_text(url) as handle:
+        for line_number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError as error:
+                raise LoaderError(f"{url} line {line_number} is not valid JSON: {error}") from None
+
+
+def _read_json(url: str, data_field: Optional[str]) -> Iterator[Dict[str, Any]]:
+    with _open_text(url) as handle:
+        try:
+            content = json.load(handle)
+        except json.JSONDecodeError as error:
+            raise LoaderError(f"{url} is not valid JSON: {error}") from None
+    if data_field:
+        for key in data_field.split("/"):
+            content = content[key]
+    if not isinstance(content, list):
+        raise LoaderError(f"{url} must contain a list of objects (or set data_field), got {type(content).__name__}.")
+    yield from content
+
+
+def _read_csv(url: str, sep: str) -> Iterator[Dict[str, Any]]:
+    with _open_text(url) as handle:
+        yield from csv.DictReader(handle, delimiter=sep)
+
+
+class LoadFiles(Loader):
+    """Load splits from files or fsspec URLs (`files={"train": "data/train.jsonl", "test": "s3://b/t-*.jsonl"}`)."""
+
+    files: Dict[str, Union[str, List[str]]]
+    file_format: Optional[str] = None  # "jsonl", "json" or "csv"; inferred from the extension when None
+    data_field: Optional[str] = None
+    sep: str = ","
+
+    def _format_of(self, url: str) -> str:
+        if self.file_format:
+            return self.file_format
+        lowered = url.lower().split("?")[0]
+        for suffix, kind in ((".jsonl", "jsonl"), (".ndjson", "jsonl"), (".json", "json"), (".csv", "csv"), (".tsv", "tsv")):
+            if lowered.endswith(suffix):
+                return kind
+        raise LoaderError(
+            f"Can not infer the format of {url!r}; set file_format to 'jsonl', 'json' or 'csv'.",
+            artifact=self.artifact_name,
+            field="file_format",
+        )
+
+    def _rows(self, urls: List[str]) -> Iterator[Dict[str, Any]]:
+        for pattern in urls:
+            for url in _expand(pattern):
+                kind = self._format_of(url)
+                if kind == "jsonl":
+                    yield from _read_jsonl(url)
+                elif kind == "json":
+                    yield from _read_json(url, self.data_field)
+                elif kind in ("csv", "tsv"):
+                    yield from _read_csv(url, "\t" if kind == "tsv" else self.sep)
+                else:
+                    raise LoaderError(f"Unknown file_format {kind!r}.", artifact=self.artifact_name)
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        generators = {}
+        for split, urls in self.files.items():
+            url_list = [urls] if isinstance(urls, str) else list(urls)
+            generators[split] = lambda url_list=url_list: self._rows(url_list)
+        return generators
+
+
+class LoadJsonFile(LoadFiles):
+    """Load JSON (a list of objects, optionally under `data_field`) or JSON Lines files."""
+
+    def _format_of(self, url: str) -> str:
+        if self.file_format:
+            return self.file_format
+        return "jsonl" if url.lower().endswith((".jsonl", ".ndjson")) else "json"
+
+
+class LoadCSV(LoadFiles):
+    """Load CSV files (values are strings; cast them with operators). `sep` sets the delimiter."""
+
+    file_format: Optional[str] = "csv"
+
+
+class LoadFromFsspec(LoadFiles):
+    """Generic loader for any URL fsspec understands (file://, memory://, s3://, gs://, ...), globs allowed."""
+
+
+class LoadFromDictionary(Loader):
+    """Load in-memory data: `data={"train": [{...}, ...], "test": [...]}`."""
+
+    data: Dict[str, List[Dict[str, Any]]]
+
+    def verify(self) -> None:
+        super().verify()
+        for split, rows in self.data.items():
+            for index, row in enumerate(rows):
+                if not isinstance(row, dict):
+                    raise LoaderError(
+                        f"Row {index} of split '{split}' is a {type(row).__name__}, expected a dict.",
+                        artifact=type(self).__name__,
+                        field="data",
+                    )
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        import copy
+
+        return {
+            split: (lambda rows=rows: (copy.deepcopy(row) for row in rows)) for split, rows in self.data.items()
+        }
+
+
+class MultipleSourceLoader(Loader):
+    """Concatenate the splits of several loaders."""
+
+    sources: List[Loader]
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        streams: Dict[str, List[Any]] = {}
+        for source in self.sources:
+            for split, stream in source().items():
+                streams.setdefault(split, []).append(stream)
+
+        def chain(parts):
+            for part in parts:
+                yield from part
+
+        return {split: (lambda parts=parts: chain(parts)) for split, parts in streams.items()}
+
+    def data_policy(self) -> List[str]:
+        if self.data_classification_policy:
+            return list(self.data_classification_policy)
+        return sorted({policy for source in self.sources for policy in source.data_policy()})
+
+
+__all__ = [
+    "Loader",
+    "LoaderError",
+    "LoadHF",
+    "LoadFiles",
+    "LoadJsonFile",
+    "LoadCSV",
+    "LoadFromFsspec",
+    "LoadFromDictionary",
+    "MultipleSourceLoader",
+]

@@ -1,0 +1,136 @@
+"""Task: the standard interface of an NLP task (typed input and reference fields, prediction type, metrics).
+
+As an operator it checks each instance against the declared field types, fills `defaults`, and reshapes the instance
+into `{"input_fields": ..., "reference_fields": ..., "metrics": ..., "data_classification_policy": ...}`.
+"""
+
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+from .artifact import Artifact
+from .errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError
+from .logging_utils import get_logger
+from .operator import InstanceOperator
+from .type_utils import describe_value_type, make_checker, to_type, type_to_string
+
+FieldsSpec = Optional[Union[Dict[str, Any], List[str]]]
+
+
+def _normalise_fields(spec: FieldsSpec, owner: str, field_name: str) -> Dict[str, Any]:
+    """{name: type} from a dict of types / type strings, or a list of names (typed Any)."""
+    if spec is None:
+        return {}
+    if isinstance(spec, list):
+        return {name: Any for name in spec}
+    result = {}
+    for name, declared in spec.items():
+        try:
+            result[name] = to_type(declared)
+        except Exception as error:  # noqa: BLE001
+            raise ArtifactDefinitionError(
+                f"Invalid type {declared!r} for task field '{name}': {error}", artifact=owner, field=field_name
+            ) from None
+    return result
+
+
+class Task(InstanceOperator):
+    """A task definition; see the module docstring for what it does to instances."""
+
+    input_fields: FieldsSpec = None
+    reference_fields: FieldsSpec = None
+    inputs: FieldsSpec = None
+    outputs: FieldsSpec = None
+    prediction_type: Optional[Any] = None
+    metrics: List[str] = []
+    defaults: Optional[Dict[str, Any]] = None
+    augmentable_inputs: List[str] = []
+    default_template: Optional[Artifact] = None
+
+    def prepare(self) -> None:
+        super().prepare()
+        name = self.artifact_name
+        if self.inputs is not None or self.outputs is not None:
+            get_logger().debug(f"{name}: 'inputs'/'outputs' are the legacy spelling of 'input_fields'/'reference_fields'.")
+        if self.input_fields is not None and self.inputs is not None:
+            raise ArtifactDefinitionError("Set 'input_fields' or the legacy 'inputs', not both.", artifact=name)
+        if self.reference_fields is not None and self.outputs is not None:
+            raise ArtifactDefinitionError("Set 'reference_fields' or the legacy 'outputs', not both.", artifact=name)
+        self._input_types = _normalise_fields(
+            self.input_fields if self.input_fields is not None else self.inputs, name, "input_fields"
+        )
+        self._reference_types = _normalise_fields(
+            self.reference_fields if self.reference_fields is not None else self.outputs, name, "reference_fields"
+        )
+        self._prediction_type = to_type(self.prediction_type) if self.prediction_type is not None else Any
+        self._checkers: List[Tuple[str, str, Any, Callable[[Any], bool]]] = [
+            (kind, field, declared, make_checker(declared))
+            for kind, types in (("input", self._input_types), ("reference", self._reference_types))
+            for field, declared in types.items()
+        ]
+
+    def verify(self) -> None:
+        super().verify()
+        unknown = [field for field in self.augmentable_inputs if field not in self._input_types]
+        if unknown:
+            raise ArtifactDefinitionError(
+                f"augmentable_inputs {unknown} are not input fields ({list(self._input_types)}).",
+                artifact=self.artifact_name,
+                field="augmentable_inputs",
+            )
+        overlap = set(self._input_types) & set(self._reference_types)
+        if overlap:
+            raise ArtifactDefinitionError(
+                f"Fields {sorted(overlap)} are both input and reference fields.", artifact=self.artifact_name
+            )
+
+    @property
+    def input_types(self) -> Dict[str, Any]:
+        return dict(self._input_types)
+
+    @property
+    def reference_types(self) -> Dict[str, Any]:
+        return dict(self._reference_types)
+
+    @property
+    def prediction_type_object(self) -> Any:
+        return self._prediction_type
+
+    def check_instance(self, instance: Dict[str, Any]) -> None:
+        """Raise a clear error when a declared field is missing or has the wrong type."""
+        for kind, field, declared, checker in self._checkers:
+            if field not in instance:
+                raise MissingFieldError(
+                    f"Task {kind} field '{field}' is missing from the instance (fields present: "
+                    f"{', '.join(sorted(k for k in instance if k != 'data_classification_policy'))}). "
+                    "Map the data to the task schema in the card's preprocess_steps or set a default.",
+                    artifact=self.artifact_name,
+                    field=field,
+                )
+            if not checker(instance[field]):
+                value = instance[field]
+                raise InstanceTypeError(
+                    f"Task {kind} field '{field}' should be of type {type_to_string(declared)}, but got "
+                    f"{describe_value_type(value)}: {repr(value)[:200]}.",
+                    artifact=self.artifact_name,
+                    field=field,
+                )
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if self.defaults:
+            for field, value in self.defaults.items():
+                if field not in instance or instance[field] is None:
+                    instance[field] = value
+        self.check_instance(instance)
+        result = {
+            "input_fields": {field: instance[field] for field in self._input_types},
+            "reference_fields": {field: instance[field] for field in self._reference_types},
+            "metrics": list(self.metrics),
+            "data_classification_policy": instance.get("data_classification_policy") or [],
+        }
+        for carried in ("media", "groups", "subset"):
+            if carried in instance:
+                result[carried] = instance[carried]
+        return result
+
+
+class FormTask(Task):
+    """Legacy name of Task."""

@@ -1,0 +1,49 @@
+import pytest
+
+from unitxt.errors import UnitxtError
+from unitxt.splitters import RenameSplits, SplitRandomMix, parse_split_spec
+from unitxt.stream import ListStream, MultiStream
+
+
+def _multi(**sizes):
+    return MultiStream({name: ListStream([{"split": name, "i": i} for i in range(size)]) for name, size in sizes.items()})
+
+
+def test_rename_splits():
+    result = RenameSplits(mapper={"validation": "test"})(_multi(train=2, validation=3))
+    assert sorted(result) == ["test", "train"]
+    assert len(list(result["test"])) == 3
+    with pytest.raises(UnitxtError, match="missing split"):
+        RenameSplits(mapper={"dev": "test"})(_multi(train=1))
+
+
+def test_split_random_mix_is_disjoint_complete_and_deterministic():
+    mix = SplitRandomMix(mix={"train": "train[90%]", "validation": "train[10%]", "test": "validation"})
+    result = mix(_multi(train=200, validation=7))
+    train = [row["i"] for row in result["train"]]
+    validation = [row["i"] for row in result["validation"]]
+    assert len(train) == 180 and len(validation) == 20
+    assert set(train).isdisjoint(validation) and sorted(train + validation) == list(range(200))
+    assert [row["split"] for row in result["test"]] == ["validation"] * 7
+    again = SplitRandomMix(mix={"train": "train[90%]", "validation": "train[10%]", "test": "validation"})(
+        _multi(train=200, validation=7)
+    )
+    assert [row["i"] for row in again["validation"]] == validation
+    other_seed = SplitRandomMix(mix={"train": "train[90%]", "validation": "train[10%]"}, seed=7)(_multi(train=200))
+    assert [row["i"] for row in other_seed["validation"]] != validation
+
+
+def test_split_random_mix_counts_and_concatenation():
+    result = SplitRandomMix(mix={"test": "train[5]+validation", "train": "train[10]"})(_multi(train=30, validation=2))
+    test = list(result["test"])
+    assert len(test) == 7 and sum(row["split"] == "validation" for row in test) == 2
+    assert len(list(result["train"])) == 10
+
+
+def test_split_random_mix_errors():
+    with pytest.raises(UnitxtError, match="asks for 40"):
+        list(SplitRandomMix(mix={"a": "train[20]", "b": "train[20]"})(_multi(train=30))["a"])
+    with pytest.raises(UnitxtError, match="missing split"):
+        SplitRandomMix(mix={"a": "dev[10%]"})(_multi(train=3))
+    with pytest.raises(UnitxtError, match="Invalid split specification"):
+        parse_split_spec("train[ten%]")

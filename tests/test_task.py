@@ -1,0 +1,94 @@
+from typing import Any, Dict, List
+
+import pytest
+
+from unitxt.artifact import Artifact
+from unitxt.card import TaskCard
+from unitxt.errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
+from unitxt.loaders import LoadFromDictionary
+from unitxt.operators import Copy, Set
+from unitxt.task import Task
+
+
+def test_doc_translation_task_and_types_as_strings():
+    task = Task(
+        input_fields={"text": str, "source_language": str, "target_language": str},
+        reference_fields={"translation": str},
+        prediction_type=str,
+        metrics=["metrics.bleu"],
+    )
+    data = task.to_dict()
+    assert data["input_fields"] == {"text": "str", "source_language": "str", "target_language": "str"}
+    assert data["prediction_type"] == "str"
+    again = Artifact.from_dict(data)
+    assert again == task and again.input_types == task.input_types
+
+
+def test_task_reshapes_instance_and_applies_defaults():
+    task = Task(
+        input_fields={"question": "str", "choices": "List[str]", "context": "str"},
+        reference_fields={"answer": "int"},
+        metrics=["metrics.accuracy"],
+        defaults={"context": ""},
+    )
+    out = task.process_instance({"question": "q", "choices": ["a", "b"], "answer": 1, "extra": 5,
+                                 "data_classification_policy": ["public"]})
+    assert out == {
+        "input_fields": {"question": "q", "choices": ["a", "b"], "context": ""},
+        "reference_fields": {"answer": 1},
+        "metrics": ["metrics.accuracy"],
+        "data_classification_policy": ["public"],
+    }
+
+
+def test_wrong_type_error_names_field_expected_and_actual():
+    task = Task(input_fields={"choices": List[str]}, reference_fields={"answer": int})
+    with pytest.raises(InstanceTypeError) as info:
+        task.process_instance({"choices": ["a", 2], "answer": 1})
+    message = str(info.value)
+    assert "'choices'" in message and "List[str]" in message and "List[int | str]" in message
+    with pytest.raises(MissingFieldError, match="'answer' is missing"):
+        task.process_instance({"choices": ["a"]})
+
+
+def test_legacy_inputs_outputs_spelling():
+    task = Task(inputs=["text"], outputs=["label"], metrics=["metrics.accuracy"])
+    assert task.process_instance({"text": "t", "label": "l"})["reference_fields"] == {"label": "l"}
+    with pytest.raises(ArtifactDefinitionError, match="not both"):
+        Task(input_fields=["a"], inputs=["a"])
+
+
+def test_task_definition_errors():
+    with pytest.raises(ArtifactDefinitionError, match="Unknown type 'Strng'"):
+        Task(input_fields={"a": "Strng"})
+    with pytest.raises(ArtifactDefinitionError, match="augmentable_inputs"):
+        Task(input_fields={"a": str}, augmentable_inputs=["b"])
+    with pytest.raises(ArtifactDefinitionError, match="both input and reference"):
+        Task(input_fields={"a": str}, reference_fields={"a": str})
+
+
+def test_card_pipeline_loader_steps_task(temp_catalog):
+    from unitxt import add_to_catalog
+    from unitxt.operator import SequentialOperator
+
+    task = Task(input_fields={"text": str, "source_language": str, "target_language": str},
+                reference_fields={"translation": str}, metrics=["metrics.bleu"])
+    add_to_catalog(task, "tasks.translation.test_directed", catalog_path=str(temp_catalog))
+    card = TaskCard(
+        loader=LoadFromDictionary(data={"test": [{"translation": {"en": "hi", "de": "hallo"}}]}),
+        preprocess_steps=[
+            Copy(field="translation/en", to_field="text"),
+            Copy(field="translation/de", to_field="translation"),
+            Set(fields={"source_language": "english", "target_language": "deutch"}),
+        ],
+        task="tasks.translation.test_directed",
+    )
+    pipeline = SequentialOperator(steps=[card.loader, *card.preprocess_steps, card.task])
+    rows = list(pipeline()["test"])
+    assert rows == [{
+        "input_fields": {"text": "hi", "source_language": "english", "target_language": "deutch"},
+        "reference_fields": {"translation": "hallo"},
+        "metrics": ["metrics.bleu"],
+        "data_classification_policy": ["proprietary"],
+    }]
+    assert Artifact.from_dict(card.to_dict()) == card

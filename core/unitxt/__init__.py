@@ -12,11 +12,9 @@ from .version import version as __version__
 _LAZY_ATTRIBUTES = {
     "load_dataset": "api",
     "create_dataset": "api",
-    "evaluate": "api",
-    "post_process": "api",
+    "evaluate": "evaluation",
+    "post_process": "evaluation",
     "produce": "api",
-    "infer": "api",
-    "load": "api",
     "add_to_catalog": "catalog",
     "get_from_catalog": "catalog",
     "fetch_artifact": "catalog",

@@ -1,0 +1,113 @@
+"""The `datasets` builder shared by the Hub script (`unitxt/data`) and the library's `load_dataset`.
+
+The config name is the recipe string (or a catalog name of a recipe/benchmark); a recipe object can also be passed
+as the `recipe` config field. One split per stream of the recipe.
+"""
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, Iterator, Optional, Tuple
+
+import datasets
+
+from .recipe import ROW_KEYS, build_recipe
+from .version import version
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.,=\-]+")
+
+
+def cache_safe_id(name: str) -> str:
+    """A short, filesystem-safe, collision-resistant directory name for a recipe string."""
+    digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+    readable = _UNSAFE.sub("_", name)[:60].strip("_") or "recipe"
+    return f"{readable}-{digest}"
+
+
+@dataclass
+class UnitxtConfig(datasets.BuilderConfig):
+    """Builder config whose name is a recipe string; any characters are allowed (the cache id is hashed)."""
+
+    recipe: Any = None
+
+    def __post_init__(self) -> None:  # the base class rejects characters common in recipe strings
+        pass
+
+    def create_config_id(self, config_kwargs: dict, custom_features: Any = None) -> str:
+        return cache_safe_id(self.name)
+
+
+def string_list() -> Any:
+    return [datasets.Value("string")]
+
+
+def row_features(chat_source: bool) -> datasets.Features:
+    """The fixed schema of output rows (every row has every key)."""
+    source = [{"role": datasets.Value("string"), "content": datasets.Value("string")}] if chat_source else datasets.Value(
+        "string"
+    )
+    features = {
+        "source": source,
+        "target": datasets.Value("string"),
+        "references": string_list(),
+        "metrics": string_list(),
+        "postprocessors": string_list(),
+        "task_data": datasets.Value("string"),
+        "groups": string_list(),
+        "subset": string_list(),
+        "media": {"images": string_list(), "audios": string_list()},
+        "data_classification_policy": string_list(),
+    }
+    assert tuple(features) == ROW_KEYS
+    return datasets.Features(features)
+
+
+class UnitxtDatasetBuilder(datasets.GeneratorBasedBuilder):
+    """Generates the rows of a unitxt recipe."""
+
+    VERSION = datasets.Version(version)
+    BUILDER_CONFIG_CLASS = UnitxtConfig
+    DEFAULT_CONFIG_NAME = None
+
+    def _get_recipe(self) -> Any:
+        cached = self.__dict__.get("_recipe_object")
+        if cached is None:
+            if self.config.recipe is not None:
+                cached = self.config.recipe
+            else:
+                name = self.config.name
+                if not name or name == "default":
+                    from .errors import RecipeError
+
+                    raise RecipeError(
+                        "Give a recipe as the config name, e.g. "
+                        "load_dataset('unitxt/data', 'card=cards.wnli,template=templates.classification.multi_class.relation.default')"
+                    )
+                cached = build_recipe(name)
+            self.__dict__["_recipe_object"] = cached
+        return cached
+
+    def _multi_stream(self) -> Any:
+        cached = self.__dict__.get("_multi_stream_object")
+        if cached is None:
+            cached = self._get_recipe()()
+            self.__dict__["_multi_stream_object"] = cached
+        return cached
+
+    def _info(self) -> datasets.DatasetInfo:
+        recipe = self._get_recipe()
+        chat = bool(getattr(recipe, "produces_chat_source", lambda: False)())
+        return datasets.DatasetInfo(
+            description=f"unitxt {version} recipe: {self.config.name}",
+            features=row_features(chat_source=chat),
+            version=self.VERSION,
+        )
+
+    def _split_generators(self, dl_manager: Any) -> list:
+        return [
+            datasets.SplitGenerator(name=name, gen_kwargs={"split_name": name}) for name in self._multi_stream()
+        ]
+
+    def _generate_examples(self, split_name: str) -> Iterator[Tuple[int, Dict[str, Any]]]:
+        for index, row in enumerate(self._multi_stream()[split_name]):
+            yield index, row

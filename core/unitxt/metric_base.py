@@ -1,0 +1,363 @@
+"""Metric base classes: scores per instance once, then global scores and bootstrap CIs for any subset cheaply.
+
+Every metric turns (predictions, references, task_data) into a `MetricScores`: the instance score dicts plus a
+vectorised `statistic(idx) -> {score name: values}` over index matrices (r, m). Global scores of any subset are
+`statistic(subset[None, :])`; CIs resample positions within the subset. InstanceMetric statistics reduce per-instance
+values; fast GlobalMetrics reduce per-instance sufficient statistics (counts); other GlobalMetrics fall back to
+calling `compute` per resample (documented slow path).
+"""
+
+import math
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from .errors import MetricError
+from .operator import PackageRequirementsMixin, StreamOperator
+from .settings_utils import settings
+from .type_utils import describe_value_type, make_checker, to_type, type_to_string
+
+Statistic = Callable[[Any], Dict[str, Any]]
+
+
+def _np():
+    import numpy
+
+    return numpy
+
+
+class MetricScores:
+    """The scores of one metric over a fixed list of instances."""
+
+    def __init__(self, metric: "Metric", instance_scores: List[Dict[str, Any]], statistic: Statistic, n: int):
+        self.metric = metric
+        self.instance_scores = instance_scores
+        self.statistic = statistic
+        self.n = n
+
+    def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
+        """Global scores over `positions` (default: all instances), with CIs for the metric's ci_scores."""
+        np = _np()
+        positions = np.arange(self.n, dtype=np.int64) if positions is None else np.asarray(positions, dtype=np.int64)
+        metric = self.metric
+        if len(positions) == 0:
+            return {}
+        values = self.statistic(positions[None, :])
+        scores: Dict[str, Any] = {name: _to_python(array[0]) for name, array in values.items()}
+        main = metric.main_score
+        if main not in scores:
+            raise MetricError(f"{type(metric).__name__} did not produce its main score '{main}'.",
+                              artifact=metric.artifact_name)
+        n_resamples = metric.resolved_n_resamples()
+        ci_names = [name for name in metric.resolved_ci_scores() if name in scores]
+        if with_ci and n_resamples > 0 and ci_names and len(positions) > 1:
+            from .bootstrap import bootstrap_cis
+
+            def resampled(idx):
+                computed = self.statistic(positions[idx])
+                return {name: computed[name] for name in ci_names}
+
+            intervals = bootstrap_cis(
+                resampled, len(positions), n_resamples=n_resamples,
+                confidence_level=metric.confidence_level, seed=settings.seed,
+            )
+            for name, (low, high) in intervals.items():
+                scores[f"{name}_ci_low"] = low
+                scores[f"{name}_ci_high"] = high
+        result = metric.prefixed(scores)
+        prefixed_main = metric.score_prefix + main
+        result["score"] = result[prefixed_main]
+        result["score_name"] = prefixed_main
+        if f"{prefixed_main}_ci_low" in result:
+            result["score_ci_low"] = result[f"{prefixed_main}_ci_low"]
+            result["score_ci_high"] = result[f"{prefixed_main}_ci_high"]
+        result["num_of_instances"] = int(len(positions))
+        return result
+
+
+def _to_python(value: Any) -> Any:
+    if hasattr(value, "item"):
+        value = value.item()
+    return value
+
+
+def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic:
+    """Statistic reducing per-instance value arrays (NaN values are ignored; all-NaN gives NaN)."""
+    np = _np()
+    arrays = {name: np.asarray(array, dtype=np.float64) for name, array in values.items()}
+
+    def statistic(idx):
+        result = {}
+        for name, array in arrays.items():
+            taken = array[idx]
+            if reduction == "mean":
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    valid = ~np.isnan(taken)
+                    counts = valid.sum(axis=1)
+                    sums = np.where(valid, taken, 0.0).sum(axis=1)
+                    result[name] = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+            elif reduction == "median":
+                result[name] = np.nanmedian(taken, axis=1) if taken.size else np.full(idx.shape[0], np.nan)
+            elif reduction == "max":
+                result[name] = np.nanmax(taken, axis=1)
+            elif reduction == "min":
+                result[name] = np.nanmin(taken, axis=1)
+            else:
+                raise MetricError(f"Unknown reduction '{reduction}'; use mean, median, max or min.")
+        return result
+
+    return statistic
+
+
+class Metric(PackageRequirementsMixin, StreamOperator):
+    """Base of all metrics. Subclasses implement `score(predictions, references, task_data) -> MetricScores`."""
+
+    main_score: Optional[str] = None
+    prediction_type: Any = Any
+    single_reference_per_prediction: bool = False
+    score_prefix: str = ""
+    n_resamples: Optional[int] = None
+    confidence_level: float = 0.95
+    ci_scores: Optional[List[str]] = None
+
+    def verify(self) -> None:
+        super().verify()
+        if not self.main_score:
+            raise MetricError(f"{type(self).__name__} must set main_score.", artifact=type(self).__name__,
+                              field="main_score")
+
+    def resolved_n_resamples(self) -> int:
+        return int(settings.default_n_resamples if self.n_resamples is None else self.n_resamples)
+
+    def resolved_ci_scores(self) -> List[str]:
+        return list(self.ci_scores) if self.ci_scores is not None else [self.main_score]
+
+    def prefixed(self, scores: Dict[str, Any]) -> Dict[str, Any]:
+        if not self.score_prefix:
+            return dict(scores)
+        return {self.score_prefix + name: value for name, value in scores.items()}
+
+    # ------------------------------------------------------------------ input checks
+    def check_inputs(self, predictions: Sequence[Any], references: Sequence[Sequence[Any]], task_data: Sequence[Any]) -> None:
+        if len(predictions) != len(references) or len(task_data) != len(predictions):
+            raise MetricError(
+                f"{len(predictions)} predictions, {len(references)} reference lists and {len(task_data)} task_data "
+                "entries; they must have the same length.",
+                artifact=self.artifact_name,
+            )
+        expected = to_type(self.prediction_type) if isinstance(self.prediction_type, str) else self.prediction_type
+        if expected is not Any:
+            check = make_checker(expected)
+            for index, prediction in enumerate(predictions):
+                if not check(prediction) and not _is_nan(prediction):
+                    raise MetricError(
+                        f"Prediction {index} is {describe_value_type(prediction)} ({repr(prediction)[:100]}), but "
+                        f"{type(self).__name__} expects {type_to_string(expected)}. Add a post-processor to the "
+                        "template that converts the model output (e.g. processors.to_number).",
+                        artifact=self.artifact_name,
+                        field="prediction",
+                    )
+        for index, refs in enumerate(references):
+            if not isinstance(refs, (list, tuple)):
+                raise MetricError(
+                    f"References of instance {index} must be a list, got {describe_value_type(refs)}.",
+                    artifact=self.artifact_name,
+                    field="references",
+                )
+            if self.single_reference_per_prediction and len(refs) != 1:
+                raise MetricError(
+                    f"{type(self).__name__} needs exactly one reference per prediction; instance {index} has {len(refs)}.",
+                    artifact=self.artifact_name,
+                    field="references",
+                )
+            if expected is not Any:
+                check = make_checker(expected)
+                for reference in refs:
+                    if not check(reference) and not _is_nan(reference):
+                        raise MetricError(
+                            f"A reference of instance {index} is {describe_value_type(reference)} "
+                            f"({repr(reference)[:100]}), but {type(self).__name__} expects {type_to_string(expected)}.",
+                            artifact=self.artifact_name,
+                            field="references",
+                        )
+
+    # ------------------------------------------------------------------ scoring
+    def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Dict[str, Any]]) -> MetricScores:
+        raise NotImplementedError
+
+    def evaluate(self, predictions: List[Any], references: List[List[Any]], task_data: Optional[List[Dict[str, Any]]] = None) -> MetricScores:
+        """Check inputs and score (the entry point used by the evaluation pipeline)."""
+        self.check_missing_requirements()
+        task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
+        predictions, references = list(predictions), [list(refs) for refs in references]
+        self.check_inputs(predictions, references, task_data)
+        return self.score(predictions, references, task_data)
+
+    def process(self, stream, stream_name: Optional[str] = None):
+        """Score a stream of evaluation instances ({prediction, references, task_data}); adds their `score` field.
+
+        Materialises the stream (global scores need every instance)."""
+        instances = list(stream)
+        if not instances:
+            return
+        task_data = [instance.get("task_data") or {} for instance in instances]
+        scores = self.evaluate(
+            [instance["prediction"] for instance in instances],
+            [instance.get("references") or [] for instance in instances],
+            [_as_dict(item) for item in task_data],
+        )
+        global_scores = scores.global_scores()
+        for instance, instance_scores in zip(instances, scores.instance_scores):
+            instance["score"] = {"instance": self._finish_instance(instance_scores), "global": global_scores}
+            yield instance
+
+    def _finish_instance(self, scores: Dict[str, Any]) -> Dict[str, Any]:
+        result = self.prefixed(scores)
+        main = self.score_prefix + self.main_score
+        result["score"] = result.get(main, math.nan)
+        result["score_name"] = main
+        return result
+
+    def instance_results(self, scores: MetricScores) -> List[Dict[str, Any]]:
+        return [self._finish_instance(instance) for instance in scores.instance_scores]
+
+
+def _as_dict(task_data: Any) -> Dict[str, Any]:
+    if isinstance(task_data, str):
+        import json
+
+        return json.loads(task_data)
+    return task_data
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+class InstanceMetric(Metric):
+    """Scores each instance by itself (`compute`); global scores reduce instance scores per `reduction_map`."""
+
+    reduction_map: Optional[Dict[str, List[str]]] = None
+    implemented_reductions = ("mean", "median", "max", "min")
+
+    def resolved_reduction_map(self) -> Dict[str, List[str]]:
+        return self.reduction_map if self.reduction_map is not None else {"mean": [self.main_score]}
+
+    def verify(self) -> None:
+        super().verify()
+        for reduction in self.resolved_reduction_map():
+            if reduction not in self.implemented_reductions:
+                raise MetricError(
+                    f"Unknown reduction '{reduction}' in reduction_map; use {', '.join(self.implemented_reductions)}.",
+                    artifact=type(self).__name__,
+                    field="reduction_map",
+                )
+
+    def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__}.compute(references, prediction, task_data)")
+
+    def compute_all(self, predictions: List[Any], references: List[List[Any]], task_data: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Instance scores of all instances (override for a vectorised implementation)."""
+        return [self.compute(refs, prediction, data) for prediction, refs, data in zip(predictions, references, task_data)]
+
+    def score(self, predictions, references, task_data) -> MetricScores:
+        instance_scores = self.compute_all(predictions, references, task_data)
+        return self.scores_from_instances(instance_scores)
+
+    def scores_from_instances(self, instance_scores: List[Dict[str, Any]]) -> MetricScores:
+        np = _np()
+        reductions = self.resolved_reduction_map()
+        statistics = []
+        for reduction, names in reductions.items():
+            values = {}
+            for name in names:
+                column = [scores.get(name, math.nan) for scores in instance_scores]
+                global_name = name if reduction == "mean" or len(reductions) == 1 else f"{name}_{reduction}"
+                values[global_name] = np.asarray([math.nan if v is None else v for v in column], dtype=np.float64)
+            statistics.append(mean_statistic(values, reduction))
+
+        def statistic(idx):
+            combined = {}
+            for part in statistics:
+                combined.update(part(idx))
+            return combined
+
+        return MetricScores(self, instance_scores, statistic, len(instance_scores))
+
+
+class BulkInstanceMetric(InstanceMetric):
+    """Like InstanceMetric, but `compute(references, predictions, task_data)` scores a batch at once."""
+
+    batch_size: int = 256
+
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]) -> List[Dict[str, Any]]:  # type: ignore[override]
+        raise NotImplementedError(f"{type(self).__name__}.compute(references, predictions, task_data)")
+
+    def compute_all(self, predictions, references, task_data):
+        results: List[Dict[str, Any]] = []
+        for start in range(0, len(predictions), self.batch_size):
+            stop = start + self.batch_size
+            batch = self.compute(references[start:stop], predictions[start:stop], task_data[start:stop])
+            if len(batch) != len(predictions[start:stop]):
+                raise MetricError(f"{type(self).__name__}.compute returned {len(batch)} results for "
+                                  f"{len(predictions[start:stop])} instances.", artifact=self.artifact_name)
+            results.extend(batch)
+        return results
+
+
+class GlobalMetric(Metric):
+    """Scores need all instances together (`compute(references, predictions, task_data) -> dict`).
+
+    Instance scores come from computing on each instance alone (unless process_single_instances=False). Subclasses
+    that can decompose their score into per-instance statistics override `fast_statistic` (no per-resample compute).
+    """
+
+    process_single_instances: bool = True
+
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]) -> Dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__}.compute(references, predictions, task_data)")
+
+    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        """Vectorised statistic over index matrices, or None to use `compute` (slow path)."""
+        return None
+
+    def single_instance_scores(self, predictions, references, task_data, statistic: Statistic) -> Dict[str, Any]:
+        """Score of each instance alone: {name: n values}. Default: the statistic on one-instance rows, chunked."""
+        np = _np()
+        n = len(predictions)
+        parts: Dict[str, List[Any]] = {}
+        step = 4096
+        for start in range(0, n, step):
+            rows = np.arange(start, min(n, start + step), dtype=np.int64)[:, None]
+            for name, values in statistic(rows).items():
+                parts.setdefault(name, []).append(np.asarray(values))
+        return {name: np.concatenate(chunks) for name, chunks in parts.items()}
+
+    def score(self, predictions, references, task_data) -> MetricScores:
+        np = _np()
+        n = len(predictions)
+        statistic = self.fast_statistic(predictions, references, task_data)
+        if statistic is None:
+            statistic = self._slow_statistic(predictions, references, task_data)
+        if self.process_single_instances and n:
+            per_instance = self.single_instance_scores(predictions, references, task_data, statistic)
+            names = list(per_instance)
+            instance_scores = [
+                {name: _to_python(per_instance[name][index]) for name in names} for index in range(n)
+            ]
+        else:
+            instance_scores = [{} for _ in range(n)]
+        return MetricScores(self, instance_scores, statistic, n)
+
+    def _slow_statistic(self, predictions, references, task_data) -> Statistic:
+        np = _np()
+
+        def statistic(idx):
+            rows: Dict[str, List[float]] = {}
+            for row in idx:
+                row = [int(i) for i in row]
+                result = self.compute([references[i] for i in row], [predictions[i] for i in row], [task_data[i] for i in row])
+                for name, value in result.items():
+                    if isinstance(value, (int, float)) or value is None:
+                        rows.setdefault(name, []).append(math.nan if value is None else float(value))
+            return {name: np.asarray(values, dtype=np.float64) for name, values in rows.items()}
+
+        return statistic

@@ -1,0 +1,372 @@
+"""Built-in metrics (numpy/scipy only): classification, accuracy-style instance metrics and their catalog names.
+
+Text, correlation, retrieval and NER metrics live in metrics_text.py / metrics_more.py; this module re-exports the
+base classes so `from unitxt.metrics import InstanceMetric, GlobalMetric, ...` works as documented.
+"""
+
+import math
+from typing import Any, Dict, List, Optional
+
+from .errors import MetricError
+from .metric_base import (  # noqa: F401 - documented import location
+    BulkInstanceMetric,
+    GlobalMetric,
+    InstanceMetric,
+    Metric,
+    MetricScores,
+    Statistic,
+    mean_statistic,
+)
+from .operator import Operator, SequentialOperator
+
+
+def _np():
+    import numpy
+
+    return numpy
+
+
+def _first_reference(references: List[List[Any]], metric: Metric) -> List[Any]:
+    firsts = []
+    for index, refs in enumerate(references):
+        if len(refs) == 0:
+            raise MetricError(f"Instance {index} has no reference.", artifact=metric.artifact_name, field="references")
+        firsts.append(refs[0])
+    return firsts
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return "__nan__"  # a NaN prediction never equals a class
+    if isinstance(value, list):
+        return tuple(_hashable(item) for item in value)
+    return value
+
+
+# ---------------------------------------------------------------- accuracy-style instance metrics
+class Accuracy(InstanceMetric):
+    """1 when the prediction equals one of the references, else 0."""
+
+    main_score = "accuracy"
+    ci_scores = ["accuracy"]
+
+    def compute(self, references, prediction, task_data):
+        return {"accuracy": float(any(_equal(prediction, reference) for reference in references))}
+
+    def compute_all(self, predictions, references, task_data):
+        return [
+            {"accuracy": 1.0 if any(_equal(p, r) for r in refs) else 0.0} for p, refs in zip(predictions, references)
+        ]
+
+
+def _equal(prediction: Any, reference: Any) -> bool:
+    if isinstance(prediction, float) and math.isnan(prediction):
+        return False
+    return prediction == reference
+
+
+class ExactMatchMM(Accuracy):
+    """Exact match (alias of accuracy under the name exact_match_mm)."""
+
+    main_score = "exact_match_mm"
+    ci_scores = ["exact_match_mm"]
+
+    def compute_all(self, predictions, references, task_data):
+        return [{"exact_match_mm": row["accuracy"]} for row in super().compute_all(predictions, references, task_data)]
+
+    def compute(self, references, prediction, task_data):
+        return {"exact_match_mm": super().compute(references, prediction, task_data)["accuracy"]}
+
+
+class StringContainment(InstanceMetric):
+    """1 when some reference occurs in the prediction."""
+
+    main_score = "string_containment"
+    ci_scores = ["string_containment"]
+
+    def compute(self, references, prediction, task_data):
+        from .text_match_kernels import string_containment
+
+        return {"string_containment": string_containment([str(r) for r in references], str(prediction))}
+
+
+class UnsortedListExactMatch(InstanceMetric):
+    """1 when the predicted list equals a reference list up to order."""
+
+    main_score = "unsorted_list_exact_match"
+    ci_scores = ["unsorted_list_exact_match"]
+
+    def compute(self, references, prediction, task_data):
+        try:
+            predicted = sorted(map(str, prediction))
+        except TypeError:
+            return {"unsorted_list_exact_match": 0.0}
+        match = any(sorted(map(str, reference)) == predicted for reference in references)
+        return {"unsorted_list_exact_match": float(match)}
+
+
+class JaccardIndex(InstanceMetric):
+    """|pred ∩ ref| / |pred ∪ ref| of the predicted and reference sets (max over references)."""
+
+    main_score = "jaccard_index"
+    ci_scores = ["jaccard_index"]
+
+    def compute(self, references, prediction, task_data):
+        predicted = set(map(str, prediction)) if isinstance(prediction, (list, tuple, set)) else {str(prediction)}
+        best = 0.0
+        for reference in references:
+            gold = set(map(str, reference)) if isinstance(reference, (list, tuple, set)) else {str(reference)}
+            union = predicted | gold
+            best = max(best, len(predicted & gold) / len(union) if union else 1.0)
+        return {"jaccard_index": best}
+
+
+class PredictionLength(InstanceMetric):
+    """Length of the prediction in characters (global: mean)."""
+
+    main_score = "prediction_length"
+    ci_scores = ["prediction_length"]
+
+    def compute(self, references, prediction, task_data):
+        return {"prediction_length": float(len(prediction))}
+
+
+# ---------------------------------------------------------------- single-label classification (global, fast CIs)
+class F1(GlobalMetric):
+    """F1 family over the classes seen in the references (predictions outside them count as wrong).
+
+    Reports `main_score` plus f1_<class> per class (for the micro/macro variants), using per-instance label codes
+    so bootstrap resamples are scored with bincounts.
+    """
+
+    main_score = "f1_macro"
+    average: str = "macro"
+    report_per_class: bool = True
+    ci_scores = None
+
+    def _encode(self, predictions, references):
+        from .classification_kernels import encode_labels
+
+        gold = [_hashable(reference) for reference in _first_reference(references, self)]
+        return encode_labels(gold, [_hashable(prediction) for prediction in predictions])
+
+    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        from .classification_kernels import _prepare, _single_label_scores
+
+        encoding = self._encode(predictions, references)
+        prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
+        classes = encoding.classes
+        main = self.main_score
+        full_n = len(predictions)
+
+        def statistic(idx):
+            scores = _single_label_scores(prepared, idx, with_matthews=False)
+            result = {main: scores[self._kernel_name()]}
+            if self.report_per_class and idx.shape[1] == full_n and idx.shape[0] == 1:
+                per_class = scores["f1_per_class"]
+                for position, label in enumerate(classes):
+                    result[f"f1_{label}"] = per_class[:, position]
+            return result
+
+        return statistic
+
+    def _kernel_name(self) -> str:
+        return {"micro": "f1_micro", "macro": "f1_macro", "weighted": "f1_weighted"}[self.average]
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        np = _np()
+        gold = _first_reference(references, self)
+        correct = np.asarray([_equal(p, g) for p, g in zip(predictions, gold)], dtype=np.float64)
+        return {self.main_score: correct}
+
+
+class F1Macro(F1):
+    main_score = "f1_macro"
+    average = "macro"
+
+
+class F1Micro(F1):
+    main_score = "f1_micro"
+    average = "micro"
+    report_per_class = False
+
+
+class F1Weighted(F1):
+    main_score = "f1_weighted"
+    average = "weighted"
+    report_per_class = False
+
+
+class ClassificationScore(GlobalMetric):
+    """One score of the classification kernel (precision/recall micro/macro/weighted, in_classes_support, ...)."""
+
+    main_score = "precision_macro"
+
+    def fast_statistic(self, predictions, references, task_data):
+        from .classification_kernels import _prepare, _single_label_scores, encode_labels
+
+        gold = [_hashable(reference) for reference in _first_reference(references, self)]
+        encoding = encode_labels(gold, [_hashable(prediction) for prediction in predictions])
+        prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
+        main = self.main_score
+        with_matthews = main == "matthews_correlation"
+
+        def statistic(idx):
+            return {main: _single_label_scores(prepared, idx, with_matthews=with_matthews)[main]}
+
+        return statistic
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        if self.main_score == "matthews_correlation":
+            return super().single_instance_scores(predictions, references, task_data, statistic)
+        np = _np()
+        gold = _first_reference(references, self)
+        return {self.main_score: np.asarray([_equal(p, g) for p, g in zip(predictions, gold)], dtype=np.float64)}
+
+
+class PrecisionMacro(ClassificationScore):
+    main_score = "precision_macro"
+
+
+class PrecisionMicro(ClassificationScore):
+    main_score = "precision_micro"
+
+
+class RecallMacro(ClassificationScore):
+    main_score = "recall_macro"
+
+
+class RecallMicro(ClassificationScore):
+    main_score = "recall_micro"
+
+
+class MatthewsCorrelation(ClassificationScore):
+    main_score = "matthews_correlation"
+
+
+class F1Binary(GlobalMetric):
+    """Binary F1 of the positive class (predictions and references are 0/1 or booleans; >= threshold is positive)."""
+
+    main_score = "f1_binary"
+    pos_label: Any = 1
+    threshold: float = 0.5
+    prediction_type = "Union[float, int, bool]"
+    ci_scores = ["f1_binary", "precision_binary", "recall_binary"]
+
+    def _binary(self, value: Any) -> int:
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, (int, float)):
+            return int(not math.isnan(value) and value >= self.threshold)
+        return int(value == self.pos_label)
+
+    def fast_statistic(self, predictions, references, task_data):
+        np = _np()
+        gold = np.asarray([self._binary(reference) for reference in _first_reference(references, self)], dtype=np.int64)
+        pred = np.asarray([self._binary(prediction) for prediction in predictions], dtype=np.int64)
+        tp = (gold & pred).astype(np.float64)
+        fp = ((1 - gold) & pred).astype(np.float64)
+        fn = (gold & (1 - pred)).astype(np.float64)
+
+        def statistic(idx):
+            t, f_p, f_n = tp[idx].sum(axis=1), fp[idx].sum(axis=1), fn[idx].sum(axis=1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                precision = np.where(t + f_p > 0, t / np.maximum(t + f_p, 1e-300), 0.0)
+                recall = np.where(t + f_n > 0, t / np.maximum(t + f_n, 1e-300), 0.0)
+                f1 = np.where(precision + recall > 0, 2 * precision * recall / np.maximum(precision + recall, 1e-300), 0.0)
+            return {"f1_binary": f1, "precision_binary": precision, "recall_binary": recall}
+
+        return statistic
+
+
+class F1MultiLabel(GlobalMetric):
+    """Multi-label F1 (micro or macro) over lists of class names; classes are those seen in the references."""
+
+    main_score = "f1_macro"
+    average: str = "macro"
+    prediction_type = "List[str]"
+
+    def fast_statistic(self, predictions, references, task_data):
+        from .classification_kernels import encode_multilabel, multilabel_resampler
+
+        encoding = encode_multilabel(_first_reference(references, self), predictions)
+        resampler = multilabel_resampler(encoding)
+        key = f"f1_{self.average}"
+        main = self.main_score
+
+        def statistic(idx):
+            return {main: resampler(idx)[key]}
+
+        return statistic
+
+
+class F1MicroMultiLabel(F1MultiLabel):
+    main_score = "f1_micro"
+    average = "micro"
+
+
+class F1MacroMultiLabel(F1MultiLabel):
+    main_score = "f1_macro"
+    average = "macro"
+
+
+# ---------------------------------------------------------------- pipelines
+class MetricPipeline(Metric):
+    """Prepare instances with operators, score them with an inner metric, then adjust the score dicts.
+
+    `preprocess_steps` see evaluation instances {"prediction", "references", "task_data"}; `postprocess_steps`
+    see score dicts (instance and global) as instances.
+    """
+
+    metric: Metric
+    preprocess_steps: List[Operator] = []
+    postprocess_steps: List[Operator] = []
+
+    def prepare(self) -> None:
+        super().prepare()
+
+    def verify(self) -> None:
+        if not self.main_score:
+            self.main_score = "score"
+
+    def evaluate(self, predictions, references, task_data=None):
+        task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
+        instances = [
+            {"prediction": p, "references": list(r), "task_data": t} for p, r, t in zip(predictions, references, task_data)
+        ]
+        if self.preprocess_steps:
+            instances = SequentialOperator(steps=list(self.preprocess_steps)).process_instances(instances)
+        inner = self.metric.evaluate(
+            [i["prediction"] for i in instances], [i["references"] for i in instances], [i["task_data"] for i in instances]
+        )
+        return _PipelineScores(self, inner)
+
+    def score(self, predictions, references, task_data):
+        return self.evaluate(predictions, references, task_data)
+
+
+class _PipelineScores(MetricScores):
+    """Scores of the inner metric, renamed by the pipeline's postprocess steps and prefix."""
+
+    def __init__(self, pipeline: MetricPipeline, inner: MetricScores):
+        super().__init__(pipeline, inner.instance_scores, inner.statistic, inner.n)
+        self.inner = inner
+        self.instance_scores = [self._post(dict(scores)) for scores in self.inner.metric.instance_results(inner)]
+
+    def _post(self, scores: Dict[str, Any]) -> Dict[str, Any]:
+        steps = self.metric.postprocess_steps
+        if steps:
+            scores = SequentialOperator(steps=list(steps)).process_instance(scores)
+        return scores
+
+    def global_scores(self, positions=None, with_ci=True):
+        scores = self._post(self.inner.global_scores(positions, with_ci))
+        pipeline = self.metric
+        result = pipeline.prefixed({k: v for k, v in scores.items() if k not in ("score", "score_name")})
+        main = pipeline.score_prefix + (pipeline.main_score if pipeline.main_score != "score" else scores["score_name"])
+        result["score"] = result.get(main, scores.get("score"))
+        result["score_name"] = main
+        if f"{main}_ci_low" in result:
+            result["score_ci_low"], result["score_ci_high"] = result[f"{main}_ci_low"], result[f"{main}_ci_high"]
+        result["num_of_instances"] = scores.get("num_of_instances")
+        return result

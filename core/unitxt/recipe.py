@@ -1,0 +1,406 @@
+"""DatasetRecipe: the full data-preparation pipeline (card -> task -> demos -> template -> format -> rows).
+
+Per instance, everything random (template, number of demos, demos) is drawn from a generator seeded by the
+instance's content, so output rows are identical across runs, processes and data orderings.
+"""
+
+import itertools
+import json
+import random
+import zlib
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+from .artifact import Artifact
+from .card import TaskCard
+from .errors import RecipeError, UnitxtError
+from .formats import Format, SystemFormat
+from .operator import SequentialOperator, SourceOperator
+from .query_parser import is_assignment_string, parse_assignments
+from .samplers import RandomSampler, Sampler
+from .settings_utils import settings
+from .stream import GeneratorStream, MultiStream
+from .system_prompts import SystemPrompt
+from .task import Task
+from .templates import Template, TemplatesDict, TemplatesList
+
+ROW_KEYS = (
+    "source",
+    "target",
+    "references",
+    "metrics",
+    "postprocessors",
+    "task_data",
+    "groups",
+    "subset",
+    "media",
+    "data_classification_policy",
+)
+TemplateSpec = Union[Template, TemplatesList, TemplatesDict, List[Template]]
+
+
+def _template_label(template: Template) -> str:
+    """Catalog name of a template, else a stable content-derived label (used in task_data and grouping)."""
+    if template.__id__:
+        return template.__id__
+    digest = zlib.crc32(json.dumps(template.to_dict(), sort_keys=True).encode("utf-8"))
+    return f"{type(template).__name__}_{digest:08x}"
+
+
+def _instance_key(instance: Dict[str, Any]) -> str:
+    return repr((instance.get("input_fields"), instance.get("reference_fields")))
+
+
+class DatasetRecipe(SourceOperator):
+    """A complete specification of a dataset: card (or task), template(s), format, demos and limits."""
+
+    card: Optional[TaskCard] = None
+    task: Optional[Task] = None
+    template: Optional[TemplateSpec] = None
+    template_card_index: Optional[Union[int, str, List[Union[int, str]]]] = None
+    format: Optional[Format] = None
+    system_prompt: Optional[SystemPrompt] = None
+    num_demos: Union[int, List[int]] = 0
+    demos_pool_size: Optional[int] = None
+    demos_taken_from: str = "train"
+    demos_removed_from_data: bool = True
+    sampler: Optional[Sampler] = None
+    loader_limit: Optional[int] = None
+    max_train_instances: Optional[int] = None
+    max_validation_instances: Optional[int] = None
+    max_test_instances: Optional[int] = None
+    metrics: Optional[List[str]] = None
+    postprocessors: Optional[List[str]] = None
+    group_by: List[Union[str, List[str]]] = []
+    split: Optional[str] = None
+    serializer: Optional[Artifact] = None
+    augmentor: Optional[Union[Artifact, List[Artifact]]] = None
+    seed: Optional[int] = None
+
+    # ------------------------------------------------------------------ validation
+    def verify(self) -> None:
+        super().verify()
+        counts = self.num_demos if isinstance(self.num_demos, list) else [self.num_demos]
+        if not counts or any(count < 0 for count in counts):
+            raise RecipeError("num_demos must be a non-negative int or a non-empty list of them.",
+                              artifact=self.artifact_name, field="num_demos")
+        if max(counts) > 0:
+            if self.demos_pool_size is None:
+                raise RecipeError(
+                    "num_demos > 0 needs demos_pool_size (the number of instances set aside as demos).",
+                    artifact=self.artifact_name,
+                    field="demos_pool_size",
+                )
+            if max(counts) > self.demos_pool_size:
+                raise RecipeError(
+                    f"num_demos ({max(counts)}) is larger than demos_pool_size ({self.demos_pool_size}).",
+                    artifact=self.artifact_name,
+                    field="num_demos",
+                )
+        if self.demos_pool_size is not None and self.demos_pool_size < 0:
+            raise RecipeError("demos_pool_size must be >= 0.", artifact=self.artifact_name, field="demos_pool_size")
+        if self.card is None and self.task is None:
+            raise RecipeError("A recipe needs a card or a task.", artifact=self.artifact_name, field="card")
+        if self.template is not None and self.template_card_index is not None:
+            raise RecipeError("Set template or template_card_index, not both.", artifact=self.artifact_name)
+
+    # ------------------------------------------------------------------ resolution
+    def get_task(self) -> Task:
+        if self.task is not None:
+            return self.task
+        if self.card is None or self.card.task is None:
+            raise RecipeError("The card has no task.", artifact=self.artifact_name, field="task")
+        return self.card.task
+
+    def _card_templates(self) -> Tuple[List[Template], List[str]]:
+        templates = self.card.templates if self.card is not None else None
+        if templates is None:
+            return [], []
+        if isinstance(templates, TemplatesDict):
+            templates = templates.items
+        if isinstance(templates, TemplatesList):
+            templates = templates.items
+        if isinstance(templates, dict):
+            return list(templates.values()), list(templates.keys())
+        if isinstance(templates, Template):
+            return [templates], ["0"]
+        return list(templates), [str(index) for index in range(len(templates))]
+
+    def get_templates(self) -> List[Template]:
+        """The templates instances are rendered with (one is sampled per instance when there are several)."""
+        spec = self.template
+        if spec is None and self.template_card_index is not None:
+            card_templates, keys = self._card_templates()
+            indices = self.template_card_index if isinstance(self.template_card_index, list) else [self.template_card_index]
+            chosen = []
+            for index in indices:
+                key = str(index)
+                if key not in keys:
+                    raise RecipeError(
+                        f"template_card_index {index!r} is not in the card's templates (available: {keys}).",
+                        artifact=self.artifact_name,
+                        field="template_card_index",
+                    )
+                chosen.append(card_templates[keys.index(key)])
+            return chosen
+        if spec is None:
+            card_templates, _ = self._card_templates()
+            if card_templates:
+                return [card_templates[0]]
+            default = self.get_task().default_template
+            if default is None and self.card is not None and self.card.default_template is not None:
+                default = self.card.default_template
+            if default is None:
+                raise RecipeError(
+                    "No template given, the card has no templates and the task has no default_template.",
+                    artifact=self.artifact_name,
+                    field="template",
+                )
+            spec = default
+        if isinstance(spec, (TemplatesList, TemplatesDict)):
+            items = spec.items
+            spec = list(items.values()) if isinstance(items, dict) else list(items)
+        templates = spec if isinstance(spec, list) else [spec]
+        for template in templates:
+            if not isinstance(template, Template):
+                raise RecipeError(f"{template!r} is not a template.", artifact=self.artifact_name, field="template")
+        return templates
+
+    def produces_chat_source(self) -> bool:
+        """Whether the rows' `source` is a list of chat messages (chat API formats) rather than text."""
+        return bool(getattr(self.format, "produces_chat_messages", False))
+
+    # ------------------------------------------------------------------ pipeline
+    def _counts(self) -> List[int]:
+        return self.num_demos if isinstance(self.num_demos, list) else [self.num_demos]
+
+    def standardized(self) -> MultiStream:
+        """Loader -> preprocess steps -> task: instances in the task schema, per split."""
+        if self.card is None or self.card.loader is None:
+            raise RecipeError("This recipe has no card with a loader to read data from.", artifact=self.artifact_name,
+                              field="card")
+        import copy
+
+        loader = copy.copy(self.card.loader)
+        if self.loader_limit is not None:
+            loader.loader_limit = self.loader_limit
+        multi_stream = loader()
+        if self.card.preprocess_steps:
+            multi_stream = SequentialOperator(steps=list(self.card.preprocess_steps))(multi_stream)
+        return self.get_task()(multi_stream)
+
+    def process(self) -> MultiStream:
+        multi_stream = self.standardized()
+        renderer = InstanceRenderer(self)
+        limits = {
+            "train": self.max_train_instances,
+            "validation": self.max_validation_instances,
+            "test": self.max_test_instances,
+        }
+        needs_pool = max(self._counts()) > 0 or (self.demos_pool_size or 0) > 0
+        if needs_pool and self.demos_taken_from not in multi_stream:
+            raise RecipeError(
+                f"demos_taken_from='{self.demos_taken_from}' but the data has splits {sorted(multi_stream)}.",
+                artifact=self.artifact_name,
+                field="demos_taken_from",
+            )
+        if needs_pool:
+            renderer.set_pool_source(multi_stream[self.demos_taken_from], self.demos_pool_size)
+        result = MultiStream()
+        for name, stream in multi_stream.items():
+            skip = self.demos_pool_size if needs_pool and self.demos_removed_from_data and name == self.demos_taken_from else 0
+            result[name] = GeneratorStream(
+                renderer.render_stream, {"stream": stream, "stream_name": name, "skip": skip, "limit": limits.get(name)}
+            )
+        if self.split is not None:
+            if self.split not in result:
+                raise RecipeError(f"Split '{self.split}' not in {sorted(result)}.", artifact=self.artifact_name, field="split")
+            result = MultiStream({self.split: result[self.split]})
+        return result
+
+    def produce_rows(self, instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Render task-schema instances given directly (production): demos come from the card when it has one."""
+        renderer = InstanceRenderer(self)
+        if max(self._counts()) > 0:
+            standardized = self.standardized()
+            if self.demos_taken_from not in standardized:
+                raise RecipeError(f"demos_taken_from='{self.demos_taken_from}' is not a split of the card's data.",
+                                  artifact=self.artifact_name, field="demos_taken_from")
+            renderer.set_pool_source(standardized[self.demos_taken_from], self.demos_pool_size)
+        task = self.get_task()
+        checked = task.process_instances([dict(instance) for instance in instances])
+        return list(renderer.render_stream(checked, "test", 0, None))
+
+
+StandardRecipe = DatasetRecipe
+
+
+class InstanceRenderer:
+    """Turns task-schema instances into output rows (sampling, template, system prompt, format, row assembly)."""
+
+    def __init__(self, recipe: DatasetRecipe):
+        self.recipe = recipe
+        self.templates = recipe.get_templates()
+        if recipe.serializer is not None:
+            self.templates = [template.copy(serializer=recipe.serializer) if hasattr(template, "serializer") else template
+                              for template in self.templates]
+        self.labels = [_template_label(template) for template in recipe.get_templates()]
+        self.format = recipe.format if recipe.format is not None else SystemFormat()
+        self.system_prompt = recipe.system_prompt
+        self.counts = recipe._counts()
+        self.sampler = recipe.sampler or (recipe.card.sampler if recipe.card is not None and recipe.card.sampler else None)
+        self.sampler = self.sampler or RandomSampler()
+        self.base_seed = settings.seed if recipe.seed is None else recipe.seed
+        self.task = recipe.get_task()
+        self.metrics = list(recipe.metrics) if recipe.metrics is not None else list(self.task.metrics)
+        self.groups = [json.dumps(spec if isinstance(spec, list) else [spec]) for spec in recipe.group_by]
+        augmentors = recipe.augmentor if isinstance(recipe.augmentor, list) else [recipe.augmentor] if recipe.augmentor else []
+        self.augmentors = augmentors
+        self._pool: Optional[List[Dict[str, Any]]] = None
+        self._pool_source = None
+        self._demo_cache: Dict[Tuple[int, int], Dict[str, Any]] = {}
+
+    def set_pool_source(self, stream: Iterable[Dict[str, Any]], size: Optional[int]) -> None:
+        self._pool_source = (stream, size or 0)
+
+    def pool(self) -> List[Dict[str, Any]]:
+        """The demo pool: the first demos_pool_size instances of the demos split (materialised once)."""
+        if self._pool is None:
+            if self._pool_source is None:
+                self._pool = []
+            else:
+                stream, size = self._pool_source
+                self._pool = list(itertools.islice(stream, size))
+                if len(self._pool) < size:
+                    raise RecipeError(
+                        f"demos_pool_size={size} but split '{self.recipe.demos_taken_from}' has only "
+                        f"{len(self._pool)} instances.",
+                        artifact=self.recipe.artifact_name,
+                        field="demos_pool_size",
+                    )
+                self.sampler.set_pool(self._pool)
+                self._pool_keys: Dict[str, List[int]] = {}
+                for index, item in enumerate(self._pool):
+                    self._pool_keys.setdefault(_instance_key(item), []).append(index)
+        return self._pool
+
+    def _rendered_demo(self, template_index: int, pool_index: int) -> Dict[str, Any]:
+        key = (template_index, pool_index)
+        cached = self._demo_cache.get(key)
+        if cached is None:
+            item = self._pool[pool_index]
+            rendered = self.templates[template_index].render(item["input_fields"], item["reference_fields"])
+            cached = {
+                "source": rendered["source"],
+                "target": rendered["target"],
+                "target_prefix": rendered["target_prefix"],
+                "instruction": rendered["instruction"],
+            }
+            self._demo_cache[key] = cached
+        return cached
+
+    def render_stream(self, stream, stream_name: str, skip: int, limit: Optional[int]) -> Iterator[Dict[str, Any]]:
+        if skip:
+            stream = itertools.islice(stream, skip, None)
+        if limit is not None:
+            stream = itertools.islice(stream, limit)
+        needs_pool = self._pool_source is not None
+        if needs_pool:
+            self.pool()
+        for instance in stream:
+            yield self.render(instance)
+
+    def render(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        key = _instance_key(instance)
+        rng = random.Random(zlib.crc32(key.encode("utf-8")) ^ self.base_seed)
+        template_index = rng.randrange(len(self.templates)) if len(self.templates) > 1 else 0
+        num_demos = rng.choice(self.counts) if len(self.counts) > 1 else self.counts[0]
+        input_fields = instance["input_fields"]
+        if self.augmentors:
+            augmentor = self.augmentors[rng.randrange(len(self.augmentors))] if len(self.augmentors) > 1 else self.augmentors[0]
+            instance = augmentor.augment_instance(instance, self.task, rng)
+            input_fields = instance["input_fields"]
+        template = self.templates[template_index]
+        rendered = template.render(input_fields, instance["reference_fields"])
+        demos: List[Dict[str, Any]] = []
+        if num_demos:
+            excluded = set(self._pool_keys.get(key, ()))
+            indices = self.sampler.sample_indices(instance, num_demos, rng, excluded)
+            demos = [self._rendered_demo(template_index, index) for index in indices]
+            if self.augmentors and hasattr(self.augmentors[0], "augment_demos"):
+                demos = self.augmentors[0].augment_demos(demos, instance, rng)
+        prompt = {
+            "source": rendered["source"],
+            "instruction": rendered["instruction"],
+            "target_prefix": rendered["target_prefix"],
+            "system_prompt": "",
+            "demos": demos,
+        }
+        if instance.get("media"):
+            prompt["media"] = instance["media"]
+        if self.system_prompt is not None:
+            prompt = self.system_prompt.process(prompt)
+        prompt = self.format.process(prompt)
+        policy = instance.get("data_classification_policy") or []
+        metadata = {
+            "data_classification_policy": policy,
+            "template": self.labels[template_index],
+            "num_demos": num_demos,
+            "demos_pool_size": self.recipe.demos_pool_size or 0,
+        }
+        task_data = {**input_fields, **instance["reference_fields"], "metadata": metadata}
+        postprocessors = self.recipe.postprocessors if self.recipe.postprocessors is not None else template.postprocessors
+        return {
+            "source": prompt["source"],
+            "target": rendered["target"],
+            "references": rendered["references"],
+            "metrics": self.metrics,
+            "postprocessors": [p if isinstance(p, str) else json.dumps(p.to_dict()) for p in postprocessors],
+            "task_data": json.dumps(task_data, ensure_ascii=False, default=_json_default),
+            "groups": self.groups,
+            "subset": list(instance.get("subset") or []),
+            "media": prompt.get("media") or instance.get("media") or {"images": [], "audios": []},
+            "data_classification_policy": policy,
+        }
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (set, tuple)):
+        return list(value)
+    raise UnitxtError(f"task_data value of type {type(value).__name__} is not JSON serialisable.", stage="task_data")
+
+
+def recipe_from_string(text: str) -> SourceOperator:
+    """A recipe from `card=...,template=...` or a catalog name of a saved recipe/benchmark (`benchmarks.glue[...]`)."""
+    from .catalog import fetch_artifact
+
+    text = text.strip()
+    if is_assignment_string(text):
+        arguments = DatasetRecipe.coerce_overrides(parse_assignments(text), artifact_name="recipe")
+        return DatasetRecipe(**arguments)
+    artifact, _ = fetch_artifact(text)
+    if not isinstance(artifact, SourceOperator):
+        raise RecipeError(
+            f"'{text}' is a {type(artifact).__name__}, not a recipe or benchmark. "
+            "Pass a recipe string such as 'card=cards.x,template=templates.y'.",
+            artifact=text,
+        )
+    return artifact
+
+
+def build_recipe(recipe_or_name: Any = None, **kwargs: Any) -> SourceOperator:
+    """Accept a recipe object, a recipe string / catalog name, or keyword arguments (optionally both)."""
+    if isinstance(recipe_or_name, SourceOperator):
+        if kwargs:
+            return recipe_or_name.copy(**kwargs)
+        return recipe_or_name
+    if isinstance(recipe_or_name, str):
+        recipe = recipe_from_string(recipe_or_name)
+        return recipe.copy(**kwargs) if kwargs else recipe
+    if recipe_or_name is not None:
+        raise RecipeError(f"Expected a recipe string or object, got {type(recipe_or_name).__name__}.")
+    if not kwargs:
+        raise RecipeError("No recipe given: pass a recipe string or keyword arguments such as card=...")
+    unknown = [key for key in kwargs if key not in DatasetRecipe.get_fields()]
+    if unknown:
+        DatasetRecipe.coerce_overrides({key: None for key in unknown}, artifact_name="recipe")
+    return DatasetRecipe(**kwargs)

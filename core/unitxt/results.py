@@ -1,0 +1,299 @@
+"""EvaluationResults: the scored instances (a list) plus global, group and subset score views with summaries."""
+
+import json
+import math
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from .errors import UnitxtError
+from .settings_utils import settings
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _format(value: Any, digits: Optional[int]) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        if digits is not None:
+            text = f"{round(value, digits):.{digits}f}".rstrip("0").rstrip(".")
+            return text if text not in ("-0", "") else "0"
+        return f"{value:.6g}"
+    return str(value)
+
+
+def markdown_table(headers: List[str], rows: List[List[Any]], digits: Optional[int] = None) -> str:
+    """A GitHub-markdown table: numeric columns right-aligned, others left-aligned (rendered without tabulate)."""
+    cells = [[_format(value, digits) for value in row] for row in rows]
+    numeric = [
+        all(_is_number(row[i]) and not (isinstance(row[i], float) and math.isnan(row[i])) for row in rows) and rows != []
+        for i in range(len(headers))
+    ]
+    widths = [max([len(headers[i])] + [len(row[i]) for row in cells]) for i in range(len(headers))]
+
+    def line(values: List[str]) -> str:
+        parts = [value.rjust(widths[i]) if numeric[i] else value.ljust(widths[i]) for i, value in enumerate(values)]
+        return "| " + " | ".join(parts) + " |"
+
+    separator = "|" + "|".join(
+        "-" * (widths[i] + 1) + ":" if numeric[i] else ":" + "-" * (widths[i] + 1) for i in range(len(headers))
+    ) + "|"
+    return "\n".join([line(headers), separator] + [line(row) for row in cells])
+
+
+_SCORE_META = ("score_name", "num_of_instances")
+
+
+class GlobalScores(dict):
+    """Global scores of an evaluation (dict-like) with `.score`, `.score_name` and a markdown `.summary`."""
+
+    @property
+    def score(self) -> Any:
+        return self.get("score")
+
+    @property
+    def score_name(self) -> Any:
+        return self.get("score_name")
+
+    @property
+    def summary(self) -> str:
+        names = sorted(
+            name for name, value in self.items()
+            if _is_number(value) and name not in _SCORE_META and not name.endswith(("_ci_low", "_ci_high"))
+        )
+        rows = [[name, self[name], self.get(f"{name}_ci_low"), self.get(f"{name}_ci_high")] for name in names]
+        table = markdown_table(["score_name", "score", "ci_low", "ci_high"], rows, digits=2)
+        return f"{table}\nMain Score: {self.get('score_name')}\nNum Instances: {self.get('num_of_instances')}"
+
+    def __str__(self) -> str:
+        return self.summary
+
+
+class InstanceScores(list):
+    """Per-instance results with a `.summary` table and `.to_df(columns)` (pandas, when installed)."""
+
+    default_columns = ("source", "prediction", "processed_prediction", "processed_references", "score", "score_name")
+
+    def _flat(self, columns: Sequence[str]) -> List[Dict[str, Any]]:
+        flattened = []
+        for instance in self:
+            scores = instance["score"]["instance"]
+            row = {}
+            for column in columns:
+                if column in scores:
+                    row[column] = scores[column]
+                elif column in instance:
+                    row[column] = instance[column]
+                else:
+                    row[column] = None
+            flattened.append(row)
+        return flattened
+
+    def to_df(self, columns: Optional[Sequence[str]] = None) -> Any:
+        try:
+            import pandas
+        except ImportError:
+            from .errors import MissingRequirementError
+
+            raise MissingRequirementError("to_df() needs pandas: pip install pandas") from None
+        return pandas.DataFrame(self._flat(list(columns or self.default_columns)))
+
+    @property
+    def summary(self) -> str:
+        columns = list(self.default_columns)
+        rows = [[_cell(row[c]) for c in columns] for row in self._flat(columns)]
+        return markdown_table(columns, rows)
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):
+        return value.replace("\n", "\\n").replace("|", "\\|")
+    return value
+
+
+class GroupsScores(dict):
+    """{group-by key: {group value: scores}} with a markdown `.summary` (one table per group-by key)."""
+
+    @property
+    def summary(self) -> str:
+        parts = []
+        for key, groups in self.items():
+            fields = json.loads(key)
+            headers = list(fields) + ["score", "score_name", "score_ci_low", "score_ci_high", "num_of_instances"]
+            rows = []
+            for value, scores in groups.items():
+                values = list(value) if isinstance(value, tuple) else [value]
+                rows.append(values + [scores.get("score"), scores.get("score_name"), scores.get("score_ci_low"),
+                                      scores.get("score_ci_high"), scores.get("num_of_instances")])
+            parts.append(f"# Group By: {', '.join(fields)}\n" + markdown_table(headers, rows))
+        return "\n\n".join(parts)
+
+
+class SubsetsScores(dict):
+    """Scores per subset (nested for nested benchmarks) plus the overall `subsets_mean`."""
+
+    @property
+    def score(self) -> Any:
+        return self.get("score")
+
+    @property
+    def summary(self) -> str:
+        rows = []
+
+        def walk(scores: Dict[str, Any], prefix: str) -> None:
+            for name, value in scores.items():
+                if isinstance(value, dict):
+                    path = f"{prefix}{name}"
+                    rows.append([path, value.get("score"), value.get("score_name"), value.get("score_ci_low"),
+                                 value.get("score_ci_high"), value.get("num_of_instances")])
+                    walk(value, path + "/")
+
+        walk(self, "")
+        rows.append(["ALL", self.get("score"), self.get("score_name"), self.get("score_ci_low"),
+                     self.get("score_ci_high"), self.get("num_of_instances")])
+        return markdown_table(["subset", "score", "score_name", "score_ci_low", "score_ci_high", "num_of_instances"], rows)
+
+
+class EvaluationResults(list):
+    """The evaluated instances (each with `score: {"instance": ..., "global": ...}`) and score views."""
+
+    global_scores: GlobalScores
+    groups_scores: GroupsScores
+    subsets_scores: SubsetsScores
+
+    @property
+    def instance_scores(self) -> InstanceScores:
+        return InstanceScores(self)
+
+    @classmethod
+    def build(
+        cls,
+        rows: List[Dict[str, Any]],
+        predictions: List[Any],
+        processed_predictions: List[Any],
+        processed_references: List[List[Any]],
+        task_data: List[Dict[str, Any]],
+        instance_scores: List[Dict[str, Any]],
+        partitions: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], Any],
+        with_ci: bool,
+        group_value: Callable[[Dict[str, Any], str], Any],
+        hashable: Callable[[Any], Any],
+    ) -> "EvaluationResults":
+        subsets = {subset for subset, _ in partitions}
+        if len(partitions) == 1 and subsets == {()}:
+            (partition,) = partitions.values()
+            global_scores = GlobalScores(partition.global_scores(with_ci=with_ci))
+            subsets_scores = SubsetsScores()
+        else:
+            subsets_scores = _subsets_scores(partitions, with_ci)
+            global_scores = GlobalScores(subsets_scores)
+        groups_scores = _groups_scores(rows, task_data, partitions, with_ci, group_value, hashable)
+        results = cls()
+        for index, row in enumerate(rows):
+            instance = dict(row)
+            instance["prediction"] = predictions[index]
+            instance["processed_prediction"] = processed_predictions[index]
+            instance["processed_references"] = processed_references[index]
+            instance["score"] = {"instance": instance_scores[index], "global": global_scores}
+            results.append(instance)
+        results.global_scores = global_scores
+        results.groups_scores = groups_scores
+        results.subsets_scores = subsets_scores
+        return results
+
+
+def _groups_scores(rows, task_data, partitions, with_ci, group_value, hashable) -> GroupsScores:
+    specs: List[str] = []
+    for row in rows:
+        for spec in row.get("groups") or []:
+            if spec not in specs:
+                specs.append(spec)
+    result = GroupsScores()
+    if not specs:
+        return result
+    if len(partitions) != 1:
+        raise UnitxtError("group_by is supported for rows that share one metric list and one subset.")
+    (partition,) = partitions.values()
+    for spec in specs:
+        keys = json.loads(spec)
+        if isinstance(keys, str):
+            keys = [keys]
+        buckets: Dict[Any, List[int]] = {}
+        for local, position in enumerate(partition.positions):
+            values = tuple(hashable(group_value(task_data[position], key)) for key in keys)
+            buckets.setdefault(values if len(values) > 1 else values[0], []).append(local)
+        result[json.dumps(keys)] = {
+            value: partition.global_scores(locals_, with_ci=with_ci) for value, locals_ in buckets.items()
+        }
+    return result
+
+
+def _subsets_scores(partitions, with_ci: bool) -> SubsetsScores:
+    """Per-subset global scores, nested by subset path, and the mean of the subsets' main scores (with a CI)."""
+    import numpy as np
+
+    result = SubsetsScores()
+    leaf_scores = []
+    for (subset, metrics), partition in partitions.items():
+        path = list(subset) if subset else ["+".join(metrics)]
+        scores = partition.global_scores(with_ci=with_ci)
+        node = result
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+        node[path[-1]] = scores
+        leaf_scores.append((path, partition, scores))
+
+    def mean_over(node: Dict[str, Any]) -> List[float]:
+        values = []
+        for name, value in node.items():
+            if isinstance(value, dict):
+                if "score_name" in value and value.get("score_name") != "subsets_mean" and not any(
+                    isinstance(child, dict) for child in value.values()
+                ):
+                    values.append(value["score"])
+                else:
+                    child_values = mean_over(value)
+                    value["score"] = float(np.mean(child_values)) if child_values else math.nan
+                    value["score_name"] = "subsets_mean"
+                    value["subsets_mean"] = value["score"]
+                    values.append(value["score"])
+        return values
+
+    top = mean_over(result)
+    mean = float(np.mean(top)) if top else math.nan
+    result["subsets_mean"] = mean
+    result["score"] = mean
+    result["score_name"] = "subsets_mean"
+    result["num_of_instances"] = sum(len(partition.positions) for _, partition, _ in leaf_scores)
+    if with_ci and len(leaf_scores) > 0:
+        low, high = _stratified_mean_ci([partition for _, partition, _ in leaf_scores])
+        result["subsets_mean_ci_low"] = result["score_ci_low"] = low
+        result["subsets_mean_ci_high"] = result["score_ci_high"] = high
+    return result
+
+
+def _stratified_mean_ci(partitions) -> Tuple[float, float]:
+    """CI of the mean of subset main scores: each subset resampled within itself, means taken per resample."""
+    import numpy as np
+
+    from .bootstrap import percentile_interval, resample_indices
+
+    n_resamples = int(settings.default_n_resamples)
+    if n_resamples <= 0:
+        return math.nan, math.nan
+    per_subset = []
+    for offset, partition in enumerate(partitions):
+        metric, scores = partition.metric_scores[0]
+        n = len(partition.positions)
+        main = metric.main_score
+        collected = []
+        for idx in resample_indices(n, n_resamples, seed=int(settings.seed) + offset):
+            collected.append(np.asarray(scores.statistic(idx)[main], dtype=np.float64))
+        per_subset.append(np.concatenate(collected))
+    means = np.nanmean(np.vstack(per_subset), axis=0)
+    return percentile_interval(means, 0.95)

@@ -1,0 +1,140 @@
+"""Demo samplers: choose which demo-pool instances are shown with an instance.
+
+A sampler sees the whole pool once (`set_pool`) and then picks indices per instance with the instance's own seeded
+random generator, so choices are reproducible and independent of the order of the data. Pool entries equal to the
+instance are excluded by the caller (`excluded`), so a demo never equals the instance it is shown with.
+"""
+
+import random
+import re
+from collections import Counter
+from typing import Any, Dict, List, Optional, Set
+
+from .artifact import Artifact
+from .errors import RecipeError
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _not_enough(num_demos: int, available: int, sampler: str) -> RecipeError:
+    return RecipeError(
+        f"Can not sample {num_demos} demos: only {available} pool instances differ from the instance. "
+        "Lower num_demos or enlarge demos_pool_size.",
+        artifact=sampler,
+        field="num_demos",
+    )
+
+
+class Sampler(Artifact):
+    """Base sampler: override `sample_indices`."""
+
+    def set_pool(self, pool: List[Dict[str, Any]]) -> None:
+        self._pool = pool
+
+    def sample_indices(
+        self, instance: Dict[str, Any], num_demos: int, rng: random.Random, excluded: Set[int]
+    ) -> List[int]:
+        raise NotImplementedError
+
+
+class RandomSampler(Sampler):
+    """Uniformly random demos, seeded per instance."""
+
+    def sample_indices(self, instance, num_demos, rng, excluded):
+        size = len(self._pool)
+        if not excluded:
+            if num_demos > size:
+                raise _not_enough(num_demos, size, self.artifact_name)
+            return rng.sample(range(size), num_demos)
+        candidates = [index for index in range(size) if index not in excluded]
+        if num_demos > len(candidates):
+            raise _not_enough(num_demos, len(candidates), self.artifact_name)
+        return rng.sample(candidates, num_demos)
+
+
+class FixedIndicesSampler(Sampler):
+    """Always the same pool positions (`indices`), in that order (skipping one equal to the instance)."""
+
+    indices: List[int]
+
+    def set_pool(self, pool):
+        super().set_pool(pool)
+        bad = [index for index in self.indices if not 0 <= index < len(pool)]
+        if bad:
+            raise RecipeError(
+                f"FixedIndicesSampler indices {bad} are outside the demo pool of size {len(pool)}.",
+                artifact=self.artifact_name,
+                field="indices",
+            )
+
+    def sample_indices(self, instance, num_demos, rng, excluded):
+        chosen = [index for index in self.indices if index not in excluded][:num_demos]
+        if len(chosen) < num_demos:
+            raise _not_enough(num_demos, len(chosen), self.artifact_name)
+        return chosen
+
+
+def _field_text(instance: Dict[str, Any], field: str) -> str:
+    for section in ("input_fields", "reference_fields"):
+        fields = instance.get(section) or {}
+        if field in fields:
+            return str(fields[field])
+    if field in instance:
+        return str(instance[field])
+    raise RecipeError(f"Sampler field '{field}' is not a task field of the instance.", field=field)
+
+
+class CloseTextSampler(Sampler):
+    """Demos whose `field` text is lexically closest (word-count cosine similarity) to the instance's."""
+
+    field: str
+
+    def set_pool(self, pool):
+        super().set_pool(pool)
+        self._vectors = [Counter(_WORD.findall(_field_text(item, self.field).lower())) for item in pool]
+        self._norms = [sum(count * count for count in vector.values()) ** 0.5 for vector in self._vectors]
+
+    def sample_indices(self, instance, num_demos, rng, excluded):
+        query = Counter(_WORD.findall(_field_text(instance, self.field).lower()))
+        query_norm = sum(count * count for count in query.values()) ** 0.5 or 1.0
+        scored = []
+        for index, (vector, norm) in enumerate(zip(self._vectors, self._norms)):
+            if index in excluded:
+                continue
+            overlap = sum(count * vector.get(word, 0) for word, count in query.items())
+            scored.append((-(overlap / (query_norm * (norm or 1.0))), index))
+        if num_demos > len(scored):
+            raise _not_enough(num_demos, len(scored), self.artifact_name)
+        scored.sort()
+        return [index for _, index in scored[:num_demos]]
+
+
+class DiverseLabelsSampler(Sampler):
+    """Demos spread over as many distinct labels (reference field `labels`) as possible, random within a label."""
+
+    labels: str = "label"
+
+    def set_pool(self, pool):
+        super().set_pool(pool)
+        groups: Dict[str, List[int]] = {}
+        for index, item in enumerate(pool):
+            groups.setdefault(str(_field_text(item, self.labels)), []).append(index)
+        self._groups = groups
+
+    def sample_indices(self, instance, num_demos, rng, excluded):
+        remaining = {label: [i for i in indices if i not in excluded] for label, indices in self._groups.items()}
+        for indices in remaining.values():
+            rng.shuffle(indices)
+        labels = sorted(label for label, indices in remaining.items() if indices)
+        rng.shuffle(labels)
+        chosen: List[int] = []
+        while len(chosen) < num_demos:
+            progressed = False
+            for label in labels:
+                if remaining[label] and len(chosen) < num_demos:
+                    chosen.append(remaining[label].pop())
+                    progressed = True
+            if not progressed:
+                raise _not_enough(num_demos, len(chosen), self.artifact_name)
+        rng.shuffle(chosen)
+        return chosen

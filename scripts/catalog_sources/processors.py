@@ -1,0 +1,76 @@
+"""Catalog: post-processors (processors.*): value operators applied to predictions and references."""
+
+from unitxt.processors import (
+    Capitalize,
+    CastToFloat,
+    ConvertToBoolean,
+    DictOfListsToValueKeyPairs,
+    ExtractFromDoubleBrackets,
+    ExtractMtBenchRatingJudgment,
+    ExtractWithRegex,
+    FirstCharacter,
+    FixWhitespace,
+    GetStringAfter,
+    LiteralEvalValue,
+    LoadJsonValue,
+    LowerCase,
+    LowerCaseTillPunc,
+    MatchClosestOption,
+    RemoveArticles,
+    RemovePunctuations,
+    ScaleNumber,
+    Substring,
+    TakeFirstNonEmptyLine,
+    TakeFirstWord,
+    TakeLastNonEmptyLine,
+    ToListBySeparator,
+    ToNumber,
+    ToSpanLabelPairs,
+    ToString,
+    ToStringStripped,
+    UpperCase,
+    YesNoToInt,
+)
+
+PROCESSORS = {
+    "to_string": (ToString(), "Convert the value to text."),
+    "to_string_stripped": (ToStringStripped(), "Convert to text and strip surrounding whitespace."),
+    "take_first_non_empty_line": (TakeFirstNonEmptyLine(), "Keep only the first line that has content."),
+    "take_last_non_empty_line": (TakeLastNonEmptyLine(), "Keep only the last line that has content."),
+    "take_first_word": (TakeFirstWord(), "Keep only the first word."),
+    "lower_case": (LowerCase(), "Lower-case the text."),
+    "upper_case": (UpperCase(), "Upper-case the text."),
+    "capitalize": (Capitalize(), "Capitalise the first letter and lower-case the rest."),
+    "lower_case_till_punc": (LowerCaseTillPunc(), "Lower-case the text and cut it at the first punctuation mark."),
+    "first_character": (FirstCharacter(), "Keep the first non-space character (e.g. a multiple-choice letter)."),
+    "substring": (Substring(), "Keep a slice of the text (begin/end overridable)."),
+    "to_number": (ToNumber(), "Parse a number from the text (NaN when there is none)."),
+    "cast_to_float_return_nan_if_failed": (CastToFloat(), "Parse a float; NaN when the text is not a number."),
+    "cast_to_float_return_zero_if_failed": (CastToFloat(failure_value=0.0), "Parse a float; 0 when not a number."),
+    "cast_to_float_return_0_5_if_failed": (CastToFloat(failure_value=0.5), "Parse a float; 0.5 when not a number."),
+    "scale_0_10_to_0_1": (ScaleNumber(factor=0.1), "Scale a 0-10 rating to 0-1."),
+    "literal_eval": (LiteralEvalValue(), "Parse a Python literal (lists, dicts, numbers) without running code."),
+    "load_json": (LoadJsonValue(), "Parse JSON text (empty dict when invalid)."),
+    "to_list_by_comma": (ToListBySeparator(separator=","), "Split on commas into a list of stripped items."),
+    "to_list_by_comma_space": (ToListBySeparator(separator=", "), "Split on ', ' into a list."),
+    "to_list_by_hyphen_space": (ToListBySeparator(separator="- "), "Split a '- item' bullet list into items."),
+    "regex": (ExtractWithRegex(regex=r"(.*)", group=1), "Extract a regex group (pattern/group/fallback overridable)."),
+    "to_span_label_pairs": (ToSpanLabelPairs(), "Parse 'span: label, ...' into [span, label] pairs."),
+    "dict_of_lists_to_value_key_pairs": (DictOfListsToValueKeyPairs(), "Turn {label: [spans]} into [span, label] pairs."),
+    "extract_mt_bench_rating_judgment": (ExtractMtBenchRatingJudgment(), "Read an MT-Bench '[[N]]' rating as N/10."),
+    "extract_from_double_brackets": (ExtractFromDoubleBrackets(), "Keep the content of the first [[...]]."),
+    "yes_no_to_int": (YesNoToInt(), "Map 'yes' to 1 and anything else to 0."),
+    "convert_to_boolean": (ConvertToBoolean(), "Map yes/true/1 to TRUE, no/false/0 to FALSE, else OTHER."),
+    "match_closest_option": (MatchClosestOption(), "Replace the answer by the most similar option in task_data."),
+    "remove_articles": (RemoveArticles(), "Remove the articles a, an and the."),
+    "remove_punctuations": (RemovePunctuations(), "Remove punctuation characters."),
+    "fix_whitespace": (FixWhitespace(), "Collapse whitespace runs to single spaces and strip."),
+    "get_string_after_colon": (GetStringAfter(substring=":"), "Keep the text after the first colon."),
+}
+
+
+def register(add):
+    for name, (operator, description) in PROCESSORS.items():
+        operator.__dict__["__description__"] = description
+        operator.__dict__["__tags__"] = {"kind": "post-processor"}
+        add(f"processors.{name}", operator)

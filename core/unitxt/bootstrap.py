@@ -15,8 +15,10 @@ from .errors import MetricError
 DEFAULT_N_RESAMPLES = 1000
 DEFAULT_CONFIDENCE_LEVEL = 0.95
 DEFAULT_SEED = 42
-# Upper bound on the number of int32 indices in one chunk (~80 MB); keeps memory flat for any n.
-MAX_INDICES_PER_CHUNK = 20_000_000
+# Upper bound on the number of int32 indices in one chunk (8 MB). Keeps memory flat for any n, and
+# chunks whose temporaries stay below glibc's mmap threshold (32 MB) are measurably faster than
+# 20M-index chunks (no fresh page faults per chunk, better cache reuse).
+MAX_INDICES_PER_CHUNK = 2_000_000
 
 Interval = Tuple[float, float]
 NAN_INTERVAL: Interval = (math.nan, math.nan)
@@ -117,11 +119,14 @@ def bootstrap_cis(
 
     `statistics(idx)` returns a dict name -> r values; sharing the index matrices (and e.g. the
     confusion counts) makes f1_micro + f1_macro + accuracy cost about as much as one of them.
+    With n == 1 every statistic gets (nan, nan) (names found by one call on the single instance);
+    with n == 0 the result is empty.
     """
     _check_settings(n, n_resamples, confidence_level)
-    if n < 2:
-        probe = np.zeros((1, max(n, 1)), dtype=np.int32)
-        return {name: NAN_INTERVAL for name in statistics(probe)} if n == 1 else {}
+    if n == 0:
+        return {}
+    if n == 1:
+        return {name: NAN_INTERVAL for name in statistics(np.zeros((1, 1), dtype=np.int32))}
     collected: Dict[str, list] = {}
     for idx in resample_indices(n, n_resamples, seed):
         for name, values in statistics(idx).items():
@@ -134,6 +139,13 @@ def resampled_mean(values: Any, idx: np.ndarray) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     missing = np.isnan(values)
     if not missing.any():
+        if values.size:
+            low, high = values.min(), values.max()
+            if np.all((values == low) | (values == high)):
+                # Two-valued scores (0/1 accuracy, 0/100 exact match): gathering 1-byte codes is
+                # ~2x faster than gathering float64 values, and the mean is exact up to rounding.
+                hits = np.take((values == high).view(np.uint8), idx).sum(axis=1, dtype=np.int64)
+                return low + (high - low) * (hits / idx.shape[1])
         return values[idx].mean(axis=1)
     sums = np.where(missing, 0.0, values)[idx].sum(axis=1)
     counts = (~missing).astype(np.float64)[idx].sum(axis=1)

@@ -6,7 +6,6 @@ instance's content, so output rows are identical across runs, processes and data
 
 import itertools
 import json
-import random
 import zlib
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
@@ -16,6 +15,7 @@ from .errors import RecipeError, UnitxtError
 from .formats import Format, SystemFormat
 from .operator import SequentialOperator, SourceOperator
 from .query_parser import is_assignment_string, parse_assignments
+from .random_utils import InstanceRandom
 from .samplers import RandomSampler, Sampler
 from .settings_utils import settings
 from .stream import GeneratorStream, MultiStream
@@ -258,6 +258,8 @@ class InstanceRenderer:
         self._pool: Optional[List[Dict[str, Any]]] = None
         self._pool_source = None
         self._demo_cache: Dict[Tuple[int, int], Dict[str, Any]] = {}
+        self._format_process = self.format._raw_process()
+        self._system_prompt_process = self.system_prompt._raw_process() if self.system_prompt is not None else None
 
     def set_pool_source(self, stream: Iterable[Dict[str, Any]], size: Optional[int]) -> None:
         self._pool_source = (stream, size or 0)
@@ -311,7 +313,7 @@ class InstanceRenderer:
 
     def render(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         key = _instance_key(instance)
-        rng = random.Random(zlib.crc32(key.encode("utf-8")) ^ self.base_seed)
+        rng = InstanceRandom(f"{self.base_seed}:{key}")
         template_index = rng.randrange(len(self.templates)) if len(self.templates) > 1 else 0
         num_demos = rng.choice(self.counts) if len(self.counts) > 1 else self.counts[0]
         input_fields = instance["input_fields"]
@@ -338,8 +340,8 @@ class InstanceRenderer:
         if instance.get("media"):
             prompt["media"] = instance["media"]
         if self.system_prompt is not None:
-            prompt = self.system_prompt.process(prompt)
-        prompt = self.format.process(prompt)
+            prompt = self._system_prompt_process(prompt, None)
+        prompt = self._format_process(prompt, None)
         policy = instance.get("data_classification_policy") or []
         metadata = {
             "data_classification_policy": policy,

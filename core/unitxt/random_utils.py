@@ -1,0 +1,66 @@
+"""A small deterministic random generator seeded by text, identical on every platform and Python version.
+
+Per-instance choices (template, number of demos, demos) draw from a generator seeded by the instance's content,
+so results do not depend on data order or on the interpreter's `random` implementation. Draws are 64-bit words of
+BLAKE2b-512 blocks over (seed, block counter); it is fast to create (no state table) and cheap per draw.
+"""
+
+import hashlib
+import struct
+from typing import Any, List, MutableSequence, Sequence, Union
+
+_TWO_64 = float(1 << 64)
+_EIGHT_WORDS = struct.Struct("<8Q")
+
+
+class InstanceRandom:
+    """Subset of the `random.Random` API: randrange, random, choice, sample, shuffle."""
+
+    __slots__ = ("_seed", "_counter", "_words")
+
+    def __init__(self, seed: Union[str, bytes, int]):
+        if isinstance(seed, int):
+            seed = str(seed)
+        if isinstance(seed, str):
+            seed = seed.encode("utf-8")
+        self._seed = seed
+        self._counter = 0
+        self._words: List[int] = []
+
+    def _next64(self) -> int:
+        if not self._words:
+            block = hashlib.blake2b(self._seed + self._counter.to_bytes(4, "little"), digest_size=64).digest()
+            self._counter += 1
+            self._words = list(_EIGHT_WORDS.unpack(block))[::-1]
+        return self._words.pop()
+
+    def randrange(self, n: int) -> int:
+        """Uniform integer in [0, n) (modulo bias below 2**-40 for n < 2**24)."""
+        if n <= 0:
+            raise ValueError("randrange() needs n > 0")
+        return self._next64() % n
+
+    def random(self) -> float:
+        return self._next64() / _TWO_64
+
+    def choice(self, sequence: Sequence[Any]) -> Any:
+        return sequence[self.randrange(len(sequence))]
+
+    def sample(self, population: Sequence[Any], k: int) -> List[Any]:
+        """k distinct items (partial Fisher-Yates over positions; the population is not modified)."""
+        size = len(population)
+        if not 0 <= k <= size:
+            raise ValueError(f"sample of {k} from a population of {size}")
+        swapped = {}
+        result = []
+        for i in range(k):
+            j = i + self.randrange(size - i)
+            value_j = swapped.get(j, j)
+            swapped[j] = swapped.get(i, i)
+            result.append(population[value_j])
+        return result
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randrange(i + 1)
+            items[i], items[j] = items[j], items[i]

@@ -220,6 +220,8 @@ def format_value(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ",".join(f"{key}={format_value(item)}" for key, item in value.items()) + "}"
     text = str(value)
+    if isinstance(value, Unquoted):
+        return text
     needs_quotes = (
         not text
         or any(char in text for char in ",[]{}='\"\\")

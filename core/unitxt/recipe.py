@@ -38,6 +38,11 @@ ROW_KEYS = (
 TemplateSpec = Union[Template, TemplatesList, TemplatesDict, List[Template]]
 
 
+def default_format() -> SystemFormat:
+    """The format used when a recipe names none: instruction, demos, source and target prefix on their own lines."""
+    return SystemFormat(model_input_format="{system_prompt}\\N{instruction}\\N{demos}{source}\\N{target_prefix}")
+
+
 def _template_label(template: Template) -> str:
     """Catalog name of a template, else a stable content-derived label (used in task_data and grouping)."""
     if template.__id__:
@@ -244,7 +249,7 @@ class InstanceRenderer:
             self.templates = [template.copy(serializer=recipe.serializer) if hasattr(template, "serializer") else template
                               for template in self.templates]
         self.labels = [_template_label(template) for template in recipe.get_templates()]
-        self.format = recipe.format if recipe.format is not None else SystemFormat()
+        self.format = recipe.format if recipe.format is not None else default_format()
         self.system_prompt = recipe.system_prompt
         self.counts = recipe._counts()
         self.sampler = recipe.sampler or (recipe.card.sampler if recipe.card is not None and recipe.card.sampler else None)
@@ -258,6 +263,19 @@ class InstanceRenderer:
         self._pool: Optional[List[Dict[str, Any]]] = None
         self._pool_source = None
         self._demo_cache: Dict[Tuple[int, int], Dict[str, Any]] = {}
+        self._demo_text_cache: Dict[Tuple[int, int], str] = {}
+        self.n_templates = len(self.templates)
+        self.seed_prefix = f"{self.base_seed}:"
+        self.pool_size = recipe.demos_pool_size or 0
+        self.postprocessors = [
+            [p if isinstance(p, str) else _postprocessor_reference(p) for p in template.postprocessors]
+            for template in self.templates
+        ]
+        if recipe.postprocessors is not None:
+            self.postprocessors = [list(recipe.postprocessors) for _ in self.templates]
+        self.demo_augmentor = next((a for a in self.augmentors if hasattr(a, "augment_demos")), None)
+        self.static_system_prompt = _static_system_prompt(self.system_prompt) if isinstance(self.format, SystemFormat) else None
+        self._pool_keys: Dict[str, Any] = {}
         self._format_process = self.format._raw_process()
         self._system_prompt_process = self.system_prompt._raw_process() if self.system_prompt is not None else None
 
@@ -280,9 +298,10 @@ class InstanceRenderer:
                         field="demos_pool_size",
                     )
                 self.sampler.set_pool(self._pool)
-                self._pool_keys: Dict[str, List[int]] = {}
+                keys: Dict[str, set] = {}
                 for index, item in enumerate(self._pool):
-                    self._pool_keys.setdefault(_instance_key(item), []).append(index)
+                    keys.setdefault(_instance_key(item), set()).add(index)
+                self._pool_keys = keys
         return self._pool
 
     def _rendered_demo(self, template_index: int, pool_index: int) -> Dict[str, Any]:
@@ -311,25 +330,67 @@ class InstanceRenderer:
         for instance in stream:
             yield self.render(instance)
 
+    def _demo_text(self, template_index: int, pool_index: int) -> str:
+        """A demo formatted by the (SystemFormat) format's demo_format, cached per template and pool entry."""
+        key = (template_index, pool_index)
+        text = self._demo_text_cache.get(key)
+        if text is None:
+            text = self.format.format_demos([self._rendered_demo(template_index, pool_index)])
+            self._demo_text_cache[key] = text
+        return text
+
     def render(self, instance: Dict[str, Any]) -> Dict[str, Any]:
-        key = _instance_key(instance)
-        rng = InstanceRandom(f"{self.base_seed}:{key}")
-        template_index = rng.randrange(len(self.templates)) if len(self.templates) > 1 else 0
-        num_demos = rng.choice(self.counts) if len(self.counts) > 1 else self.counts[0]
         input_fields = instance["input_fields"]
+        reference_fields = instance["reference_fields"]
+        key = repr((input_fields, reference_fields))
+        rng = InstanceRandom(self.seed_prefix + key)
+        template_index = rng.randrange(self.n_templates) if self.n_templates > 1 else 0
+        num_demos = rng.choice(self.counts) if len(self.counts) > 1 else self.counts[0]
         if self.augmentors:
             augmentor = self.augmentors[rng.randrange(len(self.augmentors))] if len(self.augmentors) > 1 else self.augmentors[0]
             instance = augmentor.augment_instance(instance, self.task, rng)
             input_fields = instance["input_fields"]
         template = self.templates[template_index]
-        rendered = template.render(input_fields, instance["reference_fields"])
-        demos: List[Dict[str, Any]] = []
+        rendered = template.render(input_fields, reference_fields)
+        indices = ()
         if num_demos:
-            excluded = set(self._pool_keys.get(key, ()))
-            indices = self.sampler.sample_indices(instance, num_demos, rng, excluded)
-            demos = [self._rendered_demo(template_index, index) for index in indices]
-            if self.augmentors and hasattr(self.augmentors[0], "augment_demos"):
-                demos = self.augmentors[0].augment_demos(demos, instance, rng)
+            indices = self.sampler.sample_indices(instance, num_demos, rng, self._pool_keys.get(key, _NO_EXCLUSIONS))
+        media = instance.get("media")
+        if self.static_system_prompt is not None and not media and not self.demo_augmentor:
+            demos_text = "".join([self._demo_text(template_index, index) for index in indices])
+            source = self.format.render_prompt(
+                rendered["source"], rendered["instruction"], rendered["target_prefix"], self.static_system_prompt,
+                demos_text,
+            )
+        else:
+            source = self._general_prompt(instance, rendered, template_index, indices, rng)
+        policy = instance.get("data_classification_policy") or []
+        task_data = dict(input_fields)
+        task_data.update(reference_fields)
+        task_data["metadata"] = {
+            "data_classification_policy": policy,
+            "template": self.labels[template_index],
+            "num_demos": num_demos,
+            "demos_pool_size": self.pool_size,
+        }
+        return {
+            "source": source,
+            "target": rendered["target"],
+            "references": rendered["references"],
+            "metrics": self.metrics,
+            "postprocessors": self.postprocessors[template_index],
+            "task_data": json.dumps(task_data, ensure_ascii=False, default=_json_default),
+            "groups": self.groups,
+            "subset": list(instance.get("subset") or ()),
+            "media": media or {"images": [], "audios": []},
+            "data_classification_policy": policy,
+        }
+
+    def _general_prompt(self, instance, rendered, template_index, indices, rng) -> Any:
+        """System prompt and format applied as operators (chat formats, media, custom system prompts)."""
+        demos = [self._rendered_demo(template_index, index) for index in indices]
+        if self.demo_augmentor is not None:
+            demos = self.demo_augmentor.augment_demos(demos, instance, rng)
         prompt = {
             "source": rendered["source"],
             "instruction": rendered["instruction"],
@@ -342,27 +403,30 @@ class InstanceRenderer:
         if self.system_prompt is not None:
             prompt = self._system_prompt_process(prompt, None)
         prompt = self._format_process(prompt, None)
-        policy = instance.get("data_classification_policy") or []
-        metadata = {
-            "data_classification_policy": policy,
-            "template": self.labels[template_index],
-            "num_demos": num_demos,
-            "demos_pool_size": self.recipe.demos_pool_size or 0,
-        }
-        task_data = {**input_fields, **instance["reference_fields"], "metadata": metadata}
-        postprocessors = self.recipe.postprocessors if self.recipe.postprocessors is not None else template.postprocessors
-        return {
-            "source": prompt["source"],
-            "target": rendered["target"],
-            "references": rendered["references"],
-            "metrics": self.metrics,
-            "postprocessors": [p if isinstance(p, str) else json.dumps(p.to_dict()) for p in postprocessors],
-            "task_data": json.dumps(task_data, ensure_ascii=False, default=_json_default),
-            "groups": self.groups,
-            "subset": list(instance.get("subset") or []),
-            "media": prompt.get("media") or instance.get("media") or {"images": [], "audios": []},
-            "data_classification_policy": policy,
-        }
+        if prompt.get("media"):
+            instance["media"] = prompt["media"]
+        return prompt["source"]
+
+
+_NO_EXCLUSIONS: frozenset = frozenset()
+
+
+def _static_system_prompt(system_prompt: Optional[SystemPrompt]) -> Optional[str]:
+    """The fixed text of a plain textual/empty system prompt, or None when it must run as an operator."""
+    from .system_prompts import EmptySystemPrompt, TextualSystemPrompt
+
+    if system_prompt is None or type(system_prompt) is EmptySystemPrompt:
+        return ""
+    if type(system_prompt) is TextualSystemPrompt:
+        return system_prompt.text
+    return None
+
+
+def _postprocessor_reference(processor: Artifact) -> str:
+    """How a post-processor object is recorded in rows: its catalog name, else its JSON."""
+    if processor.__id__:
+        return processor.__id__
+    return json.dumps(processor.to_dict(), sort_keys=True)
 
 
 def _json_default(value: Any) -> Any:

@@ -1,0 +1,107 @@
+"""Ranking metrics over retrieved id lists: MRR, MAP, NDCG, and recall / precision / NDCG at k.
+
+Convention: the prediction is the ranked list of retrieved ids (List[str], best first). Each reference is a list of
+gold ids of the same type, so a task normally has exactly one reference, `[gold_ids]`; several reference lists are
+pooled into one gold set. Relevance is binary. A predicted id repeated later in the ranking is ignored after its
+first occurrence; a query without gold ids scores 0. Global scores are means over queries (instance metrics).
+"""
+
+from typing import Any, Dict, Hashable, List, Optional
+
+from .errors import MetricError
+from .metric_base import InstanceMetric
+
+
+def gold_ids(references: List[List[Hashable]]) -> List[Hashable]:
+    """The pooled gold ids of an instance's references, in first-seen order."""
+    return list(dict.fromkeys(gold for reference in references for gold in reference))
+
+
+class RetrievalMetric(InstanceMetric):
+    """Base of the ranking metrics: `scores(gold, ranked_ids)` gives the instance scores."""
+
+    prediction_type = "List[str]"
+
+    def score_names(self) -> List[str]:
+        return [self.main_score]
+
+    def resolved_reduction_map(self) -> Dict[str, List[str]]:
+        return self.reduction_map if self.reduction_map is not None else {"mean": self.score_names()}
+
+    def resolved_ci_scores(self) -> List[str]:
+        return list(self.ci_scores) if self.ci_scores is not None else self.score_names()
+
+    def scores(self, gold: List[Hashable], ranked: List[Hashable]) -> Dict[str, float]:
+        raise NotImplementedError
+
+    def compute(self, references: List[List[str]], prediction: List[str], task_data: Dict[str, Any]) -> Dict[str, float]:
+        return self.scores(gold_ids(references), list(prediction))
+
+
+class MRR(RetrievalMetric):
+    """Mean reciprocal rank: 1 / rank of the first gold id in the ranking (0 when none is retrieved)."""
+
+    main_score = "mrr"
+
+    def scores(self, gold, ranked):
+        from .retrieval_kernels import reciprocal_rank
+
+        return {self.main_score: reciprocal_rank(gold, ranked)}
+
+
+class MAP(RetrievalMetric):
+    """Mean average precision: precision at each retrieved gold id, summed and divided by the number of gold ids."""
+
+    main_score = "map"
+
+    def scores(self, gold, ranked):
+        from .retrieval_kernels import average_precision
+
+        return {self.main_score: average_precision(gold, ranked)}
+
+
+class NDCG(RetrievalMetric):
+    """Normalised discounted cumulative gain (binary gains, log2 discount) of the top k ids (k=None: all)."""
+
+    main_score = "ndcg"
+    k: Optional[int] = None
+
+    def scores(self, gold, ranked):
+        from .retrieval_kernels import ndcg_at_k
+
+        return {self.main_score: ndcg_at_k(gold, ranked, self.k)}
+
+
+class RetrievalAtK(RetrievalMetric):
+    """recall_at_<k>, precision_at_<k> and ndcg_at_<k> for every k in k_list.
+
+    recall@k = gold ids in the top k / gold ids; precision@k = gold ids in the top k / k (a shorter ranking is not
+    rescaled); main_score picks one of them (default recall_at_5).
+    """
+
+    main_score = "recall_at_5"
+    k_list: List[int] = [1, 3, 5, 10]
+
+    def verify(self) -> None:
+        super().verify()
+        if not self.k_list or any(not isinstance(k, int) or isinstance(k, bool) or k < 1 for k in self.k_list):
+            raise MetricError(f"k_list must hold positive integers, got {self.k_list!r}.",
+                              artifact=type(self).__name__, field="k_list")
+        if self.main_score not in self.score_names():
+            raise MetricError(f"main_score '{self.main_score}' is not one of {self.score_names()}.",
+                              artifact=type(self).__name__, field="main_score")
+
+    def score_names(self) -> List[str]:
+        return [f"{measure}_at_{k}" for measure in ("recall", "precision", "ndcg") for k in self.k_list]
+
+    def scores(self, gold, ranked):
+        from .retrieval_kernels import ndcg_at_k, precision_at_k, recall_at_k
+
+        result = {}
+        for k in self.k_list:
+            result[f"recall_at_{k}"] = recall_at_k(gold, ranked, k)
+        for k in self.k_list:
+            result[f"precision_at_{k}"] = precision_at_k(gold, ranked, k)
+        for k in self.k_list:
+            result[f"ndcg_at_{k}"] = ndcg_at_k(gold, ranked, k)
+        return result

@@ -7,7 +7,7 @@ import tempfile
 from typing import Any, Dict, List, Optional, Union
 
 from .card import TaskCard
-from .errors import RecipeError
+from .errors import RecipeError, UnitxtError
 from .evaluation import evaluate, post_process  # noqa: F401 - part of the documented API
 from .loaders import LoadFromDictionary
 from .recipe import DatasetRecipe, build_recipe
@@ -50,9 +50,21 @@ def load_dataset(
         builder = UnitxtDatasetBuilder(**builder_kwargs)
         builder.download_and_prepare()
         return builder.as_dataset(split=split, in_memory=temporary is not None)
+    except Exception as error:  # noqa: BLE001 - surface our own error instead of datasets' generic wrapper
+        raise _unitxt_cause(error) from None
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
+
+
+def _unitxt_cause(error: BaseException) -> BaseException:
+    """The UnitxtError that caused a `datasets` failure (datasets wraps generation errors), else the error."""
+    seen = error
+    while seen is not None:
+        if isinstance(seen, UnitxtError):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return error
 
 
 def create_dataset(

@@ -5,6 +5,7 @@ only imported when a function that needs them runs).
 """
 
 import importlib
+import importlib.util
 from typing import Any
 
 from .version import version as __version__
@@ -33,6 +34,8 @@ _LAZY_ATTRIBUTES = {
 def __getattr__(name: str) -> Any:
     module_name = _LAZY_ATTRIBUTES.get(name)
     if module_name is None:
+        if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+            return importlib.import_module(f".{name}", __name__)  # submodules, e.g. unitxt.dataset_builder
         raise AttributeError(f"module 'unitxt' has no attribute '{name}'")
     value = getattr(importlib.import_module(f".{module_name}", __name__), name)
     globals()[name] = value

@@ -100,9 +100,38 @@ class LocalCatalog:
             yield ".".join(relative.parts)
 
 
+class MemoryCatalog(LocalCatalog):
+    """A read-only catalog held in memory ({name: JSON data}); the Hub release embeds the library catalog this way."""
+
+    def __init__(self, entries: Dict[str, Any], location: str = "<embedded catalog>"):
+        super().__init__(location)
+        self.entries = entries
+
+    def __contains__(self, name: str) -> bool:
+        validate_catalog_name(name)
+        return name in self.entries
+
+    def load_data(self, name: str) -> Any:
+        if name not in self.entries:
+            raise CatalogError(f"'{name}' is not in {self.location}.", artifact=name)
+        return json.loads(json.dumps(self.entries[name]))
+
+    def save(self, artifact: Artifact, name: str, overwrite: bool = False) -> Path:
+        raise CatalogError(f"{self.location} is read-only; pass catalog_path= to add_to_catalog.", artifact=name)
+
+    def names(self) -> Iterator[str]:
+        yield from sorted(self.entries)
+
+
 _registered: List[LocalCatalog] = []
 _default_catalog: Optional[LocalCatalog] = None
 _env_catalogs: Dict[str, LocalCatalog] = {}
+
+
+def set_default_catalog(catalog: LocalCatalog) -> None:
+    """Replace the library's default catalog (the Hub release installs its embedded catalog this way)."""
+    global _default_catalog
+    _default_catalog = catalog
 
 
 def get_default_catalog() -> LocalCatalog:

@@ -1,0 +1,153 @@
+"""Throughput of unitxt.evaluate() on classification rows, and of the ROUGE / BLEU metric classes vs their oracles.
+
+Run from the repository root:  PYTHONPATH=core python scripts/benchmarks/evaluate_throughput.py [--sizes 10000 100000]
+Each evaluate() size runs in a fresh subprocess so its peak RSS (resource.getrusage) is its own.
+Dev-only script: the text part imports rouge_score and sacrebleu as oracles.
+"""
+
+import argparse
+import json
+import random
+import resource
+import subprocess
+import sys
+import time
+from typing import Any, Dict, List, Tuple
+
+CLASSES = ["World", "Sports", "Business", "Science", "Health"]
+CLASSIFICATION_TARGETS = {10_000: 1.3, 100_000: 8.0, 1_000_000: 60.0}  # seconds
+MEMORY_TARGET_GIB = 4.0
+
+
+def peak_rss_gib() -> float:
+    """Peak resident set size of this process so far (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+
+
+def classification_rows(n: int, seed: int = 0) -> Tuple[List[str], List[Dict[str, Any]]]:
+    """n rows of a 5-class task (as a recipe produces them) and model outputs that need post-processing."""
+    rng = random.Random(seed)
+    metrics = ["metrics.f1_micro", "metrics.accuracy", "metrics.f1_macro"]
+    postprocessors = ["processors.take_first_word", "processors.lower_case"]
+    predictions, rows = [], []
+    for index in range(n):
+        label = rng.choice(CLASSES)
+        guess = label if rng.random() < 0.7 else rng.choice(CLASSES)
+        predictions.append(f"{guess}. I think the topic is {guess.lower()}" if rng.random() < 0.5 else guess)
+        rows.append({
+            "source": f"Classify the topic of: text number {index}\nTopic:",
+            "target": label,
+            "references": [label],
+            "metrics": metrics,
+            "postprocessors": postprocessors,
+            "task_data": json.dumps({"text": f"text number {index}", "label": label, "classes": CLASSES,
+                                     "metadata": {"template": "templates.classification.default"}}),
+            "groups": [],
+            "subset": [],
+            "media": {"images": [], "audios": []},
+            "data_classification_policy": ["public"],
+        })
+    return predictions, rows
+
+
+def run_classification(n: int) -> Dict[str, Any]:
+    """Build rows, time evaluate() (with CIs) and report the scores, time and peak RSS."""
+    from unitxt import evaluate
+
+    start = time.perf_counter()
+    predictions, rows = classification_rows(n)
+    build = time.perf_counter() - start
+    start = time.perf_counter()
+    results = evaluate(predictions, rows)
+    elapsed = time.perf_counter() - start
+    scores = results.global_scores
+    return {
+        "n": n, "build_s": round(build, 3), "evaluate_s": round(elapsed, 3), "peak_rss_gib": round(peak_rss_gib(), 3),
+        "f1_micro": scores["f1_micro"], "accuracy": scores["accuracy"], "f1_macro": scores["f1_macro"],
+        "f1_macro_ci": [scores["f1_macro_ci_low"], scores["f1_macro_ci_high"]],
+    }
+
+
+def text_pairs(n: int, seed: int = 1) -> Tuple[List[str], List[List[str]]]:
+    """n (prediction, [reference]) pairs of 10-40 words with overlapping vocabulary and punctuation."""
+    rng = random.Random(seed)
+    vocab = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 8))) for _ in range(2000)]
+    vocab += ["don't", "U.S.", "3.5", "1,000", "co-op", "e.g.", "(see", "below)", "naïve"]
+    weights = [1.0 / (rank + 1) for rank in range(len(vocab))]
+    predictions, references = [], []
+    for _ in range(n):
+        words = rng.choices(vocab, weights, k=rng.randint(10, 40))
+        sentence = " ".join(words) + rng.choice([".", "!", "?"])
+        noisy = [w if rng.random() < 0.75 else rng.choice(vocab) for w in words if rng.random() > 0.1]
+        predictions.append(sentence)
+        references.append([" ".join(noisy) + "."])
+    return predictions, references
+
+
+def run_text(n: int) -> None:
+    """ROUGE and corpus BLEU through the metric classes (with CIs) vs rouge_score / sacrebleu: time + equality."""
+    import numpy as np
+    import sacrebleu
+    from rouge_score import rouge_scorer
+
+    from unitxt.metrics_text import Bleu, Rouge
+
+    predictions, references = text_pairs(n)
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+    start = time.perf_counter()
+    rouge = Rouge().evaluate(predictions, references)
+    ours = rouge.global_scores()
+    ours_s = time.perf_counter() - start
+    start = time.perf_counter()
+    scorer = rouge_scorer.RougeScorer(types, use_stemmer=False)
+    oracle = [scorer.score_multi(refs, p) for p, refs in zip(predictions, references)]
+    oracle_s = time.perf_counter() - start
+    worst = max(abs(ours[t] - float(np.mean([o[t].fmeasure for o in oracle]))) for t in types)
+    worst_instance = max(abs(row[t] - o[t].fmeasure) for row, o in zip(rouge.instance_scores, oracle) for t in types)
+    print(f"ROUGE {n:>9,} pairs: unitxt {ours_s:6.2f} s (4 types, instance + global + 4 CIs) | "
+          f"rouge_score {oracle_s:6.2f} s | max |diff| global {worst:.1e}, instance {worst_instance:.1e}")
+
+    start = time.perf_counter()
+    bleu_scores = Bleu().evaluate(predictions, references)
+    bleu = bleu_scores.global_scores()
+    ours_s = time.perf_counter() - start
+    start = time.perf_counter()
+    oracle_bleu = sacrebleu.corpus_bleu(predictions, [[refs[0] for refs in references]]).score / 100
+    oracle_s = time.perf_counter() - start
+    print(f"BLEU  {n:>9,} pairs: unitxt {ours_s:6.2f} s (corpus + sentence scores + CI) | "
+          f"sacrebleu corpus_bleu {oracle_s:6.2f} s | unitxt {bleu['bleu']:.12f} vs sacrebleu/100 {oracle_bleu:.12f} "
+          f"(|diff| {abs(bleu['bleu'] - oracle_bleu):.1e}); CI [{bleu['bleu_ci_low']:.4f}, {bleu['bleu_ci_high']:.4f}]")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--text-n", type=int, default=10_000)
+    parser.add_argument("--only", type=int, help=argparse.SUPPRESS)  # internal: one size in this process
+    args = parser.parse_args()
+    if args.only:
+        print(json.dumps(run_classification(args.only)))
+        return 0
+    print(f"evaluate(): 5-class rows, take_first_word + lower_case, f1_micro + accuracy + f1_macro, 1000-resample CIs")
+    for n in args.sizes:
+        output = subprocess.run([sys.executable, __file__, "--only", str(n)], capture_output=True, text=True)
+        if output.returncode != 0:
+            print(output.stderr)
+            return output.returncode
+        result = json.loads(output.stdout.strip().splitlines()[-1])
+        target = CLASSIFICATION_TARGETS.get(n)
+        verdict = ""
+        if target is not None:
+            ok = result["evaluate_s"] <= target and result["peak_rss_gib"] < MEMORY_TARGET_GIB
+            verdict = f"  target <= {target} s, < {MEMORY_TARGET_GIB} GiB: {'OK' if ok else 'MISSED'}"
+        print(f"  n={n:>9,}: evaluate {result['evaluate_s']:7.2f} s (rows built in {result['build_s']:.2f} s), "
+              f"peak RSS {result['peak_rss_gib']:.2f} GiB, f1_micro {result['f1_micro']:.4f}, "
+              f"f1_macro {result['f1_macro']:.4f} CI {[round(x, 4) for x in result['f1_macro_ci']]}{verdict}")
+    if args.text_n:
+        run_text(args.text_n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

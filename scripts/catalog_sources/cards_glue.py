@@ -1,0 +1,110 @@
+"""Catalog: GLUE cards (cards.cola, cards.sst2, ..., cards.wnli) over the Hub dataset "nyu-mll/glue".
+
+GLUE's test splits carry no gold labels (label -1), so every card evaluates on the public validation split (renamed
+"test"), and takes a seeded 5% of train as its "validation" split (SplitRandomMix). Integer labels are mapped to the
+dataset's own class names, in the order of its ClassLabel feature.
+"""
+
+from unitxt.card import TaskCard
+from unitxt.loaders import LoadHF
+from unitxt.operators import MapInstanceValues, Rename, Set
+from unitxt.splitters import SplitRandomMix
+
+GLUE_URL = "https://huggingface.co/datasets/nyu-mll/glue"
+GLUE_PAPER = "https://arxiv.org/abs/1804.07461"
+MIX = {"train": "train[95%]", "validation": "train[5%]", "test": "validation"}
+CLASSIFICATION_TEMPLATES = "templates.classification.multi_class.all"
+RELATION_TEMPLATES = "templates.classification.multi_class.relation.all"
+
+
+def _tags(task, config, **extra):
+    return {"task": task, "language": "en", "modality": "text", "benchmark": "glue", "config": config,
+            "urls": {"dataset": GLUE_URL, "paper": GLUE_PAPER}, **extra}
+
+
+def _labels(classes):
+    return MapInstanceValues(mappers={"label": {str(index): name for index, name in enumerate(classes)}})
+
+
+def single_sentence_card(config, classes, type_of_class, task, description):
+    return TaskCard(
+        loader=LoadHF(path="nyu-mll/glue", name=config),
+        preprocess_steps=[
+            SplitRandomMix(mix=MIX),
+            Rename(field="sentence", to_field="text"),
+            _labels(classes),
+            Set(fields={"classes": classes, "text_type": "sentence", "type_of_class": type_of_class}),
+        ],
+        task=task,
+        templates=CLASSIFICATION_TEMPLATES,
+        __description__=description,
+        __tags__=_tags("classification", config),
+    )
+
+
+def pair_card(config, text_a, text_b, classes, text_types, relation, description, mix=None):
+    return TaskCard(
+        loader=LoadHF(path="nyu-mll/glue", name=config),
+        preprocess_steps=[
+            SplitRandomMix(mix=mix or MIX),
+            Rename(field_to_field={text_a: "text_a", text_b: "text_b"}),
+            _labels(classes),
+            Set(fields={"classes": classes, "text_a_type": text_types[0], "text_b_type": text_types[1],
+                        "type_of_relation": relation}),
+        ],
+        task="tasks.classification.multi_class.relation",
+        templates=RELATION_TEMPLATES,
+        __description__=description,
+        __tags__=_tags("classification", config),
+    )
+
+
+def register(add):
+    add("cards.cola", single_sentence_card(
+        "cola", ["unacceptable", "acceptable"], "grammatical acceptability", "tasks.classification.multi_class",
+        "CoLA (GLUE): decide whether an English sentence is grammatically acceptable. Sentences come from "
+        "linguistics books and papers. Tested on GLUE's validation split; validation is 5% of train."))
+    add("cards.sst2", single_sentence_card(
+        "sst2", ["negative", "positive"], "sentiment", "tasks.classification.multi_class.sentiment",
+        "SST-2 (GLUE): binary sentiment of sentences from movie reviews (Stanford Sentiment Treebank). Tested on "
+        "GLUE's validation split; validation is 5% of train."))
+    add("cards.mrpc", pair_card(
+        "mrpc", "sentence1", "sentence2", ["not equivalent", "equivalent"], ("sentence", "sentence"),
+        "semantic equivalence",
+        "MRPC (GLUE): do two sentences from online news paraphrase each other? Tested on GLUE's validation split."))
+    add("cards.qqp", pair_card(
+        "qqp", "question1", "question2", ["not duplicated", "duplicated"], ("question", "question"),
+        "duplication",
+        "QQP (GLUE): are two Quora questions asking the same thing? Tested on GLUE's validation split."))
+    add("cards.mnli", pair_card(
+        "mnli", "premise", "hypothesis", ["entailment", "neutral", "contradiction"], ("premise", "hypothesis"),
+        "entailment",
+        "MultiNLI (GLUE): does the premise entail, contradict or say nothing about the hypothesis? Sentences from "
+        "ten genres of written and spoken English. Tested on validation_matched; validation is 5% of train.",
+        mix={"train": "train[95%]", "validation": "train[5%]", "test": "validation_matched"}))
+    add("cards.qnli", pair_card(
+        "qnli", "question", "sentence", ["entailment", "not entailment"], ("question", "sentence"), "entailment",
+        "QNLI (GLUE): does a Wikipedia sentence contain the answer to a question (from SQuAD)? Tested on GLUE's "
+        "validation split."))
+    add("cards.rte", pair_card(
+        "rte", "sentence1", "sentence2", ["entailment", "not entailment"], ("premise", "hypothesis"), "entailment",
+        "RTE (GLUE): two-way textual entailment from the RTE challenges (news and Wikipedia text). Tested on GLUE's "
+        "validation split."))
+    add("cards.wnli", pair_card(
+        "wnli", "sentence1", "sentence2", ["not entailment", "entailment"], ("premise", "hypothesis"), "entailment",
+        "WNLI (GLUE): entailment pairs built from the Winograd Schema Challenge by substituting the pronoun with each "
+        "candidate referent. Tested on GLUE's validation split."))
+    add("cards.stsb", TaskCard(
+        loader=LoadHF(path="nyu-mll/glue", name="stsb"),
+        preprocess_steps=[
+            SplitRandomMix(mix=MIX),
+            Rename(field_to_field={"sentence1": "text_a", "sentence2": "text_b", "label": "attribute_value"}),
+            Set(fields={"attribute_name": "similarity", "min_value": 0.0, "max_value": 5.0}),
+        ],
+        task="tasks.regression.two_texts.similarity",
+        templates="templates.regression.two_texts.all",
+        __description__="STS-B (GLUE): semantic similarity of two sentences on a 0-5 scale (news headlines, video "
+                        "and image captions, NLI data). Scored by Spearman correlation; tested on GLUE's validation "
+                        "split.",
+        __tags__=_tags("regression", "stsb"),
+    ))

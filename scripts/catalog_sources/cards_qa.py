@@ -1,0 +1,60 @@
+"""Catalog: question-answering cards (cards.squad, cards.gsm8k, cards.truthful_qa ...)."""
+
+from unitxt.card import TaskCard
+from unitxt.loaders import LoadHF
+from unitxt.operators import Copy, ExecuteExpression, Rename, Set
+from unitxt.splitters import RenameSplits, SplitRandomMix
+
+
+def _tags(task, url, paper=None, **extra):
+    urls = {"dataset": url}
+    if paper:
+        urls["paper"] = paper
+    return {"task": task, "language": "en", "modality": "text", "urls": urls, **extra}
+
+
+def register(add):
+    add("cards.squad", TaskCard(
+        loader=LoadHF(path="rajpurkar/squad", name="plain_text"),
+        preprocess_steps=[
+            SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]", "test": "validation"}),
+            Copy(field="answers/text", to_field="answers"),
+            Set(fields={"context_type": "paragraph"}),
+        ],
+        task="tasks.qa.with_context.extractive",
+        templates="templates.qa.with_context.all",
+        __description__="SQuAD v1.1: questions posed by crowd workers on Wikipedia paragraphs, answered by a span of "
+                        "the paragraph (any of the listed gold spans is correct). Tested on the public validation "
+                        "split; validation is 5% of train. Scored with SQuAD exact match and token F1.",
+        __tags__=_tags("extractive question answering", "https://huggingface.co/datasets/rajpurkar/squad",
+                       "https://arxiv.org/abs/1606.05250"),
+    ))
+    add("cards.gsm8k", TaskCard(
+        loader=LoadHF(path="openai/gsm8k", name="main"),
+        preprocess_steps=[
+            SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]", "test": "test"}),
+            ExecuteExpression(expression="[answer.split('####')[-1].strip().replace(',', '')]", to_field="answers"),
+        ],
+        task="tasks.qa.open",
+        templates="templates.qa.open.all",
+        __description__="GSM8K: grade-school math word problems needing 2-8 steps of arithmetic. The reference is "
+                        "the final numeric answer (the text after '####' in the worked solution).",
+        __tags__=_tags("math word problems", "https://huggingface.co/datasets/openai/gsm8k",
+                       "https://arxiv.org/abs/2110.14168"),
+    ))
+    add("cards.truthful_qa", TaskCard(
+        loader=LoadHF(path="truthfulqa/truthful_qa", name="multiple_choice"),
+        preprocess_steps=[
+            SplitRandomMix(mix={"train": "validation[20%]", "test": "validation[80%]"}),
+            Copy(field="mc1_targets/choices", to_field="choices"),
+            ExecuteExpression(expression="mc1_targets['labels'].index(1)", to_field="answer"),
+        ],
+        task="tasks.qa.multiple_choice.open",
+        templates="templates.qa.multiple_choice.open.all",
+        __description__="TruthfulQA (multiple_choice config, MC1 targets): questions that some humans answer falsely "
+                        "because of misconceptions; pick the single true answer. The dataset has only a validation "
+                        "split: a seeded 20% of it is the train (demos) split and 80% the test split. In the data the "
+                        "true answer is always listed first, so use a template that shuffles the choices.",
+        __tags__=_tags("multiple choice question answering", "https://huggingface.co/datasets/truthfulqa/truthful_qa",
+                       "https://arxiv.org/abs/2109.07958"),
+    ))

@@ -1,0 +1,51 @@
+"""Catalog: summarization cards (cards.xsum, cards.cnn_dailymail, cards.billsum, cards.tldr)."""
+
+from unitxt.card import TaskCard
+from unitxt.loaders import LoadHF
+from unitxt.operators import Rename, Set, Wrap
+from unitxt.splitters import RenameSplits, SplitRandomMix
+
+
+def _tags(url, paper=None, **extra):
+    urls = {"dataset": url}
+    if paper:
+        urls["paper"] = paper
+    return {"task": "summarization", "language": "en", "modality": "text", "urls": urls, **extra}
+
+
+def _card(loader, document, summary, document_type, description, tags, mix=None):
+    steps = [mix] if mix is not None else []
+    steps += [
+        Rename(field=document, to_field="document"),
+        Wrap(field=summary, to_field="summaries"),
+        Set(fields={"document_type": document_type}),
+    ]
+    return TaskCard(loader=loader, preprocess_steps=steps, task="tasks.summarization.abstractive",
+                    templates="templates.summarization.abstractive.all", __description__=description,
+                    __tags__=tags)
+
+
+def register(add):
+    add("cards.xsum", _card(
+        LoadHF(path="EdinburghNLP/xsum"), "document", "summary", "document",
+        "XSum: BBC news articles, each with a one-sentence summary (the article's introductory sentence) — extreme "
+        "summarization. Splits train / validation / test as published.",
+        _tags("https://huggingface.co/datasets/EdinburghNLP/xsum", "https://arxiv.org/abs/1808.08745")))
+    add("cards.cnn_dailymail", _card(
+        LoadHF(path="abisee/cnn_dailymail", name="3.0.0"), "article", "highlights", "article",
+        "CNN / Daily Mail (version 3.0.0, non-anonymized): news articles with their bullet-point highlights "
+        "(joined by newlines) as the summary. Splits train / validation / test as published.",
+        _tags("https://huggingface.co/datasets/abisee/cnn_dailymail", "https://arxiv.org/abs/1704.04368")))
+    add("cards.billsum", _card(
+        LoadHF(path="FiscalNote/billsum"), "text", "summary", "bill",
+        "BillSum: US Congressional bills with their human-written summaries from the Congressional Research "
+        "Service. The published test split is the test split; validation is a seeded 5% of train (the California "
+        "test split 'ca_test' is not used).",
+        _tags("https://huggingface.co/datasets/FiscalNote/billsum", "https://arxiv.org/abs/1910.00523"),
+        mix=SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]", "test": "test"})))
+    add("cards.tldr", _card(
+        LoadHF(path="webis/tldr-17"), "content", "summary", "reddit post",
+        "Webis-TLDR-17: Reddit posts whose authors added a 'TL;DR' line, used as the summary of the post. The "
+        "dataset has only a train split: seeded 70% / 10% / 20% train / validation / test portions of it are used.",
+        _tags("https://huggingface.co/datasets/webis/tldr-17"),
+        mix=SplitRandomMix(mix={"train": "train[70%]", "validation": "train[10%]", "test": "train[20%]"})))

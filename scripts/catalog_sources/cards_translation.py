@@ -1,0 +1,33 @@
+"""Catalog: translation cards (cards.wmt.en_de, cards.wmt.en_fr, cards.wmt.en_ro, and the reverse directions)."""
+
+from unitxt.card import TaskCard
+from unitxt.loaders import LoadHF
+from unitxt.operators import Copy, Set
+
+LANGUAGES = {"en": "English", "de": "German", "fr": "French", "ro": "Romanian"}
+# card name suffix -> (Hub repo, config, WMT year)
+PAIRS = {"de": ("wmt/wmt16", "de-en", 16), "fr": ("wmt/wmt14", "fr-en", 14), "ro": ("wmt/wmt16", "ro-en", 16)}
+
+
+def translation_card(source, target, repo, config, year):
+    return TaskCard(
+        loader=LoadHF(path=repo, name=config),
+        preprocess_steps=[
+            Copy(field_to_field={f"translation/{source}": "text", f"translation/{target}": "translation"}),
+            Set(fields={"source_language": LANGUAGES[source], "target_language": LANGUAGES[target]}),
+        ],
+        task="tasks.translation.directed",
+        templates="templates.translation.directed.all",
+        __description__=f"WMT{year} news translation, {LANGUAGES[source]} to {LANGUAGES[target]} (Hub dataset "
+                        f"{repo}, config {config}): sentence pairs, with the published train / validation / test "
+                        "splits (test is the newstest set).",
+        __tags__={"task": "translation", "language": [source, target], "modality": "text",
+                  "urls": {"dataset": f"https://huggingface.co/datasets/{repo}",
+                           "website": f"https://www.statmt.org/wmt{year}/"}},
+    )
+
+
+def register(add):
+    for other, (repo, config, year) in PAIRS.items():
+        add(f"cards.wmt.en_{other}", translation_card("en", other, repo, config, year))
+        add(f"cards.wmt.{other}_en", translation_card(other, "en", repo, config, year))

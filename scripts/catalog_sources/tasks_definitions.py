@@ -1,0 +1,293 @@
+"""Catalog: every task (tasks.*): typed input/reference fields, prediction type, default metrics.
+
+Templates for these tasks live in the templates_*.py modules; scripts/catalog_sources/TASKS.md summarises the
+schemas for card authors (regenerate it with scripts/build_catalog_index.py).
+"""
+
+from unitxt.artifact import ArtifactLink
+from unitxt.task import Task
+
+CLASSIFICATION_METRICS = ["metrics.f1_micro", "metrics.accuracy", "metrics.f1_macro"]
+MULTI_LABEL_METRICS = ["metrics.f1_micro_multi_label", "metrics.f1_macro_multi_label"]
+QA_CONTEXT = "Union[str, Dict[str, Any]]"
+SPAN_REFERENCES = {"spans_starts": "List[int]", "spans_ends": "List[int]", "labels": "List[str]"}
+SPAN_PREDICTION = "List[Tuple[str, str]]"
+
+# name -> (Task keyword arguments, description, extra tags)
+TASKS = {
+    # ---------------------------------------------------------------- classification
+    "classification.multi_class": (dict(
+        input_fields={"text": "str", "text_type": "str", "classes": "List[str]", "type_of_class": "str"},
+        reference_fields={"label": "str"},
+        prediction_type="str",
+        metrics=CLASSIFICATION_METRICS,
+        augmentable_inputs=["text"],
+        defaults={"text_type": "text"},
+    ), "Assign one class from a given list to a text.", {"task": "classification"}),
+    "classification.multi_class.relation": (dict(
+        input_fields={"text_a": "str", "text_a_type": "str", "text_b": "str", "text_b_type": "str",
+                      "classes": "List[str]", "type_of_relation": "str"},
+        reference_fields={"label": "str"},
+        prediction_type="str",
+        metrics=CLASSIFICATION_METRICS,
+        augmentable_inputs=["text_a", "text_b"],
+        defaults={"text_a_type": "first text", "text_b_type": "second text"},
+    ), "Classify the relation between two texts (e.g. entailment) into one of given classes.",
+        {"task": "classification"}),
+    "classification.multi_class.topic_classification": (dict(
+        input_fields={"text": "str", "text_type": "str", "classes": "List[str]", "type_of_class": "str"},
+        reference_fields={"label": "str"},
+        prediction_type="str",
+        metrics=CLASSIFICATION_METRICS,
+        augmentable_inputs=["text"],
+        defaults={"text_type": "text", "type_of_class": "topic"},
+    ), "Multi-class classification of a text's topic (type_of_class defaults to 'topic'); same fields and "
+       "templates as tasks.classification.multi_class.", {"task": "classification"}),
+    "classification.multi_class.sentiment": (dict(
+        input_fields={"text": "str", "text_type": "str", "classes": "List[str]", "type_of_class": "str"},
+        reference_fields={"label": "str"},
+        prediction_type="str",
+        metrics=CLASSIFICATION_METRICS,
+        augmentable_inputs=["text"],
+        defaults={"text_type": "text", "type_of_class": "sentiment"},
+    ), "Multi-class sentiment classification (type_of_class defaults to 'sentiment'); same fields and templates "
+       "as tasks.classification.multi_class.", {"task": "classification"}),
+    "classification.multi_label": (dict(
+        input_fields={"text": "str", "text_type": "str", "classes": "List[str]", "type_of_classes": "str"},
+        reference_fields={"labels": "List[str]"},
+        prediction_type="List[str]",
+        metrics=MULTI_LABEL_METRICS,
+        augmentable_inputs=["text"],
+        defaults={"text_type": "text"},
+    ), "Assign every applicable class (zero or more) from a given list to a text.", {"task": "classification"}),
+    "classification.binary": (dict(
+        input_fields={"text": "str", "text_type": "str", "class": "str"},
+        reference_fields={"label": "List[str]"},
+        prediction_type="int",
+        metrics=["metrics.accuracy", "metrics.f1_binary"],
+        augmentable_inputs=["text"],
+        defaults={"text_type": "text"},
+    ), "Decide whether a text belongs to one given class; the reference 'label' lists the classes the text belongs "
+       "to (the answer is yes iff 'class' is among them). Predictions are post-processed to 1 (yes) / 0 (no).",
+        {"task": "classification"}),
+    # ---------------------------------------------------------------- regression
+    "regression.single_text": (dict(
+        input_fields={"text": "str", "attribute_name": "str", "min_value": "Optional[float]",
+                      "max_value": "Optional[float]"},
+        reference_fields={"attribute_value": "float"},
+        prediction_type="float",
+        metrics=["metrics.spearman"],
+        augmentable_inputs=["text"],
+        defaults={"min_value": None, "max_value": None},
+    ), "Predict a numeric attribute of a text (e.g. a score between min_value and max_value).",
+        {"task": "regression"}),
+    "regression.two_texts": (dict(
+        input_fields={"text_a": "str", "text_b": "str", "attribute_name": "str", "min_value": "Optional[float]",
+                      "max_value": "Optional[float]"},
+        reference_fields={"attribute_value": "float"},
+        prediction_type="float",
+        metrics=["metrics.spearman"],
+        augmentable_inputs=["text_a", "text_b"],
+        defaults={"min_value": None, "max_value": None},
+    ), "Predict a numeric attribute of a pair of texts (e.g. their semantic similarity between min_value and "
+       "max_value).", {"task": "regression"}),
+    "regression.two_texts.similarity": (dict(
+        input_fields={"text_a": "str", "text_b": "str", "attribute_name": "str", "min_value": "Optional[float]",
+                      "max_value": "Optional[float]"},
+        reference_fields={"attribute_value": "float"},
+        prediction_type="float",
+        metrics=["metrics.spearman"],
+        augmentable_inputs=["text_a", "text_b"],
+        defaults={"attribute_name": "similarity", "min_value": None, "max_value": None},
+    ), "Semantic similarity of two texts as a number (attribute_name defaults to 'similarity'); same templates as "
+       "tasks.regression.two_texts.", {"task": "regression"}),
+    # ---------------------------------------------------------------- question answering
+    "qa.open": (dict(
+        input_fields={"question": "str"},
+        reference_fields={"answers": "List[str]"},
+        prediction_type="str",
+        metrics=["metrics.rouge", "metrics.squad"],
+        augmentable_inputs=["question"],
+    ), "Answer a question without supporting context; any of the reference answers is correct.",
+        {"task": "question answering"}),
+    "qa.with_context.extractive": (dict(
+        input_fields={"context": QA_CONTEXT, "context_type": "str", "question": "str"},
+        reference_fields={"answers": "List[str]"},
+        prediction_type="str",
+        metrics=["metrics.squad"],
+        augmentable_inputs=["context", "question"],
+        defaults={"context_type": "text"},
+    ), "Answer a question with a span copied from the given context (text, table, document ...).",
+        {"task": "extractive question answering"}),
+    "qa.with_context.abstractive": (dict(
+        input_fields={"context": QA_CONTEXT, "context_type": "str", "question": "str"},
+        reference_fields={"answers": "List[str]"},
+        prediction_type="str",
+        metrics=["metrics.rouge"],
+        augmentable_inputs=["context", "question"],
+        defaults={"context_type": "text"},
+    ), "Answer a question in free text based on the given context (text, table, image description ...).",
+        {"task": "question answering"}),
+    "qa.multiple_choice.open": (dict(
+        input_fields={"question": "str", "choices": "List[str]"},
+        reference_fields={"answer": "Union[int, str]"},
+        prediction_type="str",
+        metrics=["metrics.accuracy"],
+        augmentable_inputs=["question"],
+    ), "Pick the right answer among enumerated choices; 'answer' is the index of the right choice or its text.",
+        {"task": "multiple choice question answering"}),
+    "qa.multiple_choice.with_topic": (dict(
+        input_fields={"topic": "str", "question": "str", "choices": "List[str]"},
+        reference_fields={"answer": "Union[int, str]"},
+        prediction_type="str",
+        metrics=["metrics.accuracy"],
+        augmentable_inputs=["question"],
+    ), "Multiple-choice question on a named topic (exam style); 'answer' is the index of the right choice or its "
+       "text.", {"task": "multiple choice question answering"}),
+    "qa.multiple_choice.with_context": (dict(
+        input_fields={"context": QA_CONTEXT, "context_type": "str", "question": "str", "choices": "List[str]"},
+        reference_fields={"answer": "Union[int, str]"},
+        prediction_type="str",
+        metrics=["metrics.accuracy"],
+        augmentable_inputs=["context", "question"],
+        defaults={"context_type": "text"},
+    ), "Multiple-choice question about a given context; 'answer' is the index of the right choice or its text.",
+        {"task": "multiple choice question answering"}),
+    # ---------------------------------------------------------------- generation tasks
+    "summarization.abstractive": (dict(
+        input_fields={"document": "str", "document_type": "str"},
+        reference_fields={"summaries": "List[str]"},
+        prediction_type="str",
+        metrics=["metrics.rouge"],
+        augmentable_inputs=["document"],
+        defaults={"document_type": "document"},
+    ), "Write a short summary of a document in new words; any of the reference summaries is a good answer.",
+        {"task": "summarization"}),
+    "translation.directed": (dict(
+        input_fields={"text": "str", "source_language": "str", "target_language": "str"},
+        reference_fields={"translation": "str"},
+        prediction_type="str",
+        metrics=["metrics.normalized_sacrebleu"],
+        augmentable_inputs=["text"],
+    ), "Translate a text from a named source language into a named target language.", {"task": "translation"}),
+    "rewriting.paraphrase": (dict(
+        input_fields={"input_text": "str", "text_type": "str"},
+        reference_fields={"output_text": "str"},
+        prediction_type="str",
+        metrics=["metrics.rouge"],
+        augmentable_inputs=["input_text"],
+        defaults={"text_type": "sentence"},
+    ), "Rewrite a text with different words while keeping its meaning.", {"task": "paraphrasing"}),
+    "grammatical_error_correction": (dict(
+        input_fields={"original_text": "str"},
+        reference_fields={"corrected_texts": "List[str]"},
+        prediction_type="str",
+        metrics=["metrics.char_edit_dist_accuracy", "metrics.rouge"],
+        augmentable_inputs=["original_text"],
+    ), "Correct the grammar, spelling and punctuation of a text; any of the corrected texts is a good answer.",
+        {"task": "grammatical error correction"}),
+    "generation": (dict(
+        input_fields={"input": "str", "type_of_input": "str", "type_of_output": "str"},
+        reference_fields={"output": "str"},
+        prediction_type="str",
+        metrics=["metrics.normalized_sacrebleu"],
+        augmentable_inputs=["input"],
+        defaults={"type_of_input": "input", "type_of_output": "output"},
+    ), "Generic text-to-text generation: produce an output of a named type from an input of a named type.",
+        {"task": "generation"}),
+    "language_identification": (dict(
+        input_fields={"text": "str"},
+        reference_fields={"label": "str"},
+        prediction_type="str",
+        metrics=["metrics.accuracy"],
+        augmentable_inputs=["text"],
+    ), "Name the language a text is written in.", {"task": "language identification"}),
+    # ---------------------------------------------------------------- span labeling
+    "span_labeling.extraction": (dict(
+        input_fields={"text": "str", "text_type": "str", "class_type": "str", "classes": "List[str]"},
+        reference_fields=SPAN_REFERENCES,
+        prediction_type=SPAN_PREDICTION,
+        metrics=["metrics.ner"],
+        augmentable_inputs=["text"],
+        defaults={"text_type": "text"},
+    ), "Find the spans of a text that belong to given classes (e.g. named entities); references are character "
+       "offsets (end exclusive) with one label per span.", {"task": "span labeling"}),
+    "ner.all_entity_types": (dict(
+        input_fields={"text": "str", "entity_types": "List[str]"},
+        reference_fields=SPAN_REFERENCES,
+        prediction_type=SPAN_PREDICTION,
+        metrics=["metrics.ner"],
+        augmentable_inputs=["text"],
+    ), "Named entity recognition for several entity types at once; references are character offsets (end "
+       "exclusive) with one entity type per span.", {"task": "named entity recognition"}),
+    "ner.single_entity_type": (dict(
+        input_fields={"text": "str", "entity_type": "str"},
+        reference_fields=SPAN_REFERENCES,
+        prediction_type=SPAN_PREDICTION,
+        metrics=["metrics.ner"],
+        augmentable_inputs=["text"],
+    ), "Named entity recognition for one entity type; references are character offsets (end exclusive) with the "
+       "entity type as each span's label.", {"task": "named entity recognition"}),
+    # ---------------------------------------------------------------- response assessment (LLM as judge)
+    "response_assessment.rating.single_turn": (dict(
+        input_fields={"question": "str", "answer": "str"},
+        reference_fields={"rating": "float"},
+        prediction_type="float",
+        metrics=["metrics.spearman"],
+    ), "Rate the quality of an answer to a question (a judge task; gold ratings evaluate the judge).",
+        {"task": "response assessment"}),
+    "response_assessment.rating.single_turn_with_reference": (dict(
+        input_fields={"question": "str", "answer": "str", "reference_answer": "str"},
+        reference_fields={"rating": "float"},
+        prediction_type="float",
+        metrics=["metrics.spearman"],
+    ), "Rate an answer to a question by comparing it with a reference answer (a judge task).",
+        {"task": "response assessment"}),
+    "response_assessment.pairwise_comparative_rating.single_turn": (dict(
+        input_fields={"question": "str", "answer_a": "str", "answer_b": "str"},
+        reference_fields={"winner": "str"},
+        prediction_type="str",
+        metrics=["metrics.accuracy"],
+    ), "Compare two answers to the same question; 'winner' is 'A', 'B' or 'tie' (a judge task).",
+        {"task": "response assessment"}),
+    # ---------------------------------------------------------------- RAG
+    "rag.response_generation": (dict(
+        input_fields={"contexts": "List[str]", "question": "str"},
+        reference_fields={"reference_answers": "List[str]"},
+        prediction_type="str",
+        metrics=["metrics.rouge", "metrics.rag.answer_correctness.token_recall",
+                 "metrics.rag.faithfulness.token_k_precision"],
+        augmentable_inputs=["question"],
+    ), "Answer a question from retrieved passages (the generation step of retrieval-augmented generation).",
+        {"task": "rag"}),
+    "rag.end_to_end": (dict(
+        input_fields={"question": "str", "question_id": "Union[str, int]", "metadata_field": "str"},
+        reference_fields={"reference_answers": "List[str]", "reference_contexts": "List[str]",
+                          "reference_context_ids": "List[Union[str, int]]", "is_answerable_label": "bool"},
+        prediction_type="Dict[str, Any]",
+        metrics=["metrics.rag.answer_correctness.token_recall", "metrics.rag.faithfulness.token_k_precision",
+                 "metrics.rag.context_correctness.mrr"],
+        defaults={"question_id": "", "metadata_field": "", "is_answerable_label": True},
+    ), "Evaluate a whole RAG pipeline: predictions are dicts {'answer', 'contexts', 'contexts_id'} compared with "
+       "the reference answers and context ids.", {"task": "rag"}),
+    "rag.retrieval": (dict(
+        input_fields={"question": "str"},
+        reference_fields={"context_ids": "List[str]"},
+        prediction_type="List[str]",
+        metrics=["metrics.mrr", "metrics.map"],
+    ), "Retrieve the ids of the passages relevant to a question, best first.", {"task": "retrieval"}),
+}
+
+# old or shorter names kept as links
+LINKS = {
+    "tasks.qa.extractive": ("tasks.qa.with_context.extractive", "Short name of tasks.qa.with_context.extractive."),
+    "tasks.span_labeling": ("tasks.span_labeling.extraction", "Short name of tasks.span_labeling.extraction."),
+}
+
+
+def register(add):
+    for name, (kwargs, description, tags) in TASKS.items():
+        tags = {"modality": "text", **tags}
+        add(f"tasks.{name}", Task(**kwargs, __description__=description, __tags__=tags))
+    for name, (target, description) in LINKS.items():
+        add(name, ArtifactLink(to=target, __description__=description, __tags__={"kind": "link"}))

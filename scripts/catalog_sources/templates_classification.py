@@ -1,0 +1,177 @@
+"""Catalog: classification templates (templates.classification.*) and the generic key-value / pass-through ones."""
+
+from unitxt.templates import InputFormatTemplate, InputOutputTemplate, KeyValTemplate, TemplatesList, YesNoTemplate
+
+LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.lower_case_till_punc"]
+MULTI_LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_list_by_comma"]
+YES_NO_PROCESSORS = ["processors.take_first_non_empty_line", "processors.lower_case_till_punc",
+                     "processors.yes_no_to_int"]
+
+
+def add_family(add, prefix, templates, tags, task):
+    """Add `prefix.<variant>` for every template and `prefix.all` listing them (in the given order)."""
+    names = []
+    for variant, template in templates.items():
+        template.__dict__["__tags__"] = dict(tags)
+        name = f"{prefix}.{variant}" if variant else prefix
+        add(name, template)
+        names.append(name)
+    add(f"{prefix}.all", TemplatesList(
+        names, __description__=f"Every template of {prefix} (for {task}).", __tags__=dict(tags),
+    ))
+
+
+def register(add):
+    tags = {"task": "classification", "modality": "text"}
+    add_family(add, "templates.classification.multi_class", {
+        "default": InputOutputTemplate(
+            instruction="Classify the {type_of_class} of the following {text_type} to one of these options: "
+                        "{classes}.",
+            input_format="{text_type}: {text}",
+            target_prefix="The {type_of_class} is ",
+            output_format="{label}",
+            postprocessors=LABEL_PROCESSORS,
+            __description__="Lists the options, then asks for the class of the text.",
+        ),
+        "title": InputOutputTemplate(
+            instruction="Which {type_of_class} fits the {text_type} below? Possible answers: {classes}.",
+            input_format="Text: {text}",
+            target_prefix="Answer: ",
+            output_format="{label}",
+            postprocessors=LABEL_PROCESSORS,
+            __description__="Headed 'Text:' / 'Answer:' layout with the options in the instruction.",
+        ),
+        "instruction": InputOutputTemplate(
+            instruction="Read the {text_type} and reply with exactly one {type_of_class} out of: {classes}. "
+                        "Write the {type_of_class} only.",
+            input_format="{text}",
+            output_format="{label}",
+            postprocessors=LABEL_PROCESSORS,
+            __description__="Everything the model must do is in the instruction; the input is the bare text.",
+        ),
+        "question": InputOutputTemplate(
+            input_format="{text}\n\nQuestion: what is the {type_of_class} of this {text_type}? "
+                         "Choose from {classes}.",
+            target_prefix="Answer: ",
+            output_format="{label}",
+            postprocessors=LABEL_PROCESSORS,
+            __description__="The text first, then a question that lists the options (no separate instruction).",
+        ),
+        "empty": InputOutputTemplate(
+            input_format="{text}",
+            output_format="{label}",
+            postprocessors=LABEL_PROCESSORS,
+            __description__="Only the text; the options are not shown (for fine-tuned classifiers).",
+        ),
+    }, tags, "tasks.classification.multi_class and its topic/sentiment variants")
+
+    add_family(add, "templates.classification.multi_class.relation", {
+        "default": InputOutputTemplate(
+            instruction="Given a {text_a_type} and {text_b_type} classify the {type_of_relation} of the "
+                        "{text_b_type} to one of {classes}.",
+            input_format="{text_a_type}: {text_a}\n{text_b_type}: {text_b}",
+            target_prefix="The {type_of_relation} class is ",
+            output_format="{label}",
+            postprocessors=LABEL_PROCESSORS,
+            __description__="Names both texts by their types and asks for the relation class.",
+        ),
+        "title": InputOutputTemplate(
+            instruction="Decide the {type_of_relation} between the two texts. Possible answers: {classes}.",
+            input_format="First text ({text_a_type}):\n{text_a}\n\nSecond text ({text_b_type}):\n{text_b}",
+            target_prefix="Answer: ",
+            output_format="{label}",
+            postprocessors=LABEL_PROCESSORS,
+            __description__="Both texts under headings, then 'Answer:'.",
+        ),
+        "instruction": InputOutputTemplate(
+            instruction="You get a {text_a_type} and a {text_b_type}. Reply with the {type_of_relation} of the "
+                        "{text_b_type} with respect to the {text_a_type}, using exactly one of: {classes}.",
+            input_format="{text_a_type}: {text_a}\n{text_b_type}: {text_b}",
+            output_format="{label}",
+            postprocessors=LABEL_PROCESSORS,
+            __description__="Detailed instruction; the answer is the bare class name.",
+        ),
+        "empty": InputOutputTemplate(
+            input_format="{text_a}\n{text_b}",
+            output_format="{label}",
+            postprocessors=LABEL_PROCESSORS,
+            __description__="The two texts on separate lines; nothing else.",
+        ),
+    }, tags, "tasks.classification.multi_class.relation")
+
+    add_family(add, "templates.classification.multi_label", {
+        "default": InputOutputTemplate(
+            instruction="Which of these {type_of_classes} apply to the following {text_type}: {classes}? "
+                        "List every one that applies, separated by commas.",
+            input_format="{text_type}: {text}",
+            target_prefix="The {type_of_classes} are ",
+            output_format="{labels}",
+            output_list_separator=", ",
+            postprocessors=MULTI_LABEL_PROCESSORS,
+            __description__="Asks for all applicable classes as a comma-separated list.",
+        ),
+        "title": InputOutputTemplate(
+            instruction="Tag the {text_type} below with all fitting {type_of_classes}. Possible tags: {classes}.",
+            input_format="Text: {text}",
+            target_prefix="Tags: ",
+            output_format="{labels}",
+            output_list_separator=", ",
+            postprocessors=MULTI_LABEL_PROCESSORS,
+            __description__="'Text:' / 'Tags:' layout; the answer is a comma-separated list.",
+        ),
+        "instruction": InputOutputTemplate(
+            instruction="Read the {text_type} and write, comma separated, every one of the {type_of_classes} "
+                        "{classes} that describes it. Write nothing else.",
+            input_format="{text}",
+            output_format="{labels}",
+            output_list_separator=", ",
+            postprocessors=MULTI_LABEL_PROCESSORS,
+            __description__="Instruction-only phrasing; the input is the bare text.",
+        ),
+        "empty": InputOutputTemplate(
+            input_format="{text}",
+            output_format="{labels}",
+            output_list_separator=", ",
+            postprocessors=MULTI_LABEL_PROCESSORS,
+            __description__="Only the text; the answer is the comma-separated labels.",
+        ),
+    }, tags, "tasks.classification.multi_label")
+
+    add_family(add, "templates.classification.binary", {
+        "default": YesNoTemplate(
+            instruction="Does the following {text_type} belong to the class '{class}'? Answer yes or no.",
+            input_format="{text_type}: {text}",
+            target_prefix="Answer: ",
+            class_field="class",
+            label_field="label",
+            postprocessors=YES_NO_PROCESSORS,
+            __description__="Yes/no question about one class; predictions become 1 (yes) or 0 (no).",
+        ),
+        "title": YesNoTemplate(
+            input_format="Text: {text}\nQuestion: is this {text_type} an example of '{class}'? (yes/no)",
+            target_prefix="Answer: ",
+            class_field="class",
+            label_field="label",
+            postprocessors=YES_NO_PROCESSORS,
+            __description__="Text and a yes/no question under headings; predictions become 1 or 0.",
+        ),
+    }, tags, "tasks.classification.binary")
+
+    general = {"task": "any", "modality": "text"}
+    add("templates.key_val", KeyValTemplate(
+        __description__="Every input field as 'name: value' pairs; the answer is the reference value.",
+        __tags__=general,
+    ))
+    add("templates.key_val_with_new_lines", KeyValTemplate(
+        pairs_separator="\n",
+        outs_separator="\n",
+        __description__="Every input field as a 'name: value' line; the answer holds the reference values, one per "
+                        "line.",
+        __tags__=general,
+    ))
+    add("templates.empty", InputFormatTemplate(
+        input_format="{input}",
+        __description__="Passes the 'input' field through as the model input; no target (for reference-less "
+                        "metrics such as LLM judges).",
+        __tags__=general,
+    ))

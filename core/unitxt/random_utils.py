@@ -53,8 +53,9 @@ class InstanceRandom:
             raise ValueError(f"sample of {k} from a population of {size}")
         swapped = {}
         result = []
+        next64 = self._next64
         for i in range(k):
-            j = i + self.randrange(size - i)
+            j = i + next64() % (size - i)
             value_j = swapped.get(j, j)
             swapped[j] = swapped.get(i, i)
             result.append(population[value_j])

@@ -51,8 +51,19 @@ def _template_label(template: Template) -> str:
     return f"{type(template).__name__}_{digest:08x}"
 
 
+def _encode_json(value: Any) -> str:
+    return _JSON_ENCODER.encode(value)
+
+
+def _fields_json(input_fields: Dict[str, Any], reference_fields: Dict[str, Any]) -> str:
+    """The task fields as JSON: the body of task_data, and the instance's identity for seeding and demo exclusion."""
+    merged = dict(input_fields)
+    merged.update(reference_fields)
+    return _JSON_ENCODER.encode(merged)
+
+
 def _instance_key(instance: Dict[str, Any]) -> str:
-    return repr((instance.get("input_fields"), instance.get("reference_fields")))
+    return _fields_json(instance["input_fields"], instance["reference_fields"])
 
 
 class DatasetRecipe(SourceOperator):
@@ -264,6 +275,7 @@ class InstanceRenderer:
         self._pool_source = None
         self._demo_cache: Dict[Tuple[int, int], Dict[str, Any]] = {}
         self._demo_text_cache: Dict[Tuple[int, int], str] = {}
+        self._metadata_cache: Dict[Tuple[int, int, Tuple[str, ...]], str] = {}
         self.n_templates = len(self.templates)
         self.seed_prefix = f"{self.base_seed}:"
         self.pool_size = recipe.demos_pool_size or 0
@@ -339,47 +351,55 @@ class InstanceRenderer:
             self._demo_text_cache[key] = text
         return text
 
+    def _metadata_json(self, template_index: int, num_demos: int, policy: List[str]) -> str:
+        key = (template_index, num_demos, tuple(policy))
+        text = self._metadata_cache.get(key)
+        if text is None:
+            text = _encode_json({
+                "data_classification_policy": list(policy),
+                "template": self.labels[template_index],
+                "num_demos": num_demos,
+                "demos_pool_size": self.pool_size,
+            })
+            self._metadata_cache[key] = text
+        return text
+
     def render(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         input_fields = instance["input_fields"]
         reference_fields = instance["reference_fields"]
-        key = repr((input_fields, reference_fields))
-        rng = InstanceRandom(self.seed_prefix + key)
+        fields_json = _fields_json(input_fields, reference_fields)
+        rng = InstanceRandom(self.seed_prefix + fields_json)
         template_index = rng.randrange(self.n_templates) if self.n_templates > 1 else 0
         num_demos = rng.choice(self.counts) if len(self.counts) > 1 else self.counts[0]
         if self.augmentors:
             augmentor = self.augmentors[rng.randrange(len(self.augmentors))] if len(self.augmentors) > 1 else self.augmentors[0]
             instance = augmentor.augment_instance(instance, self.task, rng)
-            input_fields = instance["input_fields"]
+            if instance["input_fields"] is not input_fields:
+                input_fields = instance["input_fields"]
+                fields_json = _fields_json(input_fields, reference_fields)
         template = self.templates[template_index]
         rendered = template.render(input_fields, reference_fields)
         indices = ()
         if num_demos:
-            indices = self.sampler.sample_indices(instance, num_demos, rng, self._pool_keys.get(key, _NO_EXCLUSIONS))
+            indices = self.sampler.sample_indices(instance, num_demos, rng, self._pool_keys.get(fields_json, _NO_EXCLUSIONS))
         media = instance.get("media")
         if self.static_system_prompt is not None and not media and not self.demo_augmentor:
-            demos_text = "".join([self._demo_text(template_index, index) for index in indices])
+            demo_text = self._demo_text
             source = self.format.render_prompt(
                 rendered["source"], rendered["instruction"], rendered["target_prefix"], self.static_system_prompt,
-                demos_text,
+                "".join([demo_text(template_index, index) for index in indices]),
             )
         else:
             source = self._general_prompt(instance, rendered, template_index, indices, rng)
         policy = instance.get("data_classification_policy") or []
-        task_data = dict(input_fields)
-        task_data.update(reference_fields)
-        task_data["metadata"] = {
-            "data_classification_policy": policy,
-            "template": self.labels[template_index],
-            "num_demos": num_demos,
-            "demos_pool_size": self.pool_size,
-        }
+        separator = ", " if len(fields_json) > 2 else ""
         return {
             "source": source,
             "target": rendered["target"],
             "references": rendered["references"],
             "metrics": self.metrics,
             "postprocessors": self.postprocessors[template_index],
-            "task_data": json.dumps(task_data, ensure_ascii=False, default=_json_default),
+            "task_data": f'{fields_json[:-1]}{separator}"metadata": {self._metadata_json(template_index, num_demos, policy)}}}',
             "groups": self.groups,
             "subset": list(instance.get("subset") or ()),
             "media": media or {"images": [], "audios": []},
@@ -433,6 +453,9 @@ def _json_default(value: Any) -> Any:
     if isinstance(value, (set, tuple)):
         return list(value)
     raise UnitxtError(f"task_data value of type {type(value).__name__} is not JSON serialisable.", stage="task_data")
+
+
+_JSON_ENCODER = json.JSONEncoder(ensure_ascii=False, default=_json_default)
 
 
 def recipe_from_string(text: str) -> SourceOperator:

@@ -123,7 +123,7 @@ class Task(InstanceOperator):
         result = {
             "input_fields": {field: instance[field] for field in self._input_types},
             "reference_fields": {field: instance[field] for field in self._reference_types},
-            "metrics": list(self.metrics),
+            "metrics": self.metrics,
             "data_classification_policy": instance.get("data_classification_policy") or [],
         }
         for carried in ("media", "groups", "subset"):

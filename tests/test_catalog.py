@@ -111,3 +111,32 @@ def test_local_catalog_lists_names(tmp_path):
     add_to_catalog(Set(fields={"x": 1}), "a.b.c", catalog_path=str(tmp_path))
     add_to_catalog(Set(fields={"x": 1}), "a.d", catalog_path=str(tmp_path))
     assert list(LocalCatalog(str(tmp_path)).names()) == ["a.b.c", "a.d"]
+
+
+# ---------------------------------------------------------------- saving_and_loading_from_catalog.rst examples
+def test_doc_modify_catalog_asset_on_the_fly(tmp_path):
+    from unitxt.card import TaskCard
+
+    register_local_catalog(str(tmp_path))
+    add_to_catalog(Task(input_fields={"text": str}, reference_fields={"label": str}, metrics=["metrics.f1_micro"]),
+                   "tasks.my_task", catalog_path=str(tmp_path))
+    card = TaskCard(task="tasks.my_task[metrics=[metrics.accuracy, metrics.f1[reduction=median]]]")
+    assert card.task.metrics == ["metrics.accuracy", "metrics.f1[reduction=median]"]
+    assert card.to_dict()["task"] == "tasks.my_task[metrics=[metrics.accuracy, metrics.f1[reduction=median]]]"
+
+
+def test_doc_deprecated_asset_json_logs_warning(tmp_path, caplog):
+    import logging
+
+    (tmp_path / "system_prompts").mkdir()
+    (tmp_path / "system_prompts" / "boolqa.json").write_text(json.dumps({
+        "__type__": "textual_system_prompt",
+        "__deprecated_msg__": "This legacy system prompt reflects a task specific instruction, which is best handled "
+                              "by the 'instruction' field of the template.",
+        "text": "You are an agent in charge of answering a boolean (yes/no) question.",
+    }))
+    register_local_catalog(str(tmp_path))
+    with caplog.at_level(logging.WARNING, logger="unitxt"):
+        prompt = get_from_catalog("system_prompts.boolqa")
+    assert prompt.text.startswith("You are an agent")
+    assert "best handled by the 'instruction' field" in caplog.text

@@ -121,6 +121,8 @@ class Artifact:
         super().__init_subclass__(**kwargs)
         cls._type_name = cls.__dict__.get("__type_name__", camel_to_snake(cls.__name__))
         cls._hints_resolved = False
+        if cls.__name__.startswith("_"):
+            return  # private helper classes are not addressable from data
         if cls._type_name in _ARTIFACT_TYPES and _ARTIFACT_TYPES[cls._type_name] is not cls:
             get_logger().debug(f"Artifact type '{cls._type_name}' redefined by {cls.__module__}.{cls.__qualname__}")
         _ARTIFACT_TYPES[cls._type_name] = cls
@@ -246,7 +248,7 @@ class Artifact:
     def __eq__(self, other: Any) -> bool:
         if not isinstance(other, Artifact) or type(other) is not type(self):
             return NotImplemented
-        return self.to_dict() == other.to_dict()
+        return _canonical(self.to_dict()) == _canonical(other.to_dict())
 
     __hash__ = object.__hash__
 
@@ -358,10 +360,17 @@ def _short(value: Any, limit: int = 200) -> str:
 
 
 def _plain_equal(a: Any, b: Any) -> bool:
+    """Equality of field values where NaN equals NaN (a NaN default is still the default)."""
     try:
-        return type(a) is type(b) and a == b
+        if type(a) is type(b) and a == b:
+            return True
+        return isinstance(a, float) and isinstance(b, float) and a != a and b != b
     except Exception:  # noqa: BLE001 - exotic values (arrays) are simply treated as non-default
         return False
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, default=repr)
 
 
 _checker_by_field: Dict[Tuple[type, str], Callable[[Any], bool]] = {}
@@ -459,8 +468,10 @@ BUILTIN_ARTIFACT_MODULES = (
     "benchmark",
     "processors",
     "metrics",
+    "metrics_text", "metrics_string", "metrics_correlation", "metrics_ner", "metrics_retrieval", "metrics_rag", "metrics_list",
     "serializers",
     "augmentors",
+    "operators_extra",
 )
 _builtins_loaded = False
 

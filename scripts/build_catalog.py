@@ -79,7 +79,9 @@ def main() -> int:
         if directory.is_dir() and not any(directory.iterdir()):
             directory.rmdir()
     print(f"catalog_snapshot: {len(wanted)} artifacts ({len(changed)} written, {len(stale)} deleted).")
-    return 0
+    import subprocess
+
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "build_catalog_index.py")]).returncode
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Catalog: GLUE cards (cards.cola, cards.sst2, ..., cards.wnli) over the Hub dataset "nyu-mll/glue".
+"""Catalog: GLUE cards (cards.cola, cards.sst2, ..., cards.wnli) over the Hub dataset "nyu-mll/glue", and other
+NLI cards with the MNLI label scheme (cards.snli, cards.anli.r1-r3).
 
 GLUE's test splits carry no gold labels (label -1), so every card evaluates on the public validation split (renamed
 "test"), and takes a seeded 5% of train as its "validation" split (SplitRandomMix). Integer labels are mapped to the
@@ -7,7 +8,7 @@ dataset's own class names, in the order of its ClassLabel feature.
 
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import MapInstanceValues, Rename, Set
+from unitxt.operators import ExecuteExpression, FilterByCondition, MapInstanceValues, Rename, Set
 from unitxt.splitters import SplitRandomMix
 
 GLUE_URL = "https://huggingface.co/datasets/nyu-mll/glue"
@@ -60,6 +61,7 @@ def pair_card(config, text_a, text_b, classes, text_types, relation, description
 
 
 def register(add):
+    register_nli(add)
     add("cards.cola", single_sentence_card(
         "cola", ["unacceptable", "acceptable"], "grammatical acceptability", "tasks.classification.multi_class",
         "CoLA (GLUE): decide whether an English sentence is grammatically acceptable. Sentences come from "
@@ -99,6 +101,7 @@ def register(add):
         preprocess_steps=[
             SplitRandomMix(mix=MIX),
             Rename(field_to_field={"sentence1": "text_a", "sentence2": "text_b", "label": "attribute_value"}),
+            ExecuteExpression(expression="round(attribute_value, 3)", to_field="attribute_value"),  # float32 noise
             Set(fields={"attribute_name": "similarity", "min_value": 0.0, "max_value": 5.0}),
         ],
         task="tasks.regression.two_texts.similarity",
@@ -108,3 +111,47 @@ def register(add):
                         "split.",
         __tags__=_tags("regression", "stsb"),
     ))
+
+
+NLI_CLASSES = ["entailment", "neutral", "contradiction"]
+
+
+def _nli_steps(mix):
+    return [
+        SplitRandomMix(mix=mix),
+        Rename(field_to_field={"premise": "text_a", "hypothesis": "text_b"}),
+        _labels(NLI_CLASSES),
+        Set(fields={"classes": NLI_CLASSES, "text_a_type": "premise", "text_b_type": "hypothesis",
+                    "type_of_relation": "entailment"}),
+    ]
+
+
+def register_nli(add):
+    """Other NLI datasets with the MNLI label scheme (0 entailment, 1 neutral, 2 contradiction)."""
+    add("cards.snli", TaskCard(
+        loader=LoadHF(path="stanfordnlp/snli", name="plain_text"),
+        preprocess_steps=[FilterByCondition(values={"label": [0, 1, 2]}, condition="in")]
+        + _nli_steps({"train": "train", "validation": "validation", "test": "test"}),
+        task="tasks.classification.multi_class.relation",
+        templates=RELATION_TEMPLATES,
+        __description__="SNLI: human-written hypotheses for Flickr30k image captions (premises), labelled entailment, "
+                        "neutral or contradiction. Pairs without a gold label (label -1) are dropped. Published "
+                        "train / validation / test splits.",
+        __tags__={"task": "classification", "language": "en", "modality": "text",
+                  "urls": {"dataset": "https://huggingface.co/datasets/stanfordnlp/snli",
+                           "paper": "https://arxiv.org/abs/1508.05326"}},
+    ))
+    for round_number in (1, 2, 3):
+        add(f"cards.anli.r{round_number}", TaskCard(
+            loader=LoadHF(path="facebook/anli", name="plain_text"),
+            preprocess_steps=_nli_steps({"train": f"train_r{round_number}", "validation": f"dev_r{round_number}",
+                                         "test": f"test_r{round_number}"}),
+            task="tasks.classification.multi_class.relation",
+            templates=RELATION_TEMPLATES,
+            __description__=f"Adversarial NLI, round {round_number}: premise-hypothesis pairs written by people to "
+                            "fool strong NLI models (human-and-model-in-the-loop). Splits train_r{0} / dev_r{0} / "
+                            "test_r{0} become train / validation / test.".format(round_number),
+            __tags__={"task": "classification", "language": "en", "modality": "text", "round": round_number,
+                      "urls": {"dataset": "https://huggingface.co/datasets/facebook/anli",
+                               "paper": "https://arxiv.org/abs/1910.14599"}},
+        ))

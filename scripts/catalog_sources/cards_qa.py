@@ -2,7 +2,8 @@
 
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import Copy, ExecuteExpression, Rename, Set
+from unitxt.operators import Copy, ExecuteExpression, IndexOf, Set
+from unitxt.operators_extra import ShuffleFieldValues
 from unitxt.splitters import RenameSplits, SplitRandomMix
 
 
@@ -45,16 +46,17 @@ def register(add):
     add("cards.truthful_qa", TaskCard(
         loader=LoadHF(path="truthfulqa/truthful_qa", name="multiple_choice"),
         preprocess_steps=[
-            SplitRandomMix(mix={"train": "validation[20%]", "test": "validation[80%]"}),
-            Copy(field="mc1_targets/choices", to_field="choices"),
-            ExecuteExpression(expression="mc1_targets['labels'].index(1)", to_field="answer"),
+            RenameSplits(mapper={"validation": "test"}),
+            ExecuteExpression(expression="mc1_targets['choices'][mc1_targets['labels'].index(1)]", to_field="correct"),
+            ShuffleFieldValues(field="mc1_targets/choices", to_field="choices", seed_fields=["question"]),
+            IndexOf(search_in="choices", index_of="correct", to_field="answer"),
         ],
         task="tasks.qa.multiple_choice.open",
         templates="templates.qa.multiple_choice.open.all",
         __description__="TruthfulQA (multiple_choice config, MC1 targets): questions that some humans answer falsely "
                         "because of misconceptions; pick the single true answer. The dataset has only a validation "
-                        "split: a seeded 20% of it is the train (demos) split and 80% the test split. In the data the "
-                        "true answer is always listed first, so use a template that shuffles the choices.",
+                        "split: it is the test split, used whole (zero-shot; no demos split). The data lists "
+                        "the true answer first, so the choices are shuffled with a seeded, per-question permutation.",
         __tags__=_tags("multiple choice question answering", "https://huggingface.co/datasets/truthfulqa/truthful_qa",
                        "https://arxiv.org/abs/2109.07958"),
     ))

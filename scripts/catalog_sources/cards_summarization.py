@@ -3,7 +3,7 @@
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Rename, Set, Wrap
-from unitxt.splitters import RenameSplits, SplitRandomMix
+from unitxt.splitters import SplitRandomMix
 
 
 def _tags(url, paper=None, **extra):
@@ -27,7 +27,7 @@ def _card(loader, document, summary, document_type, description, tags, mix=None)
 
 def register(add):
     add("cards.xsum", _card(
-        LoadHF(path="EdinburghNLP/xsum"), "document", "summary", "document",
+        LoadHF(path="EdinburghNLP/xsum", trust_remote_code=True), "document", "summary", "document",
         "XSum: BBC news articles, each with a one-sentence summary (the article's introductory sentence) — extreme "
         "summarization. Splits train / validation / test as published.",
         _tags("https://huggingface.co/datasets/EdinburghNLP/xsum", "https://arxiv.org/abs/1808.08745")))
@@ -44,7 +44,7 @@ def register(add):
         _tags("https://huggingface.co/datasets/FiscalNote/billsum", "https://arxiv.org/abs/1910.00523"),
         mix=SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]", "test": "test"})))
     add("cards.tldr", _card(
-        LoadHF(path="webis/tldr-17"), "content", "summary", "reddit post",
+        LoadHF(path="webis/tldr-17", trust_remote_code=True), "content", "summary", "reddit post",
         "Webis-TLDR-17: Reddit posts whose authors added a 'TL;DR' line, used as the summary of the post. The "
         "dataset has only a train split: seeded 70% / 10% / 20% train / validation / test portions of it are used.",
         _tags("https://huggingface.co/datasets/webis/tldr-17"),

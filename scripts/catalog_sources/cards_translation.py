@@ -4,9 +4,12 @@ from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, Set
 
-LANGUAGES = {"en": "English", "de": "German", "fr": "French", "ro": "Romanian"}
+LANGUAGES = {"en": "English", "de": "German", "fr": "French", "ro": "Romanian", "cs": "Czech", "fi": "Finnish",
+             "ru": "Russian", "tr": "Turkish"}
 # card name suffix -> (Hub repo, config, WMT year)
-PAIRS = {"de": ("wmt/wmt16", "de-en", 16), "fr": ("wmt/wmt14", "fr-en", 14), "ro": ("wmt/wmt16", "ro-en", 16)}
+PAIRS = {"de": ("wmt/wmt16", "de-en", 16), "fr": ("wmt/wmt14", "fr-en", 14), "ro": ("wmt/wmt16", "ro-en", 16),
+         "cs": ("wmt/wmt16", "cs-en", 16), "fi": ("wmt/wmt16", "fi-en", 16), "ru": ("wmt/wmt16", "ru-en", 16),
+         "tr": ("wmt/wmt16", "tr-en", 16)}
 
 
 def translation_card(source, target, repo, config, year):

@@ -63,12 +63,13 @@ TASKS = {
     "classification.binary": (dict(
         input_fields={"text": "str", "text_type": "str", "class": "str"},
         reference_fields={"label": "List[str]"},
-        prediction_type="int",
-        metrics=["metrics.accuracy", "metrics.f1_binary"],
+        prediction_type="str",
+        metrics=["metrics.accuracy", "metrics.f1_macro"],
         augmentable_inputs=["text"],
         defaults={"text_type": "text"},
     ), "Decide whether a text belongs to one given class; the reference 'label' lists the classes the text belongs "
-       "to (the answer is yes iff 'class' is among them). Predictions are post-processed to 1 (yes) / 0 (no).",
+       "to (the answer is yes iff 'class' is among them). Answers are post-processed to TRUE (yes), FALSE (no) or "
+       "OTHER.",
         {"task": "classification"}),
     # ---------------------------------------------------------------- regression
     "regression.single_text": (dict(

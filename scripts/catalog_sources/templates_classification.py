@@ -4,8 +4,7 @@ from unitxt.templates import InputFormatTemplate, InputOutputTemplate, KeyValTem
 
 LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.lower_case_till_punc"]
 MULTI_LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_list_by_comma"]
-YES_NO_PROCESSORS = ["processors.take_first_non_empty_line", "processors.lower_case_till_punc",
-                     "processors.yes_no_to_int"]
+YES_NO_PROCESSORS = ["processors.take_first_non_empty_line", "processors.convert_to_boolean"]
 
 
 def add_family(add, prefix, templates, tags, task):
@@ -145,7 +144,15 @@ def register(add):
             class_field="class",
             label_field="label",
             postprocessors=YES_NO_PROCESSORS,
-            __description__="Yes/no question about one class; predictions become 1 (yes) or 0 (no).",
+            __description__="Yes/no question about one class; predictions become TRUE (yes), FALSE (no) or OTHER.",
+        ),
+        "instruction": YesNoTemplate(
+            instruction="Answer with a single word, yes or no: is the {text_type} below an instance of '{class}'?",
+            input_format="{text}",
+            class_field="class",
+            label_field="label",
+            postprocessors=YES_NO_PROCESSORS,
+            __description__="Instruction-only yes/no phrasing; predictions become TRUE, FALSE or OTHER.",
         ),
         "title": YesNoTemplate(
             input_format="Text: {text}\nQuestion: is this {text_type} an example of '{class}'? (yes/no)",
@@ -153,7 +160,7 @@ def register(add):
             class_field="class",
             label_field="label",
             postprocessors=YES_NO_PROCESSORS,
-            __description__="Text and a yes/no question under headings; predictions become 1 or 0.",
+            __description__="Text and a yes/no question under headings; predictions become TRUE, FALSE or OTHER.",
         ),
     }, tags, "tasks.classification.binary")
 

@@ -1,0 +1,259 @@
+"""Catalog: text classification cards (topic, sentiment, intent, emotion, legal, medical, hate speech, ...).
+
+Integer labels are mapped to readable class names in the order of each dataset's ClassLabel feature (or its
+documented label list when the column is a plain integer). `classes` always lists every class of the dataset.
+"""
+
+from unitxt.card import TaskCard
+from unitxt.loaders import LoadHF
+from unitxt.operators import ExecuteExpression, JoinStr, ListFieldValues, MapInstanceValues, RemoveFields, Rename, Set
+from unitxt.operators_extra import SetClassesFromData
+from unitxt.splitters import SplitRandomMix
+
+MULTI_CLASS_TEMPLATES = "templates.classification.multi_class.all"
+MULTI_LABEL_TEMPLATES = "templates.classification.multi_label.all"
+TRAIN_TEST_MIX = {"train": "train[90%]", "validation": "train[10%]", "test": "test"}
+
+
+def hf(repo):
+    return f"https://huggingface.co/datasets/{repo}"
+
+
+def _tags(repo, paper=None, task="classification", **extra):
+    urls = {"dataset": hf(repo)}
+    if paper:
+        urls["paper"] = paper
+    return {"task": task, "language": "en", "modality": "text", "urls": urls, **extra}
+
+
+def index_mapper(field, classes, start=0, process_every_value=False):
+    return MapInstanceValues(mappers={field: {str(start + index): name for index, name in enumerate(classes)}},
+                             process_every_value=process_every_value)
+
+
+def multi_class_card(loader, classes, description, tags, text=None, label="label", start=0, mix=None,
+                     task="tasks.classification.multi_class.topic_classification", text_type="text",
+                     type_of_class="topic", pre=(), map_labels=True):
+    steps = list(pre)
+    if mix is not None:
+        steps.append(SplitRandomMix(mix=mix))
+    if text is not None and text != "text":
+        steps.append(Rename(field=text, to_field="text"))
+    if label != "label":
+        steps.append(Rename(field=label, to_field="label"))
+    if map_labels:
+        steps.append(index_mapper("label", classes, start))
+    if classes is None:  # the label set is not published as a list: collect it from the data
+        steps.append(SetClassesFromData(field="label", to_field="classes"))
+        steps.append(Set(fields={"text_type": text_type, "type_of_class": type_of_class}))
+    else:
+        steps.append(Set(fields={"classes": classes, "text_type": text_type, "type_of_class": type_of_class}))
+    return TaskCard(loader=loader, preprocess_steps=steps, task=task, templates=MULTI_CLASS_TEMPLATES,
+                    __description__=description, __tags__=tags)
+
+
+AG_NEWS = ["World", "Sports", "Business", "Sci/Tech"]
+DBPEDIA = ["Company", "Educational Institution", "Artist", "Athlete", "Office Holder", "Mean Of Transportation",
+           "Building", "Natural Place", "Village", "Animal", "Plant", "Album", "Film", "Written Work"]
+YAHOO = ["Society & Culture", "Science & Mathematics", "Health", "Education & Reference", "Computers & Internet",
+         "Sports", "Business & Finance", "Entertainment & Music", "Family & Relationships", "Politics & Government"]
+NEWSGROUPS = [
+    "alt.atheism", "comp.graphics", "comp.os.ms-windows.misc", "comp.sys.ibm.pc.hardware", "comp.sys.mac.hardware",
+    "comp.windows.x", "misc.forsale", "rec.autos", "rec.motorcycles", "rec.sport.baseball", "rec.sport.hockey",
+    "sci.crypt", "sci.electronics", "sci.med", "sci.space", "soc.religion.christian", "talk.politics.guns",
+    "talk.politics.mideast", "talk.politics.misc", "talk.religion.misc",
+]
+TREC_COARSE = ["abbreviation", "entity", "description", "human", "location", "numeric value"]
+BANKING77 = [
+    "activate_my_card", "age_limit", "apple_pay_or_google_pay", "atm_support", "automatic_top_up",
+    "balance_not_updated_after_bank_transfer", "balance_not_updated_after_cheque_or_cash_deposit",
+    "beneficiary_not_allowed", "cancel_transfer", "card_about_to_expire", "card_acceptance", "card_arrival",
+    "card_delivery_estimate", "card_linking", "card_not_working", "card_payment_fee_charged",
+    "card_payment_not_recognised", "card_payment_wrong_exchange_rate", "card_swallowed", "cash_withdrawal_charge",
+    "cash_withdrawal_not_recognised", "change_pin", "compromised_card", "contactless_not_working",
+    "country_support", "declined_card_payment", "declined_cash_withdrawal", "declined_transfer",
+    "direct_debit_payment_not_recognised", "disposable_card_limits", "edit_personal_details", "exchange_charge",
+    "exchange_rate", "exchange_via_app", "extra_charge_on_statement", "failed_transfer", "fiat_currency_support",
+    "get_disposable_virtual_card", "get_physical_card", "getting_spare_card", "getting_virtual_card",
+    "lost_or_stolen_card", "lost_or_stolen_phone", "order_physical_card", "passcode_forgotten",
+    "pending_card_payment", "pending_cash_withdrawal", "pending_top_up", "pending_transfer", "pin_blocked",
+    "receiving_money", "Refund_not_showing_up", "request_refund", "reverted_card_payment?",
+    "supported_cards_and_currencies", "terminate_account", "top_up_by_bank_transfer_charge",
+    "top_up_by_card_charge", "top_up_by_cash_or_cheque", "top_up_failed", "top_up_limits", "top_up_reverted",
+    "topping_up_by_card", "transaction_charged_twice", "transfer_fee_charged", "transfer_into_account",
+    "transfer_not_received_by_recipient", "transfer_timing", "unable_to_verify_identity", "verify_my_identity",
+    "verify_source_of_funds", "verify_top_up", "virtual_card_not_working", "visa_or_mastercard",
+    "why_verify_identity", "wrong_amount_of_cash_received", "wrong_exchange_rate_for_cash_withdrawal",
+]
+# readable names: underscores become spaces; the two irregular dataset names are normalised
+BANKING77_READABLE = [name.replace("_", " ").replace("?", "").lower() for name in BANKING77]
+GO_EMOTIONS = ["admiration", "amusement", "anger", "annoyance", "approval", "caring", "confusion", "curiosity",
+               "desire", "disappointment", "disapproval", "disgust", "embarrassment", "excitement", "fear",
+               "gratitude", "grief", "joy", "love", "nervousness", "optimism", "pride", "realization", "relief",
+               "remorse", "sadness", "surprise", "neutral"]
+EMOTION = ["sadness", "joy", "love", "anger", "fear", "surprise"]
+FINANCIAL_TOPICS = ["Analyst Update", "Fed | Central Banks", "Company | Product News", "Treasuries | Corporate Debt",
+                    "Dividend", "Earnings", "Energy | Oil", "Financials", "Currencies", "General News | Opinion",
+                    "Gold | Metals | Materials", "IPO", "Legal | Regulation", "M&A | Investments", "Macro", "Markets",
+                    "Politics", "Personnel Change", "Stock Commentary", "Stock Movement"]
+LAW_STACK_EXCHANGE = ["business", "civil-law", "constitutional-law", "contract", "contract-law", "copyright",
+                      "criminal-law", "employment", "intellectual-property", "internet", "liability", "licensing",
+                      "privacy", "software", "tax-law", "trademark"]
+LEDGAR = [
+    "Adjustments", "Agreements", "Amendments", "Anti-Corruption Laws", "Applicable Laws", "Approvals", "Arbitration",
+    "Assignments", "Assigns", "Authority", "Authorizations", "Base Salary", "Benefits", "Binding Effects", "Books",
+    "Brokers", "Capitalization", "Change In Control", "Closings", "Compliance With Laws", "Confidentiality",
+    "Consent To Jurisdiction", "Consents", "Construction", "Cooperation", "Costs", "Counterparts", "Death",
+    "Defined Terms", "Definitions", "Disability", "Disclosures", "Duties", "Effective Dates", "Effectiveness",
+    "Employment", "Enforceability", "Enforcements", "Entire Agreements", "Erisa", "Existence", "Expenses", "Fees",
+    "Financial Statements", "Forfeitures", "Further Assurances", "General", "Governing Laws", "Headings",
+    "Indemnifications", "Indemnity", "Insurances", "Integration", "Intellectual Property", "Interests",
+    "Interpretations", "Jurisdictions", "Liens", "Litigations", "Miscellaneous", "Modifications", "No Conflicts",
+    "No Defaults", "No Waivers", "Non-Disparagement", "Notices", "Organizations", "Participations", "Payments",
+    "Positions", "Powers", "Publicity", "Qualifications", "Records", "Releases", "Remedies", "Representations",
+    "Sales", "Sanctions", "Severability", "Solvency", "Specific Performance", "Submission To Jurisdiction",
+    "Subsidiaries", "Successors", "Survival", "Tax Withholdings", "Taxes", "Terminations", "Terms", "Titles",
+    "Transactions With Affiliates", "Use Of Proceeds", "Vacations", "Venues", "Vesting", "Waiver Of Jury Trials",
+    "Waivers", "Warranties", "Withholdings",
+]
+UNFAIR_TOS = ["Limitation of liability", "Unilateral termination", "Unilateral change", "Content removal",
+              "Contract by using", "Choice of law", "Jurisdiction", "Arbitration"]
+MEDICAL_CONDITIONS = ["neoplasms", "digestive system diseases", "nervous system diseases", "cardiovascular diseases",
+                      "general pathological conditions"]
+
+
+def register(add):
+    add("cards.ag_news", multi_class_card(
+        LoadHF(path="fancyzhx/ag_news"), AG_NEWS,
+        "AG News: news article titles and descriptions from the AG's corpus, in 4 topic classes. Published train "
+        "and test splits; validation is a seeded 10% of train.",
+        _tags("fancyzhx/ag_news", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX, text_type="news article"))
+    add("cards.dbpedia_14", multi_class_card(
+        LoadHF(path="fancyzhx/dbpedia_14", name="dbpedia_14"), DBPEDIA,
+        "DBpedia-14: Wikipedia abstracts (with their title) of entities from 14 non-overlapping DBpedia ontology "
+        "classes. Published train and test splits; validation is a seeded 10% of train.",
+        _tags("fancyzhx/dbpedia_14", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
+        pre=[ExecuteExpression(expression="title + '. ' + content", to_field="text")],
+        text_type="Wikipedia abstract", type_of_class="entity type"))
+    add("cards.yahoo_answers_topics", multi_class_card(
+        LoadHF(path="community-datasets/yahoo_answers_topics", name="yahoo_answers_topics"), YAHOO,
+        "Yahoo! Answers topics: a question (title and content) with its best answer, in 10 top-level categories. "
+        "Published train and test splits; validation is a seeded 10% of train.",
+        _tags("community-datasets/yahoo_answers_topics", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
+        label="topic", text_type="question and answer",
+        pre=[ExecuteExpression(expression="f'Question: {question_title} {question_content}\\nAnswer: {best_answer}'",
+                               to_field="text")]))
+    add("cards.20_newsgroups", multi_class_card(
+        LoadHF(path="SetFit/20_newsgroups"), NEWSGROUPS,
+        "20 Newsgroups: posts from 20 Usenet newsgroups, labelled by their newsgroup (e.g. sci.space). Published "
+        "train and test splits; validation is a seeded 10% of train.",
+        _tags("SetFit/20_newsgroups", website="http://qwone.com/~jason/20Newsgroups/"), mix=TRAIN_TEST_MIX,
+        label="label_text", map_labels=False, text_type="newsgroup post", type_of_class="newsgroup",
+        pre=[RemoveFields(fields=["label"])]))
+    add("cards.trec", multi_class_card(
+        LoadHF(path="CogComp/trec", trust_remote_code=True), TREC_COARSE,
+        "TREC question classification (coarse labels): what kind of answer does a question seek — abbreviation, "
+        "entity, description, human, location or numeric value. Published train and test splits; validation is "
+        "a seeded 10% of train.",
+        _tags("CogComp/trec"), mix=TRAIN_TEST_MIX, label="coarse_label", text_type="question",
+        type_of_class="answer type"))
+    add("cards.banking77", multi_class_card(
+        LoadHF(path="PolyAI/banking77", trust_remote_code=True), BANKING77_READABLE,
+        "BANKING77: online banking customer queries labelled with one of 77 fine-grained intents (intent names as "
+        "in the dataset, with underscores shown as spaces). Published train and test splits; validation is a "
+        "seeded 10% of train.",
+        _tags("PolyAI/banking77", "https://arxiv.org/abs/2003.04807"), mix=TRAIN_TEST_MIX,
+        task="tasks.classification.multi_class", text_type="utterance", type_of_class="intent"))
+    add("cards.emotion", multi_class_card(
+        LoadHF(path="dair-ai/emotion", name="split"), EMOTION,
+        "Emotion (dair-ai): English Twitter messages labelled with one of six basic emotions. Published train / "
+        "validation / test splits.",
+        _tags("dair-ai/emotion"), task="tasks.classification.multi_class", text_type="tweet",
+        type_of_class="emotion"))
+    add("cards.imdb", multi_class_card(
+        LoadHF(path="stanfordnlp/imdb", name="plain_text"), ["negative", "positive"],
+        "IMDB: highly polar movie reviews for binary sentiment classification. Published train and test splits "
+        "(the unlabeled 'unsupervised' split is dropped); validation is a seeded 10% of train.",
+        _tags("stanfordnlp/imdb", website="https://ai.stanford.edu/~amaas/data/sentiment/"), mix=TRAIN_TEST_MIX,
+        task="tasks.classification.multi_class.sentiment", text_type="movie review", type_of_class="sentiment"))
+    add("cards.rotten_tomatoes", multi_class_card(
+        LoadHF(path="cornell-movie-review-data/rotten_tomatoes"), ["negative", "positive"],
+        "Rotten Tomatoes (Pang and Lee movie review sentences): binary sentiment of review snippets. Published "
+        "train / validation / test splits.",
+        _tags("cornell-movie-review-data/rotten_tomatoes"), task="tasks.classification.multi_class.sentiment",
+        text_type="movie review", type_of_class="sentiment"))
+    add("cards.financial_tweets", multi_class_card(
+        LoadHF(path="zeroshot/twitter-financial-news-topic"), FINANCIAL_TOPICS,
+        "Twitter financial news topics: finance-related tweets in 20 topic classes. The published validation split "
+        "is the test split; validation is a seeded 10% of train.",
+        _tags("zeroshot/twitter-financial-news-topic"), text_type="tweet",
+        mix={"train": "train[90%]", "validation": "train[10%]", "test": "validation"}))
+    add("cards.ethos_binary", multi_class_card(
+        LoadHF(path="iamollas/ethos", name="binary", trust_remote_code=True), ["not hate speech", "hate speech"],
+        "ETHOS (binary config): social-media comments (YouTube and Reddit) labelled as hate speech or not. The "
+        "dataset has only a train split: seeded 70% / 10% / 20% portions are train / validation / test.",
+        _tags("iamollas/ethos", "https://arxiv.org/abs/2006.08328"), task="tasks.classification.multi_class",
+        mix={"train": "train[70%]", "validation": "train[10%]", "test": "train[20%]"},
+        text_type="comment", type_of_class="hate speech"))
+    add("cards.law_stack_exchange", multi_class_card(
+        LoadHF(path="jonathanli/law-stack-exchange"), LAW_STACK_EXCHANGE,
+        "Law Stack Exchange: legal questions (title and body) from law.stackexchange.com, labelled by their main "
+        "tag (16 legal areas). Published train / validation / test splits.",
+        _tags("jonathanli/law-stack-exchange"), label="text_label", map_labels=False, text_type="legal question",
+        type_of_class="legal area",
+        pre=[ListFieldValues(fields=["title", "body"], to_field="text"),
+             JoinStr(field="text", separator="\n")]))
+    add("cards.ledgar", multi_class_card(
+        LoadHF(path="coastalcph/lex_glue", name="ledgar"), LEDGAR,
+        "LEDGAR (LexGLUE): contract provisions from SEC filings, labelled with the provision's main topic (100 "
+        "classes). Published train / validation / test splits.",
+        _tags("coastalcph/lex_glue", "https://arxiv.org/abs/2110.00976"), text_type="contract clause",
+        type_of_class="contractual provision type"))
+    add("cards.medical_abstracts", multi_class_card(
+        LoadHF(path="TimSchopf/medical_abstracts"), MEDICAL_CONDITIONS,
+        "Medical abstracts: abstracts of medical papers labelled with one of five patient condition classes "
+        "(labels 1-5 in the data). Published train and test splits; validation is a seeded 10% of train.",
+        _tags("TimSchopf/medical_abstracts"), mix=TRAIN_TEST_MIX, text="medical_abstract", label="condition_label",
+        start=1, text_type="medical abstract", type_of_class="condition"))
+    add("cards.claim_stance_topic", multi_class_card(
+        LoadHF(path="ibm-research/claim_stance", name="claim_stance_topic"), None,
+        "IBM Debater claim stance, topic config: claims mined from Wikipedia, to be matched to the debate topic "
+        "(motion) they address. The topic list is collected from the data. Published train / validation / test "
+        "splits.",
+        _tags("ibm-research/claim_stance", "https://aclanthology.org/E17-1024/"), map_labels=False,
+        text_type="argumentative claim", type_of_class="debate topic"))
+    add("cards.argument_topic", multi_class_card(
+        LoadHF(path="ibm-research/argument_quality_ranking_30k", name="argument_topic"), None,
+        "IBM Debater argument quality 30k, topic config: crowd-sourced arguments, to be matched to the debate topic "
+        "(motion) they were written for. The topic list is collected from the data. Published train / validation / "
+        "test splits.",
+        _tags("ibm-research/argument_quality_ranking_30k", "https://arxiv.org/abs/1911.11408"), text="argument",
+        label="topic", map_labels=False, text_type="argument", type_of_class="debate topic"))
+    # multi-label
+    add("cards.go_emotions.simplified", TaskCard(
+        loader=LoadHF(path="google-research-datasets/go_emotions", name="simplified"),
+        preprocess_steps=[
+            index_mapper("labels", GO_EMOTIONS, process_every_value=True),
+            Set(fields={"classes": GO_EMOTIONS, "text_type": "Reddit comment", "type_of_classes": "emotions"}),
+        ],
+        task="tasks.classification.multi_label",
+        templates=MULTI_LABEL_TEMPLATES,
+        __description__="GoEmotions (simplified config): Reddit comments labelled with one or more of 27 emotions or "
+                        "neutral. Published train / validation / test splits.",
+        __tags__=_tags("google-research-datasets/go_emotions", "https://arxiv.org/abs/2005.00547",
+                       task="multi-label classification"),
+    ))
+    add("cards.unfair_tos", TaskCard(
+        loader=LoadHF(path="coastalcph/lex_glue", name="unfair_tos"),
+        preprocess_steps=[
+            index_mapper("labels", UNFAIR_TOS, process_every_value=True),
+            Set(fields={"classes": UNFAIR_TOS, "text_type": "terms of service sentence",
+                        "type_of_classes": "potentially unfair contractual terms"}),
+        ],
+        task="tasks.classification.multi_label",
+        templates=MULTI_LABEL_TEMPLATES,
+        __description__="UNFAIR-ToS (LexGLUE): sentences of online Terms of Service labelled with the types of "
+                        "potentially unfair terms they contain (8 types; most sentences have none). Published "
+                        "train / validation / test splits.",
+        __tags__=_tags("coastalcph/lex_glue", "https://arxiv.org/abs/2110.00976", task="multi-label classification"),
+    ))

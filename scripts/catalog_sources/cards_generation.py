@@ -1,0 +1,195 @@
+"""Catalog: generation cards — code (HumanEval, MBPP), data-to-text (DART, WikiBio), grammatical error correction
+(CoEdIT), NER / slot filling (Universal NER, ATIS) and chat-assistant benchmarks (MT-Bench, Arena-Hard)."""
+
+from unitxt.card import TaskCard
+from unitxt.loaders import LoadHF
+from unitxt.operators import ExecuteExpression, FilterByCondition, Rename, Set, Wrap
+from unitxt.operators_extra import IobToSpans, SetClassesFromData
+from unitxt.splitters import RenameSplits, SplitRandomMix
+from unitxt.task import Task
+
+UNIVERSAL_NER_TAGS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC"]
+ENTITY_TYPES = {"PER": "Person", "ORG": "Organization", "LOC": "Location"}
+
+
+def hf(repo):
+    return f"https://huggingface.co/datasets/{repo}"
+
+
+def _tags(task, repo, paper=None, language="en", **extra):
+    urls = {"dataset": hf(repo)}
+    if paper:
+        urls["paper"] = paper
+    return {"task": task, "language": language, "modality": "text", "urls": urls, **extra}
+
+
+# Open-ended chat prompts have no reference answer: they are meant for an LLM judge. Offline, the card's own task
+# reports the prediction length (the judge metric can be given in the recipe with `metrics=[...]`).
+OPEN_ENDED = Task(
+    input_fields={"input": "str", "type_of_input": "str", "type_of_output": "str"},
+    reference_fields={"output": "str"},
+    prediction_type="str",
+    metrics=["metrics.prediction_length"],
+    defaults={"output": ""},
+    __description__="Open-ended generation without reference answers (judged by a model or a person).",
+    __tags__={"task": "generation", "modality": "text"},
+)
+
+
+def register(add):
+    add("cards.human_eval", TaskCard(
+        loader=LoadHF(path="openai/openai_humaneval"),
+        preprocess_steps=[
+            Rename(field_to_field={"prompt": "input", "canonical_solution": "output"}),
+            Set(fields={"type_of_input": "Python function signature and docstring",
+                        "type_of_output": "function body"}),
+        ],
+        task="tasks.generation",
+        templates="templates.generation.all",
+        __description__="HumanEval: 164 hand-written Python programming problems — complete a function from its "
+                        "signature and docstring. The dataset has one split (test), used whole (no demos "
+                        "split: zero-shot, as the benchmark is run). The reference is the canonical solution; the card scores text "
+                        "overlap (execution against the unit tests is not part of the offline metrics).",
+        __tags__=_tags("code generation", "openai/openai_humaneval", "https://arxiv.org/abs/2107.03374",
+                       language=["en", "python"]),
+    ))
+    add("cards.mbpp", TaskCard(
+        loader=LoadHF(path="google-research-datasets/mbpp", name="full"),
+        preprocess_steps=[
+            ExecuteExpression(expression="text + '\\nYour code should pass these tests:\\n' + '\\n'.join(test_list)",
+                              to_field="input"),
+            Rename(field="code", to_field="output"),
+            Set(fields={"type_of_input": "programming task", "type_of_output": "Python function"}),
+        ],
+        task="tasks.generation",
+        templates="templates.generation.all",
+        __description__="MBPP (full config): ~1,000 crowd-sourced entry-level Python problems, each with a "
+                        "description, a reference solution and three assert tests (shown in the input). Published "
+                        "train / validation / test splits (the 'prompt' split is left as is).",
+        __tags__=_tags("code generation", "google-research-datasets/mbpp", "https://arxiv.org/abs/2108.07732",
+                       language=["en", "python"]),
+    ))
+    add("cards.universal_ner.en.ewt", TaskCard(
+        loader=LoadHF(path="universalner/universal_ner", name="en_ewt", trust_remote_code=True),
+        preprocess_steps=[
+            IobToSpans(tokens_field="tokens", tags_field="ner_tags", tag_names=UNIVERSAL_NER_TAGS,
+                       type_names=ENTITY_TYPES),
+            Set(fields={"entity_types": list(ENTITY_TYPES.values())}),
+        ],
+        task="tasks.ner.all_entity_types",
+        templates="templates.ner.all_entity_types.all",
+        __description__="Universal NER, English EWT treebank (config en_ewt): person, organization and location "
+                        "entities annotated over Universal Dependencies text. BIO token tags become character spans "
+                        "over the space-joined tokens. Published train / validation / test splits. (The Hub repo "
+                        "loads through a loading script with datasets < 4.)",
+        __tags__=_tags("named entity recognition", "universalner/universal_ner", "https://arxiv.org/abs/2311.09122"),
+    ))
+    add("cards.atis", TaskCard(
+        loader=LoadHF(path="tuetschek/atis"),
+        preprocess_steps=[
+            SplitRandomMix(mix={"train": "train[90%]", "validation": "train[10%]", "test": "test"}),
+            IobToSpans(tokens_field="text", tags_field="slots"),
+            SetClassesFromData(field="labels", to_field="classes"),
+            Set(fields={"text_type": "flight request", "class_type": "slot"}),
+        ],
+        task="tasks.span_labeling.extraction",
+        templates="templates.span_labeling.extraction.all",
+        __description__="ATIS: spoken requests to an airline travel information system with slot annotations "
+                        "(BIO tags per word, e.g. B-fromloc.city_name) — extract the slot values. The slot type list "
+                        "is collected from the data. Published train and test splits; validation is a seeded 10% of "
+                        "train.",
+        __tags__=_tags("slot filling", "tuetschek/atis"),
+    ))
+    add("cards.coedit_gec", TaskCard(
+        loader=LoadHF(path="grammarly/coedit"),
+        preprocess_steps=[
+            FilterByCondition(values={"task": "gec"}, condition="eq"),
+            SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]", "test": "validation"}),
+            ExecuteExpression(expression="src.split(': ', 1)[1] if ': ' in src else src", to_field="original_text"),
+            Wrap(field="tgt", to_field="corrected_texts"),
+        ],
+        task="tasks.grammatical_error_correction",
+        templates="templates.grammatical_error_correction.all",
+        __description__="CoEdIT, grammatical error correction subset (task == 'gec'): sentences with errors and "
+                        "their corrections; the instruction prefix of the source ('Fix grammaticality: ...') is "
+                        "removed. The published validation split is the test split; validation is 5% of train.",
+        __tags__=_tags("grammatical error correction", "grammarly/coedit", "https://arxiv.org/abs/2305.09857"),
+    ))
+    add("cards.dart", TaskCard(
+        loader=LoadHF(path="Yale-LILY/dart", trust_remote_code=True),
+        preprocess_steps=[
+            ExecuteExpression(expression="'\\n'.join(' | '.join(triple) for triple in tripleset)", to_field="input"),
+            ExecuteExpression(expression="annotations['text'][0]", to_field="output"),
+            Set(fields={"type_of_input": "set of (subject | relation | object) triples", "type_of_output": "text"}),
+        ],
+        task="tasks.generation",
+        templates="templates.generation.all",
+        __description__="DART: open-domain structured data-to-text — verbalise a set of RDF-style triples (one per "
+                        "line, 'subject | relation | object') in fluent text. The first annotated sentence is the "
+                        "reference. Published train / validation / test splits.",
+        __tags__=_tags("data-to-text generation", "Yale-LILY/dart", "https://arxiv.org/abs/2007.02871"),
+    ))
+    add("cards.wiki_bio", TaskCard(
+        loader=LoadHF(path="michaelauli/wiki_bio", trust_remote_code=True),
+        preprocess_steps=[
+            RenameSplits(mapper={"val": "validation"}),
+            ExecuteExpression(
+                expression="'\\n'.join(f'{header}: {value}' for header, value in "
+                           "zip(input_text['table']['column_header'], input_text['table']['content']))",
+                to_field="input"),
+            ExecuteExpression(expression="target_text.strip()", to_field="output"),
+            Set(fields={"type_of_input": "Wikipedia infobox", "type_of_output": "first sentence of the biography"}),
+        ],
+        task="tasks.generation",
+        templates="templates.generation.all",
+        __description__="WikiBio: Wikipedia biography infoboxes (field: value per line, tokenized and lower-cased "
+                        "as in the data) with the first sentence of the article as the reference. Splits train / "
+                        "val (renamed validation) / test.",
+        __tags__=_tags("data-to-text generation", "michaelauli/wiki_bio", "https://arxiv.org/abs/1603.07771"),
+    ))
+    add("cards.mt_bench.generation.english_single_turn", TaskCard(
+        loader=LoadHF(path="HuggingFaceH4/mt_bench_prompts"),
+        preprocess_steps=[
+            RenameSplits(mapper={"train": "test"}),
+            ExecuteExpression(expression="prompt[0]", to_field="input"),
+            ExecuteExpression(expression="reference[0] if reference else ''", to_field="output"),
+            Set(fields={"type_of_input": "user request", "type_of_output": "assistant response"}),
+        ],
+        task=OPEN_ENDED,
+        templates="templates.generation.all",
+        __description__="MT-Bench prompts, first turn: 80 challenging open-ended requests in 8 categories (writing, "
+                        "roleplay, reasoning, math, coding, extraction, STEM, humanities) for chat assistants. Meant "
+                        "for an LLM judge; offline the card reports prediction length. One split (test).",
+        __tags__=_tags("generation", "HuggingFaceH4/mt_bench_prompts", "https://arxiv.org/abs/2306.05685"),
+    ))
+    add("cards.mt_bench.response_assessment.pairwise_comparison.human_single_turn", TaskCard(
+        loader=LoadHF(path="lmsys/mt_bench_human_judgments"),
+        preprocess_steps=[
+            SplitRandomMix(mix={"train": "gpt4_pair", "test": "human"}),
+            FilterByCondition(values={"turn": 1}, condition="eq"),
+            ExecuteExpression(expression="conversation_a[0]['content']", to_field="question"),
+            ExecuteExpression(expression="conversation_a[1]['content']", to_field="answer_a"),
+            ExecuteExpression(expression="conversation_b[1]['content']", to_field="answer_b"),
+            ExecuteExpression(expression="{'model_a': 'A', 'model_b': 'B'}.get(winner, 'tie')", to_field="winner"),
+        ],
+        task="tasks.response_assessment.pairwise_comparative_rating.single_turn",
+        templates="templates.response_assessment.pairwise_comparative_rating.single_turn.all",
+        __description__="MT-Bench human judgments, first turn: expert votes on which of two model answers to an "
+                        "MT-Bench question is better ('A', 'B' or 'tie'; both kinds of tie count as tie). Evaluates a "
+                        "judge. Test: the 'human' split; train (demos): the 'gpt4_pair' split (GPT-4 verdicts).",
+        __tags__=_tags("response assessment", "lmsys/mt_bench_human_judgments", "https://arxiv.org/abs/2306.05685"),
+    ))
+    add("cards.arena_hard.generation.english", TaskCard(
+        loader=LoadHF(path="lmarena-ai/arena-hard-auto-v0.1"),
+        preprocess_steps=[
+            RenameSplits(mapper={"train": "test"}),
+            ExecuteExpression(expression="turns[0]['content']", to_field="input"),
+            Set(fields={"type_of_input": "user request", "type_of_output": "assistant response", "output": ""}),
+        ],
+        task=OPEN_ENDED,
+        templates="templates.generation.all",
+        __description__="Arena-Hard-Auto v0.1: 500 challenging user queries drawn from Chatbot Arena, for judging "
+                        "chat assistants against a baseline with an LLM judge. Offline the card reports prediction "
+                        "length. One split (test).",
+        __tags__=_tags("generation", "lmarena-ai/arena-hard-auto-v0.1", "https://arxiv.org/abs/2406.11939"),
+    ))

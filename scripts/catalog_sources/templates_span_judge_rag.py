@@ -1,0 +1,270 @@
+"""Catalog: span labeling / NER templates, response assessment (LLM-as-judge) templates and RAG templates."""
+
+from unitxt.serializers import ListSerializer
+from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, TemplatesList
+from unitxt.templates_extra import SpanLabelingTemplate
+
+SPAN_PROCESSORS = ["processors.to_span_label_pairs"]
+RATING_PROCESSORS = ["processors.extract_mt_bench_rating_judgment"]
+NUMBER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.cast_to_float_return_nan_if_failed"]
+ANSWER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_string_stripped"]
+
+
+def add_family(add, prefix, templates, tags, task):
+    """Add `prefix.<variant>` for every template and `prefix.all` listing them (in the given order)."""
+    names = []
+    for variant, template in templates.items():
+        template.__dict__["__tags__"] = dict(tags)
+        if variant.startswith("templates."):
+            name = variant  # a template named outside the family (still listed in its .all)
+        else:
+            name = f"{prefix}.{variant}" if variant else prefix
+        add(name, template)
+        names.append(name)
+    add(f"{prefix}.all", TemplatesList(
+        names, __description__=f"Every template of {prefix} (for {task}).", __tags__=dict(tags),
+    ))
+
+
+def _spans(add):
+    tags = {"task": "span labeling", "modality": "text"}
+    add_family(add, "templates.span_labeling.extraction", {
+        "default": SpanLabelingTemplate(
+            instruction="Find every span of the {text_type} that is one of these {class_type}s: {classes}. List "
+                        "them as 'span: {class_type}' separated by commas, or write None when there is none.",
+            input_format="{text_type}: {text}",
+            target_prefix="Spans: ",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Explains the 'span: label' answer format; 'None' when nothing is found.",
+        ),
+        "identify": SpanLabelingTemplate(
+            input_format="From the following {text_type}, identify spans with {class_type}:{classes}.\n"
+                         "{text_type}: {text}",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="One-line request naming the classes, then the text; answers 'span: label, ...'.",
+        ),
+        "instruction": SpanLabelingTemplate(
+            instruction="Extract from the {text_type} every mention of a {class_type} among {classes}. Reply only "
+                        "with 'mention: {class_type}' pairs separated by commas, in order of appearance, or None.",
+            input_format="{text}",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Instruction-only phrasing; the input is the bare text.",
+        ),
+        "title": SpanLabelingTemplate(
+            instruction="Mark the spans of the {text_type} below that belong to the {class_type} classes "
+                        "{classes}. Answer in the form 'span: class, span: class'.",
+            input_format="Text:\n{text}",
+            target_prefix="Spans:\n",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Text under a heading; answer under 'Spans:'.",
+        ),
+        "empty": SpanLabelingTemplate(
+            input_format="{text}",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Only the text; the answer is 'span: label, ...' (or None).",
+        ),
+    }, tags, "tasks.span_labeling.extraction")
+
+    ner_tags = {"task": "named entity recognition", "modality": "text"}
+    add_family(add, "templates.ner.all_entity_types", {
+        "default": SpanLabelingTemplate(
+            instruction="List the named entities of the following text whose type is one of: {entity_types}. "
+                        "Write them as 'entity: type' separated by commas, or None when there is none.",
+            input_format="Text: {text}",
+            target_prefix="Entities: ",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Asks for 'entity: type' pairs of the given types.",
+        ),
+        "title": SpanLabelingTemplate(
+            instruction="Extract the entities of types {entity_types} from the text below as 'entity: type, ...'.",
+            input_format="Text:\n{text}",
+            target_prefix="Entities:\n",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Text and entities under headings.",
+        ),
+        "empty": SpanLabelingTemplate(
+            input_format="{text}",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Only the text.",
+        ),
+    }, ner_tags, "tasks.ner.all_entity_types")
+
+    add_family(add, "templates.ner.single_entity_type", {
+        "default": SpanLabelingTemplate(
+            instruction="List every {entity_type} mentioned in the following text as '<mention>: {entity_type}', "
+                        "separated by commas, or write None when there is none.",
+            input_format="Text: {text}",
+            target_prefix="Entities: ",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Asks for the mentions of one entity type.",
+        ),
+        "title": SpanLabelingTemplate(
+            instruction="Find the {entity_type} entities in the text below.",
+            input_format="Text:\n{text}",
+            target_prefix="Entities:\n",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Text and entities under headings.",
+        ),
+        "empty": SpanLabelingTemplate(
+            input_format="{text}",
+            postprocessors=SPAN_PROCESSORS,
+            __description__="Only the text.",
+        ),
+    }, ner_tags, "tasks.ner.single_entity_type")
+
+
+JUDGE_INSTRUCTION = (
+    "You are an impartial judge. Assess how well the AI assistant's response below serves the user's question, "
+    "weighing helpfulness, relevance, accuracy, depth, creativity and level of detail.{reference_note} First "
+    "explain your assessment briefly and objectively. Then rate the response from 1 to 10, writing the rating in "
+    "double square brackets exactly like this: \"Rating: [[5]]\".\n\n"
+)
+
+
+def _judges(add):
+    tags = {"task": "response assessment", "modality": "text"}
+    add_family(add, "templates.response_assessment.rating.single_turn", {
+        "default": InputOutputTemplate(
+            instruction="Rate the quality of the answer to the question on a scale from 1 to 10. Reply with the "
+                        "number only.",
+            input_format="Question: {question}\nAnswer: {answer}",
+            target_prefix="Rating: ",
+            output_format="{rating}",
+            postprocessors=NUMBER_PROCESSORS,
+            __description__="Direct numeric rating of an answer.",
+        ),
+        "title": InputOutputTemplate(
+            instruction="Judge the answer below and give it a score from 1 (useless) to 10 (excellent).",
+            input_format="Question:\n{question}\n\nAnswer:\n{answer}",
+            target_prefix="Score: ",
+            output_format="{rating}",
+            postprocessors=NUMBER_PROCESSORS,
+            __description__="Question and answer under headings, then 'Score:'.",
+        ),
+        "templates.response_assessment.rating.mt_bench_single_turn": InputOutputTemplate(
+            instruction=JUDGE_INSTRUCTION.format(reference_note=""),
+            input_format="[User Question]\n{question}\n\n[Assistant Response Begins]\n{answer}\n"
+                         "[Assistant Response Ends]",
+            output_format="[[{rating}]]",
+            postprocessors=RATING_PROCESSORS,
+            __description__="MT-Bench style judge prompt: explanation, then a 1-10 rating as '[[N]]' (read as N/10).",
+        ),
+    }, tags, "tasks.response_assessment.rating.single_turn")
+
+    reference_note = (" Compare it with the reference answer, which is correct; mistakes relative to the reference "
+                      "lower the rating.")
+    add_family(add, "templates.response_assessment.rating.single_turn_with_reference", {
+        "default": InputOutputTemplate(
+            instruction="Rate the answer to the question on a scale from 1 to 10, using the reference answer as the "
+                        "standard of correctness. Reply with the number only.",
+            input_format="Question: {question}\nReference answer: {reference_answer}\nAnswer: {answer}",
+            target_prefix="Rating: ",
+            output_format="{rating}",
+            postprocessors=NUMBER_PROCESSORS,
+            __description__="Direct numeric rating of an answer against a reference.",
+        ),
+        "templates.response_assessment.rating.mt_bench_single_turn_with_reference": InputOutputTemplate(
+            instruction=JUDGE_INSTRUCTION.format(reference_note=reference_note),
+            input_format="[User Question]\n{question}\n\n[Reference Answer Begins]\n{reference_answer}\n"
+                         "[Reference Answer Ends]\n\n[Assistant Response Begins]\n{answer}\n"
+                         "[Assistant Response Ends]",
+            output_format="[[{rating}]]",
+            postprocessors=RATING_PROCESSORS,
+            __description__="MT-Bench style judge prompt with a reference answer; rating '[[N]]' read as N/10.",
+        ),
+    }, tags, "tasks.response_assessment.rating.single_turn_with_reference")
+
+    add_family(add, "templates.response_assessment.pairwise_comparative_rating.single_turn", {
+        "default": InputOutputTemplate(
+            instruction="Two assistants answered the same question. Decide which answer is better. Reply with A, B "
+                        "or tie, in double square brackets, e.g. [[A]].",
+            input_format="Question: {question}\n\nAnswer A: {answer_a}\n\nAnswer B: {answer_b}",
+            target_prefix="Verdict: ",
+            output_format="[[{winner}]]",
+            postprocessors=["processors.extract_from_double_brackets"],
+            __description__="Pairwise verdict written as [[A]], [[B]] or [[tie]].",
+        ),
+        "templates.response_assessment.pairwise_comparative_rating.mt_bench_single_turn": InputOutputTemplate(
+            instruction="You are an impartial judge comparing two AI assistants' responses to the user question "
+                        "below. Judge helpfulness, relevance, accuracy, depth, creativity and detail; ignore the "
+                        "order and length of the responses and the assistants' names. Explain your comparison "
+                        "briefly, then give your verdict as [[A]] if assistant A is better, [[B]] if assistant B is "
+                        "better, or [[tie]].\n\n",
+            input_format="[User Question]\n{question}\n\n[Assistant A Begins]\n{answer_a}\n[Assistant A Ends]\n\n"
+                         "[Assistant B Begins]\n{answer_b}\n[Assistant B Ends]",
+            output_format="[[{winner}]]",
+            postprocessors=["processors.extract_from_double_brackets"],
+            __description__="MT-Bench style pairwise judge prompt; the verdict is read from the double brackets.",
+        ),
+    }, tags, "tasks.response_assessment.pairwise_comparative_rating.single_turn")
+
+
+def _rag(add):
+    tags = {"task": "rag", "modality": "text"}
+    passages = ListSerializer(separator="\n\n")
+    add_family(add, "templates.rag.response_generation", {
+        "default": MultiReferenceTemplate(
+            instruction="Answer the question using the passages below. If they do not contain the answer, say so.",
+            input_format="Passages:\n{contexts}\n\nQuestion: {question}",
+            target_prefix="Answer: ",
+            references_field="reference_answers",
+            serializer=passages,
+            postprocessors=["processors.to_string_stripped"],
+            __description__="Passages separated by blank lines, then the question; answers grounded in them.",
+        ),
+        "title": MultiReferenceTemplate(
+            instruction="Use only the retrieved documents to answer the question.",
+            input_format="Documents:\n{contexts}\n\nQuestion:\n{question}",
+            target_prefix="Answer:\n",
+            references_field="reference_answers",
+            serializer=passages,
+            postprocessors=["processors.to_string_stripped"],
+            __description__="Documents, question and answer under headings.",
+        ),
+        "instruction": MultiReferenceTemplate(
+            instruction="Answer the user's question in one or two sentences, relying only on the passages given "
+                        "with it. If the passages do not contain the answer, reply that you do not "
+                        "know.",
+            input_format="{contexts}\n\nQuestion: {question}",
+            references_field="reference_answers",
+            serializer=passages,
+            postprocessors=["processors.to_string_stripped"],
+            __description__="Grounded-answer instruction that asks to admit when the passages lack the answer.",
+        ),
+        "empty": MultiReferenceTemplate(
+            input_format="{contexts}\n\n{question}",
+            references_field="reference_answers",
+            serializer=passages,
+            postprocessors=["processors.to_string_stripped"],
+            __description__="Only the passages and the question.",
+        ),
+    }, tags, "tasks.rag.response_generation")
+
+    add_family(add, "templates.rag.end_to_end", {
+        "default": MultiReferenceTemplate(
+            input_format="{question}",
+            references_field="reference_answers",
+            postprocessors=[],
+            __description__="The question passed to a RAG pipeline; predictions (answer/contexts dicts) are not "
+                            "post-processed.",
+        ),
+    }, tags, "tasks.rag.end_to_end")
+
+    add_family(add, "templates.rag.retrieval", {
+        "default": InputOutputTemplate(
+            instruction="List the ids of the passages relevant to the question, most relevant first, separated by "
+                        "commas.",
+            input_format="Question: {question}",
+            target_prefix="Ids: ",
+            output_format="{context_ids}",
+            output_list_separator=", ",
+            postprocessors=["processors.take_first_non_empty_line", "processors.to_list_by_comma"],
+            __description__="Asks for a comma-separated ranked list of passage ids.",
+        ),
+    }, {"task": "retrieval", "modality": "text"}, "tasks.rag.retrieval")
+
+
+def register(add):
+    _spans(add)
+    _judges(add)
+    _rag(add)

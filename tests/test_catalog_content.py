@@ -1,0 +1,426 @@
+"""Content checks of the shipped catalog (catalog_snapshot/): every artifact loads and round-trips, the snapshot and
+its index are up to date, every catalog name an artifact refers to exists, every artifact is described and tagged,
+every template renders a synthetic instance of its task, and formats reproduce the documented prompts."""
+
+import json
+import re
+import subprocess
+import sys
+import typing
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from unitxt.artifact import Artifact, ArtifactLink, from_serializable
+from unitxt.catalog import get_from_catalog
+from unitxt.card import TaskCard
+from unitxt.task import Task
+from unitxt.templates import Template, TemplatesDict, TemplatesList
+
+ROOT = Path(__file__).resolve().parent.parent
+SNAPSHOT = ROOT / "catalog_snapshot"
+SPEC = Path("/work/shared/spec/unitxt_docs.rst.txt")
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import build_catalog_index  # noqa: E402
+
+ENTRIES: Dict[str, Dict[str, Any]] = build_catalog_index.load_snapshot(SNAPSHOT)
+NAMES = sorted(ENTRIES)
+FAMILIES = ("cards", "tasks", "templates", "formats", "system_prompts", "processors", "splitters", "augmentors",
+            "metrics", "benchmarks", "serializers", "samplers")
+NAME_PATTERN = re.compile(r"(?<![\w./-])(?:" + "|".join(FAMILIES) + r")\.[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*")
+SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__")
+
+
+def _load(name: str) -> Artifact:
+    return get_from_catalog(name)
+
+
+# ---------------------------------------------------------------- loading and round trips
+def test_catalog_is_not_trivially_small():
+    assert len(NAMES) > 200
+    for family in ("tasks", "templates", "formats", "system_prompts", "splitters", "processors", "metrics"):
+        assert any(name.startswith(family + ".") for name in NAMES), family
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_artifact_loads_and_round_trips(name):
+    data = ENTRIES[name]
+    raw = from_serializable(json.loads(json.dumps(data)))  # the entry itself (links are not followed)
+    assert isinstance(raw, Artifact)
+    assert raw.to_dict() == data, "the JSON file is not what to_dict() writes"
+    again = Artifact.from_dict(raw.to_dict())
+    assert again == raw
+    assert again.to_dict() == data
+    resolved = _load(name)  # through the catalog, following links
+    assert isinstance(resolved, Artifact)
+    if not isinstance(raw, ArtifactLink):
+        assert Artifact.from_dict(resolved.to_dict()) == resolved
+
+
+def test_snapshot_is_up_to_date():
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_catalog.py"), "--check"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_index_and_tasks_md_are_up_to_date():
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_catalog_index.py"), "--check"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_index_lists_every_name_with_its_description():
+    index = (SNAPSHOT / "README.md").read_text(encoding="utf-8")
+    for name in NAMES:
+        assert f"| `{name}` |" in index, name
+    assert build_catalog_index.render_index(ENTRIES) == index  # deterministic
+
+
+# ---------------------------------------------------------------- references between artifacts
+def _referenced_names(value: Any, found: List[str]) -> List[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in SPECIAL_KEYS:
+                continue
+            _referenced_names(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _referenced_names(item, found)
+    elif isinstance(value, str):
+        for match in NAME_PATTERN.finditer(value):
+            found.append(match.group(0).rstrip("."))
+    return found
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_referenced_name_exists(name):
+    missing = sorted({ref for ref in _referenced_names(ENTRIES[name], []) if ref not in ENTRIES})
+    assert not missing, f"{name} refers to catalog names that do not exist: {missing}"
+
+
+def test_reference_walk_sees_the_important_kinds_of_references():
+    refs = set()
+    for name in NAMES:
+        refs.update(_referenced_names(ENTRIES[name], []))
+    assert "metrics.spearman" in refs  # task metrics
+    assert "processors.to_span_label_pairs" in refs  # template postprocessors
+    assert "templates.qa.with_context.default" in refs  # TemplatesList items
+    assert "formats.llama3_instruct" in refs  # ArtifactLink targets
+
+
+def test_catalog_names_used_in_the_documentation_exist():
+    if not SPEC.is_file():
+        pytest.skip("documentation spec not available")
+    text = SPEC.read_text(encoding="utf-8")
+    used = set(re.findall(r"(?<![\w.])((?:templates|tasks|formats|system_prompts|splitters)\.[a-z_.0-9]*[a-z0-9_])",
+                          text))
+    examples = {"tasks.my_task", "tasks.calculator.sum", "templates.py", "formats.py"}
+    missing = sorted(name for name in used - examples if name not in ENTRIES)
+    assert not missing, missing
+
+
+# ---------------------------------------------------------------- descriptions and tags
+@pytest.mark.parametrize("name", NAMES)
+def test_every_artifact_has_description_and_tags(name):
+    data = ENTRIES[name]
+    assert isinstance(data.get("__description__"), str) and data["__description__"].strip(), name
+    assert isinstance(data.get("__tags__"), dict) and data["__tags__"], name
+
+
+# ---------------------------------------------------------------- templates render synthetic task instances
+def _dummy(field: str, declared: Any) -> Any:
+    """A plausible value of a declared field type (spans are consistent with the synthetic text)."""
+    special = {"text": "Anna flew from Paris to Rome.", "spans_starts": [0, 15], "spans_ends": [4, 20],
+               "labels": ["Person", "Location"], "answer": 1, "label": "positive", "winner": "A"}
+    if field in special and _accepts(declared, special[field]):
+        return special[field]
+    origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if declared is str:
+        return f"sample {field.replace('_', ' ')}"
+    if declared is bool:
+        return True
+    if declared is int:
+        return 2
+    if declared is float:
+        return 3.5
+    if origin is typing.Union:
+        return _dummy(field, [arg for arg in args if arg is not type(None)][0])
+    if origin in (list, tuple):
+        item = args[0] if args else str
+        if origin is tuple and args:
+            return tuple(_dummy(field, arg) for arg in args)
+        return [_dummy(field, item), _dummy(field, item) if item is not str else f"other {field}"]
+    if origin is dict:
+        return {"key": "value"}
+    return f"sample {field}"
+
+
+def _accepts(declared: Any, value: Any) -> bool:
+    from unitxt.type_utils import make_checker
+
+    return make_checker(declared)(value)
+
+
+def _synthetic(task: Task) -> Dict[str, Any]:
+    instance = {field: _dummy(field, declared) for field, declared in task.input_types.items()}
+    instance.update({field: _dummy(field, declared) for field, declared in task.reference_types.items()})
+    for field, value in instance.items():
+        declared = {**task.input_types, **task.reference_types}[field]
+        assert _accepts(declared, value), (field, declared, value)
+    return task.process(dict(instance))
+
+
+def _templates_of(spec: Any) -> List[Template]:
+    if spec is None:
+        return []
+    if isinstance(spec, str):
+        spec = _load(spec)
+    if isinstance(spec, Template):
+        return [spec]
+    if isinstance(spec, TemplatesDict):
+        return [item if isinstance(item, Template) else _load(item) for item in spec.values()]
+    if isinstance(spec, (TemplatesList, list)):
+        result = []
+        for item in spec:
+            result.extend(_templates_of(item))
+        return result
+    raise AssertionError(f"not a template spec: {spec!r}")
+
+
+def _postprocess(template: Template, text: str) -> Any:
+    value = text
+    for item in template.postprocessors:
+        operator = _load(item) if isinstance(item, str) else item
+        value = operator.process_value(value) if hasattr(operator, "process_value") else value
+    return value
+
+
+def _check_renders(task: Task, templates: List[Template], label: str) -> int:
+    processed = _synthetic(task)
+    for template in templates:
+        rendered = template.render(processed["input_fields"], processed["reference_fields"], {})
+        assert isinstance(rendered["source"], str) and rendered["source"].strip(), (label, template.__id__)
+        assert "{" not in rendered["source"].replace("{\"", "").replace("{'", ""), (label, template.__id__)
+        for reference in rendered["references"]:
+            _postprocess(template, reference)
+        instance = template.process({**processed, "demos": [dict(processed)]})
+        assert instance["postprocessors"] == template.postprocessor_names()
+    return len(templates)
+
+
+TASK_NAMES = [name for name in NAMES if name.startswith("tasks.") and ENTRIES[name]["__type__"] == "task"]
+CARD_NAMES = [name for name in NAMES if name.startswith("cards.") and ENTRIES[name]["__type__"] == "task_card"]
+GENERIC = ["templates.key_val", "templates.key_val_with_new_lines"]
+
+
+@pytest.mark.parametrize("name", TASK_NAMES)
+def test_every_template_of_a_task_renders_a_synthetic_instance(name):
+    task = _load(name)
+    family = build_catalog_index.template_family(ENTRIES, name)
+    assert family is not None, f"{name} has no templates family (templates.<...>.all)"
+    members = build_catalog_index.family_members(ENTRIES, family)
+    assert f"{family}.default" in members or family == "templates.qa.open", f"{family} has no .default"
+    count = _check_renders(task, _templates_of(f"{family}.all") + _templates_of(GENERIC), name)
+    assert count >= 3
+
+
+@pytest.mark.parametrize("name", CARD_NAMES)
+def test_card_templates_render_a_synthetic_instance_of_the_card_task(name):
+    card = _load(name)
+    assert isinstance(card, TaskCard)
+    task = card.task if isinstance(card.task, Task) else _load(card.task)
+    templates = _templates_of(card.templates)
+    if not templates:
+        family = build_catalog_index.template_family(ENTRIES, card.task if isinstance(card.task, str) else "")
+        templates = _templates_of(f"{family}.all") if family else []
+    if templates:
+        _check_renders(task, templates, name)
+
+
+def test_every_task_has_default_title_or_instruction_variants():
+    for name in TASK_NAMES:
+        family = build_catalog_index.template_family(ENTRIES, name)
+        members = build_catalog_index.family_members(ENTRIES, family)
+        assert len(members) >= 1, name
+    for family in ("classification.multi_class", "qa.open", "qa.with_context", "translation.directed",
+                   "summarization.abstractive", "regression.two_texts", "generation", "span_labeling.extraction"):
+        for variant in ("default", "title", "instruction", "empty", "all"):
+            assert f"templates.{family}.{variant}" in ENTRIES, (family, variant)
+
+
+# ---------------------------------------------------------------- specific documented behaviour
+def test_span_labeling_identify_renders_the_documented_universal_ner_example():
+    template = _load("templates.span_labeling.extraction.identify")
+    task = _load("tasks.span_labeling.extraction")
+    processed = task.process({
+        "text": "What is this Miramar?", "text_type": "text", "class_type": "entity type",
+        "classes": ["Person", "Organization", "Location"], "spans_starts": [13], "spans_ends": [20],
+        "labels": ["Location"],
+    })
+    rendered = template.render(processed["input_fields"], processed["reference_fields"])
+    assert rendered["source"] == ("From the following text, identify spans with entity type:Person, Organization, "
+                                  "Location.\ntext: What is this Miramar?")
+    assert rendered["target"] == "Miramar: Location"
+    assert rendered["references"] == ["Miramar: Location"]
+    assert template.postprocessor_names() == ["processors.to_span_label_pairs"]
+    assert _postprocess(template, "Miramar: Location") == [["Miramar", "Location"]]
+    assert _postprocess(template, "None") == []
+
+
+def test_llama2_format_reproduces_the_adding_format_example_byte_for_byte():
+    if not SPEC.is_file():
+        pytest.skip("documentation spec not available")
+    lines = SPEC.read_text(encoding="utf-8").splitlines()
+    start = lines.index("An example for data point with the llama2 format and system prompt.") + 4
+    end = lines.index("To define this exact format you can use this code:") - 1
+    block = [line[3:] if line.startswith("   ") else line for line in lines[start:end]]
+    expected = "\n".join(block).rstrip("\n")
+    system_prompt = "\n".join(block[1:block.index("If a question does not make any sense, or is not factually "
+                                                  "coherent, explain why instead of answering something not correct."
+                                                  " If you don't know the answer to a question, please don't share "
+                                                  "false information.") + 1]) + "\n"
+    instruction = ("Classify the grammatical acceptability of the following text to one of these options: "
+                   "unacceptable, acceptable.\n")
+    instance = {
+        "source": "text: They drank the pub.",
+        "instruction": instruction,
+        "target_prefix": "The grammatical acceptability is ",
+        "system_prompt": system_prompt,
+        "demos": [{"source": "text: The more we study verbs, the crazier they get.", "target": "acceptable",
+                   "target_prefix": "The grammatical acceptability is ", "instruction": instruction}],
+    }
+    result = _load("formats.llama2").process(instance)["source"]
+    # the documentation page strips trailing whitespace; the format ends with the target prefix "... is "
+    assert result == expected + " "
+    # and the format equals the code shown in the tutorial
+    data = ENTRIES["formats.llama2"]
+    assert data["demo_format"] == "{source} [/INST] {target_prefix}{target} </s><s>[INST] "
+    assert data["model_input_format"] == ("[INST] <<SYS>>\n{system_prompt}\n\n{instruction}<<SYS>>\n\n\n{demos}"
+                                          "{source} [/INST]{target_prefix}")
+
+
+@pytest.mark.parametrize("name", [name for name in NAMES if name.startswith("formats.")])
+def test_formats_render_with_and_without_demos(name):
+    fmt = _load(name)
+    demo = {"source": "2+2?", "target": "4", "target_prefix": "A: ", "instruction": "Add."}
+    for demos in ([], [demo, demo]):
+        instance = {"source": "3+3?", "instruction": "Add.", "target_prefix": "A: ", "system_prompt": "Be exact.",
+                    "demos": list(demos)}
+        out = fmt.process(instance)["source"]
+        text = out if isinstance(out, str) else json.dumps(out)
+        assert "3+3?" in text and "Be exact." in text
+        if demos:
+            assert text.count("2+2?") == 2
+    if getattr(fmt, "model_input_format", None):
+        bare = fmt.process({"source": "q", "instruction": "", "target_prefix": "", "system_prompt": ""})["source"]
+        assert "\n\n\n\n" not in bare
+
+
+def test_deprecated_system_prompt_warns_and_still_works(caplog):
+    data = ENTRIES["system_prompts.boolqa"]
+    assert data["__deprecated_msg__"]
+    prompt = _load("system_prompts.boolqa")
+    assert "yes or no" in prompt.process({})["system_prompt"]
+
+
+def test_splitters_produce_the_described_splits():
+    from unitxt.stream import ListStream, MultiStream
+
+    def data(n, split):
+        return [{"i": index, "split": split} for index in range(n)]
+
+    small = _load("splitters.small_no_dev")
+    result = small(MultiStream({"train": ListStream(data(100, "train")), "test": ListStream(data(10, "test"))}))
+    sizes = {name: len(list(stream)) for name, stream in result.items()}
+    assert sizes == {"train": 95, "validation": 5, "test": 10}
+    no_test = _load("splitters.large_no_test")
+    result = no_test(MultiStream({"train": ListStream(data(200, "train")),
+                                  "validation": ListStream(data(7, "validation"))}))
+    sizes = {name: len(list(stream)) for name, stream in result.items()}
+    assert sizes == {"train": 198, "validation": 2, "test": 7}
+    train_ids = {item["i"] for item in result["train"]}
+    assert not train_ids & {item["i"] for item in result["validation"]}
+    only = _load("splitters.test_only")(MultiStream({"train": ListStream(data(3, "train"))}))
+    assert list(only) == ["test"]
+    sampler = _load("splitters.diverse_labels_sampler")
+    assert type(sampler).__name__ == "DiverseLabelsSampler"
+
+
+def test_metric_defaults_of_tasks_are_catalog_metrics():
+    for name in TASK_NAMES:
+        for metric in ENTRIES[name].get("metrics", []):
+            assert metric in ENTRIES and metric.startswith("metrics."), (name, metric)
+
+
+# ---------------------------------------------------------------- every task passes test_card on synthetic data
+WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu".split()
+# tasks whose main metric can not reach the default expectations on arbitrary data
+TEST_CARD_SETTINGS = {
+    # character edit-distance accuracy gives partial credit to any string
+    "tasks.grammatical_error_correction": {"maximum_full_mismatch_score": 0.2},
+    # predictions are RAG response dicts ({"answer", "contexts", "contexts_id"}), not the textual references
+    "tasks.rag.end_to_end": {"test_exact_match_score_when_predictions_equal_references": False,
+                             "test_full_mismatch_score_with_full_mismatch_prediction_values": False},
+}
+
+
+def _varied(field: str, declared: Any, index: int) -> Any:
+    """Values that differ between instances (so correlations and rankings are defined)."""
+    origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if field == "text" and declared is str:
+        return f"Anna met Bob in Rome on {WORDS[index % 12]} day"
+    if field == "spans_starts":
+        return [0, 9]
+    if field == "spans_ends":
+        return [4, 12]
+    if field == "labels" and "spans_starts" in _CURRENT_FIELDS:
+        return ["Person", "Person"]
+    if field == "choices":
+        return [f"choice {WORDS[index % 12]}", f"choice {WORDS[(index + 1) % 12]}"]
+    if field == "answer" and declared is not str:
+        return index % 2
+    if field == "winner":
+        return ["A", "B", "tie"][index % 3]
+    if declared is str:
+        return (f"{field} {WORDS[index % 12]} {WORDS[(index * 7) % 12]} and then {WORDS[(index * 5) % 12]} with "
+                f"{WORDS[(index * 3) % 12]} more")
+    if declared is bool:
+        return True
+    if declared is int:
+        return index
+    if declared is float:
+        return float(index % 5) + 1.0
+    if origin is typing.Union:
+        return _varied(field, [arg for arg in args if arg is not type(None)][0], index)
+    if origin in (list, tuple):
+        return [_varied(field, args[0], index), _varied(field, args[0], index + 3)]
+    if origin is dict:
+        return {"key": WORDS[index % 12]}
+    return f"{field} {index}"
+
+
+_CURRENT_FIELDS: Dict[str, Any] = {}
+
+
+@pytest.mark.parametrize("name", TASK_NAMES)
+def test_every_task_and_its_templates_pass_test_card_on_synthetic_data(name, capsys):
+    from unitxt.card_testing import test_card
+    from unitxt.loaders import LoadFromDictionary
+
+    task = _load(name)
+    fields = {**task.input_types, **task.reference_types}
+    _CURRENT_FIELDS.clear()
+    _CURRENT_FIELDS.update(fields)
+
+    def rows(count, offset):
+        return [{field: _varied(field, declared, index + offset) for field, declared in fields.items()}
+                for index in range(count)]
+
+    family = build_catalog_index.template_family(ENTRIES, name)
+    card = TaskCard(loader=LoadFromDictionary(data={"train": rows(10, 0), "test": rows(8, 20)}), task=name,
+                    templates=f"{family}.all")
+    problems = test_card(card, num_demos=1, demos_pool_size=3, **TEST_CARD_SETTINGS.get(name, {}))
+    assert problems == []
+    assert "test_card: all checks passed." in capsys.readouterr().out

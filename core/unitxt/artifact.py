@@ -460,7 +460,7 @@ BUILTIN_ARTIFACT_MODULES = (
     "splitters",
     "task",
     "card",
-    "templates",
+    "templates", "templates_extra",
     "formats",
     "system_prompts",
     "samplers",
@@ -470,7 +470,7 @@ BUILTIN_ARTIFACT_MODULES = (
     "metrics",
     "metrics_text", "metrics_string", "metrics_correlation", "metrics_ner", "metrics_retrieval", "metrics_rag", "metrics_list",
     "serializers",
-    "augmentors",
+    "augmentors", "image_operators", "metrics_huggingface",
     "operators_extra",
 )
 _builtins_loaded = False

@@ -3,12 +3,14 @@
 Each instance has a float prediction and one numeric reference. Pairs with a non-finite value (NaN from an
 unparsable prediction, +-inf) are dropped, as the kernels in correlation_kernels.py document; an undefined
 correlation (fewer than 2 pairs, a constant side) is NaN. Spearman, Pearson and ROC AUC score all bootstrap
-resamples of a chunk in one vectorised call; Kendall's tau-b has no vectorised form and runs scipy per resample.
+resamples of a chunk in one vectorised call (ranks of resamples by counting draws of each distinct value, not by
+sorting); Kendall's tau-b has no vectorised form and runs scipy per resample.
 Instance scores are NaN (a correlation of one pair is undefined). Global scores add a two-sided p-value.
 """
 
 from typing import Any, Callable, Dict, List, Optional
 
+from .errors import MetricError
 from .metric_base import GlobalMetric, MetricScores, Statistic
 
 
@@ -35,6 +37,52 @@ class _CorrelationScores(MetricScores):
         return scores
 
 
+def _dense_codes(values: Any, valid: Any):
+    """Dense rank codes 0..u-1 of the valid values (u distinct valid values); invalid entries get code u."""
+    np = _np()
+    codes = np.empty(values.shape, dtype=np.int64)
+    distinct, inverse = np.unique(values[valid], return_inverse=True)
+    codes[valid] = inverse.reshape(-1)
+    codes[~valid] = len(distinct)
+    return codes, len(distinct)
+
+
+def _resampled_ranks(codes: Any, n_codes: int, idx: Any) -> Any:
+    """Average ranks (1-based, ties share their mean rank) of each resample row's drawn values among its valid ones.
+
+    Counting instead of sorting: every resample draws from the same n values, so a row's ranks follow from how often
+    it drew each distinct value (one bincount and one cumsum per chunk). Invalid entries get meaningless ranks.
+    """
+    np = _np()
+    rows = idx.shape[0]
+    width = n_codes + 1
+    taken = codes[idx]
+    flat = taken + (np.arange(rows, dtype=np.int64) * width)[:, None]
+    counts = np.bincount(flat.ravel(), minlength=rows * width).reshape(rows, width)
+    average = (np.cumsum(counts, axis=1) - counts) + (counts + 1) / 2.0
+    return np.take_along_axis(average, taken, axis=1)
+
+
+def _counting_fits(n_codes: int, idx: Any) -> bool:
+    """Whether the (rows, distinct values) count table stays about as small as the index matrix itself."""
+    return idx.shape[0] * (n_codes + 1) <= 4 * idx.size + 4096
+
+
+def _masked_pearson(x: Any, y: Any, valid: Any) -> Any:
+    """Row-wise Pearson r over the valid entries; NaN with fewer than 2 entries or a constant side."""
+    np = _np()
+    count = valid.sum(axis=1)
+    safe = np.maximum(count, 1)
+    x = np.where(valid, x, 0.0)
+    y = np.where(valid, y, 0.0)
+    xc = np.where(valid, x - (x.sum(axis=1) / safe)[:, None], 0.0)
+    yc = np.where(valid, y - (y.sum(axis=1) / safe)[:, None], 0.0)
+    sxy, sxx, syy = (xc * yc).sum(axis=1), (xc * xc).sum(axis=1), (yc * yc).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.clip(sxy / np.sqrt(sxx * syy), -1.0, 1.0)
+    return np.where((count >= 2) & (sxx > 0) & (syy > 0), r, np.nan)
+
+
 class _Correlation(GlobalMetric):
     """Base: a correlation between the first reference and the prediction of every instance."""
 
@@ -48,8 +96,8 @@ class _Correlation(GlobalMetric):
         pred = np.asarray(list(predictions), dtype=np.float64).reshape(-1)
         return gold, pred
 
-    def resampled(self, gold: Any, pred: Any, idx: Any) -> Any:
-        """Score of every resample row of idx (r, m)."""
+    def resampled(self, gold: Any, pred: Any, idx: Any, cache: Optional[Dict[str, Any]] = None) -> Any:
+        """Score of every resample row of idx (r, m); `cache` keeps per-dataset preparations between calls."""
         raise NotImplementedError
 
     def plain(self, gold: Any, pred: Any) -> float:
@@ -59,9 +107,10 @@ class _Correlation(GlobalMetric):
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         gold, pred = self._arrays(predictions, references)
         main = self.main_score
+        cache: Dict[str, Any] = {}
 
         def statistic(idx):
-            return {main: self.resampled(gold, pred, idx)}
+            return {main: self.resampled(gold, pred, idx, cache)}
 
         statistic.arrays = (gold, pred)
         return statistic
@@ -95,10 +144,20 @@ class Spearman(_Correlation):
     main_score = "spearmanr"
     _method = "spearman"
 
-    def resampled(self, gold, pred, idx):
-        from .correlation_kernels import resampled_spearman
+    def resampled(self, gold, pred, idx, cache=None):
+        np = _np()
+        idx = np.asarray(idx)
+        cache = {} if cache is None else cache
+        if "codes" not in cache:
+            valid = np.isfinite(gold) & np.isfinite(pred)
+            cache["codes"] = (valid, _dense_codes(gold, valid), _dense_codes(pred, valid))
+        valid, (gold_codes, n_gold), (pred_codes, n_pred) = cache["codes"]
+        if not (_counting_fits(n_gold, idx) and _counting_fits(n_pred, idx)):
+            from .correlation_kernels import resampled_spearman
 
-        return resampled_spearman(gold, pred, idx)
+            return resampled_spearman(gold, pred, idx)
+        return _masked_pearson(_resampled_ranks(gold_codes, n_gold, idx), _resampled_ranks(pred_codes, n_pred, idx),
+                               valid[idx])
 
     def plain(self, gold, pred):
         from .correlation_kernels import spearman
@@ -112,7 +171,7 @@ class Pearson(_Correlation):
     main_score = "pearsonr"
     _method = "pearson"
 
-    def resampled(self, gold, pred, idx):
+    def resampled(self, gold, pred, idx, cache=None):
         from .correlation_kernels import resampled_pearson
 
         return resampled_pearson(gold, pred, idx)
@@ -129,7 +188,7 @@ class KendallTauB(_Correlation):
     main_score = "kendalltau_b"
     _method = "kendall"
 
-    def resampled(self, gold, pred, idx):
+    def resampled(self, gold, pred, idx, cache=None):
         np = _np()
         from .correlation_kernels import kendall_tau_b
 
@@ -147,10 +206,37 @@ class RocAuc(_Correlation):
     main_score = "roc_auc"
     _method = None
 
-    def resampled(self, gold, pred, idx):
-        from .correlation_kernels import resampled_roc_auc
+    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        statistic = super().fast_statistic(predictions, references, task_data)
+        np = _np()
+        gold = statistic.arrays[0]
+        finite = gold[np.isfinite(gold)]
+        if not np.all((finite == 0) | (finite == 1)):
+            raise MetricError("roc_auc references must be binary (0/1); got "
+                              f"{sorted(set(finite.tolist()) - {0.0, 1.0})[:5]}.", artifact=self.artifact_name,
+                              field="references")
+        return statistic
 
-        return resampled_roc_auc(gold, pred, idx)
+    def resampled(self, gold, pred, idx, cache=None):
+        np = _np()
+        idx = np.asarray(idx)
+        cache = {} if cache is None else cache
+        if "codes" not in cache:
+            valid = np.isfinite(gold) & np.isfinite(pred)
+            cache["codes"] = (valid, _dense_codes(pred, valid))
+        valid, (codes, n_codes) = cache["codes"]
+        if not _counting_fits(n_codes, idx):
+            from .correlation_kernels import resampled_roc_auc
+
+            return resampled_roc_auc(gold, pred, idx)
+        taken_valid = valid[idx]
+        positives = taken_valid & (gold[idx] == 1)
+        n_pos = positives.sum(axis=1).astype(np.float64)
+        n_neg = taken_valid.sum(axis=1) - n_pos
+        rank_sum = np.where(positives, _resampled_ranks(codes, n_codes, idx), 0.0).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            auc = (rank_sum - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
+        return np.where((n_pos > 0) & (n_neg > 0), auc, np.nan)
 
     def plain(self, gold, pred):
         from .correlation_kernels import roc_auc

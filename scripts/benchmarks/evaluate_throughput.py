@@ -129,7 +129,7 @@ def main() -> int:
     if args.only:
         print(json.dumps(run_classification(args.only)))
         return 0
-    print(f"evaluate(): 5-class rows, take_first_word + lower_case, f1_micro + accuracy + f1_macro, 1000-resample CIs")
+    print("evaluate(): 5-class rows, take_first_word + lower_case, f1_micro + accuracy + f1_macro, 1000-resample CIs")
     for n in args.sizes:
         output = subprocess.run([sys.executable, __file__, "--only", str(n)], capture_output=True, text=True)
         if output.returncode != 0:

@@ -4,10 +4,11 @@ predictions + rows -> template post-processors -> metrics (instance + global + C
 """
 
 import json
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import MetricError, UnitxtError
-from .metric_base import Metric, MetricScores
+from .metric_base import Metric, MetricScores, global_scores_together
 from .results import EvaluationResults
 
 
@@ -55,44 +56,110 @@ class _Resolver:
         return self.cache[key]
 
 
-def post_process_rows(predictions: Sequence[Any], rows: List[Dict[str, Any]], resolver: Optional[_Resolver] = None
-                      ) -> Tuple[List[Any], List[List[Any]], List[Dict[str, Any]]]:
-    """Apply each row's template post-processors to its prediction and references."""
+class LazyTaskData(Sequence):
+    """task_data of rows, parsed from JSON on access (most metrics never read it; parsing all costs seconds at 1M)."""
+
+    def __init__(self, raw: List[Any]):
+        self.raw = raw
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return LazyTaskData(self.raw[index])
+        value = self.raw[index]
+        if isinstance(value, str):
+            return json.loads(value)
+        return value if value is not None else {}
+
+    def subset(self, positions: Sequence[int]) -> "LazyTaskData":
+        raw = self.raw
+        return LazyTaskData([raw[position] for position in positions])
+
+
+def _processor_chain(names: Tuple[str, ...], resolver: "_Resolver") -> List[Any]:
     from .operator import FieldOperator
     from .processors import PostProcess
 
+    chain = []
+    for name in names:
+        processor = resolver.get(name, "post-processor")
+        if isinstance(processor, FieldOperator):
+            processor = PostProcess(processor)
+        if not isinstance(processor, PostProcess):
+            raise UnitxtError(f"Post-processor '{name}' is a {type(processor).__name__}, not a processor.",
+                              artifact=str(name))
+        chain.append(processor)
+    return chain
+
+
+def _needs_task_data(chain: List[Any]) -> bool:
+    return any(getattr(processor.operator, "needs_task_data", False) for processor in chain)
+
+
+def post_process_rows(predictions: Sequence[Any], rows: List[Dict[str, Any]], resolver: Optional[_Resolver] = None
+                      ) -> Tuple[List[Any], List[List[Any]], LazyTaskData]:
+    """Apply each row's template post-processors to its prediction and references.
+
+    Processors are pure per value, so each distinct (hashable) text is processed once per processor chain.
+    """
     resolver = resolver or _Resolver()
-    processed_predictions, processed_references, task_data = [], [], []
-    chains: Dict[Tuple[str, ...], List[Any]] = {}
+    processed_predictions, processed_references = [], []
+    task_data = LazyTaskData([row.get("task_data") for row in rows])
+    chains: Dict[Tuple[str, ...], Tuple[List[Any], bool, Dict[Any, Any], Dict[Any, Any]]] = {}
     for index, (prediction, row) in enumerate(zip(predictions, rows)):
-        data = row.get("task_data")
-        data = json.loads(data) if isinstance(data, str) else (data or {})
         names = tuple(row.get("postprocessors") or ())
-        chain = chains.get(names)
-        if chain is None:
-            chain = []
-            for name in names:
-                processor = resolver.get(name, "post-processor")
-                if isinstance(processor, FieldOperator):
-                    processor = PostProcess(processor)
-                if not isinstance(processor, PostProcess):
-                    raise UnitxtError(f"Post-processor '{name}' is a {type(processor).__name__}, not a processor.",
-                                      artifact=str(name))
-                chain.append(processor)
-            chains[names] = chain
-        references = list(row.get("references") or [])
+        entry = chains.get(names)
+        if entry is None:
+            chain = _processor_chain(names, resolver)
+            entry = chains[names] = (chain, _needs_task_data(chain), {}, {})
+        chain, needs_data, prediction_memo, reference_memo = entry
+        references = row.get("references") or []
         if prediction is None:
             raise MetricError(f"Prediction {index} is None; every instance needs a prediction (use '' for no output).",
                               field="prediction")
         try:
-            for processor in chain:
-                prediction, references = processor.process_value_pair(prediction, references, data)
+            if needs_data:
+                data = task_data[index]
+                references = list(references)
+                for processor in chain:
+                    prediction, references = processor.process_value_pair(prediction, references, data)
+            else:
+                prediction = _memoized(chain, prediction, prediction_memo, True)
+                references = [_memoized(chain, reference, reference_memo, False) for reference in references]
         except UnitxtError as error:
             raise error.with_context(stage=f"post-processing instance {index}") from None
         processed_predictions.append(prediction)
         processed_references.append(references)
-        task_data.append(data)
     return processed_predictions, processed_references, task_data
+
+
+def _memoized(chain: List[Any], value: Any, memo: Dict[Any, Any], is_prediction: bool) -> Any:
+    """The value after the chain (prediction side or reference side), computed once per distinct text."""
+    if type(value) is str:
+        cached = memo.get(value, _MISSING)
+        if cached is not _MISSING:
+            return _fresh(cached)
+    result = value
+    for processor in chain:
+        if processor.process_prediction if is_prediction else processor.process_references:
+            result = processor.apply_value(result)
+    if type(value) is str and len(memo) < 100_000:
+        memo[value] = result
+    return _fresh(result)
+
+
+def _fresh(value: Any) -> Any:
+    """Containers are copied so instances never share a mutable processed value."""
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value
+
+
+_MISSING = object()
 
 
 def _merge(into: Dict[str, Any], scores: Dict[str, Any]) -> None:
@@ -120,6 +187,22 @@ def _hashable(value: Any) -> Any:
     return value
 
 
+def _merge_instance_scores(instance_scores: List[Dict[str, Any]], positions: List[int],
+                           per_metric: List[List[Dict[str, Any]]]) -> None:
+    """Merge each instance's scores over the metrics (first listed wins). Equal score dicts are shared, not
+    duplicated: results of a million instances hold a handful of distinct dicts (treat them as read-only)."""
+    interned: Dict[Any, Dict[str, Any]] = {}
+    for local, parts in enumerate(zip(*per_metric)):
+        merged: Dict[str, Any] = {}
+        for part in parts:
+            _merge(merged, part)
+        try:
+            merged = interned.setdefault(tuple(merged.items()), merged)
+        except TypeError:  # unhashable score values: keep the instance's own dict
+            pass
+        instance_scores[positions[local]] = merged
+
+
 class _ScoredPartition:
     """Instances sharing one metric list (and one subset): the metrics' scores over them."""
 
@@ -129,9 +212,19 @@ class _ScoredPartition:
         self.metric_scores = metric_scores
 
     def global_scores(self, local_positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
+        """Merged global scores of the partition's metrics (plain metrics share one stream of resamples)."""
+        import numpy as np
+
+        positions = np.arange(len(self.positions), dtype=np.int64) if local_positions is None else np.asarray(
+            local_positions, dtype=np.int64)
+        if len(positions) == 0:
+            return {}
+        plain = [scores for _, scores in self.metric_scores if type(scores).global_scores is MetricScores.global_scores]
+        together = dict(zip(map(id, plain), global_scores_together(plain, positions, with_ci))) if plain else {}
         result: Dict[str, Any] = {}
-        for metric, scores in self.metric_scores:
-            _merge(result, scores.global_scores(local_positions, with_ci=with_ci))
+        for _, scores in self.metric_scores:
+            computed = together.get(id(scores))
+            _merge(result, computed if computed is not None else scores.global_scores(positions, with_ci=with_ci))
         return result
 
 
@@ -154,21 +247,29 @@ def evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: b
 
     instance_scores: List[Dict[str, Any]] = [{} for _ in rows]
     scored: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], _ScoredPartition] = {}
+    everything = len(partitions) == 1
     for (subset, metric_names), positions in partitions.items():
         metric_scores = []
+        if everything:  # one partition holds every row in order: no per-metric copies of the inputs
+            part_predictions, part_references, part_task_data = processed, references, task_data
+        else:
+            part_predictions = [processed[p] for p in positions]
+            part_references = [references[p] for p in positions]
+            part_task_data = task_data.subset(positions)
         for name in metric_names:
             metric = resolver.get(name, "metric")
             if not isinstance(metric, Metric):
                 raise MetricError(f"'{name}' is a {type(metric).__name__}, not a metric.", artifact=name)
+            allowed = metric.effective_policy()
+            if allowed is not None:  # refuse before the metric sees any prediction of data it may not process
+                for p in positions:
+                    metric.check_instance_policy(rows[p], allowed)
             try:
-                scores = metric.evaluate(
-                    [processed[p] for p in positions], [references[p] for p in positions], [task_data[p] for p in positions]
-                )
+                scores = metric.evaluate(part_predictions, part_references, part_task_data)
             except UnitxtError as error:
                 raise error.with_context(artifact=name, stage="metric") from None
             metric_scores.append((metric, scores))
-            for local, instance in enumerate(metric.instance_results(scores)):
-                _merge(instance_scores[positions[local]], instance)
+        _merge_instance_scores(instance_scores, positions, [metric.instance_results(s) for metric, s in metric_scores])
         scored[(subset, metric_names)] = _ScoredPartition(metric_names, positions, metric_scores)
 
     return EvaluationResults.build(

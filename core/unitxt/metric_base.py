@@ -33,44 +33,89 @@ class MetricScores:
         self.statistic = statistic
         self.n = n
 
-    def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
-        """Global scores over `positions` (default: all instances), with CIs for the metric's ci_scores."""
+    def _positions(self, positions: Optional[Any]) -> Any:
         np = _np()
-        positions = np.arange(self.n, dtype=np.int64) if positions is None else np.asarray(positions, dtype=np.int64)
-        metric = self.metric
-        if len(positions) == 0:
-            return {}
+        return np.arange(self.n, dtype=np.int64) if positions is None else np.asarray(positions, dtype=np.int64)
+
+    def point_scores(self, positions: Any) -> Dict[str, Any]:
+        """The global scores over `positions` (raw names, no CIs)."""
         values = self.statistic(positions[None, :])
-        scores: Dict[str, Any] = {name: _to_python(array[0]) for name, array in values.items()}
-        main = metric.main_score
-        if main not in scores:
-            raise MetricError(f"{type(metric).__name__} did not produce its main score '{main}'.",
-                              artifact=metric.artifact_name)
-        n_resamples = metric.resolved_n_resamples()
-        ci_names = [name for name in metric.resolved_ci_scores() if name in scores]
-        if with_ci and n_resamples > 0 and ci_names and len(positions) > 1:
-            from .bootstrap import bootstrap_cis
+        scores = {name: _to_python(array[0]) for name, array in values.items()}
+        if self.metric.main_score not in scores:
+            raise MetricError(f"{type(self.metric).__name__} did not produce its main score '{self.metric.main_score}'.",
+                              artifact=self.metric.artifact_name)
+        return scores
 
-            def resampled(idx):
-                computed = self.statistic(positions[idx])
-                return {name: computed[name] for name in ci_names}
+    def ci_names(self, point: Dict[str, Any]) -> List[str]:
+        return [name for name in self.metric.resolved_ci_scores() if name in point]
 
-            intervals = bootstrap_cis(
-                resampled, len(positions), n_resamples=n_resamples,
-                confidence_level=metric.confidence_level, seed=settings.seed,
-            )
-            for name, (low, high) in intervals.items():
-                scores[f"{name}_ci_low"] = low
-                scores[f"{name}_ci_high"] = high
+    def resampled(self, positions: Any, names: List[str]) -> Statistic:
+        """Statistic over resample index matrices of positions (idx indexes into `positions`)."""
+        full = len(positions) == self.n and (self.n == 0 or (positions[0] == 0 and positions[-1] == self.n - 1))
+
+        def statistic(idx):
+            computed = self.statistic(idx if full else positions[idx])
+            return {name: computed[name] for name in names}
+
+        return statistic
+
+    def finish(self, point: Dict[str, Any], intervals: Dict[str, Any], count: int) -> Dict[str, Any]:
+        """Prefix names and add CIs, score, score_name and num_of_instances."""
+        scores = dict(point)
+        for name, (low, high) in intervals.items():
+            scores[f"{name}_ci_low"] = low
+            scores[f"{name}_ci_high"] = high
+        metric = self.metric
         result = metric.prefixed(scores)
-        prefixed_main = metric.score_prefix + main
+        prefixed_main = metric.score_prefix + metric.main_score
         result["score"] = result[prefixed_main]
         result["score_name"] = prefixed_main
         if f"{prefixed_main}_ci_low" in result:
             result["score_ci_low"] = result[f"{prefixed_main}_ci_low"]
             result["score_ci_high"] = result[f"{prefixed_main}_ci_high"]
-        result["num_of_instances"] = int(len(positions))
+        result["num_of_instances"] = int(count)
         return result
+
+    def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
+        """Global scores over `positions` (default: all instances), with CIs for the metric's ci_scores."""
+        positions = self._positions(positions)
+        if len(positions) == 0:
+            return {}
+        return global_scores_together([self], positions, with_ci)[0]
+
+
+def global_scores_together(scores_list: List["MetricScores"], positions: Any, with_ci: bool = True) -> List[Dict[str, Any]]:
+    """Global scores of several metrics over the same instances, sharing one stream of bootstrap resamples."""
+    from .bootstrap import percentile_interval, resample_indices
+
+    np = _np()
+    positions = np.asarray(positions, dtype=np.int64)
+    points = [scores.point_scores(positions) for scores in scores_list]
+    plans = []
+    for scores, point in zip(scores_list, points):
+        metric = scores.metric
+        names = scores.ci_names(point)
+        if with_ci and metric.resolved_n_resamples() > 0 and names and len(positions) > 1:
+            plans.append((scores, names, scores.resampled(positions, names)))
+    intervals: List[Dict[str, Any]] = [{} for _ in scores_list]
+    groups: Dict[Any, List[Any]] = {}
+    for plan in plans:  # metrics with the same resampling settings share the index matrices
+        key = (plan[0].metric.resolved_n_resamples(), plan[0].metric.confidence_level)
+        groups.setdefault(key, []).append(plan)
+    for (n_resamples, confidence_level), members in groups.items():
+        collected: Dict[int, Dict[str, List[Any]]] = {id(plan[0]): {} for plan in members}
+        for idx in resample_indices(len(positions), n_resamples, seed=int(settings.seed)):
+            for scores, names, statistic in members:
+                for name, values in statistic(idx).items():
+                    collected[id(scores)].setdefault(name, []).append(np.asarray(values, dtype=np.float64))
+        for scores, names, _ in members:
+            position = next(i for i, candidate in enumerate(scores_list) if candidate is scores)
+            intervals[position] = {
+                name: percentile_interval(np.concatenate(parts), confidence_level)
+                for name, parts in collected[id(scores)].items()
+            }
+    return [scores.finish(point, interval, len(positions))
+            for scores, point, interval in zip(scores_list, points, intervals)]
 
 
 def _to_python(value: Any) -> Any:
@@ -83,26 +128,21 @@ def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic
     """Statistic reducing per-instance value arrays (NaN values are ignored; all-NaN gives NaN)."""
     np = _np()
     arrays = {name: np.asarray(array, dtype=np.float64) for name, array in values.items()}
+    if reduction == "mean":
+        from .bootstrap import resampled_mean
+
+        return lambda idx: {name: resampled_mean(array, idx) for name, array in arrays.items()}
+    reducers = {"median": np.nanmedian, "max": np.nanmax, "min": np.nanmin}
+    if reduction not in reducers:
+        raise MetricError(f"Unknown reduction '{reduction}'; use mean, median, max or min.")
+    reducer = reducers[reduction]
 
     def statistic(idx):
-        result = {}
-        for name, array in arrays.items():
-            taken = array[idx]
-            if reduction == "mean":
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    valid = ~np.isnan(taken)
-                    counts = valid.sum(axis=1)
-                    sums = np.where(valid, taken, 0.0).sum(axis=1)
-                    result[name] = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
-            elif reduction == "median":
-                result[name] = np.nanmedian(taken, axis=1) if taken.size else np.full(idx.shape[0], np.nan)
-            elif reduction == "max":
-                result[name] = np.nanmax(taken, axis=1)
-            elif reduction == "min":
-                result[name] = np.nanmin(taken, axis=1)
-            else:
-                raise MetricError(f"Unknown reduction '{reduction}'; use mean, median, max or min.")
-        return result
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN resample row is NaN, by design
+            return {name: reducer(array[idx], axis=1) for name, array in arrays.items()}
 
     return statistic
 
@@ -186,8 +226,11 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     def evaluate(self, predictions: List[Any], references: List[List[Any]], task_data: Optional[List[Dict[str, Any]]] = None) -> MetricScores:
         """Check inputs and score (the entry point used by the evaluation pipeline)."""
         self.check_missing_requirements()
-        task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
-        predictions, references = list(predictions), [list(refs) for refs in references]
+        task_data = task_data if task_data is not None else [{} for _ in predictions]
+        if not isinstance(predictions, list):
+            predictions = list(predictions)
+        if not isinstance(references, list) or not all(type(refs) is list for refs in references):
+            references = [list(refs) for refs in references]
         self.check_inputs(predictions, references, task_data)
         return self.score(predictions, references, task_data)
 
@@ -266,11 +309,17 @@ class InstanceMetric(Metric):
         np = _np()
         reductions = self.resolved_reduction_map()
         statistics = []
+        seen: set = set()
+        # "mean" keeps score names; other reductions add a suffix (f1_median), except for a single reduction, and the
+        # main score keeps its name in the first reduction listing it when no mean reduction does.
+        main_plain = None if self.main_score in reductions.get("mean", []) else self.main_score
         for reduction, names in reductions.items():
             values = {}
             for name in names:
                 column = [scores.get(name, math.nan) for scores in instance_scores]
-                global_name = name if reduction == "mean" or len(reductions) == 1 else f"{name}_{reduction}"
+                plain = reduction == "mean" or len(reductions) == 1 or (name == main_plain and name not in seen)
+                global_name = name if plain else f"{name}_{reduction}"
+                seen.add(name)
                 values[global_name] = np.asarray([math.nan if v is None else v for v in column], dtype=np.float64)
             statistics.append(mean_statistic(values, reduction))
 

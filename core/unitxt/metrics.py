@@ -1,7 +1,7 @@
 """Built-in metrics (numpy/scipy only): classification, accuracy-style instance metrics and their catalog names.
 
-Text, correlation, retrieval and NER metrics live in metrics_text.py / metrics_more.py; this module re-exports the
-base classes so `from unitxt.metrics import InstanceMetric, GlobalMetric, ...` works as documented.
+Text, string, correlation, retrieval, NER and RAG metrics live in the metrics_*.py modules; this module re-exports
+the base classes so `from unitxt.metrics import InstanceMetric, GlobalMetric, ...` works as documented.
 """
 
 import math

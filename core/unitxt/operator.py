@@ -7,7 +7,7 @@ MultiStream applies it lazily. Instances are changed in place for speed: sources
 """
 
 import json
-from typing import Any, Dict, Generator, Iterable, List, Optional, Union
+from typing import Any, Dict, Generator, Iterable, List, Optional, Tuple, Union
 
 from .artifact import Artifact
 from .dict_utils import dict_delete, dict_get, dict_has, dict_set
@@ -66,19 +66,28 @@ class Operator(Artifact):
     def effective_policy(self) -> Optional[List[str]]:
         """The allowed classifications: the env override for this artifact's catalog name, else the field."""
         overrides = _policy_overrides()
-        if overrides and self.__id__ in overrides:
-            return overrides[self.__id__]
+        if overrides and self.__id__:
+            for key in (self.__id__, self.__id__.split("[", 1)[0].strip()):  # "name[overrides]" -> "name"
+                if key in overrides:
+                    return overrides[key]
         return self.data_classification_policy
 
     def check_instance_policy(self, instance: Dict[str, Any], allowed: List[str]) -> None:
+        """Refuse data none of whose classifications is allowed (as documented: data tagged ["pii", "proprietary"]
+        may be processed by a component allowed ["pii"]); untagged data is always allowed."""
         data_policy = instance.get("data_classification_policy") if isinstance(instance, dict) else None
-        if data_policy is None:
+        if not data_policy:
             return
-        if not set(data_policy).issubset(allowed):
+        if isinstance(data_policy, str):
+            data_policy = [data_policy]
+        if set(data_policy).isdisjoint(allowed):
+            catalog_name = self.__dict__.get("__id__")
+            name = f"{catalog_name} ({type(self).__name__})" if catalog_name else type(self).__name__
+            env_hint = f' (e.g. {{"{catalog_name}": [...]}})' if catalog_name else " (keyed by catalog name)"
             raise DataClassificationPolicyError(
-                f"{type(self).__name__} is only allowed to process data classified as {sorted(allowed)}, "
-                f"but the data is classified as {sorted(data_policy)}. Either the data policy or the component's "
-                f"data_classification_policy (or UNITXT_DATA_CLASSIFICATION_POLICY) must change.",
+                f"{name} is only allowed to process data classified as {sorted(allowed)}, but the data is "
+                f"classified as {sorted(data_policy)}. Change the data's classification, the component's "
+                f"data_classification_policy, or UNITXT_DATA_CLASSIFICATION_POLICY{env_hint}.",
                 artifact=self.artifact_name,
             )
 
@@ -273,7 +282,7 @@ class FieldOperator(FieldOperatorBase):
 
     field: Optional[str] = None
     to_field: Optional[str] = None
-    field_to_field: Optional[Union[List[List[str]], Dict[str, str]]] = None
+    field_to_field: Optional[Union[List[Union[List[str], Tuple[str, str]]], Dict[str, str]]] = None
     process_every_value: bool = False
     not_exist_ok: bool = False
 

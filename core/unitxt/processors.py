@@ -24,15 +24,18 @@ class PostProcess(InstanceOperator):
     process_prediction: bool = True
     process_references: bool = True
 
-    def process_value_pair(self, prediction: Any, references: List[Any], task_data: Optional[Dict[str, Any]] = None):
+    def apply_value(self, value: Any, task_data: Optional[Dict[str, Any]] = None) -> Any:
+        """The wrapped operator applied to one value (a prediction or a reference)."""
         operator = self.operator
         if isinstance(operator, FieldOperator):
-            apply = operator.process_value
             if getattr(operator, "needs_task_data", False):
-                apply = lambda value: operator.process_with_task_data(value, task_data)  # noqa: E731
-        else:
-            def apply(value):
-                return operator.process_instance({"value": value, "task_data": task_data})["value"]
+                return operator.process_with_task_data(value, task_data)
+            return operator.process_value(value)
+        return operator.process_instance({"value": value, "task_data": task_data})["value"]
+
+    def process_value_pair(self, prediction: Any, references: List[Any], task_data: Optional[Dict[str, Any]] = None):
+        def apply(value):
+            return self.apply_value(value, task_data)
 
         if self.process_prediction:
             prediction = apply(prediction)

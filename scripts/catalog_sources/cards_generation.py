@@ -48,7 +48,8 @@ def register(add):
         templates="templates.generation.all",
         __description__="HumanEval: 164 hand-written Python programming problems — complete a function from its "
                         "signature and docstring. The dataset has one split (test), used whole (no demos "
-                        "split: zero-shot, as the benchmark is run). The reference is the canonical solution; the card scores text "
+                        "split: zero-shot, as the benchmark is run). The reference is the canonical solution; the "
+                        "card scores text "
                         "overlap (execution against the unit tests is not part of the offline metrics).",
         __tags__=_tags("code generation", "openai/openai_humaneval", "https://arxiv.org/abs/2107.03374",
                        language=["en", "python"]),

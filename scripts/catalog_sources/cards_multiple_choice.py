@@ -1,11 +1,12 @@
-"""Catalog: multiple-choice cards (MMLU per subject, MMLU-Pro per category, CommonsenseQA, ARC, HellaSwag, PIQA, OpenBookQA, SciQ, Social IQa, RACE,
-WinoGrande).
+"""Catalog: multiple-choice cards (MMLU per subject, MMLU-Pro per category, CommonsenseQA, ARC, HellaSwag, PIQA,
+OpenBookQA, SciQ, Social IQa, RACE, WinoGrande).
 
 `answer` is always the index of the right choice. Datasets whose test split has no gold answers (HellaSwag, PIQA,
 WinoGrande) are tested on their validation split, with validation taken as a seeded 5% of train. Datasets that list
 the right answer at a fixed position (SciQ) get their choices shuffled with a seeded, content-derived permutation.
 """
 
+from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Cast, Copy, ExecuteExpression, FilterByCondition, IndexOf, ListFieldValues, Rename, Set
@@ -153,6 +154,10 @@ def register(add):
         _tags("tau/commonsense_qa", "https://arxiv.org/abs/1811.00937")))
     add("cards.ai2_arc.arc_easy", arc_card("ARC-Easy", "Easy"))
     add("cards.ai2_arc.arc_challenge", arc_card("ARC-Challenge", "Challenge"))
+    for level in ("easy", "challenge"):
+        add(f"cards.arc_{level}", ArtifactLink(
+            to=f"cards.ai2_arc.arc_{level}", __description__=f"Short name of cards.ai2_arc.arc_{level}.",
+            __tags__={"kind": "link"}))
     add("cards.hellaswag", _card(
         LoadHF(path="Rowan/hellaswag", trust_remote_code=True),
         [

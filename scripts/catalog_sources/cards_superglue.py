@@ -120,7 +120,8 @@ def register(add):
         task="tasks.classification.multi_class.relation",
         templates="templates.classification.multi_class.relation.all",
         __description__="Winograd Schema Challenge (SuperGLUE, config 'wsc.fixed'): does the pronoun refer to the "
-                        "marked noun phrase? Framed as judging the claim that it does as true or false. Requires commonsense coreference. Tested on the validation split.",
+                        "marked noun phrase? Framed as judging the claim that it does as true or false. Requires "
+                        "commonsense coreference. Tested on the validation split.",
         __tags__=_tags("classification", "wsc.fixed"),
     ))
     add("cards.multirc", TaskCard(

@@ -13,6 +13,15 @@ from .artifact import Artifact
 from .card import TaskCard
 from .errors import RecipeError, UnitxtError
 from .formats import Format, SystemFormat
+from .image_utils import merge_media, normalize_media, to_content_parts
+from .logging_utils import get_logger
+from .recipe_extensions import (
+    encode_media_fields,
+    media_field_names,
+    policy_checks,
+    recipe_produces_media,
+    with_serializers,
+)
 from .operator import SequentialOperator, SourceOperator
 from .query_parser import is_assignment_string, parse_assignments
 from .random_utils import InstanceRandom
@@ -56,10 +65,16 @@ def _encode_json(value: Any) -> str:
 
 
 def _fields_json(input_fields: Dict[str, Any], reference_fields: Dict[str, Any]) -> str:
-    """The task fields as JSON: the body of task_data, and the instance's identity for seeding and demo exclusion."""
-    merged = dict(input_fields)
-    merged.update(reference_fields)
-    return _JSON_ENCODER.encode(merged)
+    """The task fields as JSON: the body of task_data, and the instance's identity for seeding and demo exclusion.
+
+    Equal to encoding the merged dict (input then reference fields; the task forbids shared names)."""
+    inputs = _JSON_ENCODER.encode(input_fields)
+    if not reference_fields:
+        return inputs
+    references = _JSON_ENCODER.encode(reference_fields)
+    if not input_fields:
+        return references
+    return f"{inputs[:-1]}, {references[1:]}"
 
 
 def _instance_key(instance: Dict[str, Any]) -> str:
@@ -88,7 +103,7 @@ class DatasetRecipe(SourceOperator):
     postprocessors: Optional[List[str]] = None
     group_by: List[Union[str, List[str]]] = []
     split: Optional[str] = None
-    serializer: Optional[Artifact] = None
+    serializer: Optional[Union[Artifact, List[Artifact]]] = None
     augmentor: Optional[Union[Artifact, List[Artifact]]] = None
     seed: Optional[int] = None
 
@@ -114,9 +129,10 @@ class DatasetRecipe(SourceOperator):
                 )
         if self.demos_pool_size is not None and self.demos_pool_size < 0:
             raise RecipeError("demos_pool_size must be >= 0.", artifact=self.artifact_name, field="demos_pool_size")
-        if self.card is None and self.task is None:
+        raw = self.__dict__  # raw values: catalog names are not fetched at construction (benchmarks list many)
+        if raw["card"] is None and raw["task"] is None:
             raise RecipeError("A recipe needs a card or a task.", artifact=self.artifact_name, field="card")
-        if self.template is not None and self.template_card_index is not None:
+        if raw["template"] is not None and self.template_card_index is not None:
             raise RecipeError("Set template or template_card_index, not both.", artifact=self.artifact_name)
 
     # ------------------------------------------------------------------ resolution
@@ -184,6 +200,10 @@ class DatasetRecipe(SourceOperator):
     def produces_chat_source(self) -> bool:
         """Whether the rows' `source` is a list of chat messages (chat API formats) rather than text."""
         return bool(getattr(self.format, "produces_chat_messages", False))
+
+    def produces_media(self) -> bool:
+        """Whether rows may carry images/audio (chat rows then use content parts; see image_utils)."""
+        return recipe_produces_media(self)
 
     # ------------------------------------------------------------------ pipeline
     def _counts(self) -> List[int]:
@@ -255,10 +275,12 @@ class InstanceRenderer:
 
     def __init__(self, recipe: DatasetRecipe):
         self.recipe = recipe
-        self.templates = recipe.get_templates()
-        if recipe.serializer is not None:
-            self.templates = [template.copy(serializer=recipe.serializer) if hasattr(template, "serializer") else template
-                              for template in self.templates]
+        self.task = recipe.get_task()
+        self.media_fields = media_field_names(self.task)
+        self.templates = [with_serializers(template, recipe.serializer, bool(self.media_fields))
+                          for template in recipe.get_templates()]
+        self.chat_parts = recipe.produces_chat_source() and recipe.produces_media()
+        self._format_gets_media = self.chat_parts or not recipe.produces_chat_source()
         self.labels = [_template_label(template) for template in recipe.get_templates()]
         self.format = recipe.format if recipe.format is not None else default_format()
         self.system_prompt = recipe.system_prompt
@@ -266,7 +288,6 @@ class InstanceRenderer:
         self.sampler = recipe.sampler or (recipe.card.sampler if recipe.card is not None and recipe.card.sampler else None)
         self.sampler = self.sampler or RandomSampler()
         self.base_seed = settings.seed if recipe.seed is None else recipe.seed
-        self.task = recipe.get_task()
         self.metrics = list(recipe.metrics) if recipe.metrics is not None else list(self.task.metrics)
         self.groups = [json.dumps(spec if isinstance(spec, list) else [spec]) for spec in recipe.group_by]
         augmentors = recipe.augmentor if isinstance(recipe.augmentor, list) else [recipe.augmentor] if recipe.augmentor else []
@@ -285,7 +306,11 @@ class InstanceRenderer:
         ]
         if recipe.postprocessors is not None:
             self.postprocessors = [list(recipe.postprocessors) for _ in self.templates]
-        self.demo_augmentor = next((a for a in self.augmentors if hasattr(a, "augment_demos")), None)
+        self.demo_augmentors = any(_augments_demos(augmentor) for augmentor in self.augmentors)
+        self._policy_checks = policy_checks([*self.templates, self.format, self.system_prompt, *self.augmentors,
+                                             *[getattr(t, "serializer", None) for t in self.templates]])
+        self._warned_chat_media = False
+        self._pool_media = False  # set when the pool is read: demos may carry their own media
         self.static_system_prompt = _static_system_prompt(self.system_prompt) if isinstance(self.format, SystemFormat) else None
         self._pool_keys: Dict[str, Any] = {}
         self._format_process = self.format._raw_process()
@@ -302,6 +327,8 @@ class InstanceRenderer:
             else:
                 stream, size = self._pool_source
                 self._pool = list(itertools.islice(stream, size))
+                if self.media_fields:  # images as data URLs: JSON-able keys, renderable demos
+                    self._pool = [encode_media_fields(item, self.media_fields) for item in self._pool]
                 if len(self._pool) < size:
                     raise RecipeError(
                         f"demos_pool_size={size} but split '{self.recipe.demos_taken_from}' has only "
@@ -310,6 +337,7 @@ class InstanceRenderer:
                         field="demos_pool_size",
                     )
                 self.sampler.set_pool(self._pool)
+                self._pool_media = bool(self.media_fields) or any(item.get("media") for item in self._pool)
                 keys: Dict[str, set] = {}
                 for index, item in enumerate(self._pool):
                     keys.setdefault(_instance_key(item), set()).add(index)
@@ -320,16 +348,24 @@ class InstanceRenderer:
         key = (template_index, pool_index)
         cached = self._demo_cache.get(key)
         if cached is None:
-            item = self._pool[pool_index]
-            rendered = self.templates[template_index].render(item["input_fields"], item["reference_fields"])
-            cached = {
-                "source": rendered["source"],
-                "target": rendered["target"],
-                "target_prefix": rendered["target_prefix"],
-                "instruction": rendered["instruction"],
-            }
+            cached = self._render_demo(self.templates[template_index], self._pool[pool_index])
             self._demo_cache[key] = cached
         return cached
+
+    def _render_demo(self, template: Template, item: Dict[str, Any]) -> Dict[str, Any]:
+        """A demo's {source, target, target_prefix, instruction} (+ "media" when it has its own media)."""
+        holder = {"media": normalize_media(item["media"])} if item.get("media") else {}
+        rendered = template.render(item["input_fields"], item["reference_fields"], holder)
+        demo = {
+            "source": rendered["source"],
+            "target": rendered["target"],
+            "target_prefix": rendered["target_prefix"],
+            "instruction": rendered["instruction"],
+        }
+        media = holder.get("media")
+        if media and (media["images"] or media["audios"]):
+            demo["media"] = media
+        return demo
 
     def render_stream(self, stream, stream_name: str, skip: int, limit: Optional[int]) -> Iterator[Dict[str, Any]]:
         if skip:
@@ -365,32 +401,55 @@ class InstanceRenderer:
         return text
 
     def render(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        if self._policy_checks:
+            for component, allowed in self._policy_checks:
+                component.check_instance_policy(instance, allowed)
+        if self.media_fields:
+            instance = encode_media_fields(instance, self.media_fields)
         input_fields = instance["input_fields"]
         reference_fields = instance["reference_fields"]
         fields_json = _fields_json(input_fields, reference_fields)
         rng = InstanceRandom(self.seed_prefix + fields_json)
         template_index = rng.randrange(self.n_templates) if self.n_templates > 1 else 0
         num_demos = rng.choice(self.counts) if len(self.counts) > 1 else self.counts[0]
+        augmentor = aug_rng = None
         if self.augmentors:
-            augmentor = self.augmentors[rng.randrange(len(self.augmentors))] if len(self.augmentors) > 1 else self.augmentors[0]
-            instance = augmentor.augment_instance(instance, self.task, rng)
+            # Its own generator: adding augmentation does not change the template or the demos drawn.
+            aug_rng = InstanceRandom(self.seed_prefix + "augment|" + fields_json)
+            augmentor = self.augmentors[aug_rng.randrange(len(self.augmentors))] if len(self.augmentors) > 1 else self.augmentors[0]
+            instance = augmentor.augment_instance(instance, self.task, aug_rng)
             if instance["input_fields"] is not input_fields:
                 input_fields = instance["input_fields"]
                 fields_json = _fields_json(input_fields, reference_fields)
         template = self.templates[template_index]
-        rendered = template.render(input_fields, reference_fields)
+        holder = {"media": normalize_media(instance["media"])} if instance.get("media") else {}
+        rendered = template.render(input_fields, reference_fields, holder)
+        media = holder.get("media")
+        if media is not None and not (media["images"] or media["audios"]):
+            media = None
         indices = ()
         if num_demos:
             indices = self.sampler.sample_indices(instance, num_demos, rng, self._pool_keys.get(fields_json, _NO_EXCLUSIONS))
-        media = instance.get("media")
-        if self.static_system_prompt is not None and not media and not self.demo_augmentor:
+        demo_augmentor = augmentor if self.demo_augmentors and _augments_demos(augmentor) else None
+        demo_media = self._pool_media and bool(indices) and demo_augmentor is None and any(
+            "media" in self._rendered_demo(template_index, index) for index in indices)
+        if self.static_system_prompt is not None and not media and not demo_augmentor and not demo_media:
             demo_text = self._demo_text
             source = self.format.render_prompt(
                 rendered["source"], rendered["instruction"], rendered["target_prefix"], self.static_system_prompt,
                 "".join([demo_text(template_index, index) for index in indices]),
             )
         else:
-            source = self._general_prompt(instance, rendered, template_index, indices, rng)
+            if demo_augmentor is not None:
+                items = demo_augmentor.augment_demos([self._pool[index] for index in indices], instance, aug_rng)
+                demos = [self._render_demo(template, item) for item in items]
+            else:
+                demos = [self._rendered_demo(template_index, index) for index in indices]
+            if media is None and any("media" in demo for demo in demos):
+                media = normalize_media(None)
+            if media is not None:
+                demos = [merge_media(media, demo.get("media"), {k: demo[k] for k in _DEMO_KEYS}) for demo in demos]
+            source = self._general_prompt(rendered, demos, media)
         policy = instance.get("data_classification_policy") or []
         separator = ", " if len(fields_json) > 2 else ""
         return {
@@ -402,15 +461,12 @@ class InstanceRenderer:
             "task_data": f'{fields_json[:-1]}{separator}"metadata": {self._metadata_json(template_index, num_demos, policy)}}}',
             "groups": self.groups,
             "subset": list(instance.get("subset") or ()),
-            "media": media or {"images": [], "audios": []},
+            "media": media or normalize_media(None),
             "data_classification_policy": policy,
         }
 
-    def _general_prompt(self, instance, rendered, template_index, indices, rng) -> Any:
+    def _general_prompt(self, rendered: Dict[str, Any], demos: List[Dict[str, Any]], media: Optional[Dict[str, Any]]) -> Any:
         """System prompt and format applied as operators (chat formats, media, custom system prompts)."""
-        demos = [self._rendered_demo(template_index, index) for index in indices]
-        if self.demo_augmentor is not None:
-            demos = self.demo_augmentor.augment_demos(demos, instance, rng)
         prompt = {
             "source": rendered["source"],
             "instruction": rendered["instruction"],
@@ -418,17 +474,33 @@ class InstanceRenderer:
             "system_prompt": "",
             "demos": demos,
         }
-        if instance.get("media"):
-            prompt["media"] = instance["media"]
+        if media is not None and self._format_gets_media:
+            prompt["media"] = media  # chat formats turn placeholders into content parts (only if the schema has them)
         if self.system_prompt is not None:
             prompt = self._system_prompt_process(prompt, None)
         prompt = self._format_process(prompt, None)
-        if prompt.get("media"):
-            instance["media"] = prompt["media"]
-        return prompt["source"]
+        source = prompt["source"]
+        if isinstance(source, list):
+            if self.chat_parts:
+                source = to_content_parts(source, media)
+            elif media is not None and not self._warned_chat_media:
+                self._warned_chat_media = True
+                get_logger().warning(
+                    "Rows carry media but the recipe was not detected as multimodal, so chat contents stay text with "
+                    "<img src=...> placeholders. Declare Image/Audio task fields or use ImageToText in the card."
+                )
+        return source
 
 
 _NO_EXCLUSIONS: frozenset = frozenset()
+_DEMO_KEYS = ("source", "target", "target_prefix", "instruction")
+
+
+def _augments_demos(augmentor: Any) -> bool:
+    if augmentor is None:
+        return False
+    check = getattr(augmentor, "augments_demos", None)
+    return bool(check()) if callable(check) else hasattr(augmentor, "augment_demos")
 
 
 def _static_system_prompt(system_prompt: Optional[SystemPrompt]) -> Optional[str]:

@@ -242,11 +242,14 @@ class InstanceOperator(StreamOperator):
 
     _process_kind = "instance"
 
+    def _instance_function(self):
+        """The per-instance callable `(instance, stream_name) -> instance` used when streaming."""
+        return self._raw_process()
+
     def _run_stream(self, stream: Stream, stream_name: str) -> Generator:
-        process = self._raw_process()
+        process = self._instance_function()
         allowed = self.effective_policy()
-        if allowed is not None:
-            check = self.check_instance_policy
+        check = self.check_instance_policy
         index = -1
         try:
             for index, instance in enumerate(stream):
@@ -320,28 +323,13 @@ class FieldOperator(FieldOperatorBase):
         """Same as `process_value` (the per-value hook)."""
         return self.process_value(value)
 
-    def _run_stream(self, stream: Stream, stream_name: str) -> Generator:
+    def _instance_function(self):
         if not self._pairs:
             raise UnitxtError(
                 "No field to operate on: set 'field' or 'field_to_field'.", artifact=self.artifact_name
             )
-        allowed = self.effective_policy()
-        index = -1
-        try:
-            for index, instance in enumerate(stream):
-                if allowed is not None:
-                    self.check_instance_policy(instance, allowed)
-                yield self.process_instance_fields(instance)
-        except UnitxtError as error:
-            raise error.with_context(
-                artifact=self.artifact_name, stage=f"stream '{stream_name}', instance {index}"
-            ) from None
-        except Exception as error:  # noqa: BLE001
-            raise OperatorError(
-                f"{type(error).__name__}: {error}",
-                artifact=self.artifact_name,
-                stage=f"stream '{stream_name}', instance {index}",
-            ) from error
+        process_fields = self.process_instance_fields
+        return lambda instance, stream_name: process_fields(instance)
 
     def process_instance_fields(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         process_value = self.process_value

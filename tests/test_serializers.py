@@ -40,14 +40,16 @@ for _type in (Text, Turn, Dialog, Table):
     register_type(_type)
 
 
-class DialogSerializer(SingleTypeSerializer):
+# Named apart from the library's DialogSerializer / TableSerializer: a class defined here would take over their
+# artifact type names for the whole test session.
+class DocDialogSerializer(SingleTypeSerializer):
     serialized_type = Dialog
 
     def serialize(self, value: Dialog, instance: Dict[str, Any]) -> str:
         return "\n".join(f"{turn['role']}: {turn['content']}" for turn in value)
 
 
-class TableSerializer(SingleTypeSerializer):
+class DocTableSerializer(SingleTypeSerializer):
     serialized_type = Table
 
     def serialize(self, value: Table, instance: Dict[str, Any]) -> str:
@@ -79,7 +81,7 @@ def test_default_serializer(value, expected):
 
 
 def test_single_type_serializer_accepts_only_its_type():
-    serializer = DialogSerializer()
+    serializer = DocDialogSerializer()
     assert serializer.accepts(DIALOG)
     assert not serializer.accepts("text")
     assert not serializer.accepts([{"role": "robot", "content": "x"}])  # Literal role
@@ -114,22 +116,22 @@ def test_number_serializer():
 
 
 def test_multi_type_serializer_first_match_wins():
-    dialog_first = MultiTypeSerializer(serializers=[DialogSerializer(), ListSerializer(separator=" ; ")])
+    dialog_first = MultiTypeSerializer(serializers=[DocDialogSerializer(), ListSerializer(separator=" ; ")])
     assert dialog_first.serialize(DIALOG, {}) == "user: What is the time?\nsystem: 4:13 PM"
     assert dialog_first.serialize(["a", "b"], {}) == "a ; b"
-    list_first = MultiTypeSerializer(serializers=[ListSerializer(separator=" ; "), DialogSerializer()])
+    list_first = MultiTypeSerializer(serializers=[ListSerializer(separator=" ; "), DocDialogSerializer()])
     assert list_first.serialize(["a", "b"], {}) == "a ; b"
     assert list_first.serialize(DIALOG, {}).startswith('{"role": "user"')  # the list serializer took the dialog
 
 
 def test_multi_type_serializer_falls_back_to_default_rules():
-    serializer = MultiTypeSerializer(serializers=[DialogSerializer()])
+    serializer = MultiTypeSerializer(serializers=[DocDialogSerializer()])
     assert serializer.serialize(4, {}) == "4"
     assert serializer.serialize({"k": "v"}, {}) == '{"k": "v"}'
 
 
 def test_serialize_value_falls_back_when_not_accepted():
-    assert serialize_value(DialogSerializer(), "plain", {}) == "plain"
+    assert serialize_value(DocDialogSerializer(), "plain", {}) == "plain"
     assert serialize_value(None, [1, 2], {}) == "1, 2"
     assert serialize_value(NumberSerializer(decimals=1), 0.25, {}) == "0.2"
 
@@ -152,7 +154,7 @@ def test_doc_dialog_serializer_in_template():
         instruction="Summarize the following dialog.",
         input_format="{dialog}",
         output_format="{summary}",
-        serializer=DialogSerializer(),
+        serializer=DocDialogSerializer(),
     )
     rendered = template.render({"dialog": DIALOG}, {"summary": "User asked for the time and got an answer."})
     assert rendered["instruction"] == "Summarize the following dialog."
@@ -161,7 +163,7 @@ def test_doc_dialog_serializer_in_template():
 
 
 def test_doc_multi_type_serializer_in_template():
-    serializer = MultiTypeSerializer(serializers=[TableSerializer(), DialogSerializer(), ListSerializer()])
+    serializer = MultiTypeSerializer(serializers=[DocTableSerializer(), DocDialogSerializer(), ListSerializer()])
     template = InputOutputTemplate(
         instruction="Summarize the following dialog.",
         input_format="{dialog}\n{table}\n{tags}",
@@ -183,8 +185,8 @@ def test_doc_multi_type_serializer_in_template():
         NumberSerializer(decimals=3),
         SingleTypeSerializer(serialized_type="List[str]"),
         SingleTypeSerializer(serialized_type=List[int]),
-        DialogSerializer(),
-        MultiTypeSerializer(serializers=[DialogSerializer(), ListSerializer(), NumberSerializer()]),
+        DocDialogSerializer(),
+        MultiTypeSerializer(serializers=[DocDialogSerializer(), ListSerializer(), NumberSerializer()]),
     ],
 )
 def test_round_trip(serializer):

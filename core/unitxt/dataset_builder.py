@@ -41,11 +41,32 @@ def string_list() -> Any:
     return [datasets.Value("string")]
 
 
-def row_features(chat_source: bool) -> datasets.Features:
-    """The fixed schema of output rows (every row has every key)."""
-    source = [{"role": datasets.Value("string"), "content": datasets.Value("string")}] if chat_source else datasets.Value(
-        "string"
-    )
+def content_part_features() -> Dict[str, Any]:
+    """One OpenAI content part: {"type", "text"} or {"type", "image_url": {"url"}} or {"type", "input_audio"}.
+
+    Arrow stores every key of the struct, so parts read back from a saved dataset carry None for the keys of the other
+    part kinds (`image_utils.clean_content_parts` drops them).
+    """
+    string = datasets.Value("string")
+    return {
+        "type": string,
+        "text": string,
+        "image_url": {"url": string},
+        "input_audio": {"data": string, "format": string},
+    }
+
+
+def row_features(chat_source: bool, content_parts: bool = False) -> datasets.Features:
+    """The fixed schema of output rows (every row has every key).
+
+    Chat rows have `source` = [{"role", "content"}]; content is a string, or (multimodal recipes, `content_parts`) a
+    list of content parts in every message, so one schema fits rows with and without images.
+    """
+    if chat_source:
+        content = [content_part_features()] if content_parts else datasets.Value("string")
+        source = [{"role": datasets.Value("string"), "content": content}]
+    else:
+        source = datasets.Value("string")
     features = {
         "source": source,
         "target": datasets.Value("string"),
@@ -103,9 +124,10 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
     def _info(self) -> datasets.DatasetInfo:
         recipe = self._get_recipe()
         chat = bool(getattr(recipe, "produces_chat_source", lambda: False)())
+        parts = chat and bool(getattr(recipe, "produces_media", lambda: False)())
         return datasets.DatasetInfo(
             description=f"unitxt {version} recipe: {self.config.name}",
-            features=row_features(chat_source=chat),
+            features=row_features(chat_source=chat, content_parts=parts),
             version=self.VERSION,
         )
 

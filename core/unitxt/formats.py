@@ -173,6 +173,11 @@ class ChatAPIFormat(Format):
                 messages.append({"role": "user", "content": values["source"]})
                 messages.append({"role": "assistant", "content": values["target_prefix"] + values["target"]})
             messages.append({"role": "user", "content": source})
+        media = instance.get("media")
+        if media and (media.get("images") or media.get("audios")):  # OpenAI content parts for media placeholders
+            from .image_utils import to_content_parts
+
+            messages = to_content_parts(messages, media)
         instance["source"] = messages
         return instance
 

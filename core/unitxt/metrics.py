@@ -17,6 +17,7 @@ from .metric_base import (  # noqa: F401 - documented import location
     Statistic,
     mean_statistic,
 )
+from .metrics_huggingface import HuggingfaceMetric  # noqa: F401 - documented as unitxt.metrics.HuggingfaceMetric
 from .operator import Operator, SequentialOperator
 
 

@@ -271,14 +271,16 @@ def _subsets_scores(partitions, with_ci: bool) -> SubsetsScores:
     result["score_name"] = "subsets_mean"
     result["num_of_instances"] = sum(len(partition.positions) for _, partition, _ in leaf_scores)
     if with_ci and len(leaf_scores) > 0:
-        low, high = _stratified_mean_ci([partition for _, partition, _ in leaf_scores])
+        leaves = {tuple(path): partition for path, partition, _ in leaf_scores}
+        low, high = _nested_mean_ci(result, leaves)
         result["subsets_mean_ci_low"] = result["score_ci_low"] = low
         result["subsets_mean_ci_high"] = result["score_ci_high"] = high
     return result
 
 
-def _stratified_mean_ci(partitions) -> Tuple[float, float]:
-    """CI of the mean of subset main scores: each subset resampled within itself, means taken per resample."""
+def _nested_mean_ci(result, leaves) -> Tuple[float, float]:
+    """CI of the (nested) subsets mean: every leaf resampled within itself, each inner node the mean of its children
+    per resample, as its point estimate is; inner nodes get their own score_ci_low / score_ci_high."""
     import numpy as np
 
     from .bootstrap import percentile_interval, resample_indices
@@ -286,14 +288,27 @@ def _stratified_mean_ci(partitions) -> Tuple[float, float]:
     n_resamples = int(settings.default_n_resamples)
     if n_resamples <= 0:
         return math.nan, math.nan
-    per_subset = []
-    for offset, partition in enumerate(partitions):
-        metric, scores = partition.metric_scores[0]
-        n = len(partition.positions)
-        main = metric.main_score
-        collected = []
-        for idx in resample_indices(n, n_resamples, seed=int(settings.seed) + offset):
-            collected.append(np.asarray(scores.statistic(idx)[main], dtype=np.float64))
-        per_subset.append(np.concatenate(collected))
-    means = np.nanmean(np.vstack(per_subset), axis=0)
-    return percentile_interval(means, 0.95)
+    order = {path: offset for offset, path in enumerate(leaves)}
+
+    def leaf_vector(path):
+        metric, scores = leaves[path].metric_scores[0]
+        n = len(leaves[path].positions)
+        chunks = [np.asarray(scores.statistic(idx)[metric.main_score], dtype=np.float64)
+                  for idx in resample_indices(n, n_resamples, seed=int(settings.seed) + order[path])]
+        return np.concatenate(chunks)
+
+    def node_vector(node, prefix):
+        vectors = []
+        for name, value in node.items():
+            if not isinstance(value, dict):
+                continue
+            path = prefix + (name,)
+            if path in leaves:
+                vectors.append(leaf_vector(path))
+            else:
+                vector = node_vector(value, path)
+                value["score_ci_low"], value["score_ci_high"] = percentile_interval(vector, 0.95)
+                vectors.append(vector)
+        return np.nanmean(np.vstack(vectors), axis=0)
+
+    return percentile_interval(node_vector(result, ()), 0.95)

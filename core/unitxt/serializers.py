@@ -5,14 +5,19 @@ serializers that must record side data such as media). A `SingleTypeSerializer` 
 `NewType`/`TypedDict`) type it handles and `accepts()` only values of that type; a `MultiTypeSerializer` tries its
 serializers in order and the first that accepts the value wins (so put `DialogSerializer` before `ListSerializer`).
 Values no serializer accepts fall back to the `DefaultSerializer` rules. Type-specific serializers (dialogs, tables,
-images) subclass `SingleTypeSerializer` with their own `serialized_type` and `serialize`.
+images, ...) subclass `SingleTypeSerializer` with their own `serialized_type` and `serialize`; the built-in ones for
+the types of `data_types` are at the end of this module. Media serializers move the value into `instance["media"]`
+and return a placeholder (`<img src="media/images/0">`, see image_utils).
 """
 
+import csv
+import io
 import json
 from typing import Any, Dict, List, Optional, Union
 
-from .artifact import Artifact
+from . import data_types
 from .errors import ArtifactDefinitionError, UnitxtError
+from .operator import Operator
 from .type_utils import make_checker, to_type
 
 Number = Union[int, float]
@@ -34,8 +39,10 @@ def default_serialize(value: Any) -> str:
     return str(value)
 
 
-class Serializer(Artifact):
-    """Base: converts one field value to text. Subclasses implement `serialize`."""
+class Serializer(Operator):
+    """Base: converts one field value to text. Subclasses implement `serialize`.
+
+    An Operator so it carries `data_classification_policy` (checked by the recipe before rendering)."""
 
     def accepts(self, value: Any) -> bool:
         """Whether this serializer handles the value (the base handles everything)."""
@@ -131,6 +138,137 @@ class MultiTypeSerializer(Serializer):
                 return serializer.serialize(value, instance)
         return default_serialize(value)
 
+    def add_serializers(self, serializers: List[Serializer]) -> "MultiTypeSerializer":
+        """A new MultiTypeSerializer trying `serializers` first, then this one's (used for recipe overrides)."""
+        return MultiTypeSerializer(serializers=list(serializers) + list(self.serializers))
+
+
+# ---------------------------------------------------------------- serializers of the built-in data types
+class DialogSerializer(SingleTypeSerializer):
+    """A Dialog as one line per turn, `turn_format` ("{role}: {content}") joined by `separator`."""
+
+    serialized_type = data_types.Dialog
+    turn_format: str = "{role}: {content}"
+    separator: str = "\n"
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        return self.separator.join(
+            self.turn_format.format(role=turn["role"], content=turn["content"]) for turn in value
+        )
+
+
+TABLE_LAYOUTS = ("markdown", "csv", "json", "indexed_rows")
+
+
+class TableSerializer(SingleTypeSerializer):
+    """A Table ({"header", "rows"}) in one of `TABLE_LAYOUTS` (`layout`), optionally cut to `max_rows` rows.
+
+    markdown: a pipe table; csv: comma-separated lines; json: a list of {column: cell} records;
+    indexed_rows: "col : a | b" then "row 1 : 1 | 2" lines.
+    """
+
+    serialized_type = data_types.Table
+    layout: str = "markdown"
+    max_rows: Optional[int] = None
+
+    def verify(self) -> None:
+        super().verify()
+        if self.layout not in TABLE_LAYOUTS:
+            raise ArtifactDefinitionError(
+                f"TableSerializer.layout must be one of {', '.join(TABLE_LAYOUTS)}, got {self.layout!r}.",
+                field="layout",
+            )
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        header = [str(name) for name in value["header"]]
+        rows = value["rows"] if self.max_rows is None else value["rows"][: self.max_rows]
+        cells = [["" if cell is None else str(cell) for cell in row] for row in rows]
+        if self.layout == "csv":
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
+            writer.writerow(header)
+            writer.writerows(cells)
+            return buffer.getvalue().rstrip("\n")
+        if self.layout == "json":
+            return json.dumps([dict(zip(header, row)) for row in rows], ensure_ascii=False, default=str)
+        if self.layout == "indexed_rows":
+            lines = ["col : " + " | ".join(header)]
+            lines += [f"row {index} : " + " | ".join(row) for index, row in enumerate(cells, start=1)]
+            return "\n".join(lines)
+
+        def line(items: List[str]) -> str:
+            return "| " + " | ".join(item.replace("|", "\\|") for item in items) + " |"
+
+        return "\n".join([line(header), "|" + "|".join("---" for _ in header) + "|"] + [line(row) for row in cells])
+
+
+class DocumentSerializer(SingleTypeSerializer):
+    """A Document ({"title", "body"}) as `document_format` ("# {title}\n\n{body}")."""
+
+    serialized_type = data_types.Document
+    document_format: str = "# {title}\n\n{body}"
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        return self.document_format.format(title=value["title"], body=value["body"])
+
+
+class MultiDocumentSerializer(DocumentSerializer):
+    """A list of Documents, each as `document_format`, joined by `separator`."""
+
+    serialized_type = data_types.MultiDocument
+    separator: str = "\n\n"
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        return self.separator.join(super(MultiDocumentSerializer, self).serialize(doc, instance) for doc in value)
+
+
+class ImageSerializer(SingleTypeSerializer):
+    """An image: stored in `instance["media"]["images"]` as a data URL; the text gets `<img src="media/images/i">`."""
+
+    serialized_type = data_types.Image
+
+    def accepts(self, value: Any) -> bool:
+        return data_types.is_image_value(value)
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        from .image_utils import image_reference
+
+        return image_reference(instance, value)
+
+
+class AudioSerializer(SingleTypeSerializer):
+    """An audio clip: stored in `instance["media"]["audios"]`; the text gets `<audio src="media/audios/i">`."""
+
+    serialized_type = data_types.Audio
+
+    def accepts(self, value: Any) -> bool:
+        return data_types.is_audio_value(value)
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        from .image_utils import audio_reference
+
+        return audio_reference(instance, value)
+
+
+class VideoSerializer(ImageSerializer):
+    """A video given as a list of frames: every frame becomes an image placeholder (joined by `separator`)."""
+
+    serialized_type = data_types.Video
+    separator: str = ""
+
+    def accepts(self, value: Any) -> bool:
+        return isinstance(value, (list, tuple)) and data_types.is_video_value(value)
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        from .image_utils import image_reference
+
+        return self.separator.join(image_reference(instance, frame) for frame in value)
+
+
+def media_serializers() -> List[Serializer]:
+    """The serializers a recipe adds behind any others so media fields always reach the row's media."""
+    return [ImageSerializer(), VideoSerializer(), AudioSerializer()]
+
 
 def serialize_value(serializer: Optional[Serializer], value: Any, instance: Dict[str, Any]) -> str:
     """Serialise with `serializer` when it accepts the value, else with the default rules."""
@@ -146,6 +284,15 @@ __all__ = [
     "ListSerializer",
     "NumberSerializer",
     "MultiTypeSerializer",
+    "DialogSerializer",
+    "TableSerializer",
+    "TABLE_LAYOUTS",
+    "DocumentSerializer",
+    "MultiDocumentSerializer",
+    "ImageSerializer",
+    "AudioSerializer",
+    "VideoSerializer",
+    "media_serializers",
     "Number",
     "default_serialize",
     "serialize_value",

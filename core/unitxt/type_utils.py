@@ -52,6 +52,13 @@ def register_type(new_type: Any, name: Optional[str] = None) -> Any:
     return new_type
 
 
+def _load_builtin_types() -> None:
+    """Register the library's data types (Dialog, Table, Image, ...) the first time an unknown name is parsed."""
+    from . import data_types  # noqa: F401 - registers on import
+
+    data_types.register_builtin_types()
+
+
 def get_registered_type(name: str) -> Any:
     return _REGISTERED_TYPES[name]
 
@@ -104,6 +111,8 @@ def parse_type_string(text: str) -> Any:
             raise TypeStringError(f"Malformed type string {text!r}: unexpected {value!r}.")
         if inside_literal and value in ("True", "False", "None"):
             return {"True": True, "False": False, "None": None}[value]
+        if value not in _REGISTERED_TYPES:
+            _load_builtin_types()
         if value not in _REGISTERED_TYPES:
             raise TypeStringError(
                 f"Unknown type {value!r} in type string {text!r}. Register it with register_type(); "

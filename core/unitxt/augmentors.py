@@ -1,0 +1,331 @@
+"""Augmentors: seeded perturbations of task inputs (whitespace, typos, case) and of demo labels (label noise).
+
+The recipe (`augmentor=` one or a list; one is sampled per instance) calls `augment_instance(instance, task, rng)` on
+the task-schema instance before the template renders it, and `augment_demos(demos, instance, rng)` on the chosen
+demos (task-schema dicts) before they are rendered. `rng` is the recipe's per-instance generator (seeded by the
+instance content), so augmented datasets are reproducible. Text augmentors only touch the task's
+`augmentable_inputs` (never other inputs or references) and never mutate the given instance.
+
+Used as a plain operator (e.g. in preprocess steps), an augmentor seeds its generator from the instance content and
+augments the top-level `fields` (or `input_fields[fields]` of a task-schema instance).
+"""
+
+import json
+import re
+import string
+from typing import Any, Dict, List, Optional, Union
+
+from .errors import ArtifactDefinitionError, UnitxtError
+from .image_utils import PLACEHOLDER_PATTERN
+from .operator import InstanceOperator
+from .random_utils import InstanceRandom
+
+
+class Augmentor(InstanceOperator):
+    """Base: the two recipe hooks default to no change."""
+
+    def augment_instance(self, instance: Dict[str, Any], task: Any, rng: InstanceRandom) -> Dict[str, Any]:
+        """Return the (possibly new) task-schema instance with augmented inputs."""
+        return instance
+
+    def augment_demos(self, demos: List[Dict[str, Any]], instance: Dict[str, Any], rng: InstanceRandom) -> List[Dict[str, Any]]:
+        """Return the demos (task-schema dicts: input_fields / reference_fields) to render for this instance."""
+        return demos
+
+    def augments_demos(self) -> bool:
+        """Whether this augmentor changes demos (the recipe then renders demos per instance, uncached)."""
+        return type(self).augment_demos is not Augmentor.augment_demos
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        seed = json.dumps(instance, sort_keys=True, ensure_ascii=False, default=str)
+        return self.augment_instance(instance, None, InstanceRandom(f"{type(self).__name__}|{seed}"))
+
+
+class NullAugmentor(Augmentor):
+    """Changes nothing (catalog: augmentors.no_augmentation; useful in a list of augmentors)."""
+
+
+class SequentialAugmentor(Augmentor):
+    """Applies several augmentors one after the other (instance and demos hooks)."""
+
+    augmentors: List[Augmentor] = []
+
+    def augment_instance(self, instance, task, rng):
+        for augmentor in self.augmentors:
+            instance = augmentor.augment_instance(instance, task, rng)
+        return instance
+
+    def augment_demos(self, demos, instance, rng):
+        for augmentor in self.augmentors:
+            demos = augmentor.augment_demos(demos, instance, rng)
+        return demos
+
+    def augments_demos(self) -> bool:
+        return any(augmentor.augments_demos() for augmentor in self.augmentors)
+
+
+_PLACEHOLDER_BASE = 0xE000
+_HIDDEN = re.compile("[\ue000-\uf8ff]")
+
+
+class TextAugmentor(Augmentor):
+    """Augments the text of the task's `augmentable_inputs` (restricted further to `fields` when set).
+
+    Strings and (nested) lists of strings are augmented; other values (numbers, dicts, images) are left as they are,
+    and so are media placeholders inside texts.
+    """
+
+    fields: Optional[List[str]] = None
+
+    def augment_text(self, text: str, rng: InstanceRandom) -> str:
+        raise NotImplementedError(f"{type(self).__name__}.augment_text(text, rng)")
+
+    def _augment_string(self, text: str, rng: InstanceRandom) -> str:
+        """Augment a text, keeping media placeholders (`<img src="media/images/0">`) intact."""
+        if "media/" not in text:
+            return self.augment_text(text, rng)
+        hidden: List[str] = []
+
+        def hide(match: "re.Match") -> str:
+            hidden.append(match.group(0))
+            return chr(_PLACEHOLDER_BASE + len(hidden) - 1)  # one private-use character: no letter, no space
+
+        augmented = self.augment_text(PLACEHOLDER_PATTERN.sub(hide, text), rng)
+        return _HIDDEN.sub(lambda m: hidden[ord(m.group(0)) - _PLACEHOLDER_BASE]
+                           if ord(m.group(0)) - _PLACEHOLDER_BASE < len(hidden) else m.group(0), augmented)
+
+    def _augment_value(self, value: Any, rng: InstanceRandom) -> Any:
+        if isinstance(value, str):
+            return self._augment_string(value, rng)
+        if isinstance(value, list):
+            return [self._augment_value(item, rng) for item in value]
+        return value
+
+    def _target_fields(self, task: Any) -> List[str]:
+        if task is None:
+            if self.fields is None:
+                raise UnitxtError(
+                    f"{type(self).__name__} used as an operator needs `fields` (the fields to augment).",
+                    artifact=self.artifact_name, field="fields",
+                )
+            return list(self.fields)
+        augmentable = list(getattr(task, "augmentable_inputs", None) or [])
+        if not augmentable:
+            raise UnitxtError(
+                f"{type(self).__name__} augments the task's augmentable_inputs, but task "
+                f"'{getattr(task, 'artifact_name', task)}' declares none. Set augmentable_inputs on the task.",
+                artifact=self.artifact_name,
+            )
+        if self.fields is None:
+            return augmentable
+        not_allowed = [field for field in self.fields if field not in augmentable]
+        if not_allowed:
+            raise UnitxtError(
+                f"{type(self).__name__}.fields {not_allowed} are not augmentable inputs of the task ({augmentable}).",
+                artifact=self.artifact_name, field="fields",
+            )
+        return list(self.fields)
+
+    def augment_instance(self, instance, task, rng):
+        names = self._target_fields(task)
+        nested = "input_fields" in instance
+        source = instance["input_fields"] if nested else instance
+        changed = dict(source)
+        for name in names:
+            if name in changed:
+                changed[name] = self._augment_value(changed[name], rng)
+        if nested:
+            return dict(instance, input_fields=changed)
+        return changed
+
+
+def _weighted_choice(options: Union[List[str], Dict[str, int]], rng: InstanceRandom) -> str:
+    if isinstance(options, dict):
+        items, weights = list(options), [max(0, int(weight)) for weight in options.values()]
+        total = sum(weights)
+        if total <= 0:
+            return items[0]
+        point = rng.random() * total
+        for item, weight in zip(items, weights):
+            point -= weight
+            if point < 0:
+                return item
+        return items[-1]
+    return rng.choice(options)
+
+
+class AugmentWhitespace(TextAugmentor):
+    """Replaces every run of whitespace by 1..`max_length` characters drawn from `whitespaces`."""
+
+    whitespaces: List[str] = [" ", "\n", "\t"]
+    max_length: int = 3
+
+    def verify(self) -> None:
+        super().verify()
+        if not self.whitespaces or self.max_length < 1:
+            raise ArtifactDefinitionError("AugmentWhitespace needs whitespaces and max_length >= 1.")
+
+    def augment_text(self, text: str, rng: InstanceRandom) -> str:
+        parts = re.split(r"(\s+)", text)
+        for index in range(1, len(parts), 2):  # odd positions are the whitespace runs
+            parts[index] = "".join(rng.choice(self.whitespaces) for _ in range(1 + rng.randrange(self.max_length)))
+        return "".join(parts)
+
+
+class AugmentPrefixSuffix(TextAugmentor):
+    """Adds `prefix_len` items drawn from `prefixes` before the text and `suffix_len` from `suffixes` after it.
+
+    `prefixes` / `suffixes` are lists (uniform) or {item: weight} dicts (default: weighted whitespace, "" included
+    so shorter affixes occur); None disables a side. `remove_existing_whitespaces` strips the text first.
+    """
+
+    prefixes: Optional[Union[List[str], Dict[str, int]]] = {" ": 20, "\t": 10, "\n": 40, "": 30}
+    prefix_len: int = 3
+    suffixes: Optional[Union[List[str], Dict[str, int]]] = {" ": 20, "\t": 10, "\n": 40, "": 30}
+    suffix_len: int = 3
+    remove_existing_whitespaces: bool = False
+
+    def verify(self) -> None:
+        super().verify()
+        if not self.prefixes and not self.suffixes:
+            raise ArtifactDefinitionError("AugmentPrefixSuffix needs prefixes or suffixes.", field="prefixes")
+
+    def augment_text(self, text: str, rng: InstanceRandom) -> str:
+        if self.remove_existing_whitespaces:
+            text = text.strip()
+        prefix = "".join(_weighted_choice(self.prefixes, rng) for _ in range(self.prefix_len)) if self.prefixes else ""
+        suffix = "".join(_weighted_choice(self.suffixes, rng) for _ in range(self.suffix_len)) if self.suffixes else ""
+        return prefix + text + suffix
+
+
+TYPO_OPERATIONS = ("swap", "delete", "insert", "replace")
+
+
+class AugmentTypos(TextAugmentor):
+    """Character noise: each letter is, with `probability`, swapped with the next, deleted, doubled by an inserted
+    letter, or replaced (one of `operations`)."""
+
+    probability: float = 0.05
+    operations: List[str] = list(TYPO_OPERATIONS)
+    alphabet: str = string.ascii_lowercase
+
+    def verify(self) -> None:
+        super().verify()
+        unknown = [op for op in self.operations if op not in TYPO_OPERATIONS]
+        if unknown or not self.operations:
+            raise ArtifactDefinitionError(f"AugmentTypos.operations must be among {TYPO_OPERATIONS}.", field="operations")
+        if not 0.0 <= self.probability <= 1.0:
+            raise ArtifactDefinitionError("AugmentTypos.probability must be in [0, 1].", field="probability")
+
+    def augment_text(self, text: str, rng: InstanceRandom) -> str:
+        chars = list(text)
+        result: List[str] = []
+        index = 0
+        while index < len(chars):
+            char = chars[index]
+            if not char.isalpha() or rng.random() >= self.probability:
+                result.append(char)
+                index += 1
+                continue
+            operation = rng.choice(self.operations)
+            if operation == "swap" and index + 1 < len(chars):
+                result.extend([chars[index + 1], char])
+                index += 2
+                continue
+            if operation == "insert":
+                result.extend([char, rng.choice(self.alphabet)])
+            elif operation == "replace":
+                result.append(rng.choice(self.alphabet))
+            elif operation == "swap":
+                result.append(char)
+            index += 1
+        return "".join(result)
+
+
+class AugmentCase(TextAugmentor):
+    """Changes letter case: mode "upper", "lower", "title", or "random" (each letter flipped with `probability`)."""
+
+    mode: str = "random"
+    probability: float = 0.5
+
+    def verify(self) -> None:
+        super().verify()
+        if self.mode not in ("upper", "lower", "title", "random"):
+            raise ArtifactDefinitionError("AugmentCase.mode must be upper, lower, title or random.", field="mode")
+
+    def augment_text(self, text: str, rng: InstanceRandom) -> str:
+        if self.mode == "upper":
+            return text.upper()
+        if self.mode == "lower":
+            return text.lower()
+        if self.mode == "title":
+            return text.title()
+        return "".join(char.swapcase() if char.isalpha() and rng.random() < self.probability else char for char in text)
+
+
+class DemosLabelNoise(Augmentor):
+    """Label noise on demos: with `probability`, a demo's `label_field` reference is replaced by another class.
+
+    Classes come from `classes`, else from the demo's (or the instance's) `classes_field` input. List-valued labels
+    (multi-label) have each label replaced independently. The evaluated instance itself is never changed.
+    """
+
+    probability: float = 0.2
+    label_field: str = "label"
+    classes_field: Optional[str] = "classes"
+    classes: Optional[List[str]] = None
+
+    def verify(self) -> None:
+        super().verify()
+        if not 0.0 <= self.probability <= 1.0:
+            raise ArtifactDefinitionError("DemosLabelNoise.probability must be in [0, 1].", field="probability")
+
+    def _classes(self, demo: Dict[str, Any], instance: Dict[str, Any]) -> List[Any]:
+        if self.classes is not None:
+            return list(self.classes)
+        for source in (demo.get("input_fields") or {}, instance.get("input_fields") or {}):
+            if self.classes_field and isinstance(source.get(self.classes_field), list):
+                return list(source[self.classes_field])
+        raise UnitxtError(
+            f"DemosLabelNoise needs the class list: set `classes` or give the task an input field "
+            f"'{self.classes_field}'.", artifact=self.artifact_name, field="classes",
+        )
+
+    def _noisy(self, label: Any, classes: List[Any], rng: InstanceRandom) -> Any:
+        if rng.random() >= self.probability:
+            return label
+        others = [option for option in classes if option != label]
+        return rng.choice(others) if others else label
+
+    def augment_demos(self, demos, instance, rng):
+        result = []
+        for demo in demos:
+            references = demo.get("reference_fields") or {}
+            if self.label_field not in references:
+                raise UnitxtError(
+                    f"DemosLabelNoise: demo has no reference field '{self.label_field}' "
+                    f"(has: {', '.join(sorted(references)) or 'none'}).", artifact=self.artifact_name,
+                    field="label_field",
+                )
+            classes = self._classes(demo, instance)
+            label = references[self.label_field]
+            if isinstance(label, list):
+                noisy = [self._noisy(item, classes, rng) for item in label]
+            else:
+                noisy = self._noisy(label, classes, rng)
+            result.append(dict(demo, reference_fields=dict(references, **{self.label_field: noisy})))
+        return result
+
+
+__all__ = [
+    "Augmentor",
+    "NullAugmentor",
+    "SequentialAugmentor",
+    "TextAugmentor",
+    "AugmentWhitespace",
+    "AugmentPrefixSuffix",
+    "AugmentTypos",
+    "AugmentCase",
+    "DemosLabelNoise",
+    "TYPO_OPERATIONS",
+]

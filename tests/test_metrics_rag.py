@@ -141,7 +141,7 @@ def test_rag_metrics_through_evaluate():
 
 
 # ---------------------------------------------------------------- MetricsList
-def test_recommended_no_gpu_list_expands_and_evaluate_needs_the_expansion():
+def test_recommended_no_gpu_list_expands_in_evaluate():
     recommended = fetch_artifact("metrics.qa.open.recommended_no_gpu")[0]
     assert isinstance(recommended, MetricsList)
     assert recommended.names() == ["metrics.rouge", "metrics.squad", "metrics.rag.answer_correctness.token_recall"]
@@ -149,11 +149,12 @@ def test_recommended_no_gpu_list_expands_and_evaluate_needs_the_expansion():
     expanded = MetricsList.expand(["metrics.qa.open.recommended_no_gpu", "metrics.exact_match"])
     assert expanded == recommended.names() + ["metrics.exact_match"]
     predictions, references = random_text_corpus(3)
-    # evaluate() resolves every metric name to a Metric: a MetricsList name is refused ...
-    with pytest.raises(MetricError, match="not a metric"):
-        evaluate(predictions, [make_row(r[0], r, ["metrics.qa.open.recommended_no_gpu"], []) for r in references])
-    # ... so rows must list the expanded names.
+    # evaluate() expands a MetricsList name in the rows' metrics into its items, in order
+    listed = evaluate(predictions, [make_row(r[0], r, ["metrics.qa.open.recommended_no_gpu", "metrics.exact_match"], [])
+                                    for r in references])
     results = evaluate(predictions, [make_row(r[0], r, expanded, []) for r in references])
+    assert dict(listed.global_scores) == dict(results.global_scores)
+    assert listed.global_scores["score_name"] == "rougeL"
     for name in ("rougeL", "f1", "exact_match", "answer_correctness", "rouge1"):
         assert name in results.global_scores
     inline = MetricsList(items=[TokenOverlap(normalize=False)])

@@ -238,8 +238,14 @@ def evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: b
     resolver = _Resolver()
     processed, references, task_data = post_process_rows(predictions, rows, resolver)
     partitions: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], List[int]] = {}
+    expanded: Dict[Tuple[str, ...], Tuple[str, ...]] = {}
     for position, row in enumerate(rows):
-        metrics = tuple(row.get("metrics") or ())
+        listed = tuple(row.get("metrics") or ())
+        metrics = expanded.get(listed)
+        if metrics is None:  # names of metric lists (metrics.qa.open.recommended_no_gpu) stand for their items
+            from .metrics_list import MetricsList
+
+            metrics = expanded[listed] = tuple(MetricsList.expand(list(listed)))
         if not metrics:
             raise MetricError(f"Instance {position} lists no metrics.", field="metrics")
         subset = tuple(row.get("subset") or ())

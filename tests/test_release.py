@@ -42,6 +42,16 @@ def workdir(tmp_path, release, monkeypatch):
         templates=[MULTI_CLASS],
     )
     add_to_catalog(card, "cards.local_reviews", catalog_path=str(catalog))
+    from unitxt.benchmark import Benchmark
+    from unitxt.recipe import DatasetRecipe
+
+    add_to_catalog(Benchmark(
+        max_samples_per_subset=8,
+        subsets={
+            "demo": DatasetRecipe(card="cards.demo.sentiment", template=MULTI_CLASS),
+            "local": DatasetRecipe(card="cards.local_reviews", template="templates.key_val"),
+        },
+    ), "benchmarks.tiny", catalog_path=str(catalog))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("UNITXT_CATALOGS", str(catalog))
     return tmp_path
@@ -54,6 +64,7 @@ RECIPES = [
     "max_test_instances=40,max_train_instances=5,max_validation_instances=5",
     "card=cards.demo.sentiment,format=formats.chat_api,num_demos=2,demos_pool_size=10,max_test_instances=10,"
     "max_train_instances=3,max_validation_instances=3",
+    "benchmarks.tiny[format=formats.user_agent]",
 ]
 
 LOAD_CODE = """
@@ -94,6 +105,8 @@ def test_data_script_rows_equal_library_rows(release, workdir, recipe):
         assert result["splits"] == library
         if "chat_api" in recipe:
             assert isinstance(result["splits"]["test"][0]["source"], list)
+        if recipe.startswith("benchmarks."):
+            assert {tuple(row["subset"]) for row in result["splits"]["test"]} == {("demo",), ("local",)}
     else:
         assert completed.returncode != 0
         assert "Dataset scripts are no longer supported" in completed.stderr

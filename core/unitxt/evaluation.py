@@ -115,7 +115,12 @@ def post_process_rows(predictions: Sequence[Any], rows: List[Dict[str, Any]], re
             chain = _processor_chain(names, resolver)
             entry = chains[names] = (chain, _needs_task_data(chain), {}, {})
         chain, needs_data, prediction_memo, reference_memo = entry
-        references = row.get("references") or []
+        references = row.get("references")
+        if references is None:
+            references = []
+        elif not isinstance(references, (list, tuple)):
+            raise MetricError(f"References of instance {index} must be a list, got {type(references).__name__}.",
+                              field="references")
         if prediction is None:
             raise MetricError(f"Prediction {index} is None; every instance needs a prediction (use '' for no output).",
                               field="prediction")

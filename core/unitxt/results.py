@@ -47,8 +47,16 @@ def markdown_table(headers: List[str], rows: List[List[Any]], digits: Optional[i
 _SCORE_META = ("score_name", "num_of_instances")
 
 
-class GlobalScores(dict):
-    """Global scores of an evaluation (dict-like) with `.score`, `.score_name` and a markdown `.summary`."""
+_ROW_SCORES = ("score", "score_name", "score_ci_low", "score_ci_high", "num_of_instances")
+
+
+def _score_row(scores: Dict[str, Any]) -> List[Any]:
+    """The main-score columns of a summary row."""
+    return [scores.get(name) for name in _ROW_SCORES]
+
+
+class _MainScore(dict):
+    """Score dicts exposing their main score as attributes."""
 
     @property
     def score(self) -> Any:
@@ -57,6 +65,10 @@ class GlobalScores(dict):
     @property
     def score_name(self) -> Any:
         return self.get("score_name")
+
+
+class GlobalScores(_MainScore):
+    """Global scores of an evaluation (dict-like) with `.score`, `.score_name` and a markdown `.summary`."""
 
     @property
     def summary(self) -> str:
@@ -124,22 +136,17 @@ class GroupsScores(dict):
         parts = []
         for key, groups in self.items():
             fields = json.loads(key)
-            headers = list(fields) + ["score", "score_name", "score_ci_low", "score_ci_high", "num_of_instances"]
+            headers = list(fields) + list(_ROW_SCORES)
             rows = []
             for value, scores in groups.items():
                 values = list(value) if isinstance(value, tuple) else [value]
-                rows.append(values + [scores.get("score"), scores.get("score_name"), scores.get("score_ci_low"),
-                                      scores.get("score_ci_high"), scores.get("num_of_instances")])
+                rows.append(values + _score_row(scores))
             parts.append(f"# Group By: {', '.join(fields)}\n" + markdown_table(headers, rows))
         return "\n\n".join(parts)
 
 
-class SubsetsScores(dict):
+class SubsetsScores(_MainScore):
     """Scores per subset (nested for nested benchmarks) plus the overall `subsets_mean`."""
-
-    @property
-    def score(self) -> Any:
-        return self.get("score")
 
     @property
     def summary(self) -> str:
@@ -149,14 +156,12 @@ class SubsetsScores(dict):
             for name, value in scores.items():
                 if isinstance(value, dict):
                     path = f"{prefix}{name}"
-                    rows.append([path, value.get("score"), value.get("score_name"), value.get("score_ci_low"),
-                                 value.get("score_ci_high"), value.get("num_of_instances")])
+                    rows.append([path] + _score_row(value))
                     walk(value, path + "/")
 
         walk(self, "")
-        rows.append(["ALL", self.get("score"), self.get("score_name"), self.get("score_ci_low"),
-                     self.get("score_ci_high"), self.get("num_of_instances")])
-        return markdown_table(["subset", "score", "score_name", "score_ci_low", "score_ci_high", "num_of_instances"], rows)
+        rows.append(["ALL"] + _score_row(self))
+        return markdown_table(["subset"] + list(_ROW_SCORES), rows)
 
 
 class EvaluationResults(list):

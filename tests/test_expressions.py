@@ -447,8 +447,10 @@ def test_compiled_code_has_no_attribute_access():
 
 
 def test_iteration_budget(monkeypatch):
-    assert expressions.MAX_ITERATIONS == 10**7
-    monkeypatch.setattr(expressions, "MAX_ITERATIONS", 1000)
+    from unitxt import expression_runtime
+
+    assert expressions.MAX_ITERATIONS == expression_runtime.MAX_ITERATIONS == 10**7
+    monkeypatch.setattr(expression_runtime, "MAX_ITERATIONS", 1000)
     assert evaluate_expression("sum(1 for a in range(30) for b in range(30))", {}) == 900
     with pytest.raises(SandboxError, match="more than 1000 iterations"):
         compile_expression("[1 for a in range(10**6) for b in range(10**6)]").evaluate({})

@@ -1,0 +1,305 @@
+"""Runtime side of the expression sandbox: size limits, guarded operators and the whitelisted functions and
+methods that sandboxed expressions may call (see expressions.py for the validator and the safety argument)."""
+
+import json
+import math
+import re
+from typing import Any, Callable, Dict, FrozenSet, Iterator, NamedTuple, Optional
+
+from .errors import SandboxError
+
+
+MAX_EXPRESSION_LENGTH = 10_000
+MAX_NESTING_DEPTH = 200
+MAX_POWER_EXPONENT = 10_000
+MAX_INT_BITS = 2**20
+MAX_SEQUENCE_LENGTH = 10**7
+MAX_RANGE_LENGTH = 10**6
+MAX_ITERATIONS = 10**7
+MAX_FORMAT_NUMBER = 10_000
+MAX_JSON_INDENT = 32
+
+_SEQUENCE_TYPES = (str, list, tuple)
+_NUMBER_TYPES = (int, float)
+
+
+# ---------------------------------------------------------------------------
+# run-time guards
+# ---------------------------------------------------------------------------
+
+
+class _GuardError(SandboxError):
+    """Raised by a run-time guard; re-raised by `evaluate` with the expression named."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+def _size(value: Any) -> int:
+    return len(value) if isinstance(value, _SEQUENCE_TYPES) else 0
+
+
+def _guarded_add(left: Any, right: Any) -> Any:
+    result = left + right
+    if (
+        isinstance(result, _SEQUENCE_TYPES)
+        and len(result) > MAX_SEQUENCE_LENGTH
+        and len(result) > max(_size(left), _size(right))
+    ):
+        raise _GuardError(
+            f"concatenation producing {len(result)} items (more than {MAX_SEQUENCE_LENGTH}) is not allowed"
+        )
+    return result
+
+
+def _guarded_mul(left: Any, right: Any) -> Any:
+    if isinstance(left, int) and isinstance(right, _SEQUENCE_TYPES):
+        count, sequence = left, right
+    elif isinstance(right, int) and isinstance(left, _SEQUENCE_TYPES):
+        count, sequence = right, left
+    else:
+        count, sequence = None, None
+    if sequence is not None:
+        if count > 1 and len(sequence) * count > MAX_SEQUENCE_LENGTH:
+            raise _GuardError(
+                f"sequence repetition producing {len(sequence) * count} items "
+                f"(more than {MAX_SEQUENCE_LENGTH}) is not allowed"
+            )
+    elif isinstance(left, int) and isinstance(right, int):
+        if left.bit_length() + right.bit_length() > MAX_INT_BITS:
+            raise _GuardError(f"integer multiplication producing more than {MAX_INT_BITS} bits is not allowed")
+    return left * right
+
+
+def _guarded_pow(base: Any, exponent: Any) -> Any:
+    if isinstance(exponent, _NUMBER_TYPES) and isinstance(base, _NUMBER_TYPES):
+        if exponent > MAX_POWER_EXPONENT:
+            raise _GuardError(f"'**' with an exponent larger than {MAX_POWER_EXPONENT} is not allowed")
+        if (
+            isinstance(base, int)
+            and isinstance(exponent, int)
+            and exponent > 1
+            and base.bit_length() * exponent > MAX_INT_BITS
+        ):
+            raise _GuardError(f"'**' producing an integer of more than {MAX_INT_BITS} bits is not allowed")
+    return base**exponent
+
+
+def _guarded_lshift(value: Any, shift: Any) -> Any:
+    if isinstance(value, int) and isinstance(shift, int) and value and value.bit_length() + shift > MAX_INT_BITS:
+        raise _GuardError(f"'<<' producing an integer of more than {MAX_INT_BITS} bits is not allowed")
+    return value << shift
+
+
+def _guarded_mod(left: Any, right: Any) -> Any:
+    if isinstance(left, (str, bytes)):
+        raise _GuardError("printf-style '%' string formatting is not allowed (use an f-string)")
+    return left % right
+
+
+def _guarded_range(*args: Any) -> range:
+    result = range(*args)
+    try:
+        length = len(result)
+    except OverflowError:
+        length = MAX_RANGE_LENGTH + 1
+    if length > MAX_RANGE_LENGTH:
+        raise _GuardError(f"range() longer than {MAX_RANGE_LENGTH} is not allowed")
+    return result
+
+
+def _guarded_sum(iterable: Any, start: Any = 0) -> Any:
+    if not isinstance(start, (int, float, complex)):
+        raise _GuardError("sum() with a non-numeric start is not allowed")
+    return sum(iterable, start)
+
+
+def _guarded_round(number: Any, ndigits: Any = None) -> Any:
+    if ndigits is None:
+        return round(number)
+    if isinstance(ndigits, int) and abs(ndigits) > MAX_FORMAT_NUMBER:
+        raise _GuardError(f"round() with |ndigits| larger than {MAX_FORMAT_NUMBER} is not allowed")
+    return round(number, ndigits)
+
+
+def _check_format_spec(spec: str) -> None:
+    for digits in re.findall(r"\d+", spec):
+        stripped = digits.lstrip("0")
+        if len(stripped) > 6 or (stripped and int(stripped) > MAX_FORMAT_NUMBER):
+            raise _GuardError(f"format spec {spec[:50]!r} with a number larger than {MAX_FORMAT_NUMBER} is not allowed")
+
+
+def _format_value(value: Any, spec: str, conversion: int) -> str:
+    if conversion == ord("s"):
+        value = str(value)
+    elif conversion == ord("r"):
+        value = repr(value)
+    elif conversion == ord("a"):
+        value = ascii(value)
+    _check_format_spec(spec)
+    return format(value, spec)
+
+
+def _str_replace(string: str, old: Any, new: Any, count: Any = -1) -> str:
+    if isinstance(old, str) and isinstance(new, str) and len(new) > len(old):
+        occurrences = string.count(old) if old else len(string) + 1
+        if isinstance(count, int) and count >= 0:
+            occurrences = min(occurrences, count)
+        if len(string) + occurrences * (len(new) - len(old)) > MAX_SEQUENCE_LENGTH:
+            raise _GuardError(f"str.replace() producing more than {MAX_SEQUENCE_LENGTH} characters is not allowed")
+    return str.replace(string, old, new, count)
+
+
+def _str_join(separator: str, iterable: Any) -> str:
+    items = list(iterable)
+    total = len(separator) * max(len(items) - 1, 0) + sum(len(item) for item in items if isinstance(item, str))
+    if len(items) > 1 and total > MAX_SEQUENCE_LENGTH:
+        raise _GuardError(f"str.join() producing more than {MAX_SEQUENCE_LENGTH} characters is not allowed")
+    return str.join(separator, items)
+
+
+def _re_sub(pattern: Any, repl: Any, string: Any, count: int = 0, flags: int = 0) -> str:
+    if not isinstance(repl, str):
+        raise _GuardError("re.sub() replacement must be a string")
+    compiled = re.compile(pattern, flags)
+    growth = [0]
+    limit = MAX_SEQUENCE_LENGTH - len(string)
+
+    def expand(match: "re.Match") -> str:
+        replacement = match.expand(repl)
+        growth[0] += len(replacement) - (match.end() - match.start())
+        if growth[0] > 0 and growth[0] > limit:
+            raise _GuardError(f"re.sub() producing more than {MAX_SEQUENCE_LENGTH} characters is not allowed")
+        return replacement
+
+    return compiled.sub(expand, string, count)
+
+
+def _json_dumps(
+    obj: Any, *, indent: Any = None, sort_keys: bool = False, ensure_ascii: bool = True, separators: Any = None
+) -> str:
+    if indent is not None and not (
+        (isinstance(indent, int) and 0 <= indent <= MAX_JSON_INDENT)
+        or (isinstance(indent, str) and len(indent) <= MAX_JSON_INDENT)
+    ):
+        raise _GuardError(f"json.dumps() indent must be None, an int or a str of at most {MAX_JSON_INDENT}")
+    if separators is not None and any(len(str(part)) > MAX_JSON_INDENT for part in separators):
+        raise _GuardError(f"json.dumps() separators longer than {MAX_JSON_INDENT} are not allowed")
+    return json.dumps(obj, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii, separators=separators)
+
+
+class _IterationBudget:
+    """Counts comprehension iterations of one evaluation."""
+
+    __slots__ = ("remaining",)
+
+    def __init__(self) -> None:
+        self.remaining = MAX_ITERATIONS
+
+    def iterate(self, iterable: Any) -> Iterator[Any]:
+        for item in iterable:
+            self.remaining -= 1
+            if self.remaining < 0:
+                raise _GuardError(f"comprehensions running more than {MAX_ITERATIONS} iterations are not allowed")
+            yield item
+
+
+# ---------------------------------------------------------------------------
+# whitelists
+# ---------------------------------------------------------------------------
+
+
+class _Function(NamedTuple):
+    implementation: Callable
+    keywords: Optional[FrozenSet[str]]  # None: any keyword (dict(a=1))
+
+
+def _fn(implementation: Callable, *keywords: str) -> _Function:
+    return _Function(implementation, frozenset(keywords))
+
+
+_FUNCTIONS: Dict[str, _Function] = {
+    "len": _fn(len),
+    "str": _fn(str),
+    "int": _fn(int, "base"),
+    "float": _fn(float),
+    "bool": _fn(bool),
+    "abs": _fn(abs),
+    "min": _fn(min, "key", "default"),
+    "max": _fn(max, "key", "default"),
+    "sum": _fn(_guarded_sum, "start"),
+    "round": _fn(_guarded_round, "ndigits"),
+    "sorted": _fn(sorted, "key", "reverse"),
+    "any": _fn(any),
+    "all": _fn(all),
+    "list": _fn(list),
+    "dict": _Function(dict, None),
+    "tuple": _fn(tuple),
+    "set": _fn(set),
+    "range": _fn(_guarded_range),
+    "enumerate": _fn(enumerate, "start"),
+    "zip": _fn(zip, "strict"),
+    "reversed": _fn(reversed),
+}
+
+_MODULES: Dict[str, Dict[str, _Function]] = {
+    "re": {
+        "search": _fn(re.search, "flags"),
+        "match": _fn(re.match, "flags"),
+        "fullmatch": _fn(re.fullmatch, "flags"),
+        "findall": _fn(re.findall, "flags"),
+        "split": _fn(re.split, "maxsplit", "flags"),
+        "sub": _fn(_re_sub, "count", "flags"),
+    },
+    "math": {
+        name: _fn(getattr(math, name))
+        for name in ("floor", "ceil", "sqrt", "log", "log2", "log10", "exp", "isnan", "isinf", "fabs")
+    },
+    "json": {
+        "loads": _fn(json.loads),
+        "dumps": _fn(_json_dumps, "indent", "sort_keys", "ensure_ascii", "separators"),
+    },
+}
+
+# keywords whose value the function calls: must statically be a whitelisted function (or None)
+_CALLABLE_KEYWORDS = frozenset({"key"})
+
+_RESERVED_NAMES = frozenset(_FUNCTIONS) | frozenset(_MODULES)
+
+_STR_METHODS: Dict[str, Callable] = {
+    name: getattr(str, name)
+    for name in (
+        "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines",
+        "startswith", "endswith", "capitalize", "title", "casefold", "find", "rfind", "index", "count",
+        "removeprefix", "removesuffix",
+        "isdigit", "isalpha", "isalnum", "isspace", "isnumeric", "islower", "isupper",
+    )
+    if hasattr(str, name)
+}  # fmt: skip
+_STR_METHODS["replace"] = _str_replace
+_STR_METHODS["join"] = _str_join
+
+_SEQUENCE_METHODS = {"index", "count"}
+_METHODS_BY_TYPE: Dict[type, Dict[str, Callable]] = {
+    str: _STR_METHODS,
+    dict: {name: getattr(dict, name) for name in ("get", "keys", "values", "items")},
+    list: {name: getattr(list, name) for name in _SEQUENCE_METHODS},
+    tuple: {name: getattr(tuple, name) for name in _SEQUENCE_METHODS},
+    re.Match: {name: getattr(re.Match, name) for name in ("group", "groups", "groupdict", "start", "end", "span")},
+}
+_METHOD_NAMES = frozenset(name for table in _METHODS_BY_TYPE.values() for name in table)
+_FORMAT_METHODS = frozenset({"format", "format_map"})
+
+
+def _call_method(obj: Any, name: str, /, *args: Any, **kwargs: Any) -> Any:
+    """Call the whitelisted method `name` of the builtin type of `obj` (never `obj.name`)."""
+    table = _METHODS_BY_TYPE.get(type(obj))
+    if table is None:
+        for base, candidate in _METHODS_BY_TYPE.items():
+            if isinstance(obj, base):
+                table = candidate
+                break
+    method = table.get(name) if table is not None else None
+    if method is None:
+        raise _GuardError(f"method '{name}' is not allowed on a value of type '{type(obj).__name__}'")
+    return method(obj, *args, **kwargs)

@@ -381,7 +381,6 @@ class GlobalMetric(Metric):
         return {name: np.concatenate(chunks) for name, chunks in parts.items()}
 
     def score(self, predictions, references, task_data) -> MetricScores:
-        np = _np()
         n = len(predictions)
         statistic = self.fast_statistic(predictions, references, task_data)
         if statistic is None:

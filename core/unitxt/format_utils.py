@@ -18,6 +18,7 @@ yield at most one newline. The decision is local to one rendering of one format 
 own text, not the demos before it). There is no escape for a literal backslash-N in a string compiled with markers.
 """
 
+import operator
 import re
 import string
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
@@ -85,7 +86,7 @@ Part = Union[str, Placeholder, _Marker]
 class CompiledFormat:
     """A validated format string: its parts (literal text, placeholders, markers) and a fast renderer."""
 
-    __slots__ = ("text", "parts", "fields", "spec_fields", "has_marker", "_chunks", "_format_map", "_constant")
+    __slots__ = ("text", "parts", "fields", "spec_fields", "has_marker", "_chunks", "_format_map", "_constant", "_only")
 
     def __init__(self, text: str, parts: List[Part]):
         self.text = text
@@ -95,21 +96,22 @@ class CompiledFormat:
         # fields formatted with a spec: callers pass numbers unserialised to them so "{x:.2f}" works.
         self.spec_fields: Tuple[str, ...] = tuple(dict.fromkeys(p.name for p in placeholders if p.spec))
         self.has_marker = any(part is MARKER for part in parts)
-        # chunks: format_map-ready strings between markers (MARKER objects kept in place).
-        chunks: List[Union[str, _Marker]] = []
-        current: List[str] = []
+        # chunks: the parts between markers (MARKER objects kept in place), each as (name, None) when it is just one
+        # plain `{name}` (rendered by a lookup) or else (None, its format_map-ready text).
+        chunks: List[Union[Tuple[Optional[str], Optional[str]], _Marker]] = []
+        current: List[Part] = []
         for part in parts:
             if part is MARKER:
-                chunks.append("".join(current))
+                chunks.append(_chunk(current))
                 chunks.append(MARKER)
                 current = []
-            elif isinstance(part, Placeholder):
-                current.append(part.source())
             else:
-                current.append(_escape(part))
-        chunks.append("".join(current))
+                current.append(part)
+        chunks.append(_chunk(current))
         self._chunks = tuple(chunks)
-        self._format_map = chunks[0].format_map if not self.has_marker else None
+        self._format_map = _format_text(parts).format_map if not self.has_marker else None
+        # a string that is just one plain `{name}` (output formats such as "{label}"): a text value is the result
+        self._only = self._chunks[0][0] if len(self._chunks) == 1 else None
         self._constant: Optional[str] = None
         if not placeholders and not self.has_marker:
             self._constant = "".join(parts)
@@ -123,6 +125,10 @@ class CompiledFormat:
         """Substitute `values` (a mapping name -> value); `where` names the string in error messages."""
         if self._constant is not None:
             return self._constant
+        if self._only is not None:
+            value = values.get(self._only)
+            if type(value) is str:
+                return value
         try:
             if self._format_map is not None:
                 return self._format_map(values)
@@ -141,17 +147,24 @@ class CompiledFormat:
 
     def _render_with_markers(self, values: Mapping[str, Any]) -> str:
         pieces: List[str] = []
-        last = ""  # the last non-empty piece produced so far
+        append = pieces.append
+        needs_newline = False  # the text so far is non-empty and does not end with a newline
         for chunk in self._chunks:
             if chunk is MARKER:
-                if last and not last.endswith("\n"):
-                    pieces.append("\n")
-                    last = "\n"
+                if needs_newline:
+                    append("\n")
+                    needs_newline = False
                 continue
-            text = chunk.format_map(values) if chunk else ""
+            name, text = chunk
+            if name is not None:
+                text = values[name]
+                if type(text) is not str:
+                    text = format(text)  # what format_map does for a plain `{name}`
+            elif text:
+                text = text.format_map(values)
             if text:
-                pieces.append(text)
-                last = text
+                append(text)
+                needs_newline = text[-1] != "\n"
         return "".join(pieces)
 
     def _value_error(self, values: Mapping[str, Any], where: str, error: Exception) -> UnitxtError:
@@ -170,6 +183,68 @@ class CompiledFormat:
 
     def __repr__(self) -> str:
         return f"CompiledFormat({self.text!r})"
+
+
+class RepeatMemo:
+    """Renders a compiled format string, remembering the text per tuple of its placeholders' values.
+
+    For strings whose inputs repeat across instances (an instruction filled with the task's class list, a target
+    prefix naming a relation): a lookup costs a fraction of a `format_map`. Only all-`str` value tuples are stored
+    (equal numbers of different types, such as 1 and 1.0, format differently). The memo holds at most `max_size`
+    entries; when it fills up having served fewer hits than it holds, the values evidently do not repeat and it
+    switches itself off, so strings filled with per-instance text pay only one lookup per render.
+    """
+
+    __slots__ = ("compiled", "max_size", "_key", "_single", "_texts", "_hits")
+
+    def __init__(self, compiled: CompiledFormat, max_size: int = 4096):
+        self.compiled = compiled
+        self.max_size = max_size
+        fields = compiled.fields
+        self._key = operator.itemgetter(*fields) if fields else None  # one field: the value itself, else a tuple
+        self._single = len(fields) == 1
+        self._texts: Optional[Dict[Any, str]] = {} if fields else None
+        self._hits = 0
+
+    def render(self, values: Mapping[str, Any], where: str = "format string") -> str:
+        texts = self._texts
+        if texts is None:
+            return self.compiled.render(values, where)
+        try:
+            key = self._key(values)
+        except KeyError:
+            return self.compiled.render(values, where)  # raises the error naming the missing placeholder
+        try:
+            text = texts.get(key)
+        except TypeError:  # an unhashable value (only a custom serializer could produce one)
+            return self.compiled.render(values, where)
+        if text is not None:
+            self._hits += 1
+            return text
+        text = self.compiled.render(values, where)
+        self._remember(key, text)
+        return text
+
+    def _remember(self, key: Any, text: str) -> None:
+        texts = self._texts
+        if len(texts) >= self.max_size:
+            if self._hits < len(texts):
+                self._texts = None  # the values do not repeat: stop paying for lookups
+            return
+        if all(type(value) is str for value in ((key,) if self._single else key)):
+            texts[key] = text
+
+
+def _format_text(parts: List[Part]) -> str:
+    """Literal text and placeholders (no markers) written back as a format_map-ready string."""
+    return "".join(part.source() if isinstance(part, Placeholder) else _escape(part) for part in parts)
+
+
+def _chunk(parts: List[Part]) -> Tuple[Optional[str], Optional[str]]:
+    """A marker-free run of parts as (name, None) when it is one plain `{name}`, else (None, format_map text)."""
+    if len(parts) == 1 and isinstance(parts[0], Placeholder) and not parts[0].conversion and not parts[0].spec:
+        return parts[0].name, None
+    return None, _format_text(parts)
 
 
 _cache: Dict[Tuple[str, bool], CompiledFormat] = {}
@@ -288,6 +363,7 @@ def check_placeholders(
 __all__ = [
     "NEWLINE_MARKER",
     "CompiledFormat",
+    "RepeatMemo",
     "Placeholder",
     "FormatStringError",
     "FormatValueError",

@@ -5,6 +5,7 @@ caps each split at `loader_limit` instances.
 """
 
 import csv
+import itertools
 import json
 import os
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Union
@@ -46,10 +47,10 @@ class Loader(SourceOperator):
             get_logger().info(f"Loading limited to {self.loader_limit} instances by setting {key}.loader_limit;")
 
     def _split_stream(self, generator: Callable[[], Iterable[Dict[str, Any]]], policy: List[str]) -> Iterator:
-        limit = self.loader_limit
-        for index, instance in enumerate(generator()):
-            if limit is not None and index >= limit:
-                return
+        rows = generator()
+        if self.loader_limit is not None:
+            rows = itertools.islice(rows, self.loader_limit)  # reads no row past the limit
+        for instance in rows:
             if not isinstance(instance, dict):
                 raise LoaderError(f"Loaded rows must be dicts, got {type(instance).__name__}.", artifact=self.artifact_name)
             instance["data_classification_policy"] = list(policy)
@@ -159,13 +160,30 @@ def _expand(url: str) -> List[str]:
     return [f"{protocol}://{path}" for path in expanded]
 
 
+_JSON_DECODER = json.JSONDecoder()
+_JSON_WHITESPACE = " \t\n\r"
+
+
+def _parse_json_line(line: str) -> Any:
+    """`json.loads(line)`, at about half the cost: `raw_decode` of the line without JSON whitespace skips the
+    wrapper's regular expressions. A malformed line goes through json.loads, which raises its usual error."""
+    text = line.strip(_JSON_WHITESPACE)
+    try:
+        value, end = _JSON_DECODER.raw_decode(text)
+    except json.JSONDecodeError:
+        return json.loads(line)
+    if end != len(text):
+        return json.loads(line)  # trailing data: "Extra data" error
+    return value
+
+
 def _read_jsonl(url: str) -> Iterator[Dict[str, Any]]:
     with _open_text(url) as handle:
         for line_number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
             try:
-                yield json.loads(line)
+                yield _parse_json_line(line)
             except json.JSONDecodeError as error:
                 raise LoaderError(f"{url} line {line_number} is not valid JSON: {error}") from None
 

@@ -363,14 +363,80 @@ class FieldOperator(FieldOperatorBase):
 
 
 class SequentialOperator(MultiStreamOperator):
-    """Applies its steps in order."""
+    """Applies its steps in order.
+
+    Consecutive plain instance operators are fused: one loop per stream runs them on each instance in turn (same
+    policy checks, same error context naming the failing operator), instead of one generator layer per operator.
+    """
 
     steps: List[Operator] = []
 
     def process(self, multi_stream: MultiStream) -> MultiStream:
-        for step in self.steps:
-            multi_stream = step(multi_stream)
+        steps = list(self.steps)
+        position = 0
+        while position < len(steps):
+            end = position
+            while end < len(steps) and _fusable(steps[end]):
+                end += 1
+            if end - position > 1:
+                multi_stream = _apply_fused(steps[position:end], multi_stream)
+                position = end
+            else:
+                multi_stream = steps[position](multi_stream)
+                position += 1
         return multi_stream
+
+
+def _fusable(step: Any) -> bool:
+    """Whether a step streams exactly as InstanceOperator does (so running it inside a fused loop is equivalent)."""
+    kind = type(step)
+    return (
+        isinstance(step, InstanceOperator)
+        and kind._run_stream is InstanceOperator._run_stream
+        and kind.__call__ is StreamOperator.__call__
+    )
+
+
+def _apply_fused(operators: List[InstanceOperator], multi_stream: MultiStream) -> MultiStream:
+    """The streams with `operators` applied in order; each stream runs the ones that apply to it in one loop."""
+    result = MultiStream()
+    for name, stream in multi_stream.items():
+        applying = [operator for operator in operators if operator.applies_to(name)]
+        if not applying:
+            result[name] = stream
+        elif len(applying) == 1:
+            result[name] = GeneratorStream(applying[0]._run_stream, {"stream": stream, "stream_name": name})
+        else:
+            result[name] = GeneratorStream(_run_fused, {"operators": applying, "stream": stream, "stream_name": name})
+    return result
+
+
+def _run_fused(operators: List[InstanceOperator], stream: Stream, stream_name: str) -> Generator:
+    """InstanceOperator._run_stream for several operators at once.
+
+    Errors name the operator that failed; an error from the upstream stream is attributed to the first operator, as
+    the innermost of separate per-operator generators would do."""
+    stages = [(operator, operator._instance_function(), operator.effective_policy()) for operator in operators]
+    first = current = operators[0]
+    index = -1
+    try:
+        for index, instance in enumerate(stream):
+            for current, process, allowed in stages:
+                if allowed is not None:
+                    current.check_instance_policy(instance, allowed)
+                instance = process(instance, stream_name)
+            current = first
+            yield instance
+    except UnitxtError as error:
+        raise error.with_context(
+            artifact=current.artifact_name, stage=f"stream '{stream_name}', instance {index}"
+        ) from None
+    except Exception as error:  # noqa: BLE001
+        raise OperatorError(
+            f"{type(error).__name__}: {error}",
+            artifact=current.artifact_name,
+            stage=f"stream '{stream_name}', instance {index}",
+        ) from error
 
 
 def check_operator(

@@ -51,6 +51,29 @@ class Set(InstanceOperator):
             dict_set(instance, path, fast_copy(value) if self.use_deepcopy else value)
         return instance
 
+    def _instance_function(self):
+        """`process` with the per-value decisions taken once per stream: immutable values need no copy and plain
+        keys (no `/`) need no path walk."""
+        if type(self).process is not Set.process or any("/" in path for path in self.fields):
+            return super()._instance_function()
+        plan = [(path, value, _copier(value) if self.use_deepcopy else None) for path, value in self.fields.items()]
+
+        def set_fields(instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+            for path, value, copier in plan:
+                instance[path] = value if copier is None else copier(value)
+            return instance
+
+        return set_fields
+
+
+def _copier(value: Any) -> Any:
+    """How `fast_copy` copies this value (None: it is immutable and shared as is)."""
+    if isinstance(value, _IMMUTABLE):
+        return None
+    if isinstance(value, list) and all(isinstance(item, _IMMUTABLE) for item in value):
+        return list
+    return copy.deepcopy
+
 
 class AddFields(Set):
     """Legacy name of Set."""
@@ -64,6 +87,9 @@ class Rename(FieldOperator):
 
     def process_instance_fields(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         for source, target in self._pairs:
+            if "/" not in source and "/" not in target and source in instance:
+                instance[target] = instance.pop(source)  # the common case: a top-level key
+                continue
             if self.not_exist_ok and not dict_has(instance, source):
                 continue
             value = dict_get(instance, source)

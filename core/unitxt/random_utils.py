@@ -27,12 +27,26 @@ class InstanceRandom:
         self._counter = 0
         self._words: List[int] = []
 
+    def _block(self) -> List[int]:
+        """The next block's eight words, in draw order."""
+        block = hashlib.blake2b(self._seed + self._counter.to_bytes(4, "little"), digest_size=64).digest()
+        self._counter += 1
+        return list(_EIGHT_WORDS.unpack(block))
+
     def _next64(self) -> int:
         if not self._words:
-            block = hashlib.blake2b(self._seed + self._counter.to_bytes(4, "little"), digest_size=64).digest()
-            self._counter += 1
-            self._words = list(_EIGHT_WORDS.unpack(block))[::-1]
+            self._words = self._block()[::-1]
         return self._words.pop()
+
+    def _take(self, count: int) -> List[int]:
+        """The next `count` words in draw order (what `count` calls of `_next64` return, in one go)."""
+        if count <= 0:
+            return []
+        words = self._words  # pending words, the next one last
+        while len(words) < count:
+            words = self._block()[::-1] + words
+        self._words = words[:-count]
+        return words[: -count - 1 : -1]
 
     def randrange(self, n: int) -> int:
         """Uniform integer in [0, n) (modulo bias below 2**-40 for n < 2**24)."""
@@ -51,14 +65,12 @@ class InstanceRandom:
         size = len(population)
         if not 0 <= k <= size:
             raise ValueError(f"sample of {k} from a population of {size}")
-        swapped = {}
+        swapped = {}  # position -> the population index currently there (only for moved positions)
         result = []
-        next64 = self._next64
-        for i in range(k):
-            j = i + next64() % (size - i)
-            value_j = swapped.get(j, j)
+        for i, word in enumerate(self._take(k)):
+            j = i + word % (size - i)
+            result.append(population[swapped.get(j, j)])
             swapped[j] = swapped.get(i, i)
-            result.append(population[value_j])
         return result
 
     def shuffle(self, items: MutableSequence[Any]) -> None:

@@ -61,17 +61,33 @@ def _template_label(template: Template) -> str:
 
 
 def _encode_json(value: Any) -> str:
-    return _JSON_ENCODER.encode(value)
+    """`value` as compact-separator JSON (", " / ": "), non-ASCII kept, sets and tuples as lists.
+
+    Same text as `_JSON_ENCODER.encode(value)`, faster: one C encoder is reused and called directly (no per-call
+    `encode`/`iterencode` wrappers), without circular-reference bookkeeping. Circular data then exhausts the
+    recursion limit, and is re-encoded by `_JSON_ENCODER` to raise its usual "Circular reference detected"."""
+    if _C_ENCODER is None:
+        return _JSON_ENCODER.encode(value)
+    if isinstance(value, str):
+        return _encode_basestring(value)
+    try:
+        return "".join(_C_ENCODER(value, 0))
+    except RecursionError:
+        return _JSON_ENCODER.encode(value)
 
 
 def _fields_json(input_fields: Dict[str, Any], reference_fields: Dict[str, Any]) -> str:
     """The task fields as JSON: the body of task_data, and the instance's identity for seeding and demo exclusion.
 
-    Equal to encoding the merged dict (input then reference fields; the task forbids shared names)."""
-    inputs = _JSON_ENCODER.encode(input_fields)
+    The merged dict encoded (input then reference fields). Should the two ever share a name (the task forbids it),
+    both are kept, as two concatenated objects' members, so the identity still reflects every field."""
+    merged = {**input_fields, **reference_fields}
+    if len(merged) == len(input_fields) + len(reference_fields):
+        return _encode_json(merged)
+    inputs = _encode_json(input_fields)
     if not reference_fields:
         return inputs
-    references = _JSON_ENCODER.encode(reference_fields)
+    references = _encode_json(reference_fields)
     if not input_fields:
         return references
     return f"{inputs[:-1]}, {references[1:]}"
@@ -220,9 +236,9 @@ class DatasetRecipe(SourceOperator):
         if self.loader_limit is not None:
             loader.loader_limit = self.loader_limit
         multi_stream = loader()
-        if self.card.preprocess_steps:
-            multi_stream = SequentialOperator(steps=list(self.card.preprocess_steps))(multi_stream)
-        return self.get_task()(multi_stream)
+        task = self.get_task()
+        # one SequentialOperator, so the preprocess steps and the task run fused over each instance
+        return SequentialOperator(steps=[*(self.card.preprocess_steps or []), task])(multi_stream)
 
     def process(self) -> MultiStream:
         multi_stream = self.standardized()
@@ -295,7 +311,7 @@ class InstanceRenderer:
         self._pool: Optional[List[Dict[str, Any]]] = None
         self._pool_source = None
         self._demo_cache: Dict[Tuple[int, int], Dict[str, Any]] = {}
-        self._demo_text_cache: Dict[Tuple[int, int], str] = {}
+        self._demo_texts: Dict[int, List[Optional[str]]] = {}  # template index -> formatted demo per pool position
         self._metadata_cache: Dict[Tuple[int, int, Tuple[str, ...]], str] = {}
         self.n_templates = len(self.templates)
         self.seed_prefix = f"{self.base_seed}:"
@@ -375,17 +391,25 @@ class InstanceRenderer:
         needs_pool = self._pool_source is not None
         if needs_pool:
             self.pool()
+        render = self.render
         for instance in stream:
-            yield self.render(instance)
+            yield render(instance)
 
-    def _demo_text(self, template_index: int, pool_index: int) -> str:
-        """A demo formatted by the (SystemFormat) format's demo_format, cached per template and pool entry."""
-        key = (template_index, pool_index)
-        text = self._demo_text_cache.get(key)
-        if text is None:
-            text = self.format.format_demos([self._rendered_demo(template_index, pool_index)])
-            self._demo_text_cache[key] = text
-        return text
+    def _demos_text(self, template_index: int, indices: List[int]) -> str:
+        """The chosen demos formatted by the (SystemFormat) format's demo_format and concatenated.
+
+        Each demo's text is computed once per template and pool entry (a list per template, indexed by pool position:
+        cheaper per row than a dict keyed by tuples)."""
+        texts = self._demo_texts.get(template_index)
+        if texts is None:
+            texts = self._demo_texts[template_index] = [None] * len(self._pool)
+        chosen = [texts[index] for index in indices]
+        if None in chosen:
+            for index in indices:
+                if texts[index] is None:
+                    texts[index] = self.format.format_demos([self._rendered_demo(template_index, index)])
+            chosen = [texts[index] for index in indices]
+        return "".join(chosen)
 
     def _metadata_json(self, template_index: int, num_demos: int, policy: List[str]) -> str:
         key = (template_index, num_demos, tuple(policy))
@@ -401,6 +425,8 @@ class InstanceRenderer:
         return text
 
     def render(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        """One output row. The common case (text format, static system prompt, no media, no demo augmentation)
+        stays inline; the rest is in `_augment` and `_general_source`."""
         if self._policy_checks:
             for component, allowed in self._policy_checks:
                 component.check_instance_policy(instance, allowed)
@@ -414,16 +440,10 @@ class InstanceRenderer:
         num_demos = rng.choice(self.counts) if len(self.counts) > 1 else self.counts[0]
         augmentor = aug_rng = None
         if self.augmentors:
-            # Its own generator: adding augmentation does not change the template or the demos drawn.
-            aug_rng = InstanceRandom(self.seed_prefix + "augment|" + fields_json)
-            augmentor = self.augmentors[aug_rng.randrange(len(self.augmentors))] if len(self.augmentors) > 1 else self.augmentors[0]
-            instance = augmentor.augment_instance(instance, self.task, aug_rng)
-            if instance["input_fields"] is not input_fields:
-                input_fields = instance["input_fields"]
-                fields_json = _fields_json(input_fields, reference_fields)
-        template = self.templates[template_index]
+            instance, fields_json, augmentor, aug_rng = self._augment(instance, fields_json, reference_fields)
+            input_fields = instance["input_fields"]
         holder = {"media": normalize_media(instance["media"])} if instance.get("media") else {}
-        rendered = template.render(input_fields, reference_fields, holder)
+        rendered = self.templates[template_index].render(input_fields, reference_fields, holder)
         media = holder.get("media")
         if media is not None and not (media["images"] or media["audios"]):
             media = None
@@ -431,25 +451,16 @@ class InstanceRenderer:
         if num_demos:
             indices = self.sampler.sample_indices(instance, num_demos, rng, self._pool_keys.get(fields_json, _NO_EXCLUSIONS))
         demo_augmentor = augmentor if self.demo_augmentors and _augments_demos(augmentor) else None
-        demo_media = self._pool_media and bool(indices) and demo_augmentor is None and any(
-            "media" in self._rendered_demo(template_index, index) for index in indices)
+        demo_media = demo_augmentor is None and self._pool_media and bool(indices) and self._demos_have_media(
+            template_index, indices)
         if self.static_system_prompt is not None and not media and not demo_augmentor and not demo_media:
-            demo_text = self._demo_text
             source = self.format.render_prompt(
                 rendered["source"], rendered["instruction"], rendered["target_prefix"], self.static_system_prompt,
-                "".join([demo_text(template_index, index) for index in indices]),
+                self._demos_text(template_index, indices) if indices else "",
             )
         else:
-            if demo_augmentor is not None:
-                items = demo_augmentor.augment_demos([self._pool[index] for index in indices], instance, aug_rng)
-                demos = [self._render_demo(template, item) for item in items]
-            else:
-                demos = [self._rendered_demo(template_index, index) for index in indices]
-            if media is None and any("media" in demo for demo in demos):
-                media = normalize_media(None)
-            if media is not None:
-                demos = [merge_media(media, demo.get("media"), {k: demo[k] for k in _DEMO_KEYS}) for demo in demos]
-            source = self._general_prompt(rendered, demos, media)
+            source, media = self._general_source(instance, rendered, template_index, indices, media, demo_augmentor,
+                                                 aug_rng)
         policy = instance.get("data_classification_policy") or []
         separator = ", " if len(fields_json) > 2 else ""
         return {
@@ -461,9 +472,51 @@ class InstanceRenderer:
             "task_data": f'{fields_json[:-1]}{separator}"metadata": {self._metadata_json(template_index, num_demos, policy)}}}',
             "groups": self.groups,
             "subset": list(instance.get("subset") or ()),
-            "media": media or normalize_media(None),
+            "media": media or {"images": [], "audios": []},  # = normalize_media(None)
             "data_classification_policy": policy,
         }
+
+    def _augment(
+        self, instance: Dict[str, Any], fields_json: str, reference_fields: Dict[str, Any]
+    ) -> Tuple[Dict[str, Any], str, Any, InstanceRandom]:
+        """(instance, fields_json, augmentor, its generator) after applying the augmentor chosen for the instance.
+
+        The augmentor has its own generator: adding augmentation does not change the template or the demos drawn."""
+        aug_rng = InstanceRandom(self.seed_prefix + "augment|" + fields_json)
+        augmentors = self.augmentors
+        augmentor = augmentors[aug_rng.randrange(len(augmentors))] if len(augmentors) > 1 else augmentors[0]
+        input_fields = instance["input_fields"]
+        instance = augmentor.augment_instance(instance, self.task, aug_rng)
+        if instance["input_fields"] is not input_fields:
+            fields_json = _fields_json(instance["input_fields"], reference_fields)
+        return instance, fields_json, augmentor, aug_rng
+
+    def _demos_have_media(self, template_index: int, indices: List[int]) -> bool:
+        return any("media" in self._rendered_demo(template_index, index) for index in indices)
+
+    def _general_source(
+        self,
+        instance: Dict[str, Any],
+        rendered: Dict[str, Any],
+        template_index: int,
+        indices: List[int],
+        media: Optional[Dict[str, Any]],
+        demo_augmentor: Any,
+        aug_rng: Optional[InstanceRandom],
+    ) -> Tuple[Any, Optional[Dict[str, Any]]]:
+        """(source, media) when demos are augmented or carry media, or the format/system prompt must run as
+        operators: the demos are rendered as dicts and merged with the instance's media first."""
+        if demo_augmentor is not None:
+            items = demo_augmentor.augment_demos([self._pool[index] for index in indices], instance, aug_rng)
+            template = self.templates[template_index]
+            demos = [self._render_demo(template, item) for item in items]
+        else:
+            demos = [self._rendered_demo(template_index, index) for index in indices]
+        if media is None and any("media" in demo for demo in demos):
+            media = normalize_media(None)
+        if media is not None:
+            demos = [merge_media(media, demo.get("media"), {k: demo[k] for k in _DEMO_KEYS}) for demo in demos]
+        return self._general_prompt(rendered, demos, media), media
 
     def _general_prompt(self, rendered: Dict[str, Any], demos: List[Dict[str, Any]], media: Optional[Dict[str, Any]]) -> Any:
         """System prompt and format applied as operators (chat formats, media, custom system prompts)."""
@@ -528,6 +581,20 @@ def _json_default(value: Any) -> Any:
 
 
 _JSON_ENCODER = json.JSONEncoder(ensure_ascii=False, default=_json_default)
+_encode_basestring = json.encoder.encode_basestring
+_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+# what JSONEncoder.iterencode builds per call, built once; markers=None: no shared state (thread safe)
+_C_ENCODER = None if _c_make_encoder is None else _c_make_encoder(
+    None,
+    _json_default,
+    _encode_basestring,
+    None,  # indent
+    _JSON_ENCODER.key_separator,
+    _JSON_ENCODER.item_separator,
+    _JSON_ENCODER.sort_keys,
+    _JSON_ENCODER.skipkeys,
+    _JSON_ENCODER.allow_nan,
+)
 
 
 def recipe_from_string(text: str) -> SourceOperator:

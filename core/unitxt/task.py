@@ -13,6 +13,7 @@ from .operator import InstanceOperator
 from .type_utils import describe_value_type, make_checker, to_type, type_to_string
 
 FieldsSpec = Optional[Union[Dict[str, Any], List[str]]]
+_ONLY_STR = frozenset([str])
 
 
 def _normalise_fields(spec: FieldsSpec, owner: str, field_name: str) -> Dict[str, Any]:
@@ -66,6 +67,15 @@ class Task(InstanceOperator):
             for kind, types in (("input", self._input_types), ("reference", self._reference_types))
             for field, declared in types.items()
         ]
+        # the per-instance fast check: text fields by exact type, lists of texts (class lists) by exact types of their
+        # items, the others by their checker (see `_valid`)
+        self._text_fields = tuple(field for _, field, declared, _ in self._checkers if declared is str)
+        self._text_list_fields = tuple(field for _, field, declared, _ in self._checkers if declared == List[str])
+        self._other_checks = tuple(
+            (field, checker) for _, field, declared, checker in self._checkers
+            if declared is not str and declared != List[str]
+        )
+        self._custom_check = type(self).check_instance is not Task.check_instance
 
     def verify(self) -> None:
         super().verify()
@@ -114,12 +124,31 @@ class Task(InstanceOperator):
                     field=field,
                 )
 
+    def _valid(self, instance: Dict[str, Any]) -> bool:
+        """A cheap test that every declared field is present with a valid value; when it says no, `check_instance`
+        decides (and explains), since e.g. a str subclass is valid text but fails the exact-type test."""
+        try:
+            for field in self._text_fields:
+                if type(instance[field]) is not str:
+                    return False
+            for field in self._text_list_fields:
+                value = instance[field]
+                if type(value) is not list or not set(map(type, value)) <= _ONLY_STR:
+                    return False
+            for field, checker in self._other_checks:
+                if not checker(instance[field]):
+                    return False
+        except KeyError:
+            return False
+        return True
+
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         if self.defaults:
             for field, value in self.defaults.items():
                 if field not in instance or instance[field] is None:
                     instance[field] = value
-        self.check_instance(instance)
+        if self._custom_check or not self._valid(instance):
+            self.check_instance(instance)
         result = {
             "input_fields": {field: instance[field] for field in self._input_types},
             "reference_fields": {field: instance[field] for field in self._reference_types},

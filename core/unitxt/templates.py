@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .artifact import Artifact
 from .errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
-from .format_utils import CompiledFormat, check_placeholders, compile_format
+from .format_utils import CompiledFormat, RepeatMemo, check_placeholders, compile_format
 from .operator import InstanceOperator
 from .serializers import DefaultSerializer, Serializer, default_serialize, serialize_value
 
@@ -47,6 +47,9 @@ class Template(InstanceOperator):
         self._spec_names: set = set()
         self._instruction = self._compile_input_format(self.instruction, "instruction")
         self._target_prefix = self._compile_input_format(self.target_prefix, "target_prefix")
+        # instruction and target prefix mostly repeat across instances (class lists, field types): remember them
+        self._instruction_memo = RepeatMemo(self._instruction)
+        self._target_prefix_memo = RepeatMemo(self._target_prefix)
         self._postprocessor_names: Optional[List[str]] = None
         # A subclass of a built-in template that overrides a documented hook gets it called (not the fast path).
         self._public_source = self._overrides("input_fields_to_source", "_source")
@@ -124,7 +127,13 @@ class Template(InstanceOperator):
 
     # ------------------------------------------------------------------ serialisation helpers
     def _active_serializer(self) -> Optional[Serializer]:
-        serializer = self.serializer
+        """The serializer to call, or None for the default rules.
+
+        Reads the raw field value first: going through the artifact-field descriptor (which resolves catalog names)
+        costs a noticeable share of a short render, and is only needed when the value is still a name."""
+        serializer = self.__dict__.get("serializer")
+        if serializer is not None and not isinstance(serializer, Artifact):
+            serializer = self.serializer
         return None if serializer is None or type(serializer) is DefaultSerializer else serializer
 
     def _missing(self, name: str, fields: Dict[str, Any], kind: str, where: Optional[str] = None) -> MissingFieldError:
@@ -139,28 +148,30 @@ class Template(InstanceOperator):
     def _input_values(
         self, input_fields: Dict[str, Any], instance: Dict[str, Any], names: Optional[Tuple[str, ...]] = None
     ) -> Dict[str, Any]:
-        """Serialised values of the input fields the template's format strings use."""
-        try:
-            values = {name: input_fields[name] for name in (self._input_names if names is None else names)}
-        except KeyError as error:
-            raise self._missing(error.args[0], input_fields, "input") from None
+        """Serialised values of the input fields the template's format strings use (one pass: it runs per row)."""
         serializer = self._active_serializer()
         spec_names = self._spec_names
-        for name, value in values.items():  # replacing values of existing keys while iterating is safe
+        values = {}
+        for name in self._input_names if names is None else names:
+            try:
+                value = input_fields[name]
+            except KeyError:
+                raise self._missing(name, input_fields, "input") from None
             if type(value) is str and serializer is None:
-                continue
-            if spec_names and name in spec_names and isinstance(value, (int, float)) and not isinstance(value, bool):
-                continue  # "{x:.2f}" formats the number itself
-            if serializer is None:
+                values[name] = value
+            elif spec_names and name in spec_names and isinstance(value, (int, float)) and not isinstance(value, bool):
+                values[name] = value  # "{x:.2f}" formats the number itself
+            elif serializer is None:
                 values[name] = default_serialize(value)
             else:
                 values[name] = serialize_value(serializer, value, instance)
         return values
 
     def _serialize(self, value: Any, instance: Dict[str, Any]) -> str:
-        if type(value) is str and self.serializer is None:
+        serializer = self._active_serializer()
+        if type(value) is str and serializer is None:
             return value
-        return serialize_value(self._active_serializer(), value, instance)
+        return serialize_value(serializer, value, instance)
 
     # ------------------------------------------------------------------ rendering
     def _result(self, values: Dict[str, Any], source: str, target: str, references: List[str]) -> Dict[str, Any]:
@@ -168,8 +179,8 @@ class Template(InstanceOperator):
             "source": source,
             "target": target,
             "references": references,
-            "instruction": self._instruction.render(values, "instruction"),
-            "target_prefix": self._target_prefix.render(values, "target_prefix"),
+            "instruction": self._instruction_memo.render(values, "instruction"),
+            "target_prefix": self._target_prefix_memo.render(values, "target_prefix"),
         }
 
     def render(

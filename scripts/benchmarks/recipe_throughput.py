@@ -66,14 +66,15 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="unitxt-bench-"))
     write_rows(folder / "train.jsonl", 2000, seed=1)
     write_rows(folder / "test.jsonl", 20000, seed=2)
-    recipe = make_recipe(folder)
-
-    start = time.perf_counter()
-    streams = recipe()
-    count = sum(1 for name in streams for _ in streams[name])
-    pipeline_seconds = time.perf_counter() - start
-    print(f"pipeline alone: {count} rows in {pipeline_seconds:.3f} s = {count / pipeline_seconds:,.0f} rows/s "
-          "(target >= 50,000 rows/s)")
+    timings = []
+    for _ in range(3):  # best of 3: the machine is shared, single runs wobble by ~5%
+        start = time.perf_counter()
+        streams = make_recipe(folder)()
+        count = sum(1 for name in streams for _ in streams[name])
+        timings.append(time.perf_counter() - start)
+    pipeline_seconds = min(timings)
+    print(f"pipeline alone (best of 3): {count} rows in {pipeline_seconds:.3f} s = "
+          f"{count / pipeline_seconds:,.0f} rows/s (target >= 50,000 rows/s)")
 
     start = time.perf_counter()
     dataset = load_dataset(make_recipe(folder))

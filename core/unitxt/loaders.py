@@ -38,7 +38,8 @@ class Loader(SourceOperator):
             raise LoaderError("loader_limit must be >= 0.", artifact=type(self).__name__, field="loader_limit")
 
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
-        raise NotImplementedError
+        """Abstract hook: {split: zero-argument generator function} for each split the loader provides."""
+        raise NotImplementedError(f"{type(self).__name__}.load_generators() is not implemented")
 
     def _announce_limit(self) -> None:
         key = type(self).__name__

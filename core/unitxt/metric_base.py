@@ -221,7 +221,8 @@ class Metric(PackageRequirementsMixin, StreamOperator):
 
     # ------------------------------------------------------------------ scoring
     def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Dict[str, Any]]) -> MetricScores:
-        raise NotImplementedError
+        """Abstract hook of metric families (InstanceMetric, GlobalMetric, ...)."""
+        raise NotImplementedError(f"{type(self).__name__}.score(predictions, references, task_data) is not implemented")
 
     def evaluate(self, predictions: List[Any], references: List[List[Any]], task_data: Optional[List[Dict[str, Any]]] = None) -> MetricScores:
         """Check inputs and score (the entry point used by the evaluation pipeline)."""

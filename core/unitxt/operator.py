@@ -91,8 +91,9 @@ class Operator(Artifact):
                 artifact=self.artifact_name,
             )
 
-    def __call__(self, multi_stream: Optional[MultiStream] = None, **instance: Any) -> MultiStream:
-        raise NotImplementedError
+    def __call__(self, multi_stream: Optional[MultiStream] = None) -> MultiStream:
+        """Abstract: apply the operator to a MultiStream (each operator kind defines how)."""
+        raise NotImplementedError(f"{type(self).__name__} can not be applied to streams")
 
     def process_instance(self, instance: Dict[str, Any], stream_name: str = "test") -> Dict[str, Any]:
         """Run the operator on one instance (for debugging); returns the first output instance."""
@@ -126,7 +127,8 @@ class SourceOperator(MultiStreamOperator):
     """Creates a MultiStream from nothing (loaders)."""
 
     def process(self) -> MultiStream:  # type: ignore[override]
-        raise NotImplementedError
+        """Abstract hook: produce the MultiStream."""
+        raise NotImplementedError(f"{type(self).__name__}.process() is not implemented")
 
     def __call__(self, multi_stream: Optional[MultiStream] = None) -> MultiStream:
         try:
@@ -234,7 +236,8 @@ class PagedStreamOperator(StreamOperator):
             yield from self.process_page(page, stream_name)
 
     def process_page(self, page: List[Dict[str, Any]], stream_name: Optional[str]) -> Generator:
-        raise NotImplementedError
+        """Abstract hook: the instances produced from one page."""
+        raise NotImplementedError(f"{type(self).__name__}.process_page(page, stream_name) is not implemented")
 
 
 class InstanceOperator(StreamOperator):

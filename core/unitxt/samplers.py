@@ -34,7 +34,8 @@ class Sampler(Artifact):
     def sample_indices(
         self, instance: Dict[str, Any], num_demos: int, rng: random.Random, excluded: Set[int]
     ) -> List[int]:
-        raise NotImplementedError
+        """Abstract hook: indices into the pool for this instance (none of them in `excluded`)."""
+        raise NotImplementedError(f"{type(self).__name__}.sample_indices(...) is not implemented")
 
 
 class RandomSampler(Sampler):

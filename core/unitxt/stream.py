@@ -10,7 +10,8 @@ class Stream:
     """A re-iterable sequence of instances; each iteration starts from the beginning."""
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
-        raise NotImplementedError
+        """Abstract: a fresh iterator over the instances (streams are re-iterable)."""
+        raise NotImplementedError(f"{type(self).__name__} does not define how to iterate")
 
     def peek(self) -> Dict[str, Any]:
         """The first instance (runs the stream only as far as needed)."""

@@ -293,11 +293,11 @@ class InstanceRenderer:
         self.recipe = recipe
         self.task = recipe.get_task()
         self.media_fields = media_field_names(self.task)
-        self.templates = [with_serializers(template, recipe.serializer, bool(self.media_fields))
-                          for template in recipe.get_templates()]
+        templates = recipe.get_templates()
+        self.labels = [_template_label(template) for template in templates]  # names of the templates as given
+        self.templates = [with_serializers(template, recipe.serializer, bool(self.media_fields)) for template in templates]
         self.chat_parts = recipe.produces_chat_source() and recipe.produces_media()
         self._format_gets_media = self.chat_parts or not recipe.produces_chat_source()
-        self.labels = [_template_label(template) for template in recipe.get_templates()]
         self.format = recipe.format if recipe.format is not None else default_format()
         self.system_prompt = recipe.system_prompt
         self.counts = recipe._counts()

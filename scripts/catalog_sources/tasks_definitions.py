@@ -13,17 +13,24 @@ QA_CONTEXT = "Union[str, Dict[str, Any]]"
 SPAN_REFERENCES = {"spans_starts": "List[int]", "spans_ends": "List[int]", "labels": "List[str]"}
 SPAN_PREDICTION = "List[Tuple[str, str]]"
 
-# name -> (Task keyword arguments, description, extra tags)
-TASKS = {
-    # ---------------------------------------------------------------- classification
-    "classification.multi_class": (dict(
+
+
+def single_text_classification(**defaults: str) -> dict:
+    """Task arguments of one-text multi-class classification; `defaults` fill e.g. type_of_class."""
+    return dict(
         input_fields={"text": "str", "text_type": "str", "classes": "List[str]", "type_of_class": "str"},
         reference_fields={"label": "str"},
         prediction_type="str",
         metrics=CLASSIFICATION_METRICS,
         augmentable_inputs=["text"],
-        defaults={"text_type": "text"},
-    ), "Assign one class from a given list to a text.", {"task": "classification"}),
+        defaults={"text_type": "text", **defaults},
+    )
+
+
+# name -> (Task keyword arguments, description, extra tags)
+TASKS = {
+    # ---------------------------------------------------------------- classification
+    "classification.multi_class": (single_text_classification(), "Assign one class from a given list to a text.", {"task": "classification"}),
     "classification.multi_class.relation": (dict(
         input_fields={"text_a": "str", "text_a_type": "str", "text_b": "str", "text_b_type": "str",
                       "classes": "List[str]", "type_of_relation": "str"},
@@ -34,23 +41,9 @@ TASKS = {
         defaults={"text_a_type": "first text", "text_b_type": "second text"},
     ), "Classify the relation between two texts (e.g. entailment) into one of given classes.",
         {"task": "classification"}),
-    "classification.multi_class.topic_classification": (dict(
-        input_fields={"text": "str", "text_type": "str", "classes": "List[str]", "type_of_class": "str"},
-        reference_fields={"label": "str"},
-        prediction_type="str",
-        metrics=CLASSIFICATION_METRICS,
-        augmentable_inputs=["text"],
-        defaults={"text_type": "text", "type_of_class": "topic"},
-    ), "Multi-class classification of a text's topic (type_of_class defaults to 'topic'); same fields and "
+    "classification.multi_class.topic_classification": (single_text_classification(type_of_class="topic"), "Multi-class classification of a text's topic (type_of_class defaults to 'topic'); same fields and "
        "templates as tasks.classification.multi_class.", {"task": "classification"}),
-    "classification.multi_class.sentiment": (dict(
-        input_fields={"text": "str", "text_type": "str", "classes": "List[str]", "type_of_class": "str"},
-        reference_fields={"label": "str"},
-        prediction_type="str",
-        metrics=CLASSIFICATION_METRICS,
-        augmentable_inputs=["text"],
-        defaults={"text_type": "text", "type_of_class": "sentiment"},
-    ), "Multi-class sentiment classification (type_of_class defaults to 'sentiment'); same fields and templates "
+    "classification.multi_class.sentiment": (single_text_classification(type_of_class="sentiment"), "Multi-class sentiment classification (type_of_class defaults to 'sentiment'); same fields and templates "
        "as tasks.classification.multi_class.", {"task": "classification"}),
     "classification.multi_label": (dict(
         input_fields={"text": "str", "text_type": "str", "classes": "List[str]", "type_of_classes": "str"},

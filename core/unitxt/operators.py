@@ -5,11 +5,11 @@ import copy
 import hashlib
 import json
 import random
-from typing import Any, Dict, Generator, Iterable, List, Optional, Union
+from typing import Any, Dict, Generator, Iterable, List, Optional
 
 from .dict_utils import dict_delete, dict_get, dict_has, dict_set
 from .errors import InstanceTypeError, UnitxtError
-from .operator import (
+from .operator import (  # noqa: F401 - SequentialOperator/SourceOperator are also importable from here
     FieldOperator,
     InstanceOperator,
     MultiStreamOperator,

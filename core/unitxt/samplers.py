@@ -8,7 +8,7 @@ instance are excluded by the caller (`excluded`), so a demo never equals the ins
 import random
 import re
 from collections import Counter
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, List, Set
 
 from .artifact import Artifact
 from .errors import RecipeError

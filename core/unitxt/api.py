@@ -1,4 +1,4 @@
-"""The documented Python API: load_dataset, create_dataset, produce (evaluation functions join in evaluate_api)."""
+"""The documented Python API: load_dataset, create_dataset, produce (evaluate and post_process live in evaluation.py)."""
 
 import hashlib
 import json
@@ -29,8 +29,8 @@ def load_dataset(
     from .dataset_builder import UnitxtDatasetBuilder
 
     recipe = build_recipe(recipe_or_name, **recipe_kwargs)
-    name = recipe_or_name if isinstance(recipe_or_name, str) and not recipe_kwargs else None
-    if name is None:
+    name = recipe_or_name if isinstance(recipe_or_name, str) and not recipe_kwargs else "recipe-object"
+    if name == "recipe-object" and not disable_cache and not streaming:  # a persistent cache needs a content key
         try:
             content = json.dumps(recipe.to_dict(), sort_keys=True, default=repr)
         except Exception:  # noqa: BLE001 - unserialisable in-memory data: the name only labels the cache

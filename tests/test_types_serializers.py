@@ -40,6 +40,7 @@ def restore_registries():
     """The documented classes and types defined by these tests do not outlive them."""
     from unitxt import artifact, type_utils
 
+    artifact.load_builtin_artifact_modules()  # register the library's classes before the snapshot, not inside it
     types, registered = dict(artifact._ARTIFACT_TYPES), dict(type_utils._REGISTERED_TYPES)
     yield
     artifact._ARTIFACT_TYPES.clear()

@@ -57,9 +57,10 @@ def test_global_summary_has_the_documented_shape():
     lines = summary.splitlines()
     assert lines[0].split("|")[1:-1] == [" score_name        ", " score ", " ci_low ", " ci_high "]
     assert lines[1].startswith("|:---") and "--:|" in lines[1]
-    names = [line.split("|")[1].strip() for line in lines[2:-2]]
+    names = [line.split("|")[1].strip() for line in lines[2:-3]]
     assert names == ["accuracy", "f1_entailment", "f1_macro", "f1_micro", "f1_not entailment", "score"]
-    assert lines[-2] == "Main Score: f1_micro" and lines[-1] == "Num Instances: 60"
+    assert lines[-3] == "Main Score: f1_micro" and lines[-2] == "Num Instances: 60"
+    assert lines[-1].startswith("Signature: unitxt:")
     entailment = next(line for line in lines if line.startswith("| f1_entailment "))
     assert entailment.split("|")[3].strip() == "" and entailment.split("|")[4].strip() == ""
 

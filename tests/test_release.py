@@ -79,7 +79,7 @@ print(json.dumps({{"vendored": getattr(unitxt, "__unitxt_vendored__", False),
 def test_release_folders_hold_only_the_release_files(release):
     for kind, entry in (("data", "data.py"), ("metric", "metric.py")):
         names = sorted(path.name for path in (release / kind).iterdir())
-        assert names == sorted(["README.md", "catalog_snapshot", entry, "unitxt_vendored.py"]), names
+        assert names == sorted(["LICENSE", "README.md", "catalog_snapshot", entry, "unitxt_vendored.py"]), names
         readme = (release / kind / "README.md").read_text()
         assert "0.1.0" in readme
     vendored = (release / "data" / "unitxt_vendored.py").read_text()

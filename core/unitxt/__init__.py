@@ -15,6 +15,7 @@ _LAZY_ATTRIBUTES = {
     "create_dataset": "api",
     "evaluate": "evaluation",
     "post_process": "evaluation",
+    "compare": "paired_comparison",
     "produce": "api",
     "add_to_catalog": "catalog",
     "get_from_catalog": "catalog",

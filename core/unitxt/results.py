@@ -68,7 +68,14 @@ class _MainScore(dict):
 
 
 class GlobalScores(_MainScore):
-    """Global scores of an evaluation (dict-like) with `.score`, `.score_name` and a markdown `.summary`."""
+    """Global scores of an evaluation (dict-like) with `.score`, `.score_name`, a markdown `.summary` and the
+    evaluation's reproducibility `.signature`."""
+
+    _results: Optional["EvaluationResults"] = None  # the evaluation these scores belong to (set by build)
+
+    @property
+    def signature(self) -> Optional[str]:
+        return self._results.signature if self._results is not None else None
 
     @property
     def summary(self) -> str:
@@ -78,7 +85,9 @@ class GlobalScores(_MainScore):
         )
         rows = [[name, self[name], self.get(f"{name}_ci_low"), self.get(f"{name}_ci_high")] for name in names]
         table = markdown_table(["score_name", "score", "ci_low", "ci_high"], rows, digits=2)
-        return f"{table}\nMain Score: {self.get('score_name')}\nNum Instances: {self.get('num_of_instances')}"
+        text = f"{table}\nMain Score: {self.get('score_name')}\nNum Instances: {self.get('num_of_instances')}"
+        signature = self.signature
+        return text if signature is None else f"{text}\nSignature: {signature}"
 
     def __str__(self) -> str:
         return self.summary
@@ -175,6 +184,25 @@ class EvaluationResults(list):
     def instance_scores(self) -> InstanceScores:
         return InstanceScores(self)
 
+    def __getstate__(self) -> Dict[str, Any]:
+        """Pickle the scores and the signature, not the scoring internals (metric closures do not pickle)."""
+        state = dict(self.__dict__)
+        if "_partitions" in state:
+            state["_signature"] = self.signature
+            for name in ("_partitions", "_group_buckets", "_task_data"):
+                state.pop(name, None)
+        return state
+
+    @property
+    def signature(self) -> str:
+        """Versions, catalog content, recipe, data, metric settings and bootstrap settings behind these numbers."""
+        if self._signature is None:
+            from .signature import build_signature
+
+            metrics = [metric for partition in self._partitions.values() for metric, _ in partition.metric_scores]
+            self._signature = build_signature(self, self._task_data, metrics, self._with_ci)
+        return self._signature
+
     @classmethod
     def build(
         cls,
@@ -197,7 +225,8 @@ class EvaluationResults(list):
         else:
             subsets_scores = _subsets_scores(partitions, with_ci)
             global_scores = GlobalScores(subsets_scores)
-        groups_scores = _groups_scores(rows, task_data, partitions, with_ci, group_value, hashable)
+        group_buckets = _group_buckets(rows, task_data, partitions, group_value, hashable)
+        groups_scores = _groups_scores(group_buckets, partitions, with_ci)
         results = cls()
         for index, row in enumerate(rows):
             instance = dict(row)
@@ -209,21 +238,29 @@ class EvaluationResults(list):
         results.global_scores = global_scores
         results.groups_scores = groups_scores
         results.subsets_scores = subsets_scores
+        # kept for signature and paired comparison (unitxt.compare): the scored partitions and group memberships
+        results._partitions = partitions
+        results._group_buckets = group_buckets
+        results._task_data = task_data
+        results._with_ci = with_ci
+        results._signature = None
+        global_scores._results = results
         return results
 
 
-def _groups_scores(rows, task_data, partitions, with_ci, group_value, hashable) -> GroupsScores:
+def _group_buckets(rows, task_data, partitions, group_value, hashable) -> Dict[str, Dict[Any, List[int]]]:
+    """{group-by key (JSON list of fields): {group value: local positions in the single partition}}."""
     specs: List[str] = []
     for row in rows:
         for spec in row.get("groups") or []:
             if spec not in specs:
                 specs.append(spec)
-    result = GroupsScores()
     if not specs:
-        return result
+        return {}
     if len(partitions) != 1:
         raise UnitxtError("group_by is supported for rows that share one metric list and one subset.")
     (partition,) = partitions.values()
+    result: Dict[str, Dict[Any, List[int]]] = {}
     for spec in specs:
         keys = json.loads(spec)
         if isinstance(keys, str):
@@ -232,9 +269,17 @@ def _groups_scores(rows, task_data, partitions, with_ci, group_value, hashable) 
         for local, position in enumerate(partition.positions):
             values = tuple(hashable(group_value(task_data[position], key)) for key in keys)
             buckets.setdefault(values if len(values) > 1 else values[0], []).append(local)
-        result[json.dumps(keys)] = {
-            value: partition.global_scores(locals_, with_ci=with_ci) for value, locals_ in buckets.items()
-        }
+        result[json.dumps(keys)] = buckets
+    return result
+
+
+def _groups_scores(group_buckets, partitions, with_ci) -> GroupsScores:
+    result = GroupsScores()
+    if not group_buckets:
+        return result
+    (partition,) = partitions.values()
+    for key, buckets in group_buckets.items():
+        result[key] = {value: partition.global_scores(locals_, with_ci=with_ci) for value, locals_ in buckets.items()}
     return result
 
 

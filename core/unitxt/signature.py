@@ -1,0 +1,93 @@
+"""Reproducibility signature of an evaluation (sacrebleu's idea for whole evaluations).
+
+One short string names everything that decides the numbers besides the predictions: the library and `datasets`
+versions, the content of the catalogs in use, the recipe(s) the rows came from, the rows themselves, the metrics with
+their settings, and the bootstrap settings. Two evaluations of the same predictions with the same signature give
+identical numbers.
+"""
+
+import hashlib
+import json
+from typing import Any, Dict, Iterable, List, Sequence
+
+from .settings_utils import settings
+from .version import version
+
+_RECIPE_KEYS = ("template", "num_demos", "demos_pool_size")
+_ROW_KEYS = ("source", "references", "task_data", "metrics", "postprocessors", "subset", "groups")
+
+
+def _digest(parts: Iterable[str], length: int = 10) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(part.encode("utf-8", "surrogatepass"))
+        hasher.update(b"\0")
+    return hasher.hexdigest()[:length]
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def catalogs_digest() -> str:
+    """Hash of every entry (name and JSON content) of every catalog searched, in lookup order."""
+    from .catalog import get_catalogs
+
+    def parts():
+        for catalog in get_catalogs():
+            for name in sorted(catalog.names()):
+                yield name
+                yield _canonical(catalog.load_data(name))
+
+    return _digest(parts())
+
+
+def datasets_version() -> str:
+    """The installed `datasets` version, read from package metadata (no import of datasets)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("datasets")
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+def recipe_descriptions(task_data: Sequence[Any]) -> List[str]:
+    """The distinct recipe settings recorded in the rows' metadata, canonical (sorted keys), sorted."""
+    seen = set()
+    for data in task_data:
+        metadata = data.get("metadata") if isinstance(data, dict) else None
+        if isinstance(metadata, dict):
+            seen.add(",".join(f"{key}={metadata[key]}" for key in _RECIPE_KEYS if key in metadata))
+    return sorted(seen)
+
+
+def rows_digest(rows: Sequence[Dict[str, Any]]) -> str:
+    """Hash of the model inputs and everything the evaluation reads from each row."""
+    return _digest(_canonical([row.get(key) for key in _ROW_KEYS]) for row in rows)
+
+
+def metrics_description(metrics: Sequence[Any]) -> str:
+    """Metric names in use, then a hash of their full settings (so an override changes the signature)."""
+    names = sorted({metric.artifact_name or type(metric).__name__ for metric in metrics})
+    settings_digest = _digest(sorted(_canonical(metric.to_dict()) for metric in metrics), length=8)
+    return f"{'+'.join(names)}#{settings_digest}"
+
+
+def build_signature(rows: Sequence[Dict[str, Any]], task_data: Sequence[Any], metrics: Sequence[Any],
+                    with_ci: bool) -> str:
+    """The signature string: `key:value` fields joined by `|`."""
+    resamples = sorted({int(metric.resolved_n_resamples()) for metric in metrics}) if with_ci else [0]
+    confidence = sorted({float(metric.confidence_level) for metric in metrics}) if with_ci else []
+    fields = [
+        f"unitxt:{version}",
+        f"datasets:{datasets_version()}",
+        f"catalog:{catalogs_digest()}",
+        f"recipe:{';'.join(recipe_descriptions(task_data)) or 'none'}",
+        f"data:{rows_digest(rows)}",
+        f"metrics:{metrics_description(metrics)}",
+        f"resamples:{','.join(map(str, resamples))}",
+        f"confidence:{','.join(map(str, confidence)) or 'none'}",
+        f"seed:{int(settings.seed)}",
+    ]
+    return "|".join(fields)

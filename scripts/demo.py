@@ -1,7 +1,8 @@
 """The zero-install flow on the embedded demo dataset: only `datasets` (< 4) and `evaluate` are installed.
 
 Loads a recipe through the release's `data` script, prints a prompt with demos, scores simulated model outputs
-through the release's `metric` script, and prints the global and per-template score tables with CIs.
+through the release's `metric` script, prints the global and per-template score tables with CIs, and writes an
+HTML report next to the release.
 Usage: python scripts/demo.py dist/hub
 """
 
@@ -47,6 +48,9 @@ def main(release: str) -> None:
     print(results.global_scores.summary)
     print("\nScores per template:")
     print(results.groups_scores.summary)
+    report = release_path.parent / "report.html"
+    results.to_html(str(report), title="unitxt demo: sentiment, two templates")
+    print(f"\nHTML report (scores with CI bars, per-template groups, confusion matrix, instances): {report}")
     first = results[0]
     print(f"\nFirst instance: prediction {first['prediction']!r} -> processed {first['processed_prediction']!r}, "
           f"score {first['score']['instance']['score']}")

@@ -184,6 +184,24 @@ class EvaluationResults(list):
     def instance_scores(self) -> InstanceScores:
         return InstanceScores(self)
 
+    def to_html(self, path: Optional[str] = None, title: str = "unitxt evaluation report",
+                max_instances: int = 2000) -> str:
+        """A self-contained HTML report (scores with CI bars, groups, subsets, confusion matrix, instance browser);
+        written to `path` when given. Returns the HTML text."""
+        from .html_report import render_report
+
+        text = render_report(self, title=title, max_instances=max_instances)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        return text
+
+    def plot(self, path: Optional[str] = None) -> Any:
+        """A matplotlib figure of the scores with CIs (needs `unitxt[report]`); saved to `path` when given."""
+        from .plots import plot_results
+
+        return plot_results(self, path)
+
     def __getstate__(self) -> Dict[str, Any]:
         """Pickle the scores and the signature, not the scoring internals (metric closures do not pickle)."""
         state = dict(self.__dict__)

@@ -1,0 +1,57 @@
+"""The explorer served on loopback by `python -m unitxt.explore`, and a headless Chromium driving it."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def explorer_url():
+    port = _free_port()
+    environment = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", GRADIO_ANALYTICS_ENABLED="False")
+    server = subprocess.Popen([sys.executable, "-m", "unitxt.explore", "--port", str(port)], env=environment,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.time() + 90
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            if server.poll() is not None or time.time() > deadline:
+                server.kill()
+                raise RuntimeError(f"the explorer did not start:\n{server.stdout.read()}")
+            time.sleep(0.5)
+    yield url
+    server.terminate()
+    server.wait(timeout=20)
+
+
+@pytest.fixture
+def browser(explorer_url, tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--window-size=1300,1600", f"--user-data-dir={tmp_path / 'chromium'}"):
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.get(explorer_url)
+    yield driver
+    driver.quit()

@@ -123,3 +123,22 @@ def test_plot_without_matplotlib_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(MissingRequirementError, match=r"unitxt\[report\]"):
         evaluate(HALF_RIGHT, ROWS).plot()
+
+
+def test_report_with_a_baseline_shows_the_paired_comparison():
+    from unitxt import compare
+
+    from .test_paired_comparison import MOSTLY_RIGHT
+
+    baseline, run = evaluate(HALF_RIGHT, ROWS), evaluate(MOSTLY_RIGHT, ROWS)
+    report = parse(run.to_html(baseline=baseline))
+    expected = compare(baseline, run)
+    shown = by_label(report.tables["compare-global"])
+    for name in ("accuracy", "f1_macro"):
+        for column in ("difference", "ci_low", "ci_high", "p_value"):
+            assert float(shown[name][column]) == expected["global"][name][column]
+        assert float(shown[name]["baseline"]) == baseline.global_scores[name]
+        assert float(shown[name]["this run"]) == run.global_scores[name]
+    news = by_label(report.tables["compare-group-domain-news"])
+    assert float(news["accuracy"]["difference"]) == expected["groups"][json.dumps(["domain"])]["news"]["accuracy"][
+        "difference"]

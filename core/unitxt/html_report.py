@@ -155,8 +155,28 @@ document.querySelectorAll('#instances tr[data-index]').forEach(function(r){
 r.style.display=r.textContent.toLowerCase().indexOf(q)>=0?'':'none';});}"""
 
 
-def render_report(results: Any, title: str = "unitxt evaluation report", max_instances: int = 2000) -> str:
-    """The report's HTML text."""
+def _comparison_tables(comparison: Dict[str, Any]) -> str:
+    """The paired comparison (this run minus the baseline) as tables, one per global/group/subset section."""
+    columns = ("a", "b", "difference", "ci_low", "ci_high", "p_value", "num_of_instances")
+    sections = [("global", "Global", comparison["global"])]
+    for key, groups in comparison["groups"].items():
+        sections += [(f"group-{'-'.join(json.loads(key))}-{value}", f"Group {', '.join(json.loads(key))} = {value}",
+                      rows) for value, rows in groups.items()]
+    sections += [(f"subset-{path}", f"Subset {path}", rows) for path, rows in comparison["subsets"].items()]
+    parts = ["<h2>Comparison with the baseline (this run minus baseline, paired bootstrap)</h2>"]
+    for table_id, caption, rows in sections:
+        body = "".join(f"<tr><td>{html.escape(name)}</td>{''.join(_number(row[c]) for c in columns)}</tr>"
+                       for name, row in rows.items())
+        header = "<tr><th>score</th><th>baseline</th><th>this run</th>" + "".join(
+            f"<th>{c}</th>" for c in columns[2:]) + "</tr>"
+        parts.append(f'<table id="compare-{html.escape(table_id)}"><caption>{html.escape(caption)}</caption>'
+                     f"{header}{body}</table>")
+    return "".join(parts)
+
+
+def render_report(results: Any, title: str = "unitxt evaluation report", max_instances: int = 2000,
+                  baseline: Any = None) -> str:
+    """The report's HTML text (with a paired comparison section when a baseline run is given)."""
     global_scores = results.global_scores
     parts = [f"<h1>{html.escape(title)}</h1>",
              f"<p>Main score <b>{html.escape(str(global_scores.get('score_name')))}</b> over "
@@ -170,6 +190,10 @@ def render_report(results: Any, title: str = "unitxt evaluation report", max_ins
         parts.append(_scores_table(f"Group by {fields}", fields, rows, f"group-{'-'.join(json.loads(key))}"))
     if results.subsets_scores:
         parts.append(_scores_table("Subsets", "subset", _subset_rows(results.subsets_scores), "subsets"))
+    if baseline is not None:
+        from .paired_comparison import compare
+
+        parts.append(_comparison_tables(compare(baseline, results)))
     matrix = confusion_matrix(results)
     if matrix is not None:
         parts.append(_confusion_table(matrix))

@@ -185,12 +185,12 @@ class EvaluationResults(list):
         return InstanceScores(self)
 
     def to_html(self, path: Optional[str] = None, title: str = "unitxt evaluation report",
-                max_instances: int = 2000) -> str:
-        """A self-contained HTML report (scores with CI bars, groups, subsets, confusion matrix, instance browser);
-        written to `path` when given. Returns the HTML text."""
+                max_instances: int = 2000, baseline: Optional["EvaluationResults"] = None) -> str:
+        """A self-contained HTML report (scores with CI bars, groups, subsets, confusion matrix, instance browser,
+        and the paired comparison with a `baseline` run of the same instances); written to `path` when given."""
         from .html_report import render_report
 
-        text = render_report(self, title=title, max_instances=max_instances)
+        text = render_report(self, title=title, max_instances=max_instances, baseline=baseline)
         if path is not None:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(text)

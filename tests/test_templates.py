@@ -400,7 +400,8 @@ def test_multiple_choice_default_rendering():
         "instruction": "Answer with one of A, B, C, D.",
         "target_prefix": "",
     }
-    assert mc_template().postprocessors == ["processors.to_string_stripped", "processors.first_character"]
+    # the class default strips only (as in the original system); catalog templates add processors.first_character
+    assert mc_template().postprocessors == ["processors.to_string_stripped"]
 
 
 def test_multiple_choice_answer_as_text():

@@ -83,15 +83,23 @@ class Capitalize(FieldOperator):
 
 
 class LowerCaseTillPunc(FieldOperator):
-    """Lower-case the text up to (not including) the first punctuation mark."""
+    """Lower-case the text and cut it before the first sentence punctuation mark (. , ! ? ;).
+
+    Other symbols (parentheses, colons, quotes, hyphens) are kept: "B) blue" -> "b) blue", as in the original system.
+    """
 
     def process_value(self, value: Any) -> Any:
         text = str(value).lower()
-        match = re.search(r"[^\w\s]", text)
+        match = _SENTENCE_PUNCTUATION.search(text)
         return text[: match.start()] if match else text
 
 
+_SENTENCE_PUNCTUATION = re.compile(r"[.,!?;]")
+
+
 class TakeFirstNonEmptyLine(FieldOperator):
+    """The first line with content, stripped ("" when there is none)."""
+
     def process_value(self, value: Any) -> Any:
         for line in str(value).splitlines():
             if line.strip():
@@ -108,19 +116,28 @@ class TakeLastNonEmptyLine(FieldOperator):
 
 
 class TakeFirstWord(FieldOperator):
-    """The first word (letters, digits, '_' and '-')."""
+    """The first word, where a number keeps its minus sign and decimal points ("-7.5 points" -> "-7.5").
+
+    A word is a run of letters, digits and '_' ("well-known" -> "well", "3,000" -> "3"); as in the original system.
+    """
 
     def process_value(self, value: Any) -> Any:
-        match = re.search(r"[\w\-]+", str(value))
+        match = _FIRST_WORD.search(str(value))
         return match.group(0) if match else ""
 
 
+_FIRST_WORD = re.compile(r"-*\d+(?:\.\d+)*|\w+")
+
+
 class FirstCharacter(FieldOperator):
-    """The first non-space character."""
+    """The first word character (letter, digit or '_'): "(B) blue" -> "B", "[1, 2]" -> "1"; "" when there is none."""
 
     def process_value(self, value: Any) -> Any:
-        text = str(value).strip()
-        return text[0] if text else ""
+        match = _WORD_CHARACTER.search(str(value))
+        return match.group(0) if match else ""
+
+
+_WORD_CHARACTER = re.compile(r"\w")
 
 
 class Substring(FieldOperator):
@@ -208,11 +225,16 @@ def _compile(pattern: str, owner: Operator) -> "re.Pattern":
 
 
 class ExtractFromDoubleBrackets(FieldOperator):
-    """The content of the first [[...]] (e.g. judge ratings "[[7]]"); the text itself when absent."""
+    """The content of the first [[...]] (e.g. judge ratings "[[7]]"); "" when there is none, or the text itself with
+    `keep_text_without_brackets`."""
+
+    keep_text_without_brackets: bool = False
 
     def process_value(self, value: Any) -> Any:
         match = re.search(r"\[\[(.*?)\]\]", str(value))
-        return match.group(1) if match else str(value)
+        if match:
+            return match.group(1)
+        return str(value) if self.keep_text_without_brackets else ""
 
 
 class ExtractMtBenchRatingJudgment(FieldOperator):
@@ -228,7 +250,21 @@ class ExtractMtBenchRatingJudgment(FieldOperator):
 
 # ---------------------------------------------------------------- numbers and structures
 class CastToFloat(FieldOperator):
-    """float(value); `failure_value` (default NaN) when the text is not a number."""
+    """Python's float(value) (surrounding spaces allowed, "nan"/"inf" accepted); `failure_value` (default NaN) when
+    the whole text is not a number. Strict like the original system: "score: 4" fails (see ExtractFirstNumber)."""
+
+    failure_value: float = math.nan
+
+    def process_value(self, value: Any) -> Any:
+        try:
+            return float(value)
+        except (TypeError, ValueError, OverflowError):
+            return self.failure_value
+
+
+class ExtractFirstNumber(FieldOperator):
+    """The whole text as a float when it is a number, else the first number written in it ("score: 4" -> 4.0);
+    `failure_value` (default NaN) when it holds none."""
 
     failure_value: float = math.nan
 
@@ -236,7 +272,7 @@ class CastToFloat(FieldOperator):
         try:
             return float(str(value).strip())
         except (TypeError, ValueError):
-            match = re.search(r"[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?", str(value))
+            match = _NUMBER_IN_TEXT.search(str(value))
             if match:
                 try:
                     return float(match.group(0))
@@ -245,7 +281,10 @@ class CastToFloat(FieldOperator):
             return self.failure_value
 
 
-class ToNumber(CastToFloat):
+_NUMBER_IN_TEXT = re.compile(r"[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?")
+
+
+class ToNumber(ExtractFirstNumber):
     """A number from text: int when integral text, else float; NaN when not a number."""
 
     def process_value(self, value: Any) -> Any:
@@ -258,27 +297,37 @@ class ToNumber(CastToFloat):
 
 
 class ScaleNumber(FieldOperator):
-    """value * factor (e.g. 0..10 -> 0..1 with factor 0.1); non-numbers pass through."""
+    """value * factor / divisor (0..10 -> 0..1 with divisor 10, exactly 7 -> 0.7); non-numbers become
+    `failure_value` (default: kept as they are; the catalog's scale_0_10_to_0_1 uses 0, as in the original system)."""
 
-    factor: float
+    factor: float = 1.0
+    divisor: float = 1.0
+    failure_value: Any = "__keep__"
 
     def process_value(self, value: Any) -> Any:
         try:
-            return float(value) * self.factor
+            return float(value) * self.factor / self.divisor
         except (TypeError, ValueError):
-            return value
+            return value if self.failure_value == "__keep__" else self.failure_value
 
 
 class LiteralEvalValue(FieldOperator):
-    """A Python literal parsed from text (no code is executed); the text itself when it is not a literal."""
+    """A Python literal parsed from text (no code is executed); the text itself when it is not a literal
+    (`lenient`), or a UnitxtError naming the text (strict, the catalog's literal_eval, as in the original system)."""
+
+    lenient: bool = True
 
     def process_value(self, value: Any) -> Any:
         if not isinstance(value, str):
             return value
         try:
             return ast.literal_eval(value.strip())
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            return value
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+            if self.lenient:
+                return value
+            shown = value if len(value) <= 80 else value[:77] + "..."
+            raise UnitxtError(f"Cannot read {shown!r} as a Python literal.", artifact=self.artifact_name,
+                              field="prediction") from None
 
 
 class LoadJsonValue(FieldOperator):
@@ -294,33 +343,41 @@ class LoadJsonValue(FieldOperator):
 
 
 class ToListBySeparator(FieldOperator):
-    """Split text into a list of stripped, non-empty items."""
+    """Split text on `separator` into a list of items, each stripped (`strip`); empty items are kept unless
+    `drop_empty` ("a,,b" -> ["a", "", "b"] and "" -> [""], as in the original system)."""
 
     separator: str = ","
     strip: bool = True
+    drop_empty: bool = False
 
     def process_value(self, value: Any) -> Any:
         items = str(value).split(self.separator)
         if self.strip:
             items = [item.strip() for item in items]
-        return [item for item in items if item]
+        return [item for item in items if item] if self.drop_empty else items
+
+
+class SplitBulletList(FieldOperator):
+    """Items of a "- item" bullet list: the text is split where a line starts with "- "; empty items ("" or " ")
+    are dropped, other items kept as written (as the original system's to_list_by_hyphen_space)."""
+
+    def process_value(self, value: Any) -> Any:
+        return [item for item in _BULLET_START.split(str(value)) if item not in ("", " ")]
+
+
+_BULLET_START = re.compile(r"(?:^|\n)- ")
 
 
 class ToSpanLabelPairs(FieldOperator):
-    """"span: label, span: label" -> [(span, label), ...] (as 2-item lists), skipping malformed items."""
-
-    pairs_separator: str = ","
-    key_value_separator: str = ":"
+    """"span: label, span: label" -> [[span, label], ...]. Spans and labels hold no unescaped ',' or ':'; a label
+    ends at ',' or the end of the text, so "answer: forty: two" -> [["forty", "two"]] (as in the original system)."""
 
     def process_value(self, value: Any) -> Any:
-        pairs = []
-        for item in str(value).split(self.pairs_separator):
-            if self.key_value_separator not in item:
-                continue
-            span, label = item.rsplit(self.key_value_separator, 1)
-            if span.strip() and label.strip():
-                pairs.append([span.strip(), label.strip()])
-        return pairs
+        return [[span, label] for span, label in _SPAN_LABEL.findall(str(value))]
+
+
+_SPAN_ITEM = r"(?:\\.|[^,:\\])+?"
+_SPAN_LABEL = re.compile(rf"\s*({_SPAN_ITEM})\s*:\s*({_SPAN_ITEM})\s*(?=,|$)")
 
 
 class DictOfListsToValueKeyPairs(FieldOperator):
@@ -333,21 +390,25 @@ class DictOfListsToValueKeyPairs(FieldOperator):
 
 
 class YesNoToInt(FieldOperator):
-    """"yes" -> 1, anything else -> 0 (case-insensitive)."""
+    """Exactly "yes" -> "1" and "no" -> "0" (strings); any other text unchanged (as in the original system)."""
 
     def process_value(self, value: Any) -> Any:
-        return 1 if str(value).strip().lower() == "yes" else 0
+        return _YES_NO_CODES.get(value, value) if isinstance(value, str) else value
+
+
+_YES_NO_CODES = {"yes": "1", "no": "0"}
 
 
 class ConvertToBoolean(FieldOperator):
-    """"true/yes/1" -> "TRUE", "false/no/0" -> "FALSE", else "OTHER"."""
+    """"FALSE" when the lower-cased text contains "no" or "false", else "TRUE" when it contains "yes" or "true",
+    else "OTHER". Substring tests, as in the original system ("not true" and "know" are FALSE; "0" is OTHER)."""
 
     def process_value(self, value: Any) -> Any:
-        text = str(value).strip().lower()
-        if text.startswith(("true", "yes", "1")):
-            return "TRUE"
-        if text.startswith(("false", "no", "0")):
+        text = str(value).lower()
+        if "no" in text or "false" in text:
             return "FALSE"
+        if "yes" in text or "true" in text:
+            return "TRUE"
         return "OTHER"
 
 

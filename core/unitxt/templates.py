@@ -403,7 +403,7 @@ class MultipleChoiceTemplate(InputFormatTemplate):
     choices_separator: str = ", "
     shuffle_choices: bool = False
     shuffle_choices_seed: Optional[int] = None
-    postprocessors: List[Any] = ["processors.to_string_stripped", "processors.first_character"]
+    postprocessors: List[Any] = ["processors.to_string_stripped"]  # as the original system; catalog templates add first_character
     _synthesized = ("choices", "numerals")  # filled by the template in input_format, instruction and target_prefix
 
     def prepare(self) -> None:

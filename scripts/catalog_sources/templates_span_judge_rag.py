@@ -181,7 +181,7 @@ def _judges(add):
             input_format="Question: {question}\n\nAnswer A: {answer_a}\n\nAnswer B: {answer_b}",
             target_prefix="Verdict: ",
             output_format="[[{winner}]]",
-            postprocessors=["processors.extract_from_double_brackets"],
+            postprocessors=["processors.double_brackets_or_text"],
             __description__="Pairwise verdict written as [[A]], [[B]] or [[tie]].",
         ),
         "templates.response_assessment.pairwise_comparative_rating.mt_bench_single_turn": InputOutputTemplate(
@@ -193,7 +193,7 @@ def _judges(add):
             input_format="[User Question]\n{question}\n\n[Assistant A Begins]\n{answer_a}\n[Assistant A Ends]\n\n"
                          "[Assistant B Begins]\n{answer_b}\n[Assistant B Ends]",
             output_format="[[{winner}]]",
-            postprocessors=["processors.extract_from_double_brackets"],
+            postprocessors=["processors.double_brackets_or_text"],
             __description__="MT-Bench style pairwise judge prompt; the verdict is read from the double brackets.",
         ),
     }, tags, "tasks.response_assessment.pairwise_comparative_rating.single_turn")

@@ -91,24 +91,35 @@ def test_confidence_intervals_can_be_disabled():
 
 
 def test_group_by_single_keys_and_combinations():
-    rows = [row(label, groups=(json.dumps(["template"]), json.dumps(["template", "num_demos"]), json.dumps(["label"])),
-                template=f"t{index % 2}", num_demos=index % 3) for index, label in enumerate(LABELS)]
+    def groups_of(index, label):  # as recipes write them: the instance's values as JSON objects
+        template, num_demos = f"t{index % 2}", index % 3
+        return (json.dumps({"template": template}), json.dumps({"template": template, "num_demos": num_demos}),
+                json.dumps({"label": label}))
+
+    rows = [row(label, groups=groups_of(index, label)) for index, label in enumerate(LABELS)]
     results = evaluate(PREDICTIONS, rows)
     groups = results.groups_scores
-    assert set(groups) == {'["template"]', '["template", "num_demos"]', '["label"]'}
-    by_template = groups['["template"]']
+    assert set(groups) == {"template", ("template", "num_demos"), "label"}
+    assert results[0]["score"]["groups"] is groups and "subsets" not in results[0]["score"]
+    by_template = groups["template"]
     assert set(by_template) == {"t0", "t1"} and by_template["t0"]["num_of_instances"] == 30
     processed = [instance["processed_prediction"] for instance in results]
     t0 = [index for index in range(60) if index % 2 == 0]
     assert math.isclose(by_template["t0"]["accuracy"],
                         accuracy_score([LABELS[i] for i in t0], [processed[i] for i in t0]), abs_tol=1e-12)
-    assert ("t1", 2) in groups['["template", "num_demos"]']
+    assert ("t1", 2) in groups[("template", "num_demos")]
     assert "score_ci_low" in by_template["t0"]
     summary = groups.summary
     tables = summary.split("\n\n")
     assert tables[0].startswith("# Group By: template\n") and tables[1].startswith("# Group By: template, num_demos\n")
     header = [cell.strip() for cell in tables[0].splitlines()[1].split("|")[1:-1]]
     assert header == ["template", "score", "score_name", "score_ci_low", "score_ci_high", "num_of_instances"]
+
+
+def test_group_by_rows_naming_keys_look_values_up_in_task_data():
+    rows = [row(label, groups=(json.dumps(["template"]),), template=f"t{index % 2}") for index, label in enumerate(LABELS)]
+    by_template = evaluate(PREDICTIONS, rows).groups_scores["template"]
+    assert set(by_template) == {"t0", "t1"} and by_template["t1"]["num_of_instances"] == 30
 
 
 def test_subsets_are_scored_separately_with_a_mean_and_ci():
@@ -131,9 +142,9 @@ def test_documented_wnli_style_flow_with_templates_and_demos(temp_catalog):
                            max_test_instances=100, split="test")
     predictions = [json.loads(r["task_data"])["label"] if i % 4 else "not entailment" for i, r in enumerate(dataset)]
     results = evaluate(predictions, dataset)
-    assert set(results.groups_scores['["template"]']) == {RELATION, "templates.key_val"}
-    assert set(results.groups_scores['["num_demos"]']) == {0, 1, 3}
-    counts = sum(group["num_of_instances"] for group in results.groups_scores['["template", "num_demos"]'].values())
+    assert set(results.groups_scores["template"]) == {RELATION, "templates.key_val"}
+    assert set(results.groups_scores["num_demos"]) == {0, 1, 3}
+    counts = sum(group["num_of_instances"] for group in results.groups_scores[("template", "num_demos")].values())
     assert counts == 80
 
 

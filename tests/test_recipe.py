@@ -156,7 +156,18 @@ def test_metrics_and_postprocessors_override(card_name):
 
 def test_group_by_is_recorded(card_name):
     row = load_dataset(f"card={card_name},template={RELATION},group_by=[template,[template,num_demos]]", split="test")[0]
-    assert [json.loads(spec) for spec in row["groups"]] == [["template"], ["template", "num_demos"]]
+    assert [json.loads(spec) for spec in row["groups"]] == [{"template": RELATION}, {"template": RELATION, "num_demos": 0}]
+
+
+def test_task_data_carries_demos_and_an_inline_template_serialised(card_name):
+    from unitxt.templates import InputOutputTemplate
+
+    template = InputOutputTemplate(input_format="{text_a} / {text_b}", output_format="{label}")
+    rows = load_dataset(card=card_name, template=template, num_demos=2, demos_pool_size=5, split="test")
+    data = json.loads(rows[0]["task_data"])
+    assert data["metadata"]["template"] == template.to_dict() and data["metadata"]["num_demos"] == 2
+    assert len(data["demos"]) == 2 and {"text_a", "text_b", "label", "metadata"} <= set(data["demos"][0])
+    assert rows[0]["source"].count(" / ") == 3  # two demos and the instance
 
 
 def test_saved_recipe_resolves_by_catalog_name(card_name, temp_catalog):

@@ -399,6 +399,7 @@ def test_multiple_choice_default_rendering():
         "references": ["B"],
         "instruction": "Answer with one of A, B, C, D.",
         "target_prefix": "",
+        "options": ["A", "B", "C", "D"],
     }
     # the class default strips only (as in the original system); catalog templates add processors.first_character
     assert mc_template().postprocessors == ["processors.to_string_stripped"]

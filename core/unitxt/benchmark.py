@@ -7,7 +7,8 @@ gets `subset` = the path of names from the top benchmark down to its recipe (["g
 
 Recipe-level settings given to the benchmark (format, num_demos, demos_pool_size, system_prompt, loader_limit,
 augmentor, serializer, seed) override those of every subset; settings the benchmark leaves unset keep each subset's
-own. `max_samples_per_subset` caps every leaf recipe's split; `max_total_samples` caps each split of the benchmark,
+own. `max_samples_per_subset` caps every leaf recipe's split and a nested benchmark's split as a whole (its first rows, as
+the original system); `max_total_samples` caps each split of the benchmark,
 shared fairly: subsets are visited in order and each may take ceil(remaining / subsets left), so what a small subset
 does not use goes to the subsets after it.
 """
@@ -137,6 +138,8 @@ class Benchmark(SourceOperator):
             if isinstance(value, tuple):
                 benchmark, inner = value
                 rows = benchmark._rows(inner, split, quota)
+                if self.max_samples_per_subset is not None:  # a nested benchmark is one subset: capped as a whole
+                    rows = itertools.islice(rows, self.max_samples_per_subset)
             else:
                 caps = [cap for cap in (quota, self.max_samples_per_subset) if cap is not None]
                 rows = iter(value[split])

@@ -10,6 +10,8 @@ import json
 import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .results import group_key_fields
+
 _BAR_WIDTH = 240
 _CONFUSION_MAX_LABELS = 30
 
@@ -75,7 +77,7 @@ def _subset_rows(subsets_scores: Dict[str, Any]) -> List[Tuple[str, Dict[str, An
 
     def walk(node: Dict[str, Any], prefix: str) -> None:
         for name, value in node.items():
-            if isinstance(value, dict):
+            if isinstance(value, dict) and name != "groups":  # a subset's group_by scores are not a subset
                 rows.append((prefix + name, value))
                 walk(value, prefix + name + "/")
 
@@ -160,7 +162,7 @@ def _comparison_tables(comparison: Dict[str, Any]) -> str:
     columns = ("a", "b", "difference", "ci_low", "ci_high", "p_value", "num_of_instances")
     sections = [("global", "Global", comparison["global"])]
     for key, groups in comparison["groups"].items():
-        sections += [(f"group-{'-'.join(json.loads(key))}-{value}", f"Group {', '.join(json.loads(key))} = {value}",
+        sections += [(f"group-{'-'.join(group_key_fields(key))}-{value}", f"Group {', '.join(group_key_fields(key))} = {value}",
                       rows) for value, rows in groups.items()]
     sections += [(f"subset-{path}", f"Subset {path}", rows) for path, rows in comparison["subsets"].items()]
     parts = ["<h2>Comparison with the baseline (this run minus baseline, paired bootstrap)</h2>"]
@@ -184,10 +186,10 @@ def render_report(results: Any, title: str = "unitxt evaluation report", max_ins
              f'<p>Signature: <code id="signature">{html.escape(results.signature)}</code></p>',
              _scores_table("Global scores (95% bootstrap CI)", "metric", _global_rows(global_scores), "global")]
     for key, groups in results.groups_scores.items():
-        fields = ", ".join(json.loads(key))
+        fields = ", ".join(group_key_fields(key))
         rows = [(", ".join(map(str, value)) if isinstance(value, tuple) else str(value), scores)
                 for value, scores in groups.items()]
-        parts.append(_scores_table(f"Group by {fields}", fields, rows, f"group-{'-'.join(json.loads(key))}"))
+        parts.append(_scores_table(f"Group by {fields}", fields, rows, f"group-{'-'.join(group_key_fields(key))}"))
     if results.subsets_scores:
         parts.append(_scores_table("Subsets", "subset", _subset_rows(results.subsets_scores), "subsets"))
     if baseline is not None:

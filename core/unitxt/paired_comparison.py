@@ -10,7 +10,7 @@ import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .errors import UnitxtError
-from .results import EvaluationResults, markdown_table
+from .results import EvaluationResults, group_key_fields, markdown_table
 from .settings_utils import settings
 
 _COLUMNS = ("a", "b", "difference", "ci_low", "ci_high", "p_value", "num_of_instances")
@@ -29,7 +29,7 @@ class PairedComparison(dict):
         parts = [table("Global (B - A)", self["global"])] if self["global"] else []
         for key, groups in self["groups"].items():
             for value, rows in groups.items():
-                parts.append(table(f"Group {key} = {value}", rows))
+                parts.append(table(f"Group {', '.join(group_key_fields(key))} = {value}", rows))
         for path, rows in self["subsets"].items():
             parts.append(table(f"Subset {path}", rows))
         return "\n\n".join(parts)

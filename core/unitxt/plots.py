@@ -4,12 +4,12 @@ One figure: global scores with CI error bars, one panel per `group_by` key and o
 CI per group/subset), and the confusion matrix of single-label classification.
 """
 
-import json
 import math
 from typing import Any, List, Optional, Sequence, Tuple
 
 from .errors import MissingRequirementError
 from .html_report import _global_rows, _subset_rows, confusion_matrix
+from .results import group_key_fields
 
 
 def _pyplot() -> Any:
@@ -52,7 +52,7 @@ def plot_results(results: Any, path: Optional[str] = None) -> Any:
     for key, groups in results.groups_scores.items():
         rows = [(", ".join(map(str, value)) if isinstance(value, tuple) else str(value), scores)
                 for value, scores in groups.items()]
-        panels.append((f"By {', '.join(json.loads(key))}", rows))
+        panels.append((f"By {', '.join(group_key_fields(key))}", rows))
     if results.subsets_scores:
         panels.append(("Subsets", _subset_rows(results.subsets_scores)))
     matrix = confusion_matrix(results)

@@ -6,7 +6,6 @@ instance's content, so output rows are identical across runs, processes and data
 
 import itertools
 import json
-import zlib
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from .artifact import Artifact
@@ -52,12 +51,10 @@ def default_format() -> SystemFormat:
     return SystemFormat(model_input_format="{system_prompt}\\N{instruction}\\N{demos}{source}\\N{target_prefix}")
 
 
-def _template_label(template: Template) -> str:
-    """Catalog name of a template, else a stable content-derived label (used in task_data and grouping)."""
-    if template.__id__:
-        return template.__id__
-    digest = zlib.crc32(json.dumps(template.to_dict(), sort_keys=True).encode("utf-8"))
-    return f"{type(template).__name__}_{digest:08x}"
+def _template_label(template: Template) -> Union[str, Dict[str, Any]]:
+    """Catalog name of a template, else the serialised template (task_data.metadata.template, as in the original
+    system; also the value of a group_by on "template")."""
+    return template.__id__ or template.to_dict()
 
 
 def _encode_json(value: Any) -> str:
@@ -122,10 +119,16 @@ class DatasetRecipe(SourceOperator):
     serializer: Optional[Union[Artifact, List[Artifact]]] = None
     augmentor: Optional[Union[Artifact, List[Artifact]]] = None
     seed: Optional[int] = None
+    demos_sampling_seed: Optional[int] = None  # the original system's name of `seed`; either may be given
 
     # ------------------------------------------------------------------ validation
     def verify(self) -> None:
         super().verify()
+        if self.demos_sampling_seed is not None:
+            if self.seed is not None and self.seed != self.demos_sampling_seed:
+                raise RecipeError(f"seed={self.seed} and demos_sampling_seed={self.demos_sampling_seed} disagree; "
+                                  "they name the same setting, give one.", artifact=self.artifact_name, field="seed")
+            self.__dict__["seed"] = self.demos_sampling_seed
         counts = self.num_demos if isinstance(self.num_demos, list) else [self.num_demos]
         if not counts or any(count < 0 for count in counts):
             raise RecipeError("num_demos must be a non-negative int or a non-empty list of them.",
@@ -305,7 +308,7 @@ class InstanceRenderer:
         self.sampler = self.sampler or RandomSampler()
         self.base_seed = settings.seed if recipe.seed is None else recipe.seed
         self.metrics = list(recipe.metrics) if recipe.metrics is not None else list(self.task.metrics)
-        self.groups = [json.dumps(spec if isinstance(spec, list) else [spec]) for spec in recipe.group_by]
+        self.group_keys = [list(spec) if isinstance(spec, list) else [spec] for spec in recipe.group_by]
         augmentors = recipe.augmentor if isinstance(recipe.augmentor, list) else [recipe.augmentor] if recipe.augmentor else []
         self.augmentors = augmentors
         self._pool: Optional[List[Dict[str, Any]]] = None
@@ -381,6 +384,8 @@ class InstanceRenderer:
         media = holder.get("media")
         if media and (media["images"] or media["audios"]):
             demo["media"] = media
+        if "options" in rendered:
+            demo["options"] = rendered["options"]
         return demo
 
     def render_stream(self, stream, stream_name: str, skip: int, limit: Optional[int]) -> Iterator[Dict[str, Any]]:
@@ -411,6 +416,20 @@ class InstanceRenderer:
             chosen = [texts[index] for index in indices]
         return "".join(chosen)
 
+    def _demo_task_data(self, template_index: int, pool_index: int) -> str:
+        """A demo's task_data (its fields, options for multiple choice, its classification policy) as JSON."""
+        key = (template_index, pool_index, "task_data")
+        text = self._demo_cache.get(key)
+        if text is None:
+            item = self._pool[pool_index]
+            fields_json = _fields_json(item["input_fields"], item["reference_fields"])
+            rendered = self._rendered_demo(template_index, pool_index)
+            extra = f'"options": {_encode_json(rendered["options"])}, ' if "options" in rendered else ""
+            separator = ", " if len(fields_json) > 2 else ""
+            policy = _encode_json({"data_classification_policy": list(item.get("data_classification_policy") or [])})
+            text = self._demo_cache[key] = f'{fields_json[:-1]}{separator}{extra}"metadata": {policy}}}'
+        return text
+
     def _metadata_json(self, template_index: int, num_demos: int, policy: List[str]) -> str:
         key = (template_index, num_demos, tuple(policy))
         text = self._metadata_cache.get(key)
@@ -423,6 +442,28 @@ class InstanceRenderer:
             })
             self._metadata_cache[key] = text
         return text
+
+    def _groups(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], template_index: int,
+                num_demos: int) -> List[str]:
+        """The instance's value of each group_by key list, as JSON objects ('{"label": "pos"}', as the original
+        system writes them): keys are task fields or metadata (template, num_demos, demos_pool_size)."""
+        metadata = {"template": self.labels[template_index], "num_demos": num_demos, "demos_pool_size": self.pool_size}
+        groups = []
+        for keys in self.group_keys:
+            values = {}
+            for key in keys:
+                if key in input_fields:
+                    values[key] = input_fields[key]
+                elif key in reference_fields:
+                    values[key] = reference_fields[key]
+                elif key in metadata:
+                    values[key] = metadata[key]
+                else:
+                    raise UnitxtError(
+                        f"group_by key '{key}' is neither a task field nor metadata of the instances (available: "
+                        f"{sorted(set(input_fields) | set(reference_fields) | set(metadata))}).", field="group_by")
+            groups.append(json.dumps(values, ensure_ascii=False))
+        return groups
 
     def render(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         """One output row. The common case (text format, static system prompt, no media, no demo augmentation)
@@ -463,6 +504,11 @@ class InstanceRenderer:
                                                  aug_rng)
         policy = instance.get("data_classification_policy") or []
         separator = ", " if len(fields_json) > 2 else ""
+        options = rendered.get("options")
+        if options is not None or indices:  # as the original system: choices' answers and the demos' task data
+            separator += (f'"options": {_encode_json(options)}, ' if options is not None else "") + (
+                f'"demos": [{", ".join(self._demo_task_data(template_index, index) for index in indices)}], '
+                if indices else "")
         return {
             "source": source,
             "target": rendered["target"],
@@ -470,7 +516,7 @@ class InstanceRenderer:
             "metrics": self.metrics,
             "postprocessors": self.postprocessors[template_index],
             "task_data": f'{fields_json[:-1]}{separator}"metadata": {self._metadata_json(template_index, num_demos, policy)}}}',
-            "groups": self.groups,
+            "groups": self._groups(input_fields, reference_fields, template_index, num_demos) if self.group_keys else [],
             "subset": list(instance.get("subset") or ()),
             "media": media or {"images": [], "audios": []},  # = normalize_media(None)
             "data_classification_policy": policy,

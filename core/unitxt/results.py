@@ -94,24 +94,25 @@ class GlobalScores(_MainScore):
 
 
 class InstanceScores(list):
-    """Per-instance results with a `.summary` table and `.to_df(columns)` (pandas, when installed)."""
+    """Per-instance results as flat rows (as in the original system): the task_data fields, the row's fields, the
+    prediction and processed values, and the instance scores (`r.instance_scores[0]["accuracy"]`); with a `.summary`
+    table and `.to_df(columns)` (pandas, when installed)."""
 
     default_columns = ("source", "prediction", "processed_prediction", "processed_references", "score", "score_name")
 
-    def _flat(self, columns: Sequence[str]) -> List[Dict[str, Any]]:
-        flattened = []
-        for instance in self:
-            scores = instance["score"]["instance"]
-            row = {}
-            for column in columns:
-                if column in scores:
-                    row[column] = scores[column]
-                elif column in instance:
-                    row[column] = instance[column]
-                else:
-                    row[column] = None
-            flattened.append(row)
-        return flattened
+    @classmethod
+    def of(cls, instances: Sequence[Dict[str, Any]]) -> "InstanceScores":
+        rows = cls()
+        parsed: Dict[str, Any] = {}
+        for instance in instances:
+            data = instance.get("task_data")
+            if isinstance(data, str):
+                data = parsed[data] if data in parsed else parsed.setdefault(data, json.loads(data))
+            row = dict(data or {})
+            row.update((name, value) for name, value in instance.items() if name not in ("task_data", "score"))
+            row.update(instance["score"]["instance"])
+            rows.append(row)
+        return rows
 
     def to_df(self, columns: Optional[Sequence[str]] = None) -> Any:
         try:
@@ -120,13 +121,13 @@ class InstanceScores(list):
             from .errors import MissingRequirementError
 
             raise MissingRequirementError("to_df() needs pandas: pip install pandas") from None
-        return pandas.DataFrame(self._flat(list(columns or self.default_columns)))
+        columns = list(columns or self.default_columns)
+        return pandas.DataFrame([{column: row.get(column) for column in columns} for row in self])
 
     @property
     def summary(self) -> str:
         columns = list(self.default_columns)
-        rows = [[_cell(row[c]) for c in columns] for row in self._flat(columns)]
-        return markdown_table(columns, rows)
+        return markdown_table(columns, [[_cell(row.get(column)) for column in columns] for row in self])
 
 
 def _cell(value: Any) -> Any:
@@ -137,6 +138,11 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def group_key_fields(key: Any) -> List[str]:
+    """The field names of a groups_scores key ("label" or ("label", "num_demos"))."""
+    return list(key) if isinstance(key, tuple) else [key]
+
+
 class GroupsScores(dict):
     """{group-by key: {group value: scores}} with a markdown `.summary` (one table per group-by key)."""
 
@@ -144,7 +150,7 @@ class GroupsScores(dict):
     def summary(self) -> str:
         parts = []
         for key, groups in self.items():
-            fields = json.loads(key)
+            fields = group_key_fields(key)
             headers = list(fields) + list(_ROW_SCORES)
             rows = []
             for value, scores in groups.items():
@@ -163,7 +169,7 @@ class SubsetsScores(_MainScore):
 
         def walk(scores: Dict[str, Any], prefix: str) -> None:
             for name, value in scores.items():
-                if isinstance(value, dict):
+                if isinstance(value, dict) and name != "groups":
                     path = f"{prefix}{name}"
                     rows.append([path] + _score_row(value))
                     walk(value, path + "/")
@@ -182,7 +188,7 @@ class EvaluationResults(list):
 
     @property
     def instance_scores(self) -> InstanceScores:
-        return InstanceScores(self)
+        return InstanceScores.of(self)
 
     def to_html(self, path: Optional[str] = None, title: str = "unitxt evaluation report",
                 max_instances: int = 2000, baseline: Optional["EvaluationResults"] = None) -> str:
@@ -243,6 +249,7 @@ class EvaluationResults(list):
         else:
             subsets_scores = _subsets_scores(partitions, with_ci)
             global_scores = GlobalScores(subsets_scores)
+            _attach_subset_groups(subsets_scores, rows, task_data, partitions, with_ci, group_value, hashable)
         group_buckets = _group_buckets(rows, task_data, partitions, group_value, hashable)
         groups_scores = _groups_scores(group_buckets, partitions, with_ci)
         results = cls()
@@ -251,7 +258,11 @@ class EvaluationResults(list):
             instance["prediction"] = predictions[index]
             instance["processed_prediction"] = processed_predictions[index]
             instance["processed_references"] = processed_references[index]
-            instance["score"] = {"instance": instance_scores[index], "global": global_scores}
+            instance["score"] = score = {"instance": instance_scores[index], "global": global_scores}
+            if groups_scores:
+                score["groups"] = groups_scores
+            if subsets_scores:
+                score["subsets"] = subsets_scores
             results.append(instance)
         results.global_scores = global_scores
         results.groups_scores = groups_scores
@@ -266,29 +277,50 @@ class EvaluationResults(list):
         return results
 
 
-def _group_buckets(rows, task_data, partitions, group_value, hashable) -> Dict[str, Dict[Any, List[int]]]:
-    """{group-by key (JSON list of fields): {group value: local positions in the single partition}}."""
-    specs: List[str] = []
-    for row in rows:
-        for spec in row.get("groups") or []:
-            if spec not in specs:
-                specs.append(spec)
-    if not specs:
-        return {}
+def _group_buckets(rows, task_data, partitions, group_value, hashable) -> Dict[Any, Dict[Any, List[int]]]:
+    """{group-by key: {group value: local positions}} of a run scored as one partition ({} otherwise: with subsets,
+    groups are scored inside each subset, see `_attach_subset_groups`)."""
     if len(partitions) != 1:
-        raise UnitxtError("group_by is supported for rows that share one metric list and one subset.")
+        return {}
     (partition,) = partitions.values()
-    result: Dict[str, Dict[Any, List[int]]] = {}
-    for spec in specs:
-        keys = json.loads(spec)
-        if isinstance(keys, str):
-            keys = [keys]
-        buckets: Dict[Any, List[int]] = {}
-        for local, position in enumerate(partition.positions):
-            values = tuple(hashable(group_value(task_data[position], key)) for key in keys)
-            buckets.setdefault(values if len(values) > 1 else values[0], []).append(local)
-        result[json.dumps(keys)] = buckets
+    return _partition_group_buckets(rows, task_data, partition, group_value, hashable)
+
+
+def _partition_group_buckets(rows, task_data, partition, group_value, hashable) -> Dict[Any, Dict[Any, List[int]]]:
+    """{group-by key: {group value: positions local to the partition}}. A key is the field name, or a tuple of names
+    for a multi-field group_by (as in the original system: groups_scores["label"], groups_scores[("label",
+    "num_demos")]); values likewise. Rows carry their values as JSON objects in `groups` ('{"label": "pos"}');
+    rows written as JSON lists of key names have their values looked up in task_data."""
+    result: Dict[Any, Dict[Any, List[int]]] = {}
+    parsed: Dict[str, Any] = {}
+    for local, position in enumerate(partition.positions):
+        for spec in rows[position].get("groups") or []:
+            entry = parsed.get(spec)
+            if entry is None:
+                entry = parsed[spec] = json.loads(spec)
+            if isinstance(entry, dict):
+                names, values = tuple(entry), tuple(hashable(value) for value in entry.values())
+            else:
+                names = (entry,) if isinstance(entry, str) else tuple(entry)
+                values = tuple(hashable(group_value(task_data[position], name)) for name in names)
+            key = names if len(names) > 1 else names[0]
+            value = values if len(values) > 1 else values[0]
+            result.setdefault(key, {}).setdefault(value, []).append(local)
     return result
+
+
+def _attach_subset_groups(subsets_scores, rows, task_data, partitions, with_ci, group_value, hashable) -> None:
+    """With subsets, a subset recipe's group_by is scored within the subset, under its scores' "groups" key (as in
+    the original system: results.subsets_scores["cola"]["groups"]["label"])."""
+    for (subset, _), partition in partitions.items():
+        buckets = _partition_group_buckets(rows, task_data, partition, group_value, hashable)
+        if not buckets or not subset:
+            continue
+        node = subsets_scores
+        for part in subset:
+            node = node[part]
+        node["groups"] = GroupsScores({key: {value: partition.global_scores(locals_, with_ci=with_ci)
+                                            for value, locals_ in groups.items()} for key, groups in buckets.items()})
 
 
 def _groups_scores(group_buckets, partitions, with_ci) -> GroupsScores:

@@ -531,7 +531,10 @@ class MultipleChoiceTemplate(InputFormatTemplate):
             values["numerals"] = ", ".join(numerals)
             source = self._input.render(values, "input_format")
             target = self._target(numerals[answer], texts[answer])
-            return self._result(values, source, target, [target])
+            result = self._result(values, source, target, [target])
+            # the answer each choice would have: task_data "options" (read by option-selecting engines and judges)
+            result["options"] = [self._target(numeral, text) for numeral, text in zip(numerals, texts)]
+            return result
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
 

@@ -140,6 +140,12 @@ def _inserted_part(with_demos: str, without: str) -> str:
     return with_demos[prefix:len(with_demos) - suffix]
 
 
+def _instance_fields(row: Dict[str, Any]) -> Dict[str, Any]:
+    """The task fields of a row (its task_data without the recipe's metadata and demos)."""
+    data = json.loads(row["task_data"])
+    return {name: value for name, value in data.items() if name not in ("metadata", "demos")}
+
+
 def render(card: str, template: Optional[str], format: Optional[str] = None, system_prompt: Optional[str] = None,
            num_demos: int = 0, demos_pool_size: Optional[int] = None, count: int = 3) -> Preview:
     """Render the first `count` test instances of the composed recipe; a UnitxtError says what is wrong."""
@@ -160,8 +166,7 @@ def render(card: str, template: Optional[str], format: Optional[str] = None, sys
     for index, row in enumerate(rows):
         source = _text(row["source"])
         demos = ""
-        if index < len(plain) and plain[index]["task_data"].split('"metadata"')[0] == row["task_data"].split(
-                '"metadata"')[0]:
+        if index < len(plain) and _instance_fields(plain[index]) == _instance_fields(row):
             demos = _inserted_part(source, _text(plain[index]["source"]))
         instances.append(RenderedInstance(source, str(row["target"]), list(row["references"]), demos))
     return Preview(recipe, instances)

@@ -68,8 +68,13 @@ def levenshtein(a, b):
 
 
 def ref_char_edit_distance(prediction, references):
-    return min(levenshtein(prediction, r) / max(len(prediction), len(r)) if max(len(prediction), len(r)) else 0.0
-               for r in references)
+    """(edit count, normalised distance) to the closest reference, texts stripped (the original system's rule)."""
+    prediction = prediction.strip()
+    references = [r.strip() for r in references]
+    count = min(levenshtein(prediction, r) for r in references)
+    normalised = min(levenshtein(prediction, r) / max(len(prediction), len(r)) if max(len(prediction), len(r))
+                     else 0.0 for r in references)
+    return count, normalised
 
 
 def ref_anls(prediction, references, threshold=0.5):
@@ -79,7 +84,7 @@ def ref_anls(prediction, references, threshold=0.5):
         gold = " ".join(reference.strip().lower().split())
         longest = max(len(answer), len(gold))
         nl = levenshtein(answer, gold) / longest if longest else 0.0
-        best = max(best, 1.0 - nl if nl < threshold else 0.0)
+        best = max(best, 1.0 - nl if nl <= threshold else 0.0)
     return best
 
 
@@ -142,11 +147,27 @@ def test_char_edit_distance_and_accuracy_on_200_random_corpora():
         d_instances, d_global = run(distance, predictions, references)
         a_instances, a_global = run(accuracy, predictions, references)
         expected = [ref_char_edit_distance(p, refs) for p, refs in zip(predictions, references)]
-        for index, value in enumerate(expected):
-            assert_close(d_instances[index]["char_edit_distance"], value, what=f"seed {seed} {index}")
-            assert_close(a_instances[index]["char_edit_dist_accuracy"], 1 - value)
-        assert_close(d_global["char_edit_distance"], float(np.mean(expected)))
-        assert_close(a_global["char_edit_dist_accuracy"], 1 - float(np.mean(expected)))
+        for index, (count, normalised) in enumerate(expected):
+            assert_close(d_instances[index]["char_edit_distance"], count, what=f"seed {seed} {index}")
+            assert_close(a_instances[index]["char_edit_dist_accuracy"], 1 - normalised)
+        assert_close(d_global["char_edit_distance"], float(np.mean([count for count, _ in expected])))
+        assert_close(a_global["char_edit_dist_accuracy"], 1 - float(np.mean([n for _, n in expected])))
+
+
+def test_edit_distance_anls_and_length_values_of_the_original_system():
+    distance, d_global = run(metric("metrics.char_edit_distance"), ["abcd", " kitten ", "x"],
+                             [["abce"], ["sitting"], ["yy"]])
+    assert [row["char_edit_distance"] for row in distance] == [1, 3, 2] and d_global["char_edit_distance"] == 2.0
+    accuracy, a_global = run(metric("metrics.char_edit_dist_accuracy"), ["abcd", " kitten ", "x"],
+                             [["abce"], ["sitting "], ["yy"]])
+    assert [row["char_edit_dist_accuracy"] for row in accuracy] == pytest.approx([0.75, 0.5714285714285714, 0.0])
+    assert a_global["char_edit_dist_accuracy"] == pytest.approx(0.44047619047619047)
+    anls, n_global = run(metric("metrics.anls"), ["abcd", "ab", "abcdef"], [["abce"], ["abcd"], ["abc"]])
+    assert [row["anls"] for row in anls] == [0.75, 0.5, 0.5]  # a normalised distance of exactly 0.5 keeps 0.5
+    assert n_global["anls"] == pytest.approx(0.5833333333333334)
+    lengths, l_global = run(metric("metrics.prediction_length"), ["a" * 60, "bb"], [["x"], ["y"]])
+    assert [row["prediction_length"] for row in lengths] == [[60], [2]] and lengths[0]["score"] == [60]
+    assert l_global["prediction_length"] == 31.0
 
 
 def test_anls_on_200_random_corpora():

@@ -123,13 +123,19 @@ class JaccardIndex(InstanceMetric):
 
 
 class PredictionLength(InstanceMetric):
-    """Length of the prediction in characters (global: mean)."""
+    """Length of the prediction in characters (global: mean). The instance score is a one-item list ([60]), as the
+    original system reports it."""
 
     main_score = "prediction_length"
     ci_scores = ["prediction_length"]
 
     def compute(self, references, prediction, task_data):
         return {"prediction_length": float(len(prediction))}
+
+    def score(self, predictions, references, task_data):
+        scores = super().score(predictions, references, task_data)
+        scores.instance_scores = [{"prediction_length": [len(prediction)]} for prediction in predictions]
+        return scores
 
 
 # ---------------------------------------------------------------- single-label classification (global, fast CIs)

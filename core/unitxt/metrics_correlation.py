@@ -33,7 +33,7 @@ class _CorrelationScores(MetricScores):
         if scores:
             positions = np.arange(self.n) if positions is None else np.asarray(positions, dtype=np.int64)
             metric = self.metric
-            scores[f"{metric.score_prefix}{metric.main_score}_p_value"] = self.pvalue(positions)
+            scores[f"{metric.score_prefix}{metric.main_score}{metric._p_value_suffix}"] = self.pvalue(positions)
         return scores
 
 
@@ -89,6 +89,7 @@ class _Correlation(GlobalMetric):
     prediction_type = float
     single_reference_per_prediction = True
     _method: str = "pearson"  # correlation_with_pvalue method; None for no p-value
+    _p_value_suffix: str = "_p_value"  # global key of the p-value: <main_score><suffix>
 
     def _arrays(self, predictions, references):
         np = _np()
@@ -186,6 +187,7 @@ class KendallTauB(_Correlation):
     """Kendall's tau-b (scipy.stats.kendalltau) between references and predictions; CIs call scipy per resample."""
 
     main_score = "kendalltau_b"
+    _p_value_suffix = "_p_val"  # the original system's key: kendalltau_b_p_val
     _method = "kendall"
 
     def resampled(self, gold, pred, idx, cache=None):

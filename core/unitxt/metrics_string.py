@@ -81,7 +81,8 @@ class Squad(InstanceMetric):
 
 
 class CharEditDistance(InstanceMetric):
-    """Character Levenshtein distance to the closest reference, divided by the longer string (lower is better)."""
+    """Character Levenshtein distance (an edit count) from the stripped prediction to the closest stripped reference;
+    global: the mean count (lower is better). As the original system's metrics.char_edit_distance."""
 
     main_score = "char_edit_distance"
     prediction_type = str
@@ -90,11 +91,13 @@ class CharEditDistance(InstanceMetric):
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
         from .text_match_kernels import char_edit_distance
 
-        return {self.main_score: char_edit_distance(references, prediction, normalized=True)}
+        stripped = [str(reference).strip() for reference in references]
+        return {self.main_score: char_edit_distance(stripped, str(prediction).strip(), normalized=False)}
 
 
 class CharEditDistAccuracy(CharEditDistance):
-    """1 - normalised character edit distance to the closest reference (higher is better)."""
+    """1 - character edit distance / length of the longer text, prediction and references stripped first (higher
+    is better; as the original system's metrics.char_edit_dist_accuracy)."""
 
     main_score = "char_edit_dist_accuracy"
     ci_scores = ["char_edit_dist_accuracy"]
@@ -102,11 +105,13 @@ class CharEditDistAccuracy(CharEditDistance):
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
         from .text_match_kernels import char_edit_distance
 
-        return {self.main_score: 1.0 - char_edit_distance(references, prediction, normalized=True)}
+        stripped = [str(reference).strip() for reference in references]
+        return {self.main_score: 1.0 - char_edit_distance(stripped, str(prediction).strip(), normalized=True)}
 
 
 class ANLS(InstanceMetric):
-    """Average Normalized Levenshtein Similarity (DocVQA): best 1 - NL over references, 0 when NL >= threshold."""
+    """Average Normalized Levenshtein Similarity (DocVQA): best 1 - NL over references, 0 when NL > threshold (an NL
+    of exactly the threshold keeps 1 - NL, as the original system's metrics.anls)."""
 
     main_score = "anls"
     prediction_type = str

@@ -169,7 +169,7 @@ def char_edit_distance(references: Sequence[str], prediction: str, normalized: b
 
 def anls(references: Sequence[str], prediction: str, threshold: float = 0.5) -> float:
     """Average Normalized Levenshtein Similarity of one answer: max over references of 1 - NL,
-    where NL is the normalised edit distance and any NL >= threshold scores 0.
+    where NL is the normalised edit distance and any NL above the threshold scores 0.
 
     As in the ST-VQA/DocVQA evaluation, texts are lowercased, stripped and whitespace-squeezed first.
     """
@@ -177,7 +177,7 @@ def anls(references: Sequence[str], prediction: str, threshold: float = 0.5) -> 
     best = 0.0
     for reference in _check_references(references):
         nl = normalized_edit_distance(answer, " ".join(reference.strip().lower().split()))
-        if nl < threshold:
+        if nl <= threshold:
             best = max(best, 1.0 - nl)
     return best
 

@@ -34,7 +34,7 @@ def dedupe(ranked):
     return out
 
 
-def ref_scores(gold_lists, ranked, ks=(1, 3, 5, 10)):
+def ref_scores(gold_lists, ranked, ks=(1, 3, 5, 10, 20, 40)):
     gold = set(g for lst in gold_lists for g in lst)
     ranked = dedupe(ranked)
     hits = [item in gold for item in ranked]
@@ -44,7 +44,7 @@ def ref_scores(gold_lists, ranked, ks=(1, 3, 5, 10)):
         if hit:
             found += 1
             ap += found / (i + 1)
-    out = {"mrr": rr, "map": ap / len(gold) if gold else 0.0}
+    out = {"mrr": rr, "map_trec": ap / len(gold) if gold else 0.0, "map": ap / found if found else 0.0}
 
     def ndcg(k):
         top = hits if k is None else hits[:k]
@@ -57,6 +57,8 @@ def ref_scores(gold_lists, ranked, ks=(1, 3, 5, 10)):
         out[f"recall_at_{k}"] = sum(hits[:k]) / len(gold) if gold else 0.0
         out[f"precision_at_{k}"] = sum(hits[:k]) / k
         out[f"ndcg_at_{k}"] = ndcg(k)
+        out[f"match_at_{k}"] = float(any(hits[:k]))
+        out[f"precision_over_retrieved_at_{k}"] = sum(hits[:k]) / len(hits[:k]) if hits[:k] else 0.0
     return out
 
 
@@ -75,7 +77,7 @@ def random_retrieval(seed):
     ("metrics.mrr", ["mrr"]),
     ("metrics.map", ["map"]),
     ("metrics.ndcg", ["ndcg"]),
-    ("metrics.retrieval_at_k", [f"{m}_at_{k}" for m in ("recall", "precision", "ndcg") for k in (1, 3, 5, 10)]),
+    ("metrics.retrieval_at_k_ndcg", [f"{m}_at_{k}" for m in ("recall", "precision", "ndcg") for k in (1, 3, 5, 10)]),
     ("metrics.recall_at_5", ["recall_at_5", "precision_at_5", "ndcg_at_5"]),
     ("metrics.precision_at_1", ["recall_at_1", "precision_at_1", "ndcg_at_1"]),
 ])
@@ -92,6 +94,25 @@ def test_retrieval_metric_matches_reference_on_200_random_corpora(name, scores):
             assert_close(global_scores[score], float(np.mean([e[score] for e in expected])), what=f"{name} {score}")
         assert global_scores["score_name"] == metric_.main_score
         assert set(instances[0]) == set(scores) | {"score", "score_name"}
+
+
+@pytest.mark.parametrize("name,expected_names", [
+    ("metrics.map_trec", {"map": "map_trec"}),
+    ("metrics.retrieval_at_k", {**{f"{m}_at_{k}": f"{m}_at_{k}" for m in ("recall", "match") for k in (1, 3, 5, 10, 20, 40)},
+                                **{f"precision_at_{k}": f"precision_over_retrieved_at_{k}" for k in (1, 3, 5, 10, 20, 40)}}),
+])
+def test_map_trec_and_the_original_retrieval_at_k_match_the_reference(name, expected_names):
+    metric_ = metric(name)
+    for seed in range(200):
+        predictions, references = random_retrieval(seed)
+        result = metric_.evaluate(predictions, references)
+        instances, global_scores = metric_.instance_results(result), result.global_scores(with_ci=False)
+        expected = [ref_scores(refs, ranked) for ranked, refs in zip(predictions, references)]
+        for score, reference_name in expected_names.items():
+            for index, row in enumerate(instances):
+                assert_close(row[score], expected[index][reference_name], what=f"{name} seed {seed} {index} {score}")
+            assert_close(global_scores[score], float(np.mean([e[reference_name] for e in expected])))
+    assert metric_.main_score == ("map" if name == "metrics.map_trec" else "match_at_1")
 
 
 def test_ndcg_equals_sklearn_when_the_ranking_covers_all_ids():

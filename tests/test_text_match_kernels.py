@@ -70,7 +70,7 @@ def ref_anls(references, prediction, threshold=0.5):
         gold = " ".join(reference.strip().lower().split())
         longest = max(len(answer), len(gold))
         nl = 0.0 if longest == 0 else ref_levenshtein(answer, gold) / longest
-        scores.append(1 - nl if nl < threshold else 0.0)
+        scores.append(1 - nl if nl <= threshold else 0.0)  # at exactly the threshold: 1 - nl (original system)
     return max(scores)
 
 
@@ -154,7 +154,7 @@ def test_anls_and_char_edit_distance_hand_computed():
     assert tm.anls(["hello"], "helo") == pytest.approx(0.8)
     assert tm.anls(["Hello  World "], "hello world") == 1.0
     assert tm.anls(["abc"], "xyz") == 0.0
-    assert tm.anls(["abcd"], "abxy") == 0.0  # NL = 0.5 is not below the threshold
+    assert tm.anls(["abcd"], "abxy") == 0.5  # NL = 0.5 at the threshold keeps 1 - NL (the original system)
     assert tm.anls(["abcd", "abcx"], "abcd") == 1.0
     assert tm.char_edit_distance(["kitten"], "sitting") == pytest.approx(3 / 7)
     assert tm.char_edit_distance([""], "") == 0.0

@@ -450,8 +450,9 @@ def multilabel_f1_macro(references: Sequence[Sequence[Hashable]], predictions: S
     return multilabel_scores(references, predictions)["f1_macro"]
 
 
-def multilabel_resampler(enc: MultiLabelEncoding) -> Callable[[np.ndarray], Dict[str, np.ndarray]]:
-    """A vectorised statistic idx (r, n) -> {f1/precision/recall micro, macro, weighted: r values}.
+def multilabel_resampler(enc: MultiLabelEncoding, per_class: bool = False) -> Callable[[np.ndarray], Dict[str, np.ndarray]]:
+    """A vectorised statistic idx (r, n) -> {f1/precision/recall micro, macro, weighted: r values} (and the
+    `*_per_class` (r, K) arrays with `per_class`).
 
     Per-class counts of a resample are (class x instance indicator matrix) @ (instance
     multiplicities of the resample), one sparse product per chunk.
@@ -472,7 +473,7 @@ def multilabel_resampler(enc: MultiLabelEncoding) -> Callable[[np.ndarray], Dict
         multiplicity = np.bincount(flat.ravel(), minlength=n * rows).reshape(n, rows).astype(np.float64)
         counts = [np.asarray(m @ multiplicity).T for m in (hit, gold, pred)]
         scores = scores_from_counts(*counts)
-        return {name: value for name, value in scores.items() if not name.endswith("_per_class")}
+        return {name: value for name, value in scores.items() if per_class or not name.endswith("_per_class")}
 
     return statistic
 

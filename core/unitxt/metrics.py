@@ -252,7 +252,10 @@ class MatthewsCorrelation(ClassificationScore):
 
 
 class F1Binary(GlobalMetric):
-    """Binary F1 of the positive class (predictions and references are 0/1 or booleans; >= threshold is positive)."""
+    """Binary F1 of the positive class (predictions and references are 0/1 or booleans; >= threshold is positive),
+    with precision and recall, and the same three for the negative class (`*_neg` keys). As in the original system,
+    a single instance has no F1 (instance scores are NaN); unlike it, `score_ci_*` is the positive class's interval
+    (the original system reports the negative class's there)."""
 
     main_score = "f1_binary"
     pos_label: Any = 1
@@ -271,23 +274,33 @@ class F1Binary(GlobalMetric):
         np = _np()
         gold = np.asarray([self._binary(reference) for reference in _first_reference(references, self)], dtype=np.int64)
         pred = np.asarray([self._binary(prediction) for prediction in predictions], dtype=np.int64)
-        tp = (gold & pred).astype(np.float64)
-        fp = ((1 - gold) & pred).astype(np.float64)
-        fn = (gold & (1 - pred)).astype(np.float64)
+        classes = {"": (gold, pred), "_neg": (1 - gold, 1 - pred)}
+        counts = {suffix: ((g & p).astype(np.float64), ((1 - g) & p).astype(np.float64), (g & (1 - p)).astype(np.float64))
+                  for suffix, (g, p) in classes.items()}
 
         def statistic(idx):
-            t, f_p, f_n = tp[idx].sum(axis=1), fp[idx].sum(axis=1), fn[idx].sum(axis=1)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                precision = np.where(t + f_p > 0, t / np.maximum(t + f_p, 1e-300), 0.0)
-                recall = np.where(t + f_n > 0, t / np.maximum(t + f_n, 1e-300), 0.0)
-                f1 = np.where(precision + recall > 0, 2 * precision * recall / np.maximum(precision + recall, 1e-300), 0.0)
-            return {"f1_binary": f1, "precision_binary": precision, "recall_binary": recall}
+            result = {}
+            for suffix, (tp, fp, fn) in counts.items():
+                t, f_p, f_n = tp[idx].sum(axis=1), fp[idx].sum(axis=1), fn[idx].sum(axis=1)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    precision = np.where(t + f_p > 0, t / np.maximum(t + f_p, 1e-300), 0.0)
+                    recall = np.where(t + f_n > 0, t / np.maximum(t + f_n, 1e-300), 0.0)
+                    f1 = np.where(precision + recall > 0,
+                                  2 * precision * recall / np.maximum(precision + recall, 1e-300), 0.0)
+                result.update({f"f1_binary{suffix}": f1, f"precision_binary{suffix}": precision,
+                               f"recall_binary{suffix}": recall})
+            return result
 
         return statistic
 
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        return {self.main_score: _np().full(len(predictions), math.nan)}
+
 
 class F1MultiLabel(GlobalMetric):
-    """Multi-label F1 (micro or macro) over lists of class names; classes are those seen in the references."""
+    """Multi-label F1 (micro or macro) over lists of class names; classes are those seen in the references. The
+    macro average also reports each class's F1 (`f1_<class>`: globally, and per instance for the classes in the
+    instance's references), as the original system does."""
 
     main_score = "f1_macro"
     average: str = "macro"
@@ -297,14 +310,33 @@ class F1MultiLabel(GlobalMetric):
         from .classification_kernels import encode_multilabel, multilabel_resampler
 
         encoding = encode_multilabel(_first_reference(references, self), predictions)
-        resampler = multilabel_resampler(encoding)
+        resampler = multilabel_resampler(encoding, per_class=self.average == "macro")
         key = f"f1_{self.average}"
         main = self.main_score
+        per_class = [(f"f1_{label}", column) for column, label in enumerate(encoding.classes)]
 
         def statistic(idx):
-            return {main: resampler(idx)[key]}
+            scores = resampler(idx)
+            result = {main: scores[key]}
+            if self.average == "macro":
+                result.update((name, scores["f1_per_class"][:, column]) for name, column in per_class)
+            return result
 
         return statistic
+
+    def score(self, predictions, references, task_data):
+        """Global scores over all instances; an instance is scored alone, over the classes of its own references."""
+        from .classification_kernels import multilabel_scores
+
+        scores = super().score(predictions, references, task_data)
+        key = f"f1_{self.average}"
+        for index, (prediction, gold) in enumerate(zip(predictions, _first_reference(references, self))):
+            alone = multilabel_scores([gold], [prediction]) if gold else {key: 0.0, "f1_per_class": {}}
+            instance = {self.main_score: alone[key]}
+            if self.average == "macro":
+                instance.update((f"f1_{label}", value) for label, value in alone["f1_per_class"].items())
+            scores.instance_scores[index] = instance
+        return scores
 
 
 class F1MicroMultiLabel(F1MultiLabel):

@@ -50,14 +50,17 @@ class MRR(RetrievalMetric):
 
 
 class MAP(RetrievalMetric):
-    """Mean average precision: precision at each retrieved gold id, summed and divided by the number of gold ids."""
+    """Mean average precision: precision at each retrieved gold id, summed and divided by the number of gold ids
+    retrieved (`over_retrieved`, the original system's metrics.map) or of all gold ids (TREC, metrics.map_trec)."""
 
     main_score = "map"
+    over_retrieved: bool = True
 
     def scores(self, gold, ranked):
-        from .retrieval_kernels import average_precision
+        from .retrieval_kernels import average_precision, average_precision_over_retrieved
 
-        return {self.main_score: average_precision(gold, ranked)}
+        score = average_precision_over_retrieved if self.over_retrieved else average_precision
+        return {self.main_score: score(gold, ranked)}
 
 
 class NDCG(RetrievalMetric):
@@ -73,35 +76,47 @@ class NDCG(RetrievalMetric):
 
 
 class RetrievalAtK(RetrievalMetric):
-    """recall_at_<k>, precision_at_<k> and ndcg_at_<k> for every k in k_list.
+    """<measure>_at_<k> for every measure in `measures` and k in `k_list`.
 
-    recall@k = gold ids in the top k / gold ids; precision@k = gold ids in the top k / k (a shorter ranking is not
-    rescaled); main_score picks one of them (default recall_at_5).
+    recall@k = gold ids in the top k / gold ids; precision@k = gold ids in the top k / k, or / the number of ids in
+    the top k with `precision_over_retrieved`; match@k = 1 when a gold id is in the top k; ndcg@k (binary gains).
+    The catalog's metrics.retrieval_at_k is the original system's: precision, recall and match at 1, 3, 5, 10, 20,
+    40, precision over retrieved ids, main score match_at_1.
     """
 
     main_score = "recall_at_5"
     k_list: List[int] = [1, 3, 5, 10]
+    measures: List[str] = ["recall", "precision", "ndcg"]
+    precision_over_retrieved: bool = False
 
     def verify(self) -> None:
         super().verify()
         if not self.k_list or any(not isinstance(k, int) or isinstance(k, bool) or k < 1 for k in self.k_list):
             raise MetricError(f"k_list must hold positive integers, got {self.k_list!r}.",
                               artifact=type(self).__name__, field="k_list")
+        unknown = [measure for measure in self.measures if measure not in _MEASURES_AT_K]
+        if unknown or not self.measures:
+            raise MetricError(f"measures must be some of {list(_MEASURES_AT_K)}, got {self.measures!r}.",
+                              artifact=type(self).__name__, field="measures")
         if self.main_score not in self.score_names():
             raise MetricError(f"main_score '{self.main_score}' is not one of {self.score_names()}.",
                               artifact=type(self).__name__, field="main_score")
 
     def score_names(self) -> List[str]:
-        return [f"{measure}_at_{k}" for measure in ("recall", "precision", "ndcg") for k in self.k_list]
+        return [f"{measure}_at_{k}" for measure in self.measures for k in self.k_list]
 
     def scores(self, gold, ranked):
-        from .retrieval_kernels import ndcg_at_k, precision_at_k, recall_at_k
+        from . import retrieval_kernels
 
         result = {}
-        for k in self.k_list:
-            result[f"recall_at_{k}"] = recall_at_k(gold, ranked, k)
-        for k in self.k_list:
-            result[f"precision_at_{k}"] = precision_at_k(gold, ranked, k)
-        for k in self.k_list:
-            result[f"ndcg_at_{k}"] = ndcg_at_k(gold, ranked, k)
+        for measure in self.measures:
+            function = getattr(retrieval_kernels, _MEASURES_AT_K[measure])
+            for k in self.k_list:
+                if measure == "precision":
+                    result[f"precision_at_{k}"] = function(gold, ranked, k, over_retrieved=self.precision_over_retrieved)
+                else:
+                    result[f"{measure}_at_{k}"] = function(gold, ranked, k)
         return result
+
+
+_MEASURES_AT_K = {"recall": "recall_at_k", "precision": "precision_at_k", "match": "match_at_k", "ndcg": "ndcg_at_k"}

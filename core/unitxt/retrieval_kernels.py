@@ -65,16 +65,31 @@ def average_precision(gold: Gold, predicted_ids: Sequence[Hashable]) -> float:
     return float((np.arange(1, ranks.size + 1) / ranks).sum() / n_relevant)
 
 
+def average_precision_over_retrieved(gold: Gold, predicted_ids: Sequence[Hashable]) -> float:
+    """Sum of precision@rank over the ranks of relevant predictions, divided by the number of relevant ids retrieved
+    (0 when none is): the original system's metrics.map."""
+    ranks = np.flatnonzero(_hits(gold, predicted_ids)) + 1
+    return float((np.arange(1, ranks.size + 1) / ranks).mean()) if ranks.size else 0.0
+
+
+def match_at_k(gold: Gold, predicted_ids: Sequence[Hashable], k: int) -> float:
+    """1 when a relevant id is among the top k predictions, else 0."""
+    return float(_hits(gold, predicted_ids)[: _check_k(k)].any())
+
+
 def recall_at_k(gold: Gold, predicted_ids: Sequence[Hashable], k: int) -> float:
     """Fraction of the gold ids found among the top k predictions."""
     n_relevant = len(_gains(gold))
     return float(_hits(gold, predicted_ids)[: _check_k(k)].sum() / n_relevant) if n_relevant else 0.0
 
 
-def precision_at_k(gold: Gold, predicted_ids: Sequence[Hashable], k: int) -> float:
-    """Relevant predictions among the top k, divided by k (a ranking shorter than k is not rescaled)."""
+def precision_at_k(gold: Gold, predicted_ids: Sequence[Hashable], k: int, over_retrieved: bool = False) -> float:
+    """Relevant predictions among the top k, divided by k, or with `over_retrieved` by the number of predictions in
+    the top k (a ranking shorter than k is rescaled, as the original system's retrieval_at_k)."""
     k = _check_k(k)
-    return float(_hits(gold, predicted_ids)[:k].sum() / k)
+    top = _hits(gold, predicted_ids)[:k]
+    denominator = top.size if over_retrieved else k
+    return float(top.sum() / denominator) if denominator else 0.0
 
 
 def _dcg(gains: np.ndarray) -> float:

@@ -11,9 +11,13 @@ METRICS = {
     "roc_auc": (RocAuc(), "correlation", "ROC AUC of float prediction scores against 0/1 references."),
     "ner": (NER(), "ner", "Entity span F1 (micro, macro, per type) over lists of (span, type) pairs."),
     "mrr": (MRR(), "retrieval", "Mean reciprocal rank of the first gold id in the predicted id ranking."),
-    "map": (MAP(), "retrieval", "Mean average precision of the predicted id ranking."),
+    "map": (MAP(), "retrieval", "Mean average precision of the predicted id ranking (AP over the gold ids retrieved)."),
+    "map_trec": (MAP(over_retrieved=False), "retrieval", "Mean average precision, TREC style (AP over all gold ids)."),
     "ndcg": (NDCG(), "retrieval", "NDCG (binary gains) of the whole predicted id ranking."),
-    "retrieval_at_k": (RetrievalAtK(), "retrieval", "recall/precision/ndcg at 1, 3, 5, 10 of the predicted id ranking."),
+    "retrieval_at_k": (RetrievalAtK(k_list=[1, 3, 5, 10, 20, 40], measures=["precision", "recall", "match"],
+                                    precision_over_retrieved=True, main_score="match_at_1"), "retrieval",
+                       "precision/recall/match at 1, 3, 5, 10, 20, 40 of the predicted id ranking (main: match_at_1)."),
+    "retrieval_at_k_ndcg": (RetrievalAtK(), "retrieval", "recall/precision/ndcg at 1, 3, 5, 10 (main: recall_at_5)."),
 }
 for _k in (1, 3, 5, 10):
     METRICS[f"recall_at_{_k}"] = (RetrievalAtK(k_list=[_k], main_score=f"recall_at_{_k}"), "retrieval",

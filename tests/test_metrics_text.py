@@ -88,13 +88,11 @@ def test_rouge_configuration_errors():
 
 
 # ---------------------------------------------------------------- BLEU family
-BLEU_VARIANTS = [
-    ("metrics.bleu", "bleu", {}),
-    ("metrics.sacrebleu", "sacrebleu", {}),
-    ("metrics.normalized_sacrebleu", "sacrebleu", {}),
-    ("metrics.bleu[tokenize=none]", "bleu", {"tokenize": "none"}),
-    ("metrics.sacrebleu[lowercase=True]", "sacrebleu", {"lowercase": True}),
-    ("metrics.bleu[smooth_method=floor]", "bleu", {"smooth_method": "floor"}),
+BLEU_VARIANTS = [  # sacreBLEU on a 0..1 scale (metrics.sacrebleu itself is 0..100: tests/test_bleu_family.py)
+    ("metrics.sacrebleu_unit_scale", "sacrebleu", {}),
+    ("metrics.sacrebleu_unit_scale[tokenize=none]", "sacrebleu", {"tokenize": "none"}),
+    ("metrics.sacrebleu_unit_scale[lowercase=True]", "sacrebleu", {"lowercase": True}),
+    ("metrics.sacrebleu_unit_scale[smooth_method=floor]", "sacrebleu", {"smooth_method": "floor"}),
 ]
 
 
@@ -193,12 +191,13 @@ def test_rouge_and_bleu_through_evaluate():
         for rouge_type in ROUGE_TYPES:
             assert_close(instance[rouge_type], expected[index][rouge_type])
         assert instance["score_name"] == "rougeL"  # the first metric's main score
-        assert_close(instance["sacrebleu"], sacrebleu.sentence_bleu(stripped[index], references[index]).score / 100)
+        one = sacrebleu.corpus_bleu([stripped[index]], [[ref] for ref in references[index]])
+        assert_close(instance["sacrebleu"], one.score)  # 0..100, an instance scored as a one-sentence corpus
     global_scores = results.global_scores
     for rouge_type in ROUGE_TYPES:
         assert_close(global_scores[rouge_type], float(np.mean([row[rouge_type] for row in expected])))
         assert f"{rouge_type}_ci_low" in global_scores
-    assert_close(global_scores["sacrebleu"], sacrebleu.corpus_bleu(stripped, reference_streams(references)).score / 100)
+    assert_close(global_scores["sacrebleu"], sacrebleu.corpus_bleu(stripped, reference_streams(references)).score)
     assert "sacrebleu_ci_low" in global_scores and global_scores["score_name"] == "rougeL"
     assert global_scores["num_of_instances"] == len(rows)
 

@@ -468,7 +468,7 @@ BUILTIN_ARTIFACT_MODULES = (
     "benchmark",
     "processors",
     "metrics",
-    "metrics_text", "metrics_string", "metrics_correlation", "metrics_ner", "metrics_retrieval", "metrics_rag", "metrics_list",
+    "metrics_text", "metrics_bleu", "metrics_string", "metrics_correlation", "metrics_ner", "metrics_retrieval", "metrics_rag", "metrics_list",
     "serializers",
     "augmentors", "image_operators", "metrics_huggingface",
     "operators_extra",

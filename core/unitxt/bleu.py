@@ -212,6 +212,7 @@ def bleu_statistics(
     tokenize: str = "13a",
     lowercase: bool = False,
     max_ngram_order: int = MAX_NGRAM_ORDER,
+    reference_length: str = "closest",
 ) -> np.ndarray:
     """Per-instance BLEU sufficient statistics, summable over instances.
 
@@ -221,6 +222,7 @@ def bleu_statistics(
         tokenize: "13a" (sacrebleu's default) or "none".
         lowercase: lowercase hypothesis and references before tokenizing.
         max_ngram_order: highest n-gram order N (4 for standard BLEU).
+        reference_length: "closest" (sacrebleu) or "shortest" (the BLEU of HF evaluate / tensorflow nmt).
 
     Returns:
         int64 array of shape (n, 2N+2): [correct_1..N, total_1..N, sys_len, ref_len], where correct_k counts
@@ -229,6 +231,10 @@ def bleu_statistics(
     """
     tokens_of = _bleu_tokenizer(tokenize)
     all_refs = _check_inputs(predictions, references)
+    if reference_length not in ("closest", "shortest"):
+        raise MetricError(f"reference_length must be 'closest' or 'shortest', got {reference_length!r}.",
+                          field="reference_length")
+    shortest = reference_length == "shortest"
     if not isinstance(max_ngram_order, int) or max_ngram_order < 1:
         raise MetricError(f"max_ngram_order must be a positive int, got {max_ngram_order!r}", field="max_ngram_order")
     order = max_ngram_order
@@ -254,7 +260,7 @@ def bleu_statistics(
         row = [_clipped_hits(h, r) for h, r in zip(hyp_ngrams, ref_ngrams)]
         row.extend(max(hyp_len - n, 0) for n in range(order))
         row.append(hyp_len)
-        row.append(ref_lens[0] if len(ref_lens) == 1 else _closest_ref_len(hyp_len, ref_lens))
+        row.append(ref_lens[0] if len(ref_lens) == 1 else min(ref_lens) if shortest else _closest_ref_len(hyp_len, ref_lens))
         rows.append(row)
     return np.array(rows, dtype=np.int64).reshape(len(rows), 2 * order + 2)
 
@@ -637,3 +643,21 @@ def sentence_chrf_scores(
     if len(stats) == 0:
         return np.zeros(0)
     return chrf_from_statistics(stats, beta, eps_smoothing)
+
+
+def nmt_bleu_from_statistics(stats: ArrayLike) -> Dict[str, Any]:
+    """BLEU as HF evaluate's `bleu` (tensorflow nmt's compute_bleu, no smoothing) from summed statistics rows
+    (r, 2N+2) with shortest reference lengths: {"bleu", "precisions" (r, N), "brevity_penalty", "length_ratio",
+    "translation_length", "reference_length"}, 0..1 scale. Any zero n-gram precision makes BLEU 0."""
+    rows = _as_float_rows(stats, lambda width: width >= 4 and width % 2 == 0, "BLEU")
+    order = (rows.shape[1] - 2) // 2
+    matches, possible = rows[:, :order], rows[:, order: 2 * order]
+    translation, reference = rows[:, 2 * order], rows[:, 2 * order + 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precisions = np.where(possible > 0, matches / np.where(possible > 0, possible, 1.0), 0.0)
+        positive = (precisions > 0).all(axis=1)
+        geo_mean = np.where(positive, np.exp(np.log(np.where(precisions > 0, precisions, 1.0)).mean(axis=1)), 0.0)
+        ratio = np.where(reference > 0, translation / np.where(reference > 0, reference, 1.0), np.inf)
+        penalty = np.where(ratio > 1.0, 1.0, np.where(ratio > 0, np.exp(1.0 - 1.0 / np.where(ratio > 0, ratio, 1.0)), 0.0))
+    return {"bleu": geo_mean * penalty, "precisions": precisions, "brevity_penalty": penalty, "length_ratio": ratio,
+            "translation_length": translation, "reference_length": reference}

@@ -67,9 +67,11 @@ class Rouge(InstanceMetric):
 
 # ---------------------------------------------------------------- corpus metrics from summable statistics
 class _CorpusStatisticMetric(GlobalMetric):
-    """A corpus score computed from summed per-instance statistics rows (BLEU, chrF); 0..1 scale."""
+    """A corpus score computed from summed per-instance statistics rows (BLEU, chrF); 0..1 scale (`_scale` times
+    the reference library's 0..100 score)."""
 
     prediction_type = str
+    _scale: float = 0.01
 
     def statistics(self, predictions: List[str], references: List[List[str]]) -> Any:
         """Per-instance statistics, an int array (n, width) whose row sums give the corpus statistics."""
@@ -97,8 +99,8 @@ class _CorpusStatisticMetric(GlobalMetric):
         def statistic(idx):
             idx = np.asarray(idx)
             if idx.shape[0] == 1:  # the global score: scalar path, bit-identical to the reference library
-                return {main: np.asarray([self.score_vector(stats[idx[0]].sum(axis=0)) / 100.0])}
-            return {main: np.asarray(self.score_rows(resampled_sums(stats, idx)), dtype=np.float64) / 100.0}
+                return {main: np.asarray([self.score_vector(stats[idx[0]].sum(axis=0)) * self._scale])}
+            return {main: np.asarray(self.score_rows(resampled_sums(stats, idx)), dtype=np.float64) * self._scale}
 
         statistic.stats = stats  # reused for the sentence-level instance scores
         return statistic
@@ -110,13 +112,13 @@ class _CorpusStatisticMetric(GlobalMetric):
             stats = self.statistics(list(predictions), [list(refs) for refs in references])
         if len(stats) == 0:
             return {self.main_score: np.zeros(0)}
-        return {self.main_score: np.asarray(self.sentence_scores(stats), dtype=np.float64) / 100.0}
+        return {self.main_score: np.asarray(self.sentence_scores(stats), dtype=np.float64) * self._scale}
 
     def compute(self, references: List[List[str]], predictions: List[str], task_data: List[Dict[str, Any]]
                 ) -> Dict[str, float]:
         """Corpus score of the given instances (the plain, non-resampled computation)."""
         stats = self.statistics(list(predictions), [list(refs) for refs in references])
-        return {self.main_score: self.score_vector(stats.sum(axis=0)) / 100.0}
+        return {self.main_score: self.score_vector(stats.sum(axis=0)) * self._scale}
 
 
 class Bleu(_CorpusStatisticMetric):
@@ -162,12 +164,6 @@ class Bleu(_CorpusStatisticMetric):
         from .bleu import bleu_from_statistics
 
         return bleu_from_statistics(stats, self.smooth_method, self.smooth_value, effective_order=True)
-
-
-class Sacrebleu(Bleu):
-    """Corpus BLEU reported as `sacrebleu` (0..1 scale, = sacrebleu score / 100)."""
-
-    main_score = "sacrebleu"
 
 
 class Chrf(_CorpusStatisticMetric):

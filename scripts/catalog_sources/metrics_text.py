@@ -1,16 +1,22 @@
 """Catalog: text-generation and string-matching metrics (metrics.rouge, metrics.bleu, metrics.squad, ...)."""
 
 from unitxt.metrics_string import ANLS, CharEditDistAccuracy, CharEditDistance, ExactMatch, Squad, TokenOverlap, Wer
-from unitxt.metrics_text import Bleu, Chrf, Rouge, Sacrebleu
+from unitxt.metrics_bleu import NmtBleu, NormalizedSacrebleu, Sacrebleu
+from unitxt.metrics_text import Bleu, Chrf, Rouge
 
 METRICS = {
     "rouge": (Rouge(), "generation",
               "ROUGE-1/2/L/Lsum F-measures (rouge_score, no stemming; Lsum splits sentences on newlines); main rougeL."),
     "rouge_with_confidence_intervals": (Rouge(), "generation", "Same as metrics.rouge (CIs on all four scores)."),
-    "bleu": (Bleu(), "generation", "Corpus BLEU as sacrebleu (13a, exp smoothing) on a 0..1 scale; sentence BLEU per instance."),
-    "sacrebleu": (Sacrebleu(), "generation", "Corpus sacreBLEU (13a tokenization) on a 0..1 scale (sacrebleu score / 100)."),
-    "normalized_sacrebleu": (Sacrebleu(tokenize="13a"), "generation",
-                             "sacreBLEU normalised to 0..1, tokenize 13a (language-specific tokenizers are not included)."),
+    "bleu": (NmtBleu(), "generation", "BLEU as HF evaluate's bleu (13a tokens, no smoothing, shortest reference "
+                                      "length), 0..1, with precisions, brevity_penalty and lengths."),
+    "sacrebleu_unit_scale": (Bleu(main_score="sacrebleu"), "generation",
+                             "Corpus sacreBLEU (13a, exp smoothing) on a 0..1 scale, unrounded; sentence BLEU per instance."),
+    "sacrebleu": (Sacrebleu(), "generation", "Corpus sacreBLEU (13a tokenization) on its 0..100 scale, with counts, "
+                                             "totals, precisions, bp, sys_len and ref_len."),
+    "normalized_sacrebleu": (NormalizedSacrebleu(), "generation",
+                             "sacreBLEU with effective order / 100, rounded to 2 decimals (tokenize 13a; language-specific "
+                             "tokenizers are not included)."),
     "chrf": (Chrf(), "generation", "Corpus chrF (char 6-grams, beta 2) as sacrebleu, on a 0..1 scale."),
     "chrf_plus_plus": (Chrf(word_order=2, main_score="chrf_plus_plus"), "generation",
                        "Corpus chrF++ (chrF with word 1-2 grams) as sacrebleu, on a 0..1 scale."),

@@ -1,0 +1,100 @@
+"""metrics.sacrebleu, metrics.normalized_sacrebleu and metrics.bleu give the original system's numbers: sacreBLEU
+on its 0..100 scale with its parts, the rounded effective-order variant, and the BLEU of HF evaluate's `bleu` metric
+(tensorflow nmt formula, written out here as the reference) — each checked on random corpora."""
+
+import collections
+import math
+import random
+
+import pytest
+from sacrebleu.metrics import BLEU
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+from unitxt.catalog import fetch_artifact
+
+VOCAB = "the cat sat on a mat dog ran fast blue red sky is . , !".split()
+
+
+def corpus(seed, n=40):
+    rng = random.Random(seed)
+    predictions = [" ".join(rng.choices(VOCAB, k=rng.randint(2, 14))) for _ in range(n)]
+    references = [[" ".join(rng.choices(VOCAB, k=rng.randint(2, 14))) for _ in range(rng.randint(1, 3))]
+                  for _ in range(n)]
+    return predictions, references
+
+
+def sacrebleu_refs(references):
+    width = max(len(refs) for refs in references)
+    return [list(column) for column in zip(*[list(refs) + [None] * (width - len(refs)) for refs in references])]
+
+
+def nmt_bleu(predictions, references, max_order=4):
+    """tensorflow nmt compute_bleu over 13a tokens (the formula of HF evaluate's bleu)."""
+    tokenize = Tokenizer13a()
+    matches, possible = [0] * max_order, [0] * max_order
+    translation_length = reference_length = 0
+    for prediction, refs in zip(predictions, references):
+        hyp = tokenize(prediction).split()
+        ref_tokens = [tokenize(ref).split() for ref in refs]
+        reference_length += min(len(tokens) for tokens in ref_tokens)
+        translation_length += len(hyp)
+        merged = collections.Counter()
+        for tokens in ref_tokens:
+            merged |= collections.Counter(tuple(tokens[i:i + n]) for n in range(1, max_order + 1)
+                                          for i in range(len(tokens) - n + 1))
+        counts = collections.Counter(tuple(hyp[i:i + n]) for n in range(1, max_order + 1) for i in range(len(hyp) - n + 1))
+        for ngram, count in (counts & merged).items():
+            matches[len(ngram) - 1] += count
+        for n in range(1, max_order + 1):
+            possible[n - 1] += max(len(hyp) - n + 1, 0)
+    precisions = [m / p if p > 0 else 0.0 for m, p in zip(matches, possible)]
+    geo_mean = math.exp(sum(math.log(p) for p in precisions) / max_order) if min(precisions) > 0 else 0.0
+    ratio = translation_length / reference_length
+    penalty = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
+    return geo_mean * penalty, precisions, penalty, ratio, translation_length, reference_length
+
+
+def evaluate(name, predictions, references):
+    metric = fetch_artifact(name)[0]
+    scores = metric.evaluate(predictions, references)
+    return metric.instance_results(scores), scores.global_scores(with_ci=True)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_sacrebleu_is_on_the_0_100_scale_with_its_parts(seed):
+    predictions, references = corpus(seed)
+    instances, scores = evaluate("metrics.sacrebleu", predictions, references)
+    expected = BLEU().corpus_score(predictions, sacrebleu_refs(references))
+    assert scores["sacrebleu"] == pytest.approx(expected.score, abs=1e-9) and scores["score"] == scores["sacrebleu"]
+    assert scores["counts"] == expected.counts and scores["totals"] == expected.totals
+    assert scores["precisions"] == pytest.approx(expected.precisions) and scores["bp"] == pytest.approx(expected.bp)
+    assert (scores["sys_len"], scores["ref_len"]) == (expected.sys_len, expected.ref_len)
+    assert scores["sacrebleu_ci_low"] <= scores["sacrebleu"] <= scores["sacrebleu_ci_high"]
+    for index in (0, 7):  # an instance is a one-sentence corpus
+        alone = BLEU().corpus_score([predictions[index]], [[ref] for ref in references[index]])
+        assert instances[index]["sacrebleu"] == pytest.approx(alone.score, abs=1e-9)
+        assert instances[index]["counts"] == alone.counts
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_normalized_sacrebleu_is_rounded_effective_order_bleu(seed):
+    predictions, references = corpus(seed)
+    instances, scores = evaluate("metrics.normalized_sacrebleu", predictions, references)
+    expected = BLEU(effective_order=True).corpus_score(predictions, sacrebleu_refs(references))
+    assert scores["sacrebleu"] == round(expected.score / 100, 2)
+    assert scores["precisions"] == [round(p / 100, 2) for p in expected.precisions]
+    sentence = BLEU(effective_order=True).sentence_score(predictions[3], references[3])
+    assert instances[3]["sacrebleu"] == round(sentence.score / 100, 2)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_bleu_is_the_nmt_formula(seed):
+    predictions, references = corpus(seed, n=60)
+    rng = random.Random(seed)
+    predictions = [ref[0] if rng.random() < 0.4 else p for p, ref in zip(predictions, references)]  # nonzero 4-grams
+    instances, scores = evaluate("metrics.bleu", predictions, references)
+    bleu, precisions, penalty, ratio, translation, reference = nmt_bleu(predictions, references)
+    assert scores["bleu"] == pytest.approx(bleu, abs=1e-12) and scores["precisions"] == pytest.approx(precisions)
+    assert scores["brevity_penalty"] == pytest.approx(penalty) and scores["length_ratio"] == pytest.approx(ratio)
+    assert (scores["translation_length"], scores["reference_length"]) == (translation, reference)
+    assert instances[5]["bleu"] == pytest.approx(nmt_bleu([predictions[5]], [references[5]])[0], abs=1e-12)

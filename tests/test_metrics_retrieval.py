@@ -76,7 +76,7 @@ def random_retrieval(seed):
 @pytest.mark.parametrize("name,scores", [
     ("metrics.mrr", ["mrr"]),
     ("metrics.map", ["map"]),
-    ("metrics.ndcg", ["ndcg"]),
+    ("metrics.ndcg_of_ranked_ids", ["ndcg"]),
     ("metrics.retrieval_at_k_ndcg", [f"{m}_at_{k}" for m in ("recall", "precision", "ndcg") for k in (1, 3, 5, 10)]),
     ("metrics.recall_at_5", ["recall_at_5", "precision_at_5", "ndcg_at_5"]),
     ("metrics.precision_at_1", ["recall_at_1", "precision_at_1", "ndcg_at_1"]),
@@ -118,7 +118,7 @@ def test_map_trec_and_the_original_retrieval_at_k_match_the_reference(name, expe
 def test_ndcg_equals_sklearn_when_the_ranking_covers_all_ids():
     from sklearn.metrics import ndcg_score
 
-    ndcg = metric("metrics.ndcg")
+    ndcg = metric("metrics.ndcg_of_ranked_ids")
     rng = random.Random(0)
     for _ in range(200):
         ranked = rng.sample(IDS, len(IDS))

@@ -59,3 +59,44 @@ def test_kendalltau_b_p_value_key():
     assert "kendalltau_b_p_val" in scores and "kendalltau_b_p_value" not in scores
     _, scores = run("metrics.spearman", [1.0, 2.0, 3.0, 4.0, 2.0], [[1.0], [3.0], [2.0], [4.0], [1.0]])
     assert "spearmanr_p_value" in scores
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_ndcg_is_per_query_ndcg_of_relevance_scores_as_sklearn(seed):
+    import random
+
+    import numpy as np
+    from sklearn.metrics import ndcg_score
+
+    rng = random.Random(seed)
+    predictions, references, task_data, queries = [], [], [], {}
+    for index in range(rng.randint(4, 30)):
+        query = f"q{rng.randint(0, 4)}"
+        prediction = rng.choice([rng.randint(0, 3), rng.random(), rng.randint(0, 3)])  # integers give ties
+        relevance = float(rng.randint(0, 3))
+        predictions.append(prediction)
+        references.append([relevance])
+        task_data.append({"query": query})
+        queries.setdefault(query, ([], []))
+        queries[query][0].append(float(prediction))
+        queries[query][1].append(relevance)
+    expected = [ndcg_score([gold], [pred]) for pred, gold in queries.values() if len(gold) > 1]
+    metric = fetch_artifact("metrics.ndcg")[0]
+    scores = metric.evaluate(predictions, references, task_data)
+    value = scores.global_scores(with_ci=False)["nDCG"]
+    if expected:
+        assert value == pytest.approx(float(np.mean(expected)), abs=1e-12)
+    else:
+        assert math.isnan(value)
+    assert all(math.isnan(row["nDCG"]) for row in metric.instance_results(scores))
+
+
+def test_ndcg_ranks_non_numeric_predictions_last():
+    metric = fetch_artifact("metrics.ndcg")[0]
+    data = [{"query": "q"}] * 3
+    scores = metric.evaluate(["0.9", "oops", "0.1"], [[3.0], [2.0], [0.0]], data).global_scores(with_ci=False)
+    from sklearn.metrics import ndcg_score
+
+    assert scores["nDCG"] == pytest.approx(ndcg_score([[3.0, 2.0, 0.0]], [[1.8, 0.0, 1.0]]))
+    one_numeric = metric.evaluate(["x", "y", "0.3"], [[1.0], [2.0], [0.0]], data).global_scores(with_ci=False)
+    assert one_numeric["nDCG"] == 0.0

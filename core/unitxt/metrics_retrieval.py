@@ -9,7 +9,7 @@ first occurrence; a query without gold ids scores 0. Global scores are means ove
 from typing import Any, Dict, Hashable, List, Optional
 
 from .errors import MetricError
-from .metric_base import InstanceMetric
+from .metric_base import GlobalMetric, InstanceMetric
 
 
 def gold_ids(references: List[List[Hashable]]) -> List[Hashable]:
@@ -120,3 +120,74 @@ class RetrievalAtK(RetrievalMetric):
 
 
 _MEASURES_AT_K = {"recall": "recall_at_k", "precision": "precision_at_k", "match": "match_at_k", "ndcg": "ndcg_at_k"}
+
+
+class QueryNDCG(GlobalMetric):
+    """nDCG of predicted relevance scores (the original system's metrics.ndcg): instances are grouped by their
+    task_data "query"; per query with two or more instances, the DCG of the reference relevances ranked by the
+    predicted scores (tied predictions share their positions' discounts, as scikit-learn's ndcg_score) over the ideal
+    DCG; the global score is the mean over queries. A prediction that is not a number ranks last; a query with at
+    most one numeric prediction scores 0. Instance scores are NaN (one instance has no ranking)."""
+
+    main_score = "nDCG"
+    prediction_type = "Any"
+    single_reference_per_prediction = True
+
+    def compute(self, references, predictions, task_data):
+        import math
+        from collections import defaultdict
+
+        queries: Dict[Any, List[List[Any]]] = defaultdict(lambda: [[], []])
+        for prediction, refs, data in zip(predictions, references, task_data):
+            entry = queries[_hashable_query((data or {}).get("query"))]
+            entry[0].append(_as_score(prediction))
+            entry[1].append(float(refs[0]))
+        scores = []
+        for scores_of_query, relevances in queries.values():
+            if len(relevances) < 2:
+                continue
+            numeric = [score for score in scores_of_query if score is not None]
+            if len(numeric) <= 1:
+                scores.append(0.0)
+                continue
+            lowest = min(numeric)
+            ranked = [1.0 + score - lowest if score is not None else 0.0 for score in scores_of_query]
+            scores.append(tie_averaged_ndcg(relevances, ranked))
+        return {self.main_score: sum(scores) / len(scores) if scores else math.nan}
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        import numpy
+
+        return {self.main_score: numpy.full(len(predictions), numpy.nan)}
+
+
+def _as_score(value: Any) -> Optional[float]:
+    """A prediction as a float relevance score, or None when it is not a number."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if number != number else number
+
+
+def _hashable_query(query: Any) -> Any:
+    return query if isinstance(query, Hashable) else repr(query)
+
+
+def tie_averaged_ndcg(relevances: List[float], predicted: List[float]) -> float:
+    """nDCG (log2 discounts over all positions) of `relevances` ranked by `predicted` scores, best first; a group of
+    tied predictions gets its mean relevance at each of its positions. 0 when the ideal DCG is 0."""
+    import math
+
+    discounts = [1.0 / math.log2(position + 2) for position in range(len(relevances))]
+    order = sorted(range(len(predicted)), key=lambda index: -predicted[index])
+    dcg, start = 0.0, 0
+    while start < len(order):
+        end = start
+        while end < len(order) and predicted[order[end]] == predicted[order[start]]:
+            end += 1
+        mean_gain = sum(relevances[order[i]] for i in range(start, end)) / (end - start)
+        dcg += mean_gain * sum(discounts[start:end])
+        start = end
+    ideal = sum(gain * discount for gain, discount in zip(sorted(relevances, reverse=True), discounts))
+    return dcg / ideal if ideal else 0.0

@@ -68,9 +68,9 @@ def levenshtein(a, b):
 
 
 def ref_char_edit_distance(prediction, references):
-    """(edit count, normalised distance) to the closest reference, texts stripped (the original system's rule)."""
-    prediction = prediction.strip()
-    references = [r.strip() for r in references]
+    """(edit count, normalised distance) to the closest reference, whitespace removed (the original system's rule)."""
+    prediction = "".join(prediction.split())
+    references = ["".join(r.split()) for r in references]
     count = min(levenshtein(prediction, r) for r in references)
     normalised = min(levenshtein(prediction, r) / max(len(prediction), len(r)) if max(len(prediction), len(r))
                      else 0.0 for r in references)
@@ -155,9 +155,9 @@ def test_char_edit_distance_and_accuracy_on_200_random_corpora():
 
 
 def test_edit_distance_anls_and_length_values_of_the_original_system():
-    distance, d_global = run(metric("metrics.char_edit_distance"), ["abcd", " kitten ", "x"],
-                             [["abce"], ["sitting"], ["yy"]])
-    assert [row["char_edit_distance"] for row in distance] == [1, 3, 2] and d_global["char_edit_distance"] == 2.0
+    distance, d_global = run(metric("metrics.char_edit_distance"), ["abcd", " kitten ", "x", "mat"],
+                             [["abce"], ["sitting"], ["yy"], ["7.5 true sky"]])
+    assert [row["char_edit_distance"] for row in distance] == [1, 3, 2, 9] and d_global["char_edit_distance"] == 3.75
     accuracy, a_global = run(metric("metrics.char_edit_dist_accuracy"), ["abcd", " kitten ", "x"],
                              [["abce"], ["sitting "], ["yy"]])
     assert [row["char_edit_dist_accuracy"] for row in accuracy] == pytest.approx([0.75, 0.5714285714285714, 0.0])

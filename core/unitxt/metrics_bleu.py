@@ -3,7 +3,7 @@
 - `Sacrebleu` (metrics.sacrebleu): sacrebleu.corpus_bleu on its 0..100 scale, with counts, totals, precisions, bp,
   sys_len and ref_len; an instance is scored as a one-sentence corpus.
 - `NormalizedSacrebleu` (metrics.normalized_sacrebleu): corpus BLEU with effective n-gram order, score and
-  precisions / 100 rounded to 2 decimals; instances are sentence BLEU.
+  precisions / 100 and bp rounded to 2 decimals; instances are sentence BLEU.
 - `NmtBleu` (metrics.bleu): the BLEU of HF evaluate's `bleu` metric (tensorflow nmt: shortest reference length, no
   smoothing, 0..1), with precisions, brevity_penalty, length_ratio, translation_length, reference_length.
 """
@@ -107,8 +107,9 @@ class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
         from .bleu import bleu_details_from_statistics
 
         parts = bleu_details_from_statistics(vector, self.smooth_method, self.smooth_value, effective_order=True)
-        result = {name: parts[name] for name in ("counts", "totals", "bp", "sys_len", "ref_len")}
+        result = {name: parts[name] for name in ("counts", "totals", "sys_len", "ref_len")}
         result["precisions"] = [round(value / 100.0, 2) for value in parts["precisions"]]
+        result["bp"] = round(parts["bp"], 2)
         return result
 
 

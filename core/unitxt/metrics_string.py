@@ -81,8 +81,8 @@ class Squad(InstanceMetric):
 
 
 class CharEditDistance(InstanceMetric):
-    """Character Levenshtein distance (an edit count) from the stripped prediction to the closest stripped reference;
-    global: the mean count (lower is better). As the original system's metrics.char_edit_distance."""
+    """Character Levenshtein distance (an edit count) from the prediction to the closest reference, whitespace removed
+    from both first; global: the mean count (lower is better). As the original system's metrics.char_edit_distance."""
 
     main_score = "char_edit_distance"
     prediction_type = str
@@ -91,13 +91,13 @@ class CharEditDistance(InstanceMetric):
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
         from .text_match_kernels import char_edit_distance
 
-        stripped = [str(reference).strip() for reference in references]
-        return {self.main_score: char_edit_distance(stripped, str(prediction).strip(), normalized=False)}
+        return {self.main_score: char_edit_distance(_without_whitespace(references), "".join(str(prediction).split()),
+                                                    normalized=False)}
 
 
 class CharEditDistAccuracy(CharEditDistance):
-    """1 - character edit distance / length of the longer text, prediction and references stripped first (higher
-    is better; as the original system's metrics.char_edit_dist_accuracy)."""
+    """1 - character edit distance / length of the longer text, whitespace removed from prediction and references
+    first (higher is better; as the original system's metrics.char_edit_dist_accuracy)."""
 
     main_score = "char_edit_dist_accuracy"
     ci_scores = ["char_edit_dist_accuracy"]
@@ -105,8 +105,12 @@ class CharEditDistAccuracy(CharEditDistance):
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
         from .text_match_kernels import char_edit_distance
 
-        stripped = [str(reference).strip() for reference in references]
-        return {self.main_score: 1.0 - char_edit_distance(stripped, str(prediction).strip(), normalized=True)}
+        return {self.main_score: 1.0 - char_edit_distance(_without_whitespace(references),
+                                                          "".join(str(prediction).split()), normalized=True)}
+
+
+def _without_whitespace(texts: List[str]) -> List[str]:
+    return ["".join(str(text).split()) for text in texts]
 
 
 class ANLS(InstanceMetric):

@@ -318,7 +318,7 @@ class LiteralEvalValue(FieldOperator):
     lenient: bool = True
 
     def process_value(self, value: Any) -> Any:
-        if not isinstance(value, str):
+        if not isinstance(value, str) or not value:  # "" stays "" (as the original system)
             return value
         try:
             return ast.literal_eval(value.strip())

@@ -23,8 +23,8 @@ METRICS = {
     "token_overlap": (TokenOverlap(), "string", "Token precision/recall/f1 of the prediction vs. its best reference (SQuAD-normalised words)."),
     "squad": (Squad(), "string", "SQuAD v1.1 exact match and token F1 (0..1), best reference."),
     "exact_match": (ExactMatch(), "string", "1 when the prediction string equals a reference exactly."),
-    "char_edit_distance": (CharEditDistance(), "string", "Character edit count to the closest reference, texts stripped (lower is better)."),
-    "char_edit_dist_accuracy": (CharEditDistAccuracy(), "string", "1 - edit count / longer length, to the closest reference, texts stripped."),
+    "char_edit_distance": (CharEditDistance(), "string", "Character edit count to the closest reference, whitespace removed (lower is better)."),
+    "char_edit_dist_accuracy": (CharEditDistAccuracy(), "string", "1 - edit count / longer length, to the closest reference, whitespace removed."),
     "wer": (Wer(), "string", "Corpus word error rate: total word edits / total reference words (lower is better)."),
     "anls": (ANLS(), "string", "Average Normalized Levenshtein Similarity (threshold 0.5), for document VQA."),
 }

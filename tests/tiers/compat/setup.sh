@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The oracle: the original unitxt package in a throwaway venv next to the tier's venv (a test-only reference, never a
+# dependency of the library), with the packages its metrics import. It is driven offline by oracle_runner.py.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
+oracle="$root/.venv-compat-oracle"
+if [ ! -x "$oracle/bin/python" ]; then
+    "${PYTHON:-python3}" -m venv "$oracle"
+fi
+"$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu

@@ -33,15 +33,50 @@ def run_processor(job):
     return {"instances": instances, "global": {}}
 
 
+def _listed(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
+def run_results(job):
+    """create_dataset + evaluate with group_by: the shapes of rows, scores, groups and instance_scores."""
+    from unitxt import create_dataset, evaluate
+    from unitxt.blocks import InputOutputTemplate, Task
+
+    task = Task(input_fields={"text": str, "kind": str}, reference_fields={"label": str}, prediction_type=str,
+                metrics=["metrics.accuracy"])
+    template = InputOutputTemplate(input_format="{text}", output_format="{label}")
+    dataset = create_dataset(task=task, test_set=job["rows"], template=template, split="test",
+                             group_by=job["group_by"])
+    results = evaluate(job["predictions"], dataset)
+    return {
+        "groups_field": [row["groups"] for row in results],
+        "score_keys": list(results[0]["score"]),
+        "groups_scores": [[_listed(key), [[_listed(value), scores] for value, scores in groups.items()]]
+                          for key, groups in results.groups_scores.items()],
+        "instance_scores": [dict(row) for row in results.instance_scores],
+        "task_data": [json.loads(row["task_data"]) for row in dataset],  # as the dataset serves it
+    }
+
+
+def _plain(value):
+    """JSON for numpy scalars, artifacts (their dict) and other iterables."""
+    if hasattr(value, "item"):
+        return value.item()
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    return list(value)
+
+
 def main():
     results = []
     for job in json.load(sys.stdin):
         try:
-            results.append(run_metric(job) if job["kind"] == "metric" else run_processor(job))
+            runner = {"metric": run_metric, "processor": run_processor, "results": run_results}[job["kind"]]
+            results.append(runner(job))
         except Exception as error:  # noqa: BLE001
             results.append({"error": f"{type(error).__name__}: {str(error)[-300:]}"})
     with open(sys.argv[1], "w", encoding="utf-8") as handle:
-        json.dump(results, handle, default=lambda value: value.item() if hasattr(value, "item") else list(value))
+        json.dump(results, handle, default=_plain)
 
 
 if __name__ == "__main__":

@@ -74,6 +74,11 @@ def strings(rng):
     return predictions, references, None
 
 
+def strings_with_context(rng):
+    predictions, references, _ = strings(rng)
+    return predictions, references, [{"context": " ".join(rng.choice(WORDS[:14]) for _ in range(12))} for _ in range(N)]
+
+
 def word_lists(rng):
     predictions = [[rng.choice(CLASSES) for _ in range(rng.randint(1, 3))] for _ in range(N)]
     return predictions, [[rng.sample(CLASSES, rng.randint(1, 3))] for _ in range(N)], None
@@ -89,7 +94,8 @@ METRICS = {
     "retrieval": (retrieval, ["mrr", "map", "retrieval_at_k"]),
     "query_relevance": (query_relevance, ["ndcg"]),
     "strings": (strings, ["char_edit_distance", "char_edit_dist_accuracy", "anls", "token_overlap",
-                          "prediction_length", "normalized_sacrebleu"]),
+                          "prediction_length", "normalized_sacrebleu", "sacrebleu", "bleu", "wer", "squad"]),
+    "strings_with_context": (strings_with_context, ["token_overlap_with_context"]),
     "word_lists": (word_lists, ["jaccard_index", "unsorted_list_exact_match"]),
 }
 METRIC_CASES = [(family, name) for family, (_, names) in METRICS.items() for name in names]

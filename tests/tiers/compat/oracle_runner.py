@@ -14,7 +14,11 @@ def run_metric(job):
     from unitxt.test_utils.metrics import apply_metric
 
     metric, _ = fetch_artifact(job["name"])
-    outputs = apply_metric(metric=metric, predictions=job["predictions"], references=job["references"],
+    predictions, references = job["predictions"], job["references"]
+    if job.get("pairs_as_tuples"):  # JSON has no tuples; span-label metrics type-check for them
+        predictions = [[tuple(pair) for pair in pairs] for pairs in predictions]
+        references = [[[tuple(pair) for pair in pairs] for pairs in refs] for refs in references]
+    outputs = apply_metric(metric=metric, predictions=predictions, references=references,
                            task_data=job.get("task_data"))
     return {"instances": [output["score"]["instance"] for output in outputs], "global": outputs[0]["score"]["global"]}
 

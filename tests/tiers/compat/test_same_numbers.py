@@ -84,6 +84,15 @@ def word_lists(rng):
     return predictions, [[rng.sample(CLASSES, rng.randint(1, 3))] for _ in range(N)], None
 
 
+def entities(rng):
+    spans = ["John", "Rome", "IBM", "Paris", "Ann"]
+    labels = ["PER", "LOC", "ORG"]
+
+    def pairs():
+        return [[rng.choice(spans), rng.choice(labels)] for _ in range(rng.randint(0, 3))]
+    return [pairs() for _ in range(N)], [[pairs()] for _ in range(N)], None
+
+
 METRICS = {
     "classification": (classification, ["accuracy", "f1_micro", "f1_macro", "f1_weighted", "matthews_correlation",
                                         "string_containment"]),
@@ -97,6 +106,7 @@ METRICS = {
                           "prediction_length", "normalized_sacrebleu", "sacrebleu", "bleu", "wer", "squad"]),
     "strings_with_context": (strings_with_context, ["token_overlap_with_context"]),
     "word_lists": (word_lists, ["jaccard_index", "unsorted_list_exact_match"]),
+    "entities": (entities, ["ner"]),
 }
 METRIC_CASES = [(family, name) for family, (_, names) in METRICS.items() for name in names]
 
@@ -106,7 +116,8 @@ PROCESSORS = ["yes_no_to_int", "cast_to_float_return_zero_if_failed", "cast_to_f
               "load_json", "extract_from_double_brackets", "scale_0_10_to_0_1", "convert_to_boolean",
               "to_span_label_pairs", "extract_mt_bench_rating_judgment", "lower_case", "upper_case",
               "take_first_non_empty_line", "take_last_non_empty_line", "to_string_stripped", "to_string",
-              "remove_articles", "remove_punctuations", "fix_whitespace", "capitalize", "get_string_after_colon"]
+              "remove_articles", "remove_punctuations", "fix_whitespace", "capitalize", "get_string_after_colon",
+              "substring", "dict_of_lists_to_value_key_pairs"]
 
 
 def same(ours, theirs, where):
@@ -132,7 +143,7 @@ def oracle_metric_results(oracle):
     for family, name in METRIC_CASES:
         predictions, references, task_data = METRICS[family][0](rng_for(name))
         jobs.append({"kind": "metric", "name": f"metrics.{name}", "predictions": predictions,
-                     "references": references, "task_data": task_data})
+                     "references": references, "task_data": task_data, "pairs_as_tuples": family == "entities"})
     return dict(zip(METRIC_CASES, oracle(jobs)))
 
 

@@ -77,9 +77,10 @@ print(json.dumps({{"vendored": getattr(unitxt, "__unitxt_vendored__", False),
 
 
 def test_release_folders_hold_only_the_release_files(release):
-    for kind, entry in (("data", "data.py"), ("metric", "metric.py")):
+    for kind, entry in (("data", "data.py"), ("metric", "metric.py"), ("explorer", "app.py")):
         names = sorted(path.name for path in (release / kind).iterdir())
-        assert names == sorted(["LICENSE", "README.md", "catalog_snapshot", entry, "unitxt_vendored.py"]), names
+        extra = ["requirements.txt"] if kind == "explorer" else []
+        assert names == sorted(["LICENSE", "README.md", "catalog_snapshot", entry, "unitxt_vendored.py"] + extra), names
         readme = (release / kind / "README.md").read_text()
         assert "0.1.0" in readme
     vendored = (release / "data" / "unitxt_vendored.py").read_text()
@@ -186,7 +187,7 @@ def _push_module():
 def test_push_dry_run_lists_every_operation(release, capsys):
     push = _push_module()
     assert push.main(["--release-dir", str(release), "--data-repo", "me/data", "--metric-repo", "me/metric",
-                      "--dry-run"]) == 0
+                      "--explorer-repo", "me/explorer", "--dry-run"]) == 0
     output = capsys.readouterr().out
     lines = [line for line in output.splitlines() if line[:1].isdigit()]
     assert lines == [
@@ -194,15 +195,20 @@ def test_push_dry_run_lists_every_operation(release, capsys):
         "2. list_repo_refs(repo_id='me/data', repo_type='dataset')",
         "3. create_repo(repo_id='me/metric', repo_type='space', exist_ok=True, space_sdk='static')",
         "4. list_repo_refs(repo_id='me/metric', repo_type='space')",
-        f"5. upload_folder(folder_path='{release / 'data'}', repo_id='me/data', repo_type='dataset', "
+        "5. create_repo(repo_id='me/explorer', repo_type='space', exist_ok=True, space_sdk='gradio')",
+        "6. list_repo_refs(repo_id='me/explorer', repo_type='space')",
+        f"7. upload_folder(folder_path='{release / 'data'}', repo_id='me/data', repo_type='dataset', "
         "commit_message='unitxt 0.1.0')",
-        "6. create_tag(repo_id='me/data', tag='0.1.0', repo_type='dataset', tag_message='unitxt 0.1.0')",
-        f"7. upload_folder(folder_path='{release / 'metric'}', repo_id='me/metric', repo_type='space', "
+        "8. create_tag(repo_id='me/data', tag='0.1.0', repo_type='dataset', tag_message='unitxt 0.1.0')",
+        f"9. upload_folder(folder_path='{release / 'metric'}', repo_id='me/metric', repo_type='space', "
         "commit_message='unitxt 0.1.0')",
-        "8. create_tag(repo_id='me/metric', tag='0.1.0', repo_type='space', tag_message='unitxt 0.1.0')",
+        "10. create_tag(repo_id='me/metric', tag='0.1.0', repo_type='space', tag_message='unitxt 0.1.0')",
+        f"11. upload_folder(folder_path='{release / 'explorer'}', repo_id='me/explorer', repo_type='space', "
+        "commit_message='unitxt 0.1.0')",
+        "12. create_tag(repo_id='me/explorer', tag='0.1.0', repo_type='space', tag_message='unitxt 0.1.0')",
     ]
     uploads = [line.strip()[len("uploads "):] for line in output.splitlines() if line.strip().startswith("uploads ")]
-    assert "unitxt_vendored.py" in uploads and "data.py" in uploads and "metric.py" in uploads
+    assert "unitxt_vendored.py" in uploads and "data.py" in uploads and "metric.py" in uploads and "app.py" in uploads
     assert "catalog_snapshot/cards/demo/sentiment.json" in uploads
 
 
@@ -226,12 +232,12 @@ class RecordingHub:
 
 def test_push_executes_plan_and_refuses_existing_tag(release):
     push = _push_module()
-    operations = push.plan(release, "me/data", "me/metric")
+    operations = push.plan(release, "me/data", "me/metric", "me/explorer")
     hub = RecordingHub()
     push.execute(operations, hub, "0.1.0")
     assert [method for method, _ in hub.calls] == [
-        "create_repo", "list_repo_refs", "create_repo", "list_repo_refs",
-        "upload_folder", "create_tag", "upload_folder", "create_tag",
+        "create_repo", "list_repo_refs", "create_repo", "list_repo_refs", "create_repo", "list_repo_refs",
+        "upload_folder", "create_tag", "upload_folder", "create_tag", "upload_folder", "create_tag",
     ]
     tagged = RecordingHub(existing_tags={"me/metric": ["0.0.9", "0.1.0"]})
     with pytest.raises(push.ReleaseError, match="already has tag 0.1.0"):
@@ -246,3 +252,26 @@ def test_push_without_build_or_token_fails_cleanly(tmp_path, release, monkeypatc
     monkeypatch.delenv("HF_TOKEN", raising=False)
     assert push.main(["--release-dir", str(release)]) == 2
     assert "HF_TOKEN" in capsys.readouterr().err
+
+
+def test_explorer_space_serves_the_vendored_explorer_without_unitxt_installed(release, workdir):
+    """The Space folder runs the explorer from the release's one module: subpackages (unitxt.explore) included."""
+    readme = (release / "explorer" / "README.md").read_text()
+    assert readme.startswith("---\n") and "\nsdk: gradio\n" in readme and "\napp_file: app.py\n" in readme
+    assert "gradio" in (release / "explorer" / "requirements.txt").read_text().split()
+    code = f"""
+import json, sys
+sys.path.insert(0, {str(release / "explorer")!r})
+import unitxt_vendored
+import unitxt.explore
+from unitxt.explore.catalog_browser import CatalogIndex
+from unitxt.explore.preview import card_templates, render
+template = card_templates("cards.demo.sentiment")[0]
+preview = render("cards.demo.sentiment", template, num_demos=2)
+print(json.dumps({{"package": unitxt.explore.__file__, "cards": len(CatalogIndex().names("cards")),
+                  "template": template, "demos": preview.instances[0].demos, "recipe": preview.recipe}}))
+"""
+    result = last_json(run_zero_install(code, workdir))
+    assert result["package"].endswith("vendored>/explore/__init__.py")
+    assert result["cards"] >= 10 and result["template"].startswith("templates.")
+    assert result["demos"].count("review:") == 2 and "num_demos=2" in result["recipe"]

@@ -45,18 +45,20 @@ def mismatch_message(installed, release):
 
 
 class VendoredFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports `unitxt` and `unitxt.<module>` from the embedded sources."""
+    """Imports `unitxt` and `unitxt.<dotted module>` (subpackages too) from the embedded sources."""
 
-    def __init__(self, version, sources):
+    def __init__(self, version, sources, packages=()):
         self.version = version
         self.sources = sources
+        self.packages = set(packages)
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname == PACKAGE:
             return importlib.util.spec_from_loader(fullname, self, is_package=True)
         prefix = PACKAGE + "."
-        if fullname.startswith(prefix) and fullname[len(prefix):] in self.sources:
-            return importlib.util.spec_from_loader(fullname, self, is_package=False)
+        short = fullname[len(prefix):]
+        if fullname.startswith(prefix) and short in self.sources:
+            return importlib.util.spec_from_loader(fullname, self, is_package=short in self.packages)
         return None
 
     def create_module(self, spec):
@@ -64,8 +66,10 @@ class VendoredFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module):
         short = "__init__" if module.__name__ == PACKAGE else module.__name__[len(PACKAGE) + 1:]
-        module.__file__ = f"<unitxt {self.version} vendored>/{short}.py"
-        if module.__name__ == PACKAGE:
+        is_package = module.__name__ == PACKAGE or short in self.packages
+        module.__file__ = f"<unitxt {self.version} vendored>/{short.replace('.', '/')}" + (
+            "/__init__.py" if is_package and short != "__init__" else ".py")
+        if is_package:
             module.__path__ = []
         module.__unitxt_vendored__ = True
         exec(compile(self.sources[short], module.__file__, "exec"), module.__dict__)
@@ -85,7 +89,7 @@ def _installed_unitxt():
     return importlib.import_module(PACKAGE), False
 
 
-def install(version, sources, catalog_blob):
+def install(version, sources, catalog_blob, packages=()):
     """Make `unitxt` importable (installed library of the same version, else the embedded one); return it."""
     module, vendored = _installed_unitxt()
     if module is not None:
@@ -93,7 +97,7 @@ def install(version, sources, catalog_blob):
         if installed != version:
             raise UnitxtVersionMismatchError(mismatch_message(installed, version))
         return module
-    sys.meta_path.insert(0, VendoredFinder(version, sources))
+    sys.meta_path.insert(0, VendoredFinder(version, sources, packages))
     package = importlib.import_module(PACKAGE)
     catalog = importlib.import_module(PACKAGE + ".catalog")
     entries = json.loads(zlib.decompress(base64.b64decode("".join(catalog_blob))).decode("utf-8"))

@@ -1,4 +1,5 @@
-"""The explorer served on loopback by `python -m unitxt.explore`, and a headless Chromium driving it."""
+"""The explorer served on loopback, by `python -m unitxt.explore` and by the Hub Space app of the built release
+(unitxt not installed), and a headless Chromium driving it."""
 
 import os
 import socket
@@ -6,6 +7,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -16,12 +18,36 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def explorer_url():
+ROOT = Path(__file__).resolve().parents[3]
+# the Hub Space runs app.py from the built release with unitxt NOT installed: everything comes from unitxt_vendored
+SPACE_LAUNCHER = """
+import importlib.abc, runpy, sys
+class _Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "unitxt":
+            raise ModuleNotFoundError("No module named 'unitxt'")
+        return None
+sys.meta_path.insert(0, _Block())
+sys.path.insert(0, ".")
+runpy.run_path("app.py", run_name="__main__")
+"""
+
+
+@pytest.fixture(scope="session", params=["python -m unitxt.explore", "Hub Space app"])
+def explorer_url(request, tmp_path_factory):
     port = _free_port()
     environment = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", GRADIO_ANALYTICS_ENABLED="False")
-    server = subprocess.Popen([sys.executable, "-m", "unitxt.explore", "--port", str(port)], env=environment,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if request.param == "Hub Space app":
+        release = tmp_path_factory.mktemp("release")
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "build_release"), "--output", str(release)],
+                       check=True, capture_output=True)
+        environment.pop("PYTHONPATH", None)
+        environment["GRADIO_SERVER_PORT"] = str(port)
+        command, cwd = [sys.executable, "-c", SPACE_LAUNCHER], str(release / "explorer")
+    else:
+        command, cwd = [sys.executable, "-m", "unitxt.explore", "--port", str(port)], None
+    server = subprocess.Popen(command, env=environment, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
     url = f"http://127.0.0.1:{port}/"
     deadline = time.time() + 90
     while True:

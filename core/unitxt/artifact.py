@@ -493,7 +493,10 @@ def load_builtin_artifact_modules() -> None:
 
 def get_artifact_class(type_name: str) -> type:
     """Look up a registered artifact class; unknown names are an error (never an import of a named module)."""
-    if type_name not in _ARTIFACT_TYPES and isinstance(type_name, str):
+    if not isinstance(type_name, str):
+        raise UnknownArtifactTypeError(f"__type__ must be a string naming a registered artifact class, got "
+                                       f"{type(type_name).__name__} {str(type_name)[:80]}.")
+    if type_name not in _ARTIFACT_TYPES:
         load_builtin_artifact_modules()
     try:
         return _ARTIFACT_TYPES[type_name]

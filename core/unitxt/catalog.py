@@ -5,6 +5,7 @@ library's own catalog snapshot.
 """
 
 import difflib
+import glob
 import json
 import os
 import tempfile
@@ -28,14 +29,20 @@ def _default_catalog_path() -> str:
 
 
 def write_json_atomically(path: Union[str, Path], data: Any) -> None:
-    """Write JSON to a temp file in the target directory, then rename it into place."""
+    """Write JSON to a temp file in the target directory, then rename it into place.
+
+    The file keeps the mode of the file it replaces (a new file gets the umask's default, not the temp file's 0600).
+    Temp files of this writer left by a killed process (".<name>.<random>.tmp" older than an hour) are removed."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_temp_files(path)
+    mode = _mode_for(path)
     handle, temp_name = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             json.dump(data, stream, indent=4, ensure_ascii=False)
             stream.write("\n")
+        os.chmod(temp_name, mode)
         os.replace(temp_name, path)
     except BaseException:
         if os.path.exists(temp_name):
@@ -43,8 +50,35 @@ def write_json_atomically(path: Union[str, Path], data: Any) -> None:
         raise
 
 
+STALE_TEMP_SECONDS = 3600
+
+
+def _mode_for(path: Path) -> int:
+    """The existing file's permission bits, else 0666 minus the process umask."""
+    try:
+        return path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _remove_stale_temp_files(path: Path) -> None:
+    """Delete this writer's temporary files for `path` that are older than STALE_TEMP_SECONDS."""
+    import time
+
+    limit = time.time() - STALE_TEMP_SECONDS
+    for temp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        try:
+            if temp.stat().st_mtime < limit:
+                temp.unlink()
+        except OSError:
+            pass
+
+
 class LocalCatalog:
-    """A directory of JSON artifacts."""
+    """A directory of JSON artifacts. Names resolve inside the directory only: a symlink that leads outside it is
+    refused for reads and writes."""
 
     def __init__(self, location: Union[str, Path]):
         self.location = str(location)
@@ -57,9 +91,10 @@ class LocalCatalog:
         validate_catalog_name(name)
         root = Path(self.location).resolve()
         path = (root / Path(*name.split("."))).with_suffix(".json") if "." in name else root / f"{name}.json"
-        path = Path(os.path.normpath(path))
+        path = Path(os.path.realpath(path))  # follows symlinks: a link out of the catalog is an escape
         if root != path and root not in path.parents:
-            raise CatalogError(f"Catalog name '{name}' escapes the catalog directory {root}.")
+            raise CatalogError(f"Catalog name '{name}' escapes the catalog directory {root} (through a symlink "
+                               "or '..').", artifact=name)
         return path
 
     def __contains__(self, name: str) -> bool:
@@ -75,8 +110,11 @@ class LocalCatalog:
                 try:
                     text = handle.read()
                     cached = (stat.st_mtime_ns, json.loads(text))
-                except json.JSONDecodeError as error:
-                    raise CatalogError(f"Catalog entry '{name}' at {path} is not valid JSON: {error}") from None
+                except UnicodeDecodeError as error:
+                    raise CatalogError(f"Catalog entry '{name}' at {path} is not UTF-8 text: {error}") from None
+                except (ValueError, RecursionError) as error:  # bad JSON, over-long integers, too deep nesting
+                    raise CatalogError(f"Catalog entry '{name}' at {path} is not valid JSON: "
+                                       f"{str(error)[:200]}") from None
             self._cache[name] = cached
         return json.loads(json.dumps(cached[1]))  # a private copy the caller may change
 

@@ -94,6 +94,21 @@ def _processor_chain(names: Tuple[str, ...], resolver: "_Resolver") -> List[Any]
     return chain
 
 
+def _names(listed: Any) -> Tuple[Any, ...]:
+    """A row's metric or post-processor list as a tuple; one name given as a string is a one-item list (never its
+    characters), and a JSON list in a string is parsed."""
+    if isinstance(listed, str):
+        text = listed.strip()
+        if text.startswith("["):
+            try:
+                return tuple(json.loads(text))
+            except ValueError:
+                raise MetricError(f"Cannot read the list {text[:80]!r} (expected a JSON list of names).",
+                                  field="metrics/postprocessors") from None
+        return (listed,)
+    return tuple(listed or ())
+
+
 def _needs_task_data(chain: List[Any]) -> bool:
     return any(getattr(processor.operator, "needs_task_data", False) for processor in chain)
 
@@ -109,7 +124,7 @@ def post_process_rows(predictions: Sequence[Any], rows: List[Dict[str, Any]], re
     task_data = LazyTaskData([row.get("task_data") for row in rows])
     chains: Dict[Tuple[str, ...], Tuple[List[Any], bool, Dict[Any, Any], Dict[Any, Any]]] = {}
     for index, (prediction, row) in enumerate(zip(predictions, rows)):
-        names = tuple(row.get("postprocessors") or ())
+        names = _names(row.get("postprocessors"))
         entry = chains.get(names)
         if entry is None:
             chain = _processor_chain(names, resolver)
@@ -236,16 +251,20 @@ class _ScoredPartition:
 def evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: bool = True) -> EvaluationResults:
     """Score predictions against unitxt rows (a Dataset, a split, or a list of rows)."""
     rows = rows_of(data)
-    predictions = list(predictions)
+    predictions = _prediction_list(predictions, "evaluate")
     if len(predictions) != len(rows):
         raise MetricError(f"Got {len(predictions)} predictions for {len(rows)} instances; they must match one to one.",
                           stage="evaluate")
+    if not rows:
+        from .logging_utils import get_logger
+
+        get_logger().warning("evaluate() got no instances: every score is NaN (num_of_instances = 0).")
     resolver = _Resolver()
     processed, references, task_data = post_process_rows(predictions, rows, resolver)
     partitions: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], List[int]] = {}
     expanded: Dict[Tuple[str, ...], Tuple[str, ...]] = {}
     for position, row in enumerate(rows):
-        listed = tuple(row.get("metrics") or ())
+        listed = _names(row.get("metrics"))
         metrics = expanded.get(listed)
         if metrics is None:  # names of metric lists (metrics.qa.open.recommended_no_gpu) stand for their items
             from .metrics_list import MetricsList
@@ -297,10 +316,18 @@ def evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: b
     )
 
 
+def _prediction_list(predictions: Any, stage: str) -> List[Any]:
+    """The predictions as a list; None, a single string or a non-iterable is a clear error."""
+    if predictions is None or isinstance(predictions, (str, bytes, dict)) or not hasattr(predictions, "__iter__"):
+        raise MetricError(f"predictions must be a list with one prediction per instance, got "
+                          f"{type(predictions).__name__} {repr(predictions)[:60]}.", field="predictions", stage=stage)
+    return list(predictions)
+
+
 def post_process(predictions: Sequence[Any], data: Any) -> List[Any]:
     """The processed predictions (after each row's template post-processors)."""
     rows = rows_of(data)
-    predictions = list(predictions)
+    predictions = _prediction_list(predictions, "post_process")
     if len(predictions) != len(rows):
         raise MetricError(f"Got {len(predictions)} predictions for {len(rows)} instances.", stage="post_process")
     return post_process_rows(predictions, rows)[0]

@@ -8,7 +8,7 @@ calling `compute` per resample (documented slow path).
 """
 
 import math
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 from .errors import MetricError
 from .operator import PackageRequirementsMixin, StreamOperator
@@ -231,6 +231,12 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         if not isinstance(predictions, list):
             predictions = list(predictions)
         if not isinstance(references, list) or not all(type(refs) is list for refs in references):
+            for index, refs in enumerate(references):  # a string would be split into characters: never silently
+                if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable) or isinstance(refs, dict):
+                    raise MetricError(
+                        f"References of instance {index} must be a list of references, got "
+                        f"{describe_value_type(refs)} ({repr(refs)[:60]}); wrap a single reference in a list: "
+                        f"[{repr(refs)[:40]}].", artifact=self.artifact_name, field="references")
             references = [list(refs) for refs in references]
         self.check_inputs(predictions, references, task_data)
         return self.score(predictions, references, task_data)

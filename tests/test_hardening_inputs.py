@@ -1,0 +1,108 @@
+"""Bad input ends in a clear UnitxtError, never a stray exception or a silent score (issue "Hardening")."""
+
+import json
+import os
+import stat
+import time
+
+import pytest
+
+from unitxt import add_to_catalog, evaluate
+from unitxt.catalog import LocalCatalog, get_from_catalog, write_json_atomically
+from unitxt.errors import UnitxtError
+from unitxt.metrics import Accuracy
+
+
+def row(label="pos"):
+    return {"source": "s", "target": label, "references": [label], "metrics": ["metrics.accuracy"],
+            "postprocessors": [], "task_data": json.dumps({"label": label}), "groups": [], "subset": [],
+            "media": {"images": [], "audios": []}, "data_classification_policy": ["public"]}
+
+
+def test_catalog_name_with_a_final_newline_is_refused(temp_catalog):
+    with pytest.raises(UnitxtError, match="Invalid catalog name"):
+        add_to_catalog(Accuracy(), "cards.x\n", catalog_path=str(temp_catalog))
+    assert not any(temp_catalog.rglob("*x*"))
+
+
+@pytest.mark.parametrize("name", ["a" * 256, "cards." + "b" * 256])
+def test_over_long_catalog_names_are_a_unitxt_error(name):
+    with pytest.raises(UnitxtError, match="at most 200 bytes"):
+        get_from_catalog(name)
+
+
+def test_invalid_utf8_deep_numbers_and_list_types_in_catalog_files(temp_catalog):
+    (temp_catalog / "bad_bytes.json").write_bytes(b'{"__type__": "accuracy", "x": "\\xff\xff"}')
+    (temp_catalog / "big_number.json").write_text('{"__type__": "accuracy", "n": ' + "9" * 5000 + "}")
+    (temp_catalog / "list_type.json").write_text('{"__type__": ["os.system"]}')
+    for name, message in (("bad_bytes", "not UTF-8"), ("big_number", "not valid JSON"),
+                          ("list_type", "__type__ must be a string")):
+        with pytest.raises(UnitxtError, match=message):
+            get_from_catalog(name)
+
+
+def test_symlinked_folder_cannot_lead_writes_or_reads_outside_the_catalog(temp_catalog, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.json").write_text('{"__type__": "accuracy"}')
+    os.symlink(outside, temp_catalog / "linkdir")
+    with pytest.raises(UnitxtError, match="escapes the catalog"):
+        add_to_catalog(Accuracy(), "linkdir.y", catalog_path=str(temp_catalog), overwrite=True)
+    assert sorted(path.name for path in outside.iterdir()) == ["x.json"]
+    with pytest.raises(UnitxtError, match="escapes the catalog"):
+        get_from_catalog("linkdir.x")
+
+
+def test_overwrite_keeps_the_file_mode_and_new_files_follow_the_umask(temp_catalog):
+    path = LocalCatalog(str(temp_catalog)).save(Accuracy(), "metrics.mine")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    os.chmod(path, 0o640)
+    add_to_catalog(Accuracy(), "metrics.mine", catalog_path=str(temp_catalog), overwrite=True)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_stale_temp_files_of_a_killed_writer_are_removed_on_the_next_write(tmp_path):
+    target = tmp_path / "entry.json"
+    stale = tmp_path / ".entry.json.abc123.tmp"
+    fresh = tmp_path / ".entry.json.def456.tmp"  # maybe a concurrent writer: kept
+    stale.write_text("partial")
+    fresh.write_text("partial")
+    old = time.time() - 7200
+    os.utime(stale, (old, old))
+    write_json_atomically(target, {"a": 1})
+    assert json.loads(target.read_text()) == {"a": 1}
+    assert not stale.exists() and fresh.exists()
+
+
+def test_a_string_reference_is_an_error_not_a_list_of_characters():
+    with pytest.raises(UnitxtError, match="wrap a single reference in a list"):
+        get_from_catalog("metrics.accuracy").evaluate(["a"], ["abc"])
+    scores = get_from_catalog("metrics.accuracy").evaluate(["a"], [["abc"]]).global_scores(with_ci=False)
+    assert scores["accuracy"] == 0.0
+
+
+@pytest.mark.parametrize("predictions", [None, "pos", {"a": 1}, 5])
+def test_evaluate_needs_a_list_of_predictions(predictions):
+    with pytest.raises(UnitxtError, match="one prediction per instance"):
+        evaluate(predictions, [row()])
+
+
+def test_empty_evaluation_warns(caplog):
+    with caplog.at_level("WARNING", logger="unitxt"):
+        results = evaluate([], [])
+    assert "no instances" in caplog.text and len(results) == 0
+
+
+def test_one_metric_name_as_a_string_is_a_one_item_list_and_a_recipe_says_what_it_expects():
+    rows = [dict(row("pos"), metrics="metrics.accuracy", postprocessors="processors.lower_case")]
+    results = evaluate(["POS"], rows)
+    assert results.global_scores["accuracy"] == 1.0 and results.global_scores["num_of_instances"] == 1
+    bad = [dict(row("pos"), metrics='["metrics.accuracy"')]
+    with pytest.raises(UnitxtError, match="expected a JSON list of names"):
+        evaluate(["pos"], bad)
+    from unitxt.recipe import DatasetRecipe
+
+    with pytest.raises(UnitxtError, match="'metrics' of DatasetRecipe expects Optional"):
+        DatasetRecipe(card="cards.demo.sentiment", template="templates.key_val", metrics="metrics.f1_micro")

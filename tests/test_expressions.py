@@ -279,7 +279,7 @@ ESCAPES = [
     ("json.decoder.JSONDecoder", "attribute access"),
     ("math", "using the module 'math' as a value"),
     ("[re][0]", "using the module 're' as a value"),
-    ("str.lower(question)", "method 'lower' is not allowed on a value of type 'type'"),
+    ("str.lower(question)", "method 'lower' is not allowed on a value of type 'function'"),
     ("question.encode()", "calling the method '.encode()'"),
     ("meta.fromkeys(range(3))", "calling the method '.fromkeys()'"),
     ("meta.pop('source')", "calling the method '.pop()'"),

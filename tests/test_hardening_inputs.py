@@ -106,3 +106,80 @@ def test_one_metric_name_as_a_string_is_a_one_item_list_and_a_recipe_says_what_i
 
     with pytest.raises(UnitxtError, match="'metrics' of DatasetRecipe expects Optional"):
         DatasetRecipe(card="cards.demo.sentiment", template="templates.key_val", metrics="metrics.f1_micro")
+
+
+def test_correlations_count_and_report_dropped_non_finite_pairs(caplog):
+    from scipy.stats import spearmanr
+
+    metric = get_from_catalog("metrics.spearman")
+    with caplog.at_level("WARNING", logger="unitxt"):
+        scores = metric.evaluate([float("inf"), 1.0, 2.5, 2.0, float("nan")],
+                                 [[1.0], [2.0], [3.0], [4.0], [5.0]]).global_scores(with_ci=False)
+    assert scores["num_of_instances"] == 3 and scores["spearmanr_dropped_pairs"] == 2
+    assert scores["spearmanr"] == pytest.approx(spearmanr([1.0, 2.5, 2.0], [2.0, 3.0, 4.0]).statistic)
+    assert "2 of 5 prediction/reference pairs" in caplog.text
+    clean = metric.evaluate([1.0, 2.0, 3.0], [[1.0], [3.0], [2.0]]).global_scores(with_ci=False)
+    assert "spearmanr_dropped_pairs" not in clean and clean["num_of_instances"] == 3
+
+
+def test_deep_nesting_is_a_clear_error_at_the_documented_limit():
+    from unitxt.artifact import MAX_DATA_NESTING, from_serializable
+    from unitxt.query_parser import MAX_NESTING, parse_assignments
+
+    with pytest.raises(UnitxtError, match=f"deeper than {MAX_NESTING}"):
+        parse_assignments("a=" + "[" * 992 + "]" * 992)
+    assert parse_assignments("a=" + "[" * MAX_NESTING + "]" * MAX_NESTING)["a"] is not None
+    with pytest.raises(UnitxtError, match=f"deeper than {MAX_NESTING}"):
+        from unitxt import load_dataset
+
+        load_dataset("card=cards.demo.sentiment,metrics=" + "[" * 1000 + "]" * 1000)
+    nested = {"__type__": "accuracy"}
+    for _ in range(500):
+        nested = {"__type__": "sequential_operator", "steps": [nested]}
+    with pytest.raises(UnitxtError, match=f"deeper than {MAX_DATA_NESTING} levels"):
+        from_serializable(nested)
+
+
+@pytest.mark.parametrize("type_name", ["loader", "operator", "template", "metric", "instance_operator"])
+def test_abstract_base_types_are_refused_at_load_naming_concrete_ones(type_name):
+    from unitxt.artifact import from_serializable
+
+    with pytest.raises(UnitxtError, match="abstract base .* use a concrete type, e.g. [a-z_]+"):
+        from_serializable({"__type__": type_name})
+
+
+def test_lone_surrogates_in_a_recipe_are_a_unitxt_error():
+    from unitxt import load_dataset
+
+    with pytest.raises(UnitxtError, match="'split' holds text that is not valid Unicode"):
+        load_dataset("card=cards.demo.sentiment,template=templates.key_val", split="\ud800")
+    with pytest.raises(UnitxtError, match="'recipe' holds text that is not valid Unicode"):
+        load_dataset("card=cards.demo.sentiment\udfff")
+
+
+def test_long_artifact_link_chains_stop_with_a_clear_error(temp_catalog):
+    from unitxt.catalog import MAX_LINK_CHAIN
+
+    for index in range(1000):
+        (temp_catalog / f"link{index}.json").write_text(json.dumps({"__type__": "artifact_link", "to": f"link{index + 1}"}))
+    (temp_catalog / "link1000.json").write_text('{"__type__": "accuracy"}')
+    with pytest.raises(UnitxtError, match=f"More than {MAX_LINK_CHAIN} artifact links in a row from 'link0'"):
+        get_from_catalog("link0")
+    assert type(get_from_catalog(f"link{1000 - MAX_LINK_CHAIN}")).__name__ == "Accuracy"
+
+
+@pytest.mark.parametrize("spec", [">2147483647", "<20001", ".999999f", "0>99999"])
+def test_format_spec_widths_are_capped(spec):
+    from unitxt.format_utils import MAX_FORMAT_WIDTH
+    from unitxt.templates import InputOutputTemplate
+
+    with pytest.raises(UnitxtError, match=f"width or precision above {MAX_FORMAT_WIDTH}"):
+        InputOutputTemplate(input_format="{text:" + spec + "}", output_format="{label}")
+    template = InputOutputTemplate(input_format="{text:>12}", output_format="{label}")
+    assert template.render({"text": "ab"}, {"label": "x"})["source"] == " " * 10 + "ab"
+
+
+def test_a_row_with_bad_json_task_data_is_a_unitxt_error_when_read():
+    rows = [dict(row("pos"), task_data='{"label": "pos"'), row("neg")]
+    with pytest.raises(UnitxtError, match="task_data of instance 0 is not valid JSON"):
+        evaluate(["pos", "neg"], [dict(r, groups=['["label"]']) for r in rows])

@@ -99,7 +99,9 @@ def test_correlation_metric_matches_reference_on_250_random_cases(main):
         if pvalue is not None:
             key = "kendalltau_b_p_val" if main == "kendalltau_b" else f"{main}_p_value"  # the original system's keys
             assert_close(global_scores[key], pvalue, tol=1e-9, what=f"seed {seed} p-value")
-        assert global_scores["score_name"] == main and global_scores["num_of_instances"] == len(predictions)
+        used = sum(math.isfinite(p) and math.isfinite(r[0]) for p, r in zip(predictions, references))
+        assert global_scores["score_name"] == main and global_scores["num_of_instances"] == used  # pairs used
+        assert global_scores.get(f"{main}_dropped_pairs", 0) == len(predictions) - used
         instances = metric.instance_results(scores)
         assert all(math.isnan(row[main]) and math.isnan(row["score"]) for row in instances)
         undefined += math.isnan(value)

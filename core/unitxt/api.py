@@ -28,6 +28,10 @@ def load_dataset(
     """
     from .dataset_builder import UnitxtDatasetBuilder
 
+    _check_text(recipe_or_name, "recipe")
+    _check_text(split, "split")
+    for key, value in recipe_kwargs.items():
+        _check_text(value, key)
     recipe = build_recipe(recipe_or_name, **recipe_kwargs)
     name = recipe_or_name if isinstance(recipe_or_name, str) and not recipe_kwargs else "recipe-object"
     if name == "recipe-object" and not disable_cache and not streaming:  # a persistent cache needs a content key
@@ -55,6 +59,17 @@ def load_dataset(
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
+
+
+def _check_text(value: Any, field: str) -> None:
+    """Strings reach file names, caches and fingerprints: text that is not valid Unicode (lone surrogates such as
+    '\\ud800') is refused here rather than failing deep inside `datasets`."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise RecipeError(f"'{field}' holds text that is not valid Unicode ({error.reason} at position "
+                              f"{error.start}): {value[:60]!r}.", field=field) from None
 
 
 def _unitxt_cause(error: BaseException) -> BaseException:

@@ -514,17 +514,33 @@ def registered_artifact_types() -> Dict[str, type]:
     return dict(_ARTIFACT_TYPES)
 
 
-def from_serializable(data: Any) -> Any:
+MAX_DATA_NESTING = 100  # nested lists/dicts in artifact data; deeper data is refused with a clear error
+
+
+def from_serializable(data: Any, _depth: int = 0) -> Any:
     """Recursively rebuild artifacts from data produced by `to_serializable` (dicts carrying `__type__`)."""
+    if isinstance(data, (list, dict)) and _depth >= MAX_DATA_NESTING:
+        raise ArtifactDefinitionError(f"Artifact data nests lists/dicts deeper than {MAX_DATA_NESTING} levels.")
     if isinstance(data, list):
-        return [from_serializable(item) for item in data]
+        return [from_serializable(item, _depth + 1) for item in data]
     if isinstance(data, dict):
         if "__type__" in data:
             cls = get_artifact_class(data["__type__"])
-            kwargs = {key: from_serializable(value) for key, value in data.items() if key != "__type__"}
+            if cls.__dict__.get("__abstract__"):
+                raise UnknownArtifactTypeError(
+                    f"__type__ {data['__type__']!r} is an abstract base ({cls.__name__}) and cannot be built from data; "
+                    f"use a concrete type, e.g. {', '.join(concrete_types_of(cls)[:12]) or 'none registered'}.")
+            kwargs = {key: from_serializable(value, _depth + 1) for key, value in data.items() if key != "__type__"}
             return cls(**kwargs)
-        return {key: from_serializable(value) for key, value in data.items()}
+        return {key: from_serializable(value, _depth + 1) for key, value in data.items()}
     return data
+
+
+def concrete_types_of(base: type) -> List[str]:
+    """The registered, non-abstract artifact type names that are subclasses of `base` (sorted)."""
+    load_builtin_artifact_modules()
+    return sorted(name for name, cls in _ARTIFACT_TYPES.items()
+                  if issubclass(cls, base) and not cls.__dict__.get("__abstract__"))
 
 
 class ArtifactLink(Artifact):

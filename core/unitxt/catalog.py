@@ -235,6 +235,9 @@ def find_in_catalogs(name: str) -> Tuple[Any, LocalCatalog]:
     raise _unknown_name_error(name)
 
 
+MAX_LINK_CHAIN = 50  # artifact_link entries followed in a row before giving up
+
+
 def fetch_artifact(name_or_artifact: Any, _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
     """Resolve an artifact, a catalog name, or a `name[key=value,...]` query into `(artifact, catalog)`."""
     if isinstance(name_or_artifact, Artifact):
@@ -248,6 +251,9 @@ def fetch_artifact(name_or_artifact: Any, _seen: Optional[List[str]] = None) -> 
     seen = list(_seen or [])
     if name in seen:
         raise CatalogError(f"Artifact links form a cycle: {' -> '.join(seen + [name])}.", artifact=name)
+    if len(seen) > MAX_LINK_CHAIN:
+        raise CatalogError(f"More than {MAX_LINK_CHAIN} artifact links in a row from '{seen[0]}' (at '{name}'); "
+                           "link to the final artifact directly.", artifact=seen[0])
     data, catalog = find_in_catalogs(name)
     if not isinstance(data, dict) or "__type__" not in data:
         raise CatalogError(f"Catalog entry '{name}' is not a serialised artifact (no __type__).", artifact=name)

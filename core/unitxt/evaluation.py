@@ -70,7 +70,11 @@ class LazyTaskData(Sequence):
             return LazyTaskData(self.raw[index])
         value = self.raw[index]
         if isinstance(value, str):
-            return json.loads(value)
+            try:
+                return json.loads(value)
+            except ValueError as error:
+                raise MetricError(f"task_data of instance {index} is not valid JSON ({str(error)[:120]}): "
+                                  f"{value[:80]!r}.", field="task_data") from None
         return value if value is not None else {}
 
     def subset(self, positions: Sequence[int]) -> "LazyTaskData":

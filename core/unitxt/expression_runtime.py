@@ -4,6 +4,7 @@ methods that sandboxed expressions may call (see expressions.py for the validato
 import json
 import math
 import re
+import time
 from typing import Any, Callable, Dict, FrozenSet, Iterator, NamedTuple, Optional
 
 from .errors import SandboxError
@@ -18,6 +19,8 @@ MAX_RANGE_LENGTH = 10**6
 MAX_ITERATIONS = 10**7
 MAX_FORMAT_NUMBER = 10_000
 MAX_JSON_INDENT = 32
+MAX_TEXT_SIZE = 10**7  # characters str()/json.dumps() may produce; nested items sorted() may compare
+MAX_SECONDS = 10.0  # wall-clock budget of the comprehensions of one evaluation
 
 _SEQUENCE_TYPES = (str, list, tuple)
 _NUMBER_TYPES = (int, float)
@@ -37,6 +40,72 @@ class _GuardError(SandboxError):
 
 def _size(value: Any) -> int:
     return len(value) if isinstance(value, _SEQUENCE_TYPES) else 0
+
+
+def _text_size(value: Any, limit: int) -> int:
+    """An upper estimate of len(str(value)), counted through nested containers (shared ones each time they
+    appear) and stopping as soon as it passes `limit`."""
+    total, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item) + 2
+        elif isinstance(item, int) and not isinstance(item, bool):
+            total += item.bit_length() // 3 + 2
+        elif isinstance(item, dict):
+            total += 2 + 4 * len(item)
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            total += 2 + 2 * len(item)
+            stack.extend(item)
+        else:
+            total += 24
+        if total > limit:
+            return total
+    return total
+
+
+def _check_text_size(value: Any, what: str) -> None:
+    if _text_size(value, MAX_TEXT_SIZE) > MAX_TEXT_SIZE:
+        raise _GuardError(f"{what} of a value of more than {MAX_TEXT_SIZE} characters/items is not allowed")
+
+
+def _guarded_str(*args: Any) -> str:
+    if args:
+        _check_text_size(args[0], "str()")
+    return str(*args)
+
+
+def _guarded_sorted(iterable: Any, **kwargs: Any) -> list:
+    items = list(iterable)
+    _check_text_size(items, "sorted()")
+    return sorted(items, **kwargs)
+
+
+def _guarded_zip(*iterables: Any, **kwargs: Any) -> Any:
+    lengths = [len(item) for item in iterables if isinstance(item, _SEQUENCE_TYPES)]
+    if len(lengths) == len(iterables) and iterables and min(lengths) * len(iterables) > MAX_SEQUENCE_LENGTH:
+        raise _GuardError(f"zip() producing more than {MAX_SEQUENCE_LENGTH} items is not allowed")
+    return zip(*iterables, **kwargs)
+
+
+_NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
+
+
+def _guarded_regex(function: Callable) -> Callable:
+    """re.<function> refusing patterns with a quantified group that itself holds a quantifier ("(a+)+"), the shape
+    of catastrophic backtracking, and texts longer than MAX_SEQUENCE_LENGTH."""
+
+    def call(pattern: Any, string: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(pattern, str) and _NESTED_QUANTIFIER.search(pattern):
+            raise _GuardError(f"regex {pattern[:60]!r} repeats a group that holds a repetition (catastrophic "
+                              "backtracking); rewrite it without nested quantifiers")
+        if isinstance(string, str) and len(string) > MAX_SEQUENCE_LENGTH:
+            raise _GuardError(f"regex on a text longer than {MAX_SEQUENCE_LENGTH} characters is not allowed")
+        return function(pattern, string, *args, **kwargs)
+
+    return call
 
 
 def _guarded_add(left: Any, right: Any) -> Any:
@@ -175,6 +244,11 @@ def _re_sub(pattern: Any, repl: Any, string: Any, count: int = 0, flags: int = 0
     return compiled.sub(expand, string, count)
 
 
+def _guarded_sub(pattern: Any, repl: Any, string: Any, count: int = 0, flags: int = 0) -> str:
+    _guarded_regex(lambda *_: None)(pattern, string)  # the same pattern and text checks as the other re functions
+    return _re_sub(pattern, repl, string, count, flags)
+
+
 def _json_dumps(
     obj: Any, *, indent: Any = None, sort_keys: bool = False, ensure_ascii: bool = True, separators: Any = None
 ) -> str:
@@ -185,22 +259,26 @@ def _json_dumps(
         raise _GuardError(f"json.dumps() indent must be None, an int or a str of at most {MAX_JSON_INDENT}")
     if separators is not None and any(len(str(part)) > MAX_JSON_INDENT for part in separators):
         raise _GuardError(f"json.dumps() separators longer than {MAX_JSON_INDENT} are not allowed")
+    _check_text_size(obj, "json.dumps()")
     return json.dumps(obj, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii, separators=separators)
 
 
 class _IterationBudget:
-    """Counts comprehension iterations of one evaluation."""
+    """Counts comprehension iterations of one evaluation and their wall-clock time (checked every 1,024)."""
 
-    __slots__ = ("remaining",)
+    __slots__ = ("remaining", "deadline")
 
     def __init__(self) -> None:
         self.remaining = MAX_ITERATIONS
+        self.deadline = time.monotonic() + MAX_SECONDS
 
     def iterate(self, iterable: Any) -> Iterator[Any]:
         for item in iterable:
             self.remaining -= 1
             if self.remaining < 0:
                 raise _GuardError(f"comprehensions running more than {MAX_ITERATIONS} iterations are not allowed")
+            if not self.remaining & 1023 and time.monotonic() > self.deadline:
+                raise _GuardError(f"comprehensions running longer than {MAX_SECONDS:g} seconds are not allowed")
             yield item
 
 
@@ -220,7 +298,7 @@ def _fn(implementation: Callable, *keywords: str) -> _Function:
 
 _FUNCTIONS: Dict[str, _Function] = {
     "len": _fn(len),
-    "str": _fn(str),
+    "str": _fn(_guarded_str),
     "int": _fn(int, "base"),
     "float": _fn(float),
     "bool": _fn(bool),
@@ -229,7 +307,7 @@ _FUNCTIONS: Dict[str, _Function] = {
     "max": _fn(max, "key", "default"),
     "sum": _fn(_guarded_sum, "start"),
     "round": _fn(_guarded_round, "ndigits"),
-    "sorted": _fn(sorted, "key", "reverse"),
+    "sorted": _fn(_guarded_sorted, "key", "reverse"),
     "any": _fn(any),
     "all": _fn(all),
     "list": _fn(list),
@@ -238,18 +316,18 @@ _FUNCTIONS: Dict[str, _Function] = {
     "set": _fn(set),
     "range": _fn(_guarded_range),
     "enumerate": _fn(enumerate, "start"),
-    "zip": _fn(zip, "strict"),
+    "zip": _fn(_guarded_zip, "strict"),
     "reversed": _fn(reversed),
 }
 
 _MODULES: Dict[str, Dict[str, _Function]] = {
     "re": {
-        "search": _fn(re.search, "flags"),
-        "match": _fn(re.match, "flags"),
-        "fullmatch": _fn(re.fullmatch, "flags"),
-        "findall": _fn(re.findall, "flags"),
-        "split": _fn(re.split, "maxsplit", "flags"),
-        "sub": _fn(_re_sub, "count", "flags"),
+        "search": _fn(_guarded_regex(re.search), "flags"),
+        "match": _fn(_guarded_regex(re.match), "flags"),
+        "fullmatch": _fn(_guarded_regex(re.fullmatch), "flags"),
+        "findall": _fn(_guarded_regex(re.findall), "flags"),
+        "split": _fn(_guarded_regex(re.split), "maxsplit", "flags"),
+        "sub": _fn(_guarded_sub, "count", "flags"),
     },
     "math": {
         name: _fn(getattr(math, name))

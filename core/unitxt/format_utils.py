@@ -313,12 +313,17 @@ def _parse(text: str, artifact: Optional[str], where: str, allow_newline_marker:
             raise fail(f"placeholder '{shown}' uses conversion '!{conversion}'; only !s and !r are allowed")
         if "{" in spec or "}" in spec:
             raise fail(f"placeholder '{shown}' nests a field inside its format spec, which is not allowed")
+        if spec and any(int(number) > MAX_FORMAT_WIDTH for number in re.findall(r"\d+", spec)):
+            raise fail(f"placeholder '{shown}' asks for a width or precision above {MAX_FORMAT_WIDTH}")
         if spec and not _valid_spec(spec):
             raise fail(f"placeholder '{shown}' has an invalid format spec '{spec}'")
         flush_literal()
         parts.append(Placeholder(name, conversion, spec))
     flush_literal()
     return parts
+
+
+MAX_FORMAT_WIDTH = 10_000  # widths/precisions in format specs: "{text:>2147483647}" would build a 2 GB string
 
 
 def _valid_spec(spec: str) -> bool:

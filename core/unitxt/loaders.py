@@ -25,6 +25,8 @@ class LoaderError(UnitxtError):
 class Loader(SourceOperator):
     """Base loader. Subclasses implement `load_generators()` -> {split: zero-argument generator function}."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     loader_limit: Optional[int] = None
     streaming: bool = False
     _default_policy: List[str] = ["proprietary"]

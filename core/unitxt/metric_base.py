@@ -150,6 +150,8 @@ def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic
 class Metric(PackageRequirementsMixin, StreamOperator):
     """Base of all metrics. Subclasses implement `score(predictions, references, task_data) -> MetricScores`."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     main_score: Optional[str] = None
     prediction_type: Any = Any
     single_reference_per_prediction: bool = False
@@ -285,6 +287,8 @@ def _is_nan(value: Any) -> bool:
 class InstanceMetric(Metric):
     """Scores each instance by itself (`compute`); global scores reduce instance scores per `reduction_map`."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     reduction_map: Optional[Dict[str, List[str]]] = None
     implemented_reductions = ("mean", "median", "max", "min")
 
@@ -342,6 +346,8 @@ class InstanceMetric(Metric):
 class BulkInstanceMetric(InstanceMetric):
     """Like InstanceMetric, but `compute(references, predictions, task_data)` scores a batch at once."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     batch_size: int = 256
 
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]) -> List[Dict[str, Any]]:  # type: ignore[override]
@@ -365,6 +371,8 @@ class GlobalMetric(Metric):
     Instance scores come from computing on each instance alone (unless process_single_instances=False). Subclasses
     that can decompose their score into per-instance statistics override `fast_statistic` (no per-resample compute).
     """
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
     process_single_instances: bool = True
 

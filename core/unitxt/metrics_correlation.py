@@ -5,7 +5,9 @@ unparsable prediction, +-inf) are dropped, as the kernels in correlation_kernels
 correlation (fewer than 2 pairs, a constant side) is NaN. Spearman, Pearson and ROC AUC score all bootstrap
 resamples of a chunk in one vectorised call (ranks of resamples by counting draws of each distinct value, not by
 sorting); Kendall's tau-b has no vectorised form and runs scipy per resample.
-Instance scores are NaN (a correlation of one pair is undefined). Global scores add a two-sided p-value.
+Instance scores are NaN (a correlation of one pair is undefined). Global scores add a two-sided p-value; when pairs
+were dropped, `num_of_instances` counts the pairs used, `<main>_dropped_pairs` how many were dropped, and a warning
+says so.
 """
 
 from typing import Any, Callable, Dict, List, Optional
@@ -21,11 +23,14 @@ def _np():
 
 
 class _CorrelationScores(MetricScores):
-    """MetricScores whose global scores also carry the p-value of the correlation over the same instances."""
+    """MetricScores whose global scores also carry the p-value of the correlation over the same instances, and the
+    count of pairs dropped for a non-finite value."""
 
-    def __init__(self, base: MetricScores, pvalue: Callable[[Any], float]):
+    def __init__(self, base: MetricScores, pvalue: Optional[Callable[[Any], float]], finite: Any):
         super().__init__(base.metric, base.instance_scores, base.statistic, base.n)
         self.pvalue = pvalue
+        self.finite = finite
+        self._warned: set = set()
 
     def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
         np = _np()
@@ -33,7 +38,20 @@ class _CorrelationScores(MetricScores):
         if scores:
             positions = np.arange(self.n) if positions is None else np.asarray(positions, dtype=np.int64)
             metric = self.metric
-            scores[f"{metric.score_prefix}{metric.main_score}{metric._p_value_suffix}"] = self.pvalue(positions)
+            name = f"{metric.score_prefix}{metric.main_score}"
+            if self.pvalue is not None:
+                scores[f"{name}{metric._p_value_suffix}"] = self.pvalue(positions)
+            used = int(self.finite[positions].sum())
+            if used < len(positions):
+                from .logging_utils import get_logger
+
+                dropped = len(positions) - used
+                scores[f"{name}_dropped_pairs"] = dropped
+                scores["num_of_instances"] = used
+                if (dropped, len(positions)) not in self._warned:
+                    self._warned.add((dropped, len(positions)))
+                    get_logger().warning(f"{type(metric).__name__}: {dropped} of {len(positions)} prediction/reference "
+                                         "pairs have a NaN or infinite value and were left out of the correlation.")
         return scores
 
 
@@ -122,16 +140,16 @@ class _Correlation(GlobalMetric):
 
     def score(self, predictions, references, task_data) -> MetricScores:
         base = super().score(predictions, references, task_data)
-        if self._method is None:
-            return base
-        from .correlation_kernels import correlation_with_pvalue
-
         gold, pred = base.statistic.arrays
+        finite = _np().isfinite(gold) & _np().isfinite(pred)
+        if self._method is None:
+            return _CorrelationScores(base, None, finite)
+        from .correlation_kernels import correlation_with_pvalue
 
         def pvalue(positions):
             return correlation_with_pvalue(gold[positions], pred[positions], self._method)[1]
 
-        return _CorrelationScores(base, pvalue)
+        return _CorrelationScores(base, pvalue, finite)
 
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> Dict[str, float]:

@@ -61,6 +61,8 @@ class PackageRequirementsMixin:
 class Operator(Artifact):
     """Base of all operators. `data_classification_policy` lists the data classifications it may process."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     data_classification_policy: Optional[List[str]] = None
 
     def effective_policy(self) -> Optional[List[str]]:
@@ -111,6 +113,8 @@ class Operator(Artifact):
 class MultiStreamOperator(Operator):
     """Operates on all streams together (e.g. re-splitting)."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     def process(self, multi_stream: MultiStream) -> MultiStream:
         raise NotImplementedError(f"{type(self).__name__}.process(multi_stream) is not implemented")
 
@@ -125,6 +129,8 @@ class MultiStreamOperator(Operator):
 
 class SourceOperator(MultiStreamOperator):
     """Creates a MultiStream from nothing (loaders)."""
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
     def process(self) -> MultiStream:  # type: ignore[override]
         """Abstract hook: produce the MultiStream."""
@@ -171,6 +177,8 @@ def _wrap_instance_process(original):
 
 class StreamOperator(MultiStreamOperator):
     """Operates on each stream separately; `apply_to_streams` / `dont_apply_to_streams` select the streams."""
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
     apply_to_streams: Optional[List[str]] = None
     dont_apply_to_streams: Optional[List[str]] = None
@@ -223,6 +231,8 @@ class StreamOperator(MultiStreamOperator):
 class PagedStreamOperator(StreamOperator):
     """Processes a stream in pages of `page_size` instances (bounded memory)."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     page_size: int = 1000
 
     def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
@@ -242,6 +252,8 @@ class PagedStreamOperator(StreamOperator):
 
 class InstanceOperator(StreamOperator):
     """Operates on one instance at a time: `process(instance, stream_name) -> instance`."""
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
     _process_kind = "instance"
 
@@ -277,6 +289,8 @@ class InstanceOperator(StreamOperator):
 class FieldOperatorBase(InstanceOperator):
     """Marker base for field operators (their `process` hook is per value, not per instance)."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     _process_kind = "value"
 
 
@@ -285,6 +299,8 @@ class FieldOperator(FieldOperatorBase):
 
     Subclasses implement `process_value(value)`; `process(value)` is accepted as the same hook.
     """
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
     field: Optional[str] = None
     to_field: Optional[str] = None

@@ -44,10 +44,19 @@ def plain(value: Any) -> Any:
     return guess_scalar(value)
 
 
+MAX_NESTING = 100  # brackets/braces a query may nest (and artifact data, see artifact.from_serializable)
+
+
 class _Parser:
     def __init__(self, text: str):
         self.text = text
         self.pos = 0
+        self.depth = 0
+
+    def nest(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.fail(f"Nesting deeper than {MAX_NESTING} levels of [ ] / {{ }}")
 
     def fail(self, message: str) -> None:
         pointer = f"{self.text}\n{' ' * self.pos}^"
@@ -95,6 +104,7 @@ class _Parser:
     def value(self) -> Any:
         char = self.peek()
         if char == "[":
+            self.nest()
             self.pos += 1
             items: List[Any] = []
             if self.peek() != "]":
@@ -105,11 +115,14 @@ class _Parser:
                         continue
                     break
             self.expect("]")
+            self.depth -= 1
             return items
         if char == "{":
+            self.nest()
             self.pos += 1
             mapping = self.assignments("}")
             self.expect("}")
+            self.depth -= 1
             return mapping
         if char in ("'", '"'):
             return self.quoted(char)

@@ -28,6 +28,8 @@ def _not_enough(num_demos: int, available: int, sampler: str) -> RecipeError:
 class Sampler(Artifact):
     """Base sampler: override `sample_indices`."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     def set_pool(self, pool: List[Dict[str, Any]]) -> None:
         self._pool = pool
 

@@ -44,6 +44,8 @@ class Serializer(Operator):
 
     An Operator so it carries `data_classification_policy` (checked by the recipe before rendering)."""
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     def accepts(self, value: Any) -> bool:
         """Whether this serializer handles the value (the base handles everything)."""
         return True

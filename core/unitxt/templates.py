@@ -34,6 +34,8 @@ class Template(InstanceOperator):
     `postprocessors` are catalog names (kept as names, never resolved here) or post-processing operator artifacts.
     """
 
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
     instruction: str = ""
     target_prefix: str = ""
     postprocessors: List[Any] = ["processors.to_string_stripped"]

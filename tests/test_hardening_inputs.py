@@ -183,3 +183,36 @@ def test_a_row_with_bad_json_task_data_is_a_unitxt_error_when_read():
     rows = [dict(row("pos"), task_data='{"label": "pos"'), row("neg")]
     with pytest.raises(UnitxtError, match="task_data of instance 0 is not valid JSON"):
         evaluate(["pos", "neg"], [dict(r, groups=['["label"]']) for r in rows])
+
+
+def test_non_text_predictions_are_counted_in_a_warning(caplog):
+    predictions = [True, b"pos", {"a": 1}, float("nan"), 5, ["pos"], "pos"]
+    with caplog.at_level("WARNING", logger="unitxt"):
+        results = evaluate(predictions, [row("pos") for _ in predictions])
+    assert "6 of 7 predictions are not text (bool: 1, bytes: 1, dict: 1, float: 1, int: 1, list: 1)" in caplog.text
+    assert results.global_scores["accuracy"] == pytest.approx(1 / 7)
+    caplog.clear()
+    numeric = [dict(row("1"), references=[1.0], metrics=["metrics.spearman"]) for _ in range(3)]
+    with caplog.at_level("WARNING", logger="unitxt"):
+        evaluate([1.0, 2.0, 3.0], [dict(r, references=[float(i)]) for i, r in enumerate(numeric)])
+    assert "not text" not in caplog.text
+
+
+def test_long_texts_show_rouge_l_progress_and_score_as_rouge_score(capsys):
+    import random
+
+    from rouge_score import rouge_scorer
+
+    from unitxt.rouge import LONG_TEXT_CHARACTERS, rouge_instance_scores
+
+    rng = random.Random(0)
+    words = [f"w{i}" for i in range(300)]
+    prediction = " ".join(rng.choice(words) for _ in range(LONG_TEXT_CHARACTERS // 4))
+    reference = " ".join(rng.choice(words) for _ in range(LONG_TEXT_CHARACTERS // 4))
+    scores = rouge_instance_scores([prediction], [[reference]], ("rouge1", "rouge2", "rougeL"))
+    assert "ROUGE-L on long texts" in capsys.readouterr().err
+    expected = rouge_scorer.RougeScorer(["rouge1", "rouge2"]).score(reference, prediction)
+    assert scores["rouge1"][0] == pytest.approx(expected["rouge1"].fmeasure, abs=1e-12)
+    assert scores["rouge2"][0] == pytest.approx(expected["rouge2"].fmeasure, abs=1e-12)
+    rouge_instance_scores(["short text"], [["a short text"]], ("rougeL",))
+    assert "ROUGE-L on long texts" not in capsys.readouterr().err

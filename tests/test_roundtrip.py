@@ -61,9 +61,22 @@ def _example(cls) -> Artifact:
 def builtin_classes():
     return sorted(
         (cls for cls in registered_artifact_types().values()
-         if cls.__module__.startswith("unitxt.") and cls._type_name not in ABSTRACT),
+         if cls.__module__.startswith("unitxt.") and cls._type_name not in ABSTRACT
+         and not cls.__dict__.get("__abstract__")),
         key=lambda cls: cls._type_name,
     )
+
+
+def abstract_base_names():
+    return sorted(name for name, cls in registered_artifact_types().items() if cls.__dict__.get("__abstract__"))
+
+
+@pytest.mark.parametrize("type_name", abstract_base_names())
+def test_abstract_bases_are_refused_from_data(type_name):
+    from unitxt.errors import UnitxtError
+
+    with pytest.raises(UnitxtError, match="abstract base"):
+        Artifact.from_dict({"__type__": type_name})
 
 
 @pytest.mark.parametrize("type_name", sorted(ABSTRACT))

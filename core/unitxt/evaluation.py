@@ -279,6 +279,7 @@ def evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: b
         subset = tuple(row.get("subset") or ())
         partitions.setdefault((subset, metrics), []).append(position)
 
+    _warn_about_non_text_predictions(predictions, partitions, resolver)
     instance_scores: List[Dict[str, Any]] = [{} for _ in rows]
     scored: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], _ScoredPartition] = {}
     everything = len(partitions) == 1
@@ -318,6 +319,33 @@ def evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: b
         group_value=_group_value,
         hashable=_hashable,
     )
+
+
+def _warn_about_non_text_predictions(predictions: List[Any], partitions: Dict[Any, List[int]], resolver: _Resolver
+                                     ) -> None:
+    """Model outputs are text. Where every metric of a row takes any value or text (accuracy, f1, rouge, ...), a
+    prediction of another type is post-processed and scored as given (text processors see its str(): True -> "True",
+    ["a"] -> "['a']"), which is rarely what was meant: one warning counts them by type. Metrics that declare numeric
+    or list predictions (correlations, retrieval, multi-label) check their own inputs instead."""
+    from collections import Counter
+
+    from .type_utils import to_type
+
+    counts: Counter = Counter()
+    for (_, metric_names), positions in partitions.items():
+        expected = set()
+        for name in metric_names:
+            declared = getattr(resolver.get(name, "metric"), "prediction_type", Any)
+            expected.add(to_type(declared) if isinstance(declared, str) else declared)
+        if expected <= {Any, str}:
+            counts.update(type(predictions[p]).__name__ for p in positions if not isinstance(predictions[p], str))
+    if counts:
+        from .logging_utils import get_logger
+
+        kinds = ", ".join(f"{kind}: {count}" for kind, count in sorted(counts.items()))
+        get_logger().warning(f"{sum(counts.values())} of {len(predictions)} predictions are not text ({kinds}); they "
+                             "were post-processed and scored as given (text processors see their str()). Pass model "
+                             "outputs as strings.")
 
 
 def _prediction_list(predictions: Any, stage: str) -> List[Any]:

@@ -361,6 +361,26 @@ def _check_texts(predictions: Sequence[str], references: Sequence[Sequence[str]]
                 )
 
 
+LONG_TEXT_CHARACTERS = 200_000  # above this many characters of prediction + references, ROUGE-L shows progress
+
+
+def _long_texts(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> bool:
+    """Whether the texts are long enough for ROUGE-L's quadratic work to take seconds."""
+    total = 0
+    for prediction, refs in zip(predictions, references):
+        total += len(prediction) + sum(len(ref) for ref in refs)
+        if total > LONG_TEXT_CHARACTERS:
+            return True
+    return False
+
+
+def _progress(pairs, total: int):
+    """A tqdm progress bar over the instances (tqdm comes with `datasets`)."""
+    from tqdm.auto import tqdm
+
+    return tqdm(pairs, total=total, desc="ROUGE-L on long texts", unit="instance", leave=False)
+
+
 def rouge_instance_scores(
     predictions: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -387,7 +407,10 @@ def rouge_instance_scores(
     _check_texts(predictions, references)
     n_types = len(rouge_types)
     per_type: List[List[Score]] = [[] for _ in range(n_types)]
-    for prediction, refs in zip(predictions, references):
+    pairs = zip(predictions, references)
+    if (want_l or want_lsum) and _long_texts(predictions, references):
+        pairs = _progress(pairs, len(predictions))
+    for prediction, refs in pairs:
         pred = _Features(prediction, orders, want_l, want_lsum, as_candidate=True)
         if len(refs) == 1:
             ref = _Features(refs[0], orders, False, want_lsum, as_candidate=False)

@@ -80,13 +80,15 @@ def test_release_folders_hold_only_the_release_files(release):
     for kind, entry in (("data", "data.py"), ("metric", "metric.py"), ("explorer", "app.py")):
         names = sorted(path.name for path in (release / kind).iterdir())
         extra = ["requirements.txt"] if kind == "explorer" else []
-        assert names == sorted(["LICENSE", "README.md", "catalog_snapshot", entry, "unitxt_vendored.py"] + extra), names
+        assert names == sorted(["LICENSE", "README.md", entry, "unitxt_vendored.py"] + extra), names
         readme = (release / kind / "README.md").read_text()
         assert "0.1.0" in readme
     vendored = (release / "data" / "unitxt_vendored.py").read_text()
     for module in ("artifact", "recipe", "dataset_builder", "evaluation", "metrics"):
         assert f"    {module!r}: " in vendored
-    assert (release / "data" / "catalog_snapshot" / "cards" / "demo" / "sentiment.json").is_file()
+    assert "'cards.demo.sentiment'" not in vendored  # the catalog is embedded once, compressed
+    for helper in ("test_utils", "card_testing", "metric_testing"):  # developer test helpers are not shipped
+        assert f"    {helper!r}: " not in vendored
 
 
 def test_rebuild_is_byte_identical(release, tmp_path):
@@ -209,7 +211,7 @@ def test_push_dry_run_lists_every_operation(release, capsys):
     ]
     uploads = [line.strip()[len("uploads "):] for line in output.splitlines() if line.strip().startswith("uploads ")]
     assert "unitxt_vendored.py" in uploads and "data.py" in uploads and "metric.py" in uploads and "app.py" in uploads
-    assert "catalog_snapshot/cards/demo/sentiment.json" in uploads
+    assert not [name for name in uploads if name.startswith("catalog_snapshot/")]  # the catalog ships once
 
 
 class RecordingHub:

@@ -1,14 +1,12 @@
 """metrics.sacrebleu, metrics.normalized_sacrebleu and metrics.bleu give the original system's numbers: sacreBLEU
 on its 0..100 scale with its parts, the rounded effective-order variant, and the BLEU of HF evaluate's `bleu` metric
-(tensorflow nmt formula, written out here as the reference) — each checked on random corpora."""
+(tensorflow nmt formula, written out in the compat tier's stand-in for HF's `bleu`) — each checked on random corpora."""
 
-import collections
-import math
 import random
+from pathlib import Path
 
 import pytest
 from sacrebleu.metrics import BLEU
-from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from unitxt.catalog import fetch_artifact
 
@@ -28,30 +26,18 @@ def sacrebleu_refs(references):
     return [list(column) for column in zip(*[list(refs) + [None] * (width - len(refs)) for refs in references])]
 
 
-def nmt_bleu(predictions, references, max_order=4):
-    """tensorflow nmt compute_bleu over 13a tokens (the formula of HF evaluate's bleu)."""
-    tokenize = Tokenizer13a()
-    matches, possible = [0] * max_order, [0] * max_order
-    translation_length = reference_length = 0
-    for prediction, refs in zip(predictions, references):
-        hyp = tokenize(prediction).split()
-        ref_tokens = [tokenize(ref).split() for ref in refs]
-        reference_length += min(len(tokens) for tokens in ref_tokens)
-        translation_length += len(hyp)
-        merged = collections.Counter()
-        for tokens in ref_tokens:
-            merged |= collections.Counter(tuple(tokens[i:i + n]) for n in range(1, max_order + 1)
-                                          for i in range(len(tokens) - n + 1))
-        counts = collections.Counter(tuple(hyp[i:i + n]) for n in range(1, max_order + 1) for i in range(len(hyp) - n + 1))
-        for ngram, count in (counts & merged).items():
-            matches[len(ngram) - 1] += count
-        for n in range(1, max_order + 1):
-            possible[n - 1] += max(len(hyp) - n + 1, 0)
-    precisions = [m / p if p > 0 else 0.0 for m, p in zip(matches, possible)]
-    geo_mean = math.exp(sum(math.log(p) for p in precisions) / max_order) if min(precisions) > 0 else 0.0
-    ratio = translation_length / reference_length
-    penalty = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
-    return geo_mean * penalty, precisions, penalty, ratio, translation_length, reference_length
+def _load_nmt_bleu():
+    """The written-out nmt formula: the same function the compat tier's offline stand-in for HF's `bleu` uses."""
+    import importlib.util
+
+    path = Path(__file__).parent / "tiers" / "compat" / "evaluate_stand_ins" / "bleu" / "bleu.py"
+    spec = importlib.util.spec_from_file_location("nmt_bleu_reference", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.nmt_bleu
+
+
+nmt_bleu = _load_nmt_bleu()
 
 
 def evaluate(name, predictions, references):
@@ -93,8 +79,11 @@ def test_bleu_is_the_nmt_formula(seed):
     rng = random.Random(seed)
     predictions = [ref[0] if rng.random() < 0.4 else p for p, ref in zip(predictions, references)]  # nonzero 4-grams
     instances, scores = evaluate("metrics.bleu", predictions, references)
-    bleu, precisions, penalty, ratio, translation, reference = nmt_bleu(predictions, references)
-    assert scores["bleu"] == pytest.approx(bleu, abs=1e-12) and scores["precisions"] == pytest.approx(precisions)
-    assert scores["brevity_penalty"] == pytest.approx(penalty) and scores["length_ratio"] == pytest.approx(ratio)
-    assert (scores["translation_length"], scores["reference_length"]) == (translation, reference)
-    assert instances[5]["bleu"] == pytest.approx(nmt_bleu([predictions[5]], [references[5]])[0], abs=1e-12)
+    expected = nmt_bleu(predictions, references)
+    assert scores["bleu"] == pytest.approx(expected["bleu"], abs=1e-12)
+    assert scores["precisions"] == pytest.approx(expected["precisions"])
+    assert scores["brevity_penalty"] == pytest.approx(expected["brevity_penalty"])
+    assert scores["length_ratio"] == pytest.approx(expected["length_ratio"])
+    assert (scores["translation_length"], scores["reference_length"]) == (expected["translation_length"],
+                                                                            expected["reference_length"])
+    assert instances[5]["bleu"] == pytest.approx(nmt_bleu([predictions[5]], [references[5]])["bleu"], abs=1e-12)

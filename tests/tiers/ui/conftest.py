@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.release_helpers import BLOCK_INSTALLED_UNITXT
+
 
 def _free_port() -> int:
     with socket.socket() as probe:
@@ -20,14 +22,8 @@ def _free_port() -> int:
 
 ROOT = Path(__file__).resolve().parents[3]
 # the Hub Space runs app.py from the built release with unitxt NOT installed: everything comes from unitxt_vendored
-SPACE_LAUNCHER = """
-import importlib.abc, runpy, sys
-class _Block(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name == "unitxt":
-            raise ModuleNotFoundError("No module named 'unitxt'")
-        return None
-sys.meta_path.insert(0, _Block())
+SPACE_LAUNCHER = BLOCK_INSTALLED_UNITXT + """
+import runpy
 sys.path.insert(0, ".")
 runpy.run_path("app.py", run_name="__main__")
 """

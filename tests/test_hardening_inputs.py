@@ -185,6 +185,18 @@ def test_a_row_with_bad_json_task_data_is_a_unitxt_error_when_read():
         evaluate(["pos", "neg"], [dict(r, groups=['["label"]']) for r in rows])
 
 
+@pytest.mark.parametrize("field, text, message", [
+    ("metrics", "[bad json", "Cannot read the list"),
+    ("postprocessors", '["processors.lower_case"', "Cannot read the list"),
+    ("postprocessors", "{bad", "Cannot read the inline post-processor"),
+    ("metrics", '{"__type__": ', "Cannot read the inline metric"),
+])
+def test_a_row_with_bad_json_in_its_metric_or_processor_list_is_a_unitxt_error(field, text, message):
+    rows = [dict(row("pos"), **{field: text}), row("neg")]
+    with pytest.raises(UnitxtError, match=message):
+        evaluate(["pos", "neg"], rows)
+
+
 def test_non_text_predictions_are_counted_in_a_warning(caplog):
     predictions = [True, b"pos", {"a": 1}, float("nan"), 5, ["pos"], "pos"]
     with caplog.at_level("WARNING", logger="unitxt"):

@@ -46,7 +46,12 @@ class _Resolver:
         key = reference if isinstance(reference, str) else json.dumps(reference, sort_keys=True)
         if key not in self.cache:
             if isinstance(reference, str) and reference.lstrip().startswith("{"):
-                artifact = from_serializable(json.loads(reference))
+                try:
+                    data = json.loads(reference)
+                except ValueError:
+                    raise MetricError(f"Cannot read the inline {kind} {reference[:80]!r} (expected a JSON artifact "
+                                      f"with a __type__, or a catalog name).", field=kind) from None
+                artifact = from_serializable(data)
             else:
                 try:
                     artifact, _ = fetch_artifact(reference)

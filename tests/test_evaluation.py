@@ -2,6 +2,7 @@
 
 import json
 import math
+from collections.abc import Sequence
 
 import pytest
 from sklearn.metrics import accuracy_score, f1_score
@@ -30,7 +31,8 @@ PREDICTIONS = ["Entailment.", "entailment\nbecause", "not entailment", "maybe", 
 
 def test_results_structure_and_values_match_sklearn():
     results = evaluate(PREDICTIONS, [row(label) for label in LABELS])
-    assert isinstance(results, list) and len(results) == 60
+    assert isinstance(results, Sequence) and len(results) == 60 and results[-1] is results[59]
+    assert json.loads(json.dumps(list(results)))[3]["processed_prediction"] == "maybe"  # plain data once listed
     first = results[0]
     assert first["prediction"] == "Entailment." and first["processed_prediction"] == "entailment"
     assert first["processed_references"] == ["entailment"] and first["source"] == "s"

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import MetricError, UnitxtError
+from .evaluation_inputs import EvaluationInputs, positions_by_code
 from .metric_base import Metric, MetricScores, global_scores_together
+from .post_processing import LazyTaskData, _names, _Resolver, post_process_rows  # noqa: F401 - re-exported
 from .results import EvaluationResults
 
 
@@ -31,164 +33,6 @@ def rows_of(data: Any) -> List[Dict[str, Any]]:
         if not isinstance(row, dict):
             raise UnitxtError(f"Row {index} of the data is a {type(row).__name__}, expected a dict (a unitxt row).")
     return rows
-
-
-class _Resolver:
-    """Caches catalog lookups of metrics and post-processors during one evaluation."""
-
-    def __init__(self):
-        self.cache: Dict[str, Any] = {}
-
-    def get(self, reference: Any, kind: str) -> Any:
-        from .artifact import from_serializable
-        from .catalog import fetch_artifact
-
-        key = reference if isinstance(reference, str) else json.dumps(reference, sort_keys=True)
-        if key not in self.cache:
-            if isinstance(reference, str) and reference.lstrip().startswith("{"):
-                try:
-                    data = json.loads(reference)
-                except ValueError:
-                    raise MetricError(f"Cannot read the inline {kind} {reference[:80]!r} (expected a JSON artifact "
-                                      f"with a __type__, or a catalog name).", field=kind) from None
-                artifact = from_serializable(data)
-            else:
-                try:
-                    artifact, _ = fetch_artifact(reference)
-                except UnitxtError as error:
-                    raise error.with_context(stage=f"resolving {kind}") from None
-            self.cache[key] = artifact
-        return self.cache[key]
-
-
-class LazyTaskData(Sequence):
-    """task_data of rows, parsed from JSON on access (most metrics never read it; parsing all costs seconds at 1M)."""
-
-    def __init__(self, raw: List[Any]):
-        self.raw = raw
-
-    def __len__(self) -> int:
-        return len(self.raw)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return LazyTaskData(self.raw[index])
-        value = self.raw[index]
-        if isinstance(value, str):
-            try:
-                return json.loads(value)
-            except ValueError as error:
-                raise MetricError(f"task_data of instance {index} is not valid JSON ({str(error)[:120]}): "
-                                  f"{value[:80]!r}.", field="task_data") from None
-        return value if value is not None else {}
-
-    def subset(self, positions: Sequence[int]) -> "LazyTaskData":
-        raw = self.raw
-        return LazyTaskData([raw[position] for position in positions])
-
-
-def _processor_chain(names: Tuple[str, ...], resolver: "_Resolver") -> List[Any]:
-    from .operator import FieldOperator
-    from .processors import PostProcess
-
-    chain = []
-    for name in names:
-        processor = resolver.get(name, "post-processor")
-        if isinstance(processor, FieldOperator):
-            processor = PostProcess(processor)
-        if not isinstance(processor, PostProcess):
-            raise UnitxtError(f"Post-processor '{name}' is a {type(processor).__name__}, not a processor.",
-                              artifact=str(name))
-        chain.append(processor)
-    return chain
-
-
-def _names(listed: Any) -> Tuple[Any, ...]:
-    """A row's metric or post-processor list as a tuple; one name given as a string is a one-item list (never its
-    characters), and a JSON list in a string is parsed."""
-    if isinstance(listed, str):
-        text = listed.strip()
-        if text.startswith("["):
-            try:
-                return tuple(json.loads(text))
-            except ValueError:
-                raise MetricError(f"Cannot read the list {text[:80]!r} (expected a JSON list of names).",
-                                  field="metrics/postprocessors") from None
-        return (listed,)
-    return tuple(listed or ())
-
-
-def _needs_task_data(chain: List[Any]) -> bool:
-    return any(getattr(processor.operator, "needs_task_data", False) for processor in chain)
-
-
-def post_process_rows(predictions: Sequence[Any], rows: List[Dict[str, Any]], resolver: Optional[_Resolver] = None
-                      ) -> Tuple[List[Any], List[List[Any]], LazyTaskData]:
-    """Apply each row's template post-processors to its prediction and references.
-
-    Processors are pure per value, so each distinct (hashable) text is processed once per processor chain.
-    """
-    resolver = resolver or _Resolver()
-    processed_predictions, processed_references = [], []
-    task_data = LazyTaskData([row.get("task_data") for row in rows])
-    chains: Dict[Tuple[str, ...], Tuple[List[Any], bool, Dict[Any, Any], Dict[Any, Any]]] = {}
-    for index, (prediction, row) in enumerate(zip(predictions, rows)):
-        names = _names(row.get("postprocessors"))
-        entry = chains.get(names)
-        if entry is None:
-            chain = _processor_chain(names, resolver)
-            entry = chains[names] = (chain, _needs_task_data(chain), {}, {})
-        chain, needs_data, prediction_memo, reference_memo = entry
-        references = row.get("references")
-        if references is None:
-            references = []
-        elif not isinstance(references, (list, tuple)):
-            raise MetricError(f"References of instance {index} must be a list, got {type(references).__name__}.",
-                              field="references")
-        if prediction is None:
-            raise MetricError(f"Prediction {index} is None; every instance needs a prediction (use '' for no output).",
-                              field="prediction")
-        try:
-            if needs_data:
-                data = task_data[index]
-                references = list(references)
-                for processor in chain:
-                    prediction, references = processor.process_value_pair(prediction, references, data)
-            else:
-                prediction = _memoized(chain, prediction, prediction_memo, True)
-                references = [_memoized(chain, reference, reference_memo, False) for reference in references]
-        except UnitxtError as error:
-            raise error.with_context(stage=f"post-processing instance {index}") from None
-        processed_predictions.append(prediction)
-        processed_references.append(references)
-    return processed_predictions, processed_references, task_data
-
-
-def _memoized(chain: List[Any], value: Any, memo: Dict[Any, Any], is_prediction: bool) -> Any:
-    """The value after the chain (prediction side or reference side), computed once per distinct text."""
-    if type(value) is str:
-        cached = memo.get(value, _MISSING)
-        if cached is not _MISSING:
-            return _fresh(cached)
-    result = value
-    for processor in chain:
-        if processor.process_prediction if is_prediction else processor.process_references:
-            result = processor.apply_value(result)
-    if type(value) is str and len(memo) < 100_000:
-        memo[value] = result
-    return _fresh(result)
-
-
-def _fresh(value: Any) -> Any:
-    """Containers are copied so instances never share a mutable processed value."""
-    if isinstance(value, list):
-        return list(value)
-    if isinstance(value, dict):
-        return dict(value)
-    return value
-
-
-_MISSING = object()
 
 
 def _merge(into: Dict[str, Any], scores: Dict[str, Any]) -> None:
@@ -216,20 +60,40 @@ def _hashable(value: Any) -> Any:
     return value
 
 
-def _merge_instance_scores(instance_scores: List[Dict[str, Any]], positions: List[int],
-                           per_metric: List[List[Dict[str, Any]]]) -> None:
-    """Merge each instance's scores over the metrics (first listed wins). Equal score dicts are shared, not
-    duplicated: results of a million instances hold a handful of distinct dicts (treat them as read-only)."""
-    interned: Dict[Any, Dict[str, Any]] = {}
-    for local, parts in enumerate(zip(*per_metric)):
+class InstanceScoresView(Sequence):
+    """Each instance's scores merged over its metrics (first listed wins), built when asked for: the metrics keep
+    their per-instance results, and a million merged dicts are only made if someone reads them all."""
+
+    def __init__(self, n: int, partitions: List["_ScoredPartition"]):
+        np = _np()
+        self.n = n
+        self.partitions = partitions
+        self.part_of = self.local_of = None
+        if len(partitions) != 1:
+            self.part_of = np.zeros(n, dtype=np.int32)
+            self.local_of = np.zeros(n, dtype=np.int64)
+            for number, partition in enumerate(partitions):
+                self.part_of[partition.positions] = number
+                self.local_of[partition.positions] = np.arange(len(partition.positions))
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.n))]
+        if index < 0:
+            index += self.n
+        if not 0 <= index < self.n:
+            raise IndexError(f"instance {index} out of range ({self.n} instances)")
+        if self.part_of is None:
+            partition, local = self.partitions[0], index
+        else:
+            partition, local = self.partitions[int(self.part_of[index])], int(self.local_of[index])
         merged: Dict[str, Any] = {}
-        for part in parts:
-            _merge(merged, part)
-        try:
-            merged = interned.setdefault(tuple(merged.items()), merged)
-        except TypeError:  # unhashable score values: keep the instance's own dict
-            pass
-        instance_scores[positions[local]] = merged
+        for metric, scores in partition.metric_scores:
+            _merge(merged, metric._finish_instance(scores.instance_scores[local]))
+        return merged
 
 
 class _ScoredPartition:
@@ -258,34 +122,20 @@ class _ScoredPartition:
 
 
 def evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: bool = True) -> EvaluationResults:
-    """Score predictions against unitxt rows (a Dataset, a split, or a list of rows)."""
-    rows = rows_of(data)
+    """Score predictions against unitxt rows (a Dataset, a split, or a list of rows), column by column."""
+    inputs = EvaluationInputs(data)
     predictions = _prediction_list(predictions, "evaluate")
-    if len(predictions) != len(rows):
-        raise MetricError(f"Got {len(predictions)} predictions for {len(rows)} instances; they must match one to one.",
-                          stage="evaluate")
-    if not rows:
+    if len(predictions) != len(inputs):
+        raise MetricError(f"Got {len(predictions)} predictions for {len(inputs)} instances; they must match one to "
+                          "one.", stage="evaluate")
+    if not len(inputs):
         from .logging_utils import get_logger
 
         get_logger().warning("evaluate() got no instances: every score is NaN (num_of_instances = 0).")
     resolver = _Resolver()
-    processed, references, task_data = post_process_rows(predictions, rows, resolver)
-    partitions: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], List[int]] = {}
-    expanded: Dict[Tuple[str, ...], Tuple[str, ...]] = {}
-    for position, row in enumerate(rows):
-        listed = _names(row.get("metrics"))
-        metrics = expanded.get(listed)
-        if metrics is None:  # names of metric lists (metrics.qa.open.recommended_no_gpu) stand for their items
-            from .metrics_list import MetricsList
-
-            metrics = expanded[listed] = tuple(MetricsList.expand(list(listed)))
-        if not metrics:
-            raise MetricError(f"Instance {position} lists no metrics.", field="metrics")
-        subset = tuple(row.get("subset") or ())
-        partitions.setdefault((subset, metrics), []).append(position)
-
+    processed, references, task_data = post_process_rows(predictions, inputs, resolver)
+    partitions = _partitions(inputs)
     _warn_about_non_text_predictions(predictions, partitions, resolver)
-    instance_scores: List[Dict[str, Any]] = [{} for _ in rows]
     scored: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], _ScoredPartition] = {}
     everything = len(partitions) == 1
     for (subset, metric_names), positions in partitions.items():
@@ -300,30 +150,67 @@ def evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: b
             metric = resolver.get(name, "metric")
             if not isinstance(metric, Metric):
                 raise MetricError(f"'{name}' is a {type(metric).__name__}, not a metric.", artifact=name)
-            allowed = metric.effective_policy()
-            if allowed is not None:  # refuse before the metric sees any prediction of data it may not process
-                for p in positions:
-                    metric.check_instance_policy(rows[p], allowed)
+            _check_policy(metric, inputs, positions)
             try:
                 scores = metric.evaluate(part_predictions, part_references, part_task_data)
             except UnitxtError as error:
                 raise error.with_context(artifact=name, stage="metric") from None
             metric_scores.append((metric, scores))
-        _merge_instance_scores(instance_scores, positions, [metric.instance_results(s) for metric, s in metric_scores])
         scored[(subset, metric_names)] = _ScoredPartition(metric_names, positions, metric_scores)
 
     return EvaluationResults.build(
-        rows=rows,
+        inputs=inputs,
         predictions=predictions,
         processed_predictions=processed,
         processed_references=references,
         task_data=task_data,
-        instance_scores=instance_scores,
+        instance_scores=InstanceScoresView(len(inputs), list(scored.values())),
         partitions=scored,
         with_ci=calc_confidence_intervals,
         group_value=_group_value,
         hashable=_hashable,
     )
+
+
+def _partitions(inputs: EvaluationInputs) -> Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], List[int]]:
+    """{(subset, metric names): positions}: rows sharing a subset and a metric list, in order of first appearance.
+    Names of metric lists (metrics.qa.open.recommended_no_gpu) stand for their items."""
+    from .metrics_list import MetricsList
+
+    metric_codes, metric_lists = inputs.codes("metrics")
+    subset_codes, subsets = inputs.codes("subset")
+    n = len(inputs)
+    if len(metric_lists) <= 1 and len(subsets) <= 1:
+        groups = [list(range(n))] if n else []
+    else:
+        np = _np()
+        combined = np.asarray(metric_codes, dtype=np.int64) * len(subsets) + np.asarray(subset_codes, dtype=np.int64)
+        _, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+        rank = np.empty(len(first), dtype=np.int64)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+        groups = positions_by_code(rank[inverse.reshape(-1)].tolist(), len(first))
+    partitions: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], List[int]] = {}
+    for positions in groups:
+        first_row = positions[0]
+        metrics = tuple(MetricsList.expand(list(_names(metric_lists[metric_codes[first_row]]))))
+        if not metrics:
+            raise MetricError(f"Instance {first_row} lists no metrics.", field="metrics")
+        key = (tuple(subsets[subset_codes[first_row]] or ()), metrics)
+        if key in partitions:  # two spellings of the same metric list
+            partitions[key] = sorted(partitions[key] + positions)
+        else:
+            partitions[key] = positions
+    return partitions
+
+
+def _check_policy(metric: Metric, inputs: EvaluationInputs, positions: List[int]) -> None:
+    """Refuse before the metric sees any prediction of data it may not process (each distinct policy checked once)."""
+    allowed = metric.effective_policy()
+    if allowed is None or not inputs.has("data_classification_policy"):
+        return
+    codes, policies = inputs.codes("data_classification_policy")
+    for code in sorted({codes[p] for p in positions}):
+        metric.check_instance_policy({"data_classification_policy": policies[code]}, allowed)
 
 
 def _warn_about_non_text_predictions(predictions: List[Any], partitions: Dict[Any, List[int]], resolver: _Resolver
@@ -337,6 +224,8 @@ def _warn_about_non_text_predictions(predictions: List[Any], partitions: Dict[An
     from .type_utils import to_type
 
     counts: Counter = Counter()
+    if all(type(prediction) is str for prediction in predictions):
+        return
     for (_, metric_names), positions in partitions.items():
         expected = set()
         for name in metric_names:
@@ -363,11 +252,11 @@ def _prediction_list(predictions: Any, stage: str) -> List[Any]:
 
 def post_process(predictions: Sequence[Any], data: Any) -> List[Any]:
     """The processed predictions (after each row's template post-processors)."""
-    rows = rows_of(data)
+    inputs = EvaluationInputs(data)
     predictions = _prediction_list(predictions, "post_process")
-    if len(predictions) != len(rows):
-        raise MetricError(f"Got {len(predictions)} predictions for {len(rows)} instances.", stage="post_process")
-    return post_process_rows(predictions, rows)[0]
+    if len(predictions) != len(inputs):
+        raise MetricError(f"Got {len(predictions)} predictions for {len(inputs)} instances.", stage="post_process")
+    return post_process_rows(predictions, inputs)[0]
 
 
 __all__ = ["evaluate", "post_process", "rows_of"]

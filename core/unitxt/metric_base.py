@@ -8,6 +8,7 @@ calling `compute` per resample (documented slow path).
 """
 
 import math
+from collections.abc import Sequence as SequenceABC
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 from .errors import MetricError
@@ -116,6 +117,45 @@ def global_scores_together(scores_list: List["MetricScores"], positions: Any, wi
             }
     return [scores.finish(point, interval, len(positions))
             for scores, point, interval in zip(scores_list, points, intervals)]
+
+
+class ColumnScores(SequenceABC):
+    """Instance score dicts built on access from per-instance value arrays ({score name: n values}): a metric over
+    a million instances keeps a few arrays, not a million dicts. Behaves as the list of those dicts: a dict read
+    once is kept, so changes to it (or assignments) stay."""
+
+    def __init__(self, columns: Dict[str, Any], n: int):
+        self.columns = columns
+        self.n = n
+        self.built: Dict[int, Dict[str, Any]] = {}
+
+    def __len__(self) -> int:
+        return self.n
+
+    def _position(self, index: int) -> int:
+        position = index + self.n if index < 0 else index
+        if not 0 <= position < self.n:
+            raise IndexError(f"instance {index} out of range ({self.n} instances)")
+        return position
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.n))]
+        position = self._position(index)
+        scores = self.built.get(position)
+        if scores is None:
+            scores = self.built[position] = {name: _to_python(values[position]) for name, values in self.columns.items()}
+        return scores
+
+    def __setitem__(self, index: int, scores: Dict[str, Any]) -> None:
+        self.built[self._position(index)] = scores
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, SequenceABC) and not isinstance(other, (str, bytes)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None
 
 
 def _to_python(value: Any) -> Any:
@@ -401,11 +441,8 @@ class GlobalMetric(Metric):
         if statistic is None:
             statistic = self._slow_statistic(predictions, references, task_data)
         if self.process_single_instances and n:
-            per_instance = self.single_instance_scores(predictions, references, task_data, statistic)
-            names = list(per_instance)
-            instance_scores = [
-                {name: _to_python(per_instance[name][index]) for name in names} for index in range(n)
-            ]
+            instance_scores = ColumnScores(self.single_instance_scores(predictions, references, task_data, statistic),
+                                           n)
         else:
             instance_scores = [{} for _ in range(n)]
         return MetricScores(self, instance_scores, statistic, n)

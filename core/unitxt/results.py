@@ -2,9 +2,9 @@
 
 import json
 import math
+from collections.abc import Sequence as SequenceABC
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .errors import UnitxtError
 from .settings_utils import settings
 
 
@@ -179,12 +179,72 @@ class SubsetsScores(_MainScore):
         return markdown_table(["subset"] + list(_ROW_SCORES), rows)
 
 
-class EvaluationResults(list):
-    """The evaluated instances (each with `score: {"instance": ..., "global": ...}`) and score views."""
+class EvaluationResults(SequenceABC):
+    """The evaluated instances (each the input row plus `prediction`, `processed_prediction`, `processed_references`
+    and `score: {"instance": ..., "global": ...}`) and score views. Instances are built when read, so evaluating a
+    million rows does not make a million dicts; treat them as read-only views of the evaluation."""
 
     global_scores: GlobalScores
     groups_scores: GroupsScores
     subsets_scores: SubsetsScores
+
+    def __init__(self, instances: Optional[Sequence[Dict[str, Any]]] = None):
+        self._instances: Optional[List[Dict[str, Any]]] = list(instances) if instances is not None else None
+        self._built: Dict[int, Dict[str, Any]] = {}
+        self._columns: Optional[Dict[str, Any]] = None
+
+    def __len__(self) -> int:
+        if self._instances is not None:
+            return len(self._instances)
+        return len(self._columns["inputs"]) if self._columns is not None else 0
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if self._instances is not None:
+            return self._instances[index]
+        n = len(self)
+        position = index + n if index < 0 else index
+        if not 0 <= position < n:
+            raise IndexError(f"instance {index} out of range ({n} instances)")
+        instance = self._built.get(position)
+        if instance is None:
+            instance = self._built[position] = self._build_instance(position)
+        return instance
+
+    def __iter__(self):
+        for index in range(len(self)):
+            yield self[index]
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, (list, EvaluationResults)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # mutable views, like the list they replace
+
+    def __repr__(self) -> str:
+        scores = getattr(self, "global_scores", None) or {}
+        return f"EvaluationResults({len(self)} instances, score {scores.get('score')!r})"
+
+    def _build_instance(self, position: int) -> Dict[str, Any]:
+        columns = self._columns
+        instance = dict(columns["inputs"].row(position))
+        instance["prediction"] = columns["predictions"][position]
+        instance["processed_prediction"] = columns["processed_predictions"][position]
+        instance["processed_references"] = columns["processed_references"][position]
+        instance["score"] = score = {"instance": columns["instance_scores"][position], "global": self.global_scores}
+        if self.groups_scores:
+            score["groups"] = self.groups_scores
+        if self.subsets_scores:
+            score["subsets"] = self.subsets_scores
+        return instance
+
+    def input_rows(self):
+        """The evaluated input rows, in order (without the scores)."""
+        if self._columns is None:
+            return iter(self)
+        return self._columns["inputs"].iter_rows()
 
     @property
     def instance_scores(self) -> InstanceScores:
@@ -209,12 +269,15 @@ class EvaluationResults(list):
         return plot_results(self, path)
 
     def __getstate__(self) -> Dict[str, Any]:
-        """Pickle the scores and the signature, not the scoring internals (metric closures do not pickle)."""
+        """Pickle the instances, scores and signature, not the scoring internals (metric closures do not pickle)."""
         state = dict(self.__dict__)
-        if "_partitions" in state:
+        if state.get("_columns") is not None:
             state["_signature"] = self.signature
-            for name in ("_partitions", "_group_buckets", "_task_data"):
-                state.pop(name, None)
+            state["_instances"] = list(self)
+            state["_columns"] = None
+            state["_built"] = {}
+        for name in ("_partitions", "_group_buckets", "_task_data"):
+            state.pop(name, None)
         return state
 
     @property
@@ -224,23 +287,25 @@ class EvaluationResults(list):
             from .signature import build_signature
 
             metrics = [metric for partition in self._partitions.values() for metric, _ in partition.metric_scores]
-            self._signature = build_signature(self, self._task_data, metrics, self._with_ci)
+            self._signature = build_signature(self.input_rows(), self._task_data, metrics, self._with_ci)
         return self._signature
 
     @classmethod
     def build(
         cls,
-        rows: List[Dict[str, Any]],
+        inputs: Any,
         predictions: List[Any],
         processed_predictions: List[Any],
         processed_references: List[List[Any]],
-        task_data: List[Dict[str, Any]],
-        instance_scores: List[Dict[str, Any]],
+        task_data: Sequence[Dict[str, Any]],
+        instance_scores: Sequence[Dict[str, Any]],
         partitions: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], Any],
         with_ci: bool,
         group_value: Callable[[Dict[str, Any], str], Any],
         hashable: Callable[[Any], Any],
     ) -> "EvaluationResults":
+        """Results over EvaluationInputs (see evaluation_inputs.py) and the evaluation's columns."""
+        groups = _GroupSpecs(inputs)
         subsets = {subset for subset, _ in partitions}
         if len(partitions) == 1 and subsets == {()}:
             (partition,) = partitions.values()
@@ -249,23 +314,15 @@ class EvaluationResults(list):
         else:
             subsets_scores = _subsets_scores(partitions, with_ci)
             global_scores = GlobalScores(subsets_scores)
-            _attach_subset_groups(subsets_scores, rows, task_data, partitions, with_ci, group_value, hashable)
-        group_buckets = _group_buckets(rows, task_data, partitions, group_value, hashable)
-        groups_scores = _groups_scores(group_buckets, partitions, with_ci)
+            _attach_subset_groups(subsets_scores, groups, task_data, partitions, with_ci, group_value, hashable)
+        group_buckets = _group_buckets(groups, task_data, partitions, group_value, hashable)
         results = cls()
-        for index, row in enumerate(rows):
-            instance = dict(row)
-            instance["prediction"] = predictions[index]
-            instance["processed_prediction"] = processed_predictions[index]
-            instance["processed_references"] = processed_references[index]
-            instance["score"] = score = {"instance": instance_scores[index], "global": global_scores}
-            if groups_scores:
-                score["groups"] = groups_scores
-            if subsets_scores:
-                score["subsets"] = subsets_scores
-            results.append(instance)
+        results._columns = {
+            "inputs": inputs, "predictions": predictions, "processed_predictions": processed_predictions,
+            "processed_references": processed_references, "instance_scores": instance_scores,
+        }
         results.global_scores = global_scores
-        results.groups_scores = groups_scores
+        results.groups_scores = _groups_scores(group_buckets, partitions, with_ci)
         results.subsets_scores = subsets_scores
         # kept for signature and paired comparison (unitxt.compare): the scored partitions and group memberships
         results._partitions = partitions
@@ -277,24 +334,41 @@ class EvaluationResults(list):
         return results
 
 
-def _group_buckets(rows, task_data, partitions, group_value, hashable) -> Dict[Any, Dict[Any, List[int]]]:
+class _GroupSpecs:
+    """The rows' `groups` column, read only when some row has a group spec."""
+
+    def __init__(self, inputs: Any):
+        self.inputs = inputs
+        if inputs.has("groups"):
+            _, distinct = inputs.codes("groups")
+            self.any = any(distinct)
+        else:
+            self.any = False
+
+    def __getitem__(self, position: int) -> Any:
+        return self.inputs.column("groups")[position]
+
+
+def _group_buckets(groups, task_data, partitions, group_value, hashable) -> Dict[Any, Dict[Any, List[int]]]:
     """{group-by key: {group value: local positions}} of a run scored as one partition ({} otherwise: with subsets,
     groups are scored inside each subset, see `_attach_subset_groups`)."""
     if len(partitions) != 1:
         return {}
     (partition,) = partitions.values()
-    return _partition_group_buckets(rows, task_data, partition, group_value, hashable)
+    return _partition_group_buckets(groups, task_data, partition, group_value, hashable)
 
 
-def _partition_group_buckets(rows, task_data, partition, group_value, hashable) -> Dict[Any, Dict[Any, List[int]]]:
+def _partition_group_buckets(groups, task_data, partition, group_value, hashable) -> Dict[Any, Dict[Any, List[int]]]:
     """{group-by key: {group value: positions local to the partition}}. A key is the field name, or a tuple of names
     for a multi-field group_by (as in the original system: groups_scores["label"], groups_scores[("label",
     "num_demos")]); values likewise. Rows carry their values as JSON objects in `groups` ('{"label": "pos"}');
     rows written as JSON lists of key names have their values looked up in task_data."""
     result: Dict[Any, Dict[Any, List[int]]] = {}
+    if not groups.any:
+        return result
     parsed: Dict[str, Any] = {}
     for local, position in enumerate(partition.positions):
-        for spec in rows[position].get("groups") or []:
+        for spec in groups[position] or []:
             entry = parsed.get(spec)
             if entry is None:
                 entry = parsed[spec] = json.loads(spec)
@@ -309,11 +383,11 @@ def _partition_group_buckets(rows, task_data, partition, group_value, hashable) 
     return result
 
 
-def _attach_subset_groups(subsets_scores, rows, task_data, partitions, with_ci, group_value, hashable) -> None:
+def _attach_subset_groups(subsets_scores, groups, task_data, partitions, with_ci, group_value, hashable) -> None:
     """With subsets, a subset recipe's group_by is scored within the subset, under its scores' "groups" key (as in
     the original system: results.subsets_scores["cola"]["groups"]["label"])."""
     for (subset, _), partition in partitions.items():
-        buckets = _partition_group_buckets(rows, task_data, partition, group_value, hashable)
+        buckets = _partition_group_buckets(groups, task_data, partition, group_value, hashable)
         if not buckets or not subset:
             continue
         node = subsets_scores

@@ -167,3 +167,13 @@ def test_mean_ci_for_a_million_instances_completes():
     half_width = 1.959964 * math.sqrt(mean * (1 - mean) / values.size)
     assert low < mean < high
     assert (high - low) == pytest.approx(2 * half_width, rel=0.1)
+
+
+def test_two_valued_resampled_mean_row_by_row_for_large_resamples():
+    from unitxt.bootstrap import resampled_mean
+
+    rng = np.random.default_rng(11)
+    values = rng.integers(0, 2, 70_000).astype(np.float64)
+    idx = rng.integers(0, 70_000, size=(4, 70_000), dtype=np.int32)
+    expected = np.array([values[row].mean() for row in idx])
+    assert np.allclose(resampled_mean(values, idx), expected, rtol=0, atol=1e-15)

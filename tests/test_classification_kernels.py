@@ -236,3 +236,15 @@ def test_ci_of_f1_micro_macro_and_accuracy_for_100k_instances():
         low, high = cis[name]
         assert low < plain[name] < high
         assert 0.002 < high - low < 0.01  # ~ 2 * 1.96 * sqrt(0.73 * 0.27 / 1e5) = 0.0055
+
+
+def test_gathered_counts_row_by_row_for_large_resamples_equal_one_offset_bincount():
+    from unitxt.classification_kernels import _offset_bincount, gathered_bincount
+
+    rng = np.random.default_rng(5)
+    codes = rng.integers(0, 7, 70_000).astype(np.uint8)
+    idx = rng.integers(0, 70_000, size=(3, 70_000), dtype=np.int32)
+    expected = np.stack([np.bincount(codes[row], minlength=7) for row in idx])
+    assert np.array_equal(gathered_bincount(codes, idx, 7), expected)
+    assert np.array_equal(_offset_bincount(np.take(codes, idx[:, :1000]), 7),
+                          np.stack([np.bincount(codes[row[:1000]], minlength=7) for row in idx]))

@@ -105,3 +105,27 @@ def test_results_are_read_as_needed_and_cached():
     assert len(results.instance_scores) == 50 and results.instance_scores[5]["source"] == "input 5"
     with pytest.raises(IndexError):
         results[50]
+
+
+def test_classification_metrics_of_one_run_share_label_codes_and_resample_counts(monkeypatch):
+    import unitxt.classification_kernels as kernels
+
+    calls = []
+    original = kernels._single_label_scores
+    monkeypatch.setattr(kernels, "_single_label_scores", lambda *a, **k: calls.append(1) or original(*a, **k))
+    predictions, rows = random_rows(300, 4, subsets=([],))
+    for row in rows:
+        row["metrics"] = ["metrics.f1_micro", "metrics.f1_macro", "metrics.precision_macro"]
+    shared_run = evaluate(predictions, rows)
+    shared_calls = len(calls)
+    calls.clear()
+    alone = {name: get_from_catalog(name).evaluate(
+        [i["processed_prediction"] for i in shared_run], [i["processed_references"] for i in shared_run]
+    ).global_scores() for name in rows[0]["metrics"]}
+    # 300 instances x 1000 resamples is one chunk: counted once for the three metrics (plus each point score),
+    # where scoring each metric alone counts it three times
+    assert (shared_calls, len(calls)) == (3 + 1, 3 * (1 + 1))
+    for name, scores in alone.items():
+        main = scores["score_name"]
+        for key in (main, f"{main}_ci_low", f"{main}_ci_high"):
+            assert shared_run.global_scores[key] == scores[key]

@@ -144,7 +144,11 @@ def resampled_mean(values: Any, idx: np.ndarray) -> np.ndarray:
             if np.all((values == low) | (values == high)):
                 # Two-valued scores (0/1 accuracy, 0/100 exact match): gathering 1-byte codes is
                 # ~2x faster than gathering float64 values, and the mean is exact up to rounding.
-                hits = np.take((values == high).view(np.uint8), idx).sum(axis=1, dtype=np.int64)
+                bits = (values == high).view(np.uint8)
+                if idx.shape[1] >= 1 << 16:  # row by row: the gathered row stays in the CPU cache
+                    hits = np.fromiter((np.count_nonzero(np.take(bits, row)) for row in idx), np.int64, len(idx))
+                else:
+                    hits = np.take(bits, idx).sum(axis=1, dtype=np.int64)
                 return low + (high - low) * (hits / idx.shape[1])
         return values[idx].mean(axis=1)
     sums = np.where(missing, 0.0, values)[idx].sum(axis=1)

@@ -9,6 +9,8 @@ calling `compute` per resample (documented slow path).
 
 import math
 from collections.abc import Sequence as SequenceABC
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 from .errors import MetricError
@@ -156,6 +158,30 @@ class ColumnScores(SequenceABC):
         return NotImplemented
 
     __hash__ = None
+
+
+_EVALUATION_MEMO: "ContextVar[Optional[Dict[Any, Any]]]" = ContextVar("unitxt_evaluation_memo", default=None)
+
+
+@contextmanager
+def evaluation_memo():
+    """Within one evaluation, metrics over the same instances share work they would each repeat (label encodings,
+    per-resample counts). Keys hold ids of the input lists, which stay alive for the whole evaluation."""
+    token = _EVALUATION_MEMO.set({})
+    try:
+        yield
+    finally:
+        _EVALUATION_MEMO.reset(token)
+
+
+def shared(key: Any, compute: Callable[[], Any]) -> Any:
+    """`compute()` once per key within the current evaluation_memo (every call computes outside of one)."""
+    memo = _EVALUATION_MEMO.get()
+    if memo is None:
+        return compute()
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
 
 
 def _to_python(value: Any) -> Any:

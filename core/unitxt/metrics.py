@@ -139,6 +139,37 @@ class PredictionLength(InstanceMetric):
 
 
 # ---------------------------------------------------------------- single-label classification (global, fast CIs)
+class _LabelCounts:
+    """Label codes of (first reference, prediction) pairs and the counts of the latest resample chunk: the
+    classification metrics of one evaluation (f1_micro, f1_macro, precision...) share both."""
+
+    def __init__(self, predictions: List[Any], references: List[List[Any]], metric: Metric):
+        from .classification_kernels import _prepare, encode_labels
+
+        gold = [_hashable(reference) for reference in _first_reference(references, metric)]
+        encoding = encode_labels(gold, [_hashable(prediction) for prediction in predictions])
+        self.classes = encoding.classes
+        self.prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
+        self.latest: tuple = (None, False, None)
+
+    def scores(self, idx: Any, with_matthews: bool) -> Dict[str, Any]:
+        from .classification_kernels import _single_label_scores
+
+        latest_idx, latest_matthews, latest_scores = self.latest
+        if latest_idx is idx and (latest_matthews or not with_matthews):
+            return latest_scores
+        scores = _single_label_scores(self.prepared, idx, with_matthews=with_matthews)
+        self.latest = (idx, with_matthews, scores)
+        return scores
+
+
+def _label_counts(predictions: List[Any], references: List[List[Any]], metric: Metric) -> _LabelCounts:
+    from .metric_base import shared
+
+    return shared(("label_counts", id(predictions), id(references)),
+                  lambda: _LabelCounts(predictions, references, metric))
+
+
 class F1(GlobalMetric):
     """F1 family over the classes seen in the references (predictions outside them count as wrong).
 
@@ -151,23 +182,14 @@ class F1(GlobalMetric):
     report_per_class: bool = True
     ci_scores = None
 
-    def _encode(self, predictions, references):
-        from .classification_kernels import encode_labels
-
-        gold = [_hashable(reference) for reference in _first_reference(references, self)]
-        return encode_labels(gold, [_hashable(prediction) for prediction in predictions])
-
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
-        from .classification_kernels import _prepare, _single_label_scores
-
-        encoding = self._encode(predictions, references)
-        prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
-        classes = encoding.classes
+        labels = _label_counts(predictions, references, self)
+        classes = labels.classes
         main = self.main_score
         full_n = len(predictions)
 
         def statistic(idx):
-            scores = _single_label_scores(prepared, idx, with_matthews=False)
+            scores = labels.scores(idx, with_matthews=False)
             result = {main: scores[self._kernel_name()]}
             if self.report_per_class and idx.shape[1] == full_n and idx.shape[0] == 1:
                 per_class = scores["f1_per_class"]
@@ -210,16 +232,12 @@ class ClassificationScore(GlobalMetric):
     main_score = "precision_macro"
 
     def fast_statistic(self, predictions, references, task_data):
-        from .classification_kernels import _prepare, _single_label_scores, encode_labels
-
-        gold = [_hashable(reference) for reference in _first_reference(references, self)]
-        encoding = encode_labels(gold, [_hashable(prediction) for prediction in predictions])
-        prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
+        labels = _label_counts(predictions, references, self)
         main = self.main_score
         with_matthews = main == "matthews_correlation"
 
         def statistic(idx):
-            return {main: _single_label_scores(prepared, idx, with_matthews=with_matthews)[main]}
+            return {main: labels.scores(idx, with_matthews=with_matthews)[main]}
 
         return statistic
 

@@ -1,5 +1,11 @@
-"""Catalog: post-processors (processors.*): value operators applied to predictions and references."""
+"""Catalog: post-processors (processors.*): value operators applied to predictions and references.
 
+The same value operators are also published under their operator names (operators.*), as the documentation writes
+them in templates' `postprocessors`: `operators.X` is the bare operator (applied to the prediction and to every
+reference), while `processors.X` may restrict it to the prediction (e.g. literal_eval, scale_0_10_to_0_1).
+"""
+
+from unitxt.operators import Strip
 from unitxt.processors import (
     Capitalize,
     CastToFloat,
@@ -81,8 +87,35 @@ PROCESSORS = {
 }
 
 
+# operators.* names of the documented post-processors (each the bare operator of processors.<same name>).
+OPERATOR_NAMES = [
+    "capitalize", "cast_to_float_return_0_5_if_failed", "cast_to_float_return_nan_if_failed",
+    "cast_to_float_return_zero_if_failed", "convert_to_boolean", "extract_from_double_brackets",
+    "extract_mt_bench_rating_judgment", "first_character", "fix_whitespace", "get_string_after_colon",
+    "literal_eval", "lower_case", "lower_case_till_punc", "match_closest_option", "remove_articles",
+    "remove_punctuations", "scale_0_10_to_0_1", "substring", "take_first_non_empty_line", "take_first_word",
+    "take_last_non_empty_line", "upper_case", "yes_no_to_int", "to_string", "to_string_stripped", "to_number",
+    "extract_first_number",
+]
+
+
+def _bare(operator):
+    """The value operator itself (a PostProcess wrapper restricted to predictions is unwrapped)."""
+    return operator.operator if isinstance(operator, PostProcess) else operator
+
+
+def _described(operator, description):
+    operator.__dict__["__description__"] = description
+    operator.__dict__["__tags__"] = {"kind": "post-processor"}
+    return operator
+
+
 def register(add):
     for name, (operator, description) in PROCESSORS.items():
         operator.__dict__["__description__"] = description
         operator.__dict__["__tags__"] = {"kind": "post-processor"}
         add(f"processors.{name}", operator)
+    for name in OPERATOR_NAMES:
+        operator, description = PROCESSORS[name]
+        add(f"operators.{name}", _described(_bare(operator).copy(), description))
+    add("operators.strip", _described(Strip(), "Strip surrounding whitespace from the text."))

@@ -1,0 +1,70 @@
+"""Catalog: image question-answering cards (ChartQA, AI2D, InfographicVQA).
+
+Each card moves the dataset's image into the instance's media with `ImageToText` (the `context` field gets the image
+placeholder), so the generic with-context QA templates render it: text formats keep `<img src=...>`, chat formats
+emit an image content part.
+"""
+
+from unitxt.card import TaskCard
+from unitxt.image_operators import ImageToText
+from unitxt.loaders import LoadHF
+from unitxt.operators import Cast, Rename, Set, Wrap
+from unitxt.splitters import RenameSplits, SplitRandomMix
+
+
+def _tags(task, repo, paper=None):
+    urls = {"dataset": f"https://huggingface.co/datasets/{repo}"}
+    if paper:
+        urls["paper"] = paper
+    return {"task": task, "language": "en", "modality": "image", "urls": urls}
+
+
+def _image_context():
+    return [ImageToText(field="image", to_field="context"), Set(fields={"context_type": "image"})]
+
+
+def register(add):
+    add("cards.chart_qa", TaskCard(
+        loader=LoadHF(path="HuggingFaceM4/ChartQA"),
+        preprocess_steps=[
+            RenameSplits(mapper={"val": "validation"}),
+            Rename(field="label", to_field="answers"),
+            Rename(field="query", to_field="question"),
+            *_image_context(),
+        ],
+        task="tasks.qa.with_context.abstractive[metrics=[metrics.anls]]",
+        templates="templates.qa.with_context.all",
+        __description__="ChartQA: questions about chart images needing visual and logical reasoning (human-written "
+                        "and machine-generated questions); short answers, scored with ANLS. Splits train / val "
+                        "(validation) / test.",
+        __tags__=_tags("visual question answering", "HuggingFaceM4/ChartQA", "https://arxiv.org/abs/2203.10244"),
+    ))
+    add("cards.ai2d", TaskCard(
+        loader=LoadHF(path="lmms-lab/ai2d"),
+        preprocess_steps=[
+            *_image_context(),
+            Rename(field="options", to_field="choices"),
+            Cast(field="answer", to="int"),
+        ],
+        task="tasks.qa.multiple_choice.with_context",
+        templates="templates.qa.multiple_choice.with_context.all",
+        __description__="AI2D (AI2 Diagrams): multiple-choice questions on grade-school science diagrams; the answer "
+                        "is the index of the right option. One split (test).",
+        __tags__=_tags("visual multiple choice question answering", "lmms-lab/ai2d",
+                       "https://arxiv.org/abs/1603.07396"),
+    ))
+    add("cards.info_vqa", TaskCard(
+        loader=LoadHF(path="vidore/infovqa_train"),
+        preprocess_steps=[
+            SplitRandomMix(mix={"train": "train[80%]", "validation": "train[10%]", "test": "train[10%]"}),
+            Wrap(field="answer", inside="list", to_field="answers"),
+            Rename(field="query", to_field="question"),
+            *_image_context(),
+        ],
+        task="tasks.qa.with_context.abstractive[metrics=[metrics.anls]]",
+        templates="templates.qa.with_context.all",
+        __description__="InfographicVQA: questions on infographics that need reading the layout, text, graphics and "
+                        "simple arithmetic; scored with ANLS. The Hub copy has one split (train), divided here "
+                        "80/10/10 into train / validation / test.",
+        __tags__=_tags("visual question answering", "vidore/infovqa_train", "https://arxiv.org/abs/2104.12756"),
+    ))

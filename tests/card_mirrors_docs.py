@@ -118,6 +118,27 @@ def _images():
     _splits("vidore/infovqa_train", "default", {"train": 40}, infovqa)
     IMAGE_COLUMNS["vidore/infovqa_train"] = ["image"]
 
+    _splits("lmms-lab/ChartQA", "default", {"test": N}, lambda r, i, s: {
+        "type": ["human_test", "augmented_test"][i % 2], "question": words(r, 4, 8) + "?",
+        "answer": str(r.randint(1, 99)), "image": _png(i)})
+    IMAGE_COLUMNS["lmms-lab/ChartQA"] = ["image"]
+
+    def docvqa(r, i, s):
+        answers = [words(r, 1, 3), words(r, 1, 3)]
+        return {"questionId": str(300 + i), "question": words(r, 4, 8) + "?", "question_types": ["form"],
+                "image": _png(i), "docId": 1000 + i, "ucsf_document_id": f"tx{i:04d}",
+                "ucsf_document_page_no": "1", "answers": answers if s == "validation" else None, "data_split": s}
+
+    def infographicvqa(r, i, s):
+        return {"questionId": str(65000 + i), "question": words(r, 4, 8) + "?",
+                "answers": [words(r, 1, 3)] if s == "validation" else None, "answer_type": ["single span"],
+                "image": _png(i), "image_url": f"https://example.org/{i}.jpeg", "operation/reasoning": ["counting"],
+                "ocr": "", "data_split": s}
+
+    _splits("lmms-lab/DocVQA", "DocVQA", {"validation": N, "test": N}, docvqa)
+    _splits("lmms-lab/DocVQA", "InfographicVQA", {"validation": N, "test": N}, infographicvqa)
+    IMAGE_COLUMNS["lmms-lab/DocVQA"] = ["image"]
+
 
 def _knowledge_safety_judging():
     def popqa(r, i, s):

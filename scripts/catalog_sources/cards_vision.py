@@ -1,4 +1,5 @@
-"""Catalog: image question-answering cards (ChartQA, AI2D, InfographicVQA).
+"""Catalog: image question-answering cards (ChartQA, AI2D, InfographicVQA, and the lmms-eval copies of ChartQA,
+DocVQA and InfographicVQA).
 
 Each card moves the dataset's image into the instance's media with `ImageToText` (the `context` field gets the image
 placeholder), so the generic with-context QA templates render it: text formats keep `<img src=...>`, chat formats
@@ -10,6 +11,9 @@ from unitxt.image_operators import ImageToText
 from unitxt.loaders import LoadHF
 from unitxt.operators import Cast, Rename, Set, Wrap
 from unitxt.splitters import RenameSplits, SplitRandomMix
+from unitxt.templates import TemplatesList
+
+MC_VARIANTS = ("default", "title", "instruction", "empty")
 
 
 def _tags(task, repo, paper=None):
@@ -47,7 +51,8 @@ def register(add):
             Cast(field="answer", to="int"),
         ],
         task="tasks.qa.multiple_choice.with_context",
-        templates="templates.qa.multiple_choice.with_context.all",
+        templates=TemplatesList(["templates.qa.multiple_choice.with_context.lmms_eval",
+                                 *[f"templates.qa.multiple_choice.with_context.{v}" for v in MC_VARIANTS]]),
         __description__="AI2D (AI2 Diagrams): multiple-choice questions on grade-school science diagrams; the answer "
                         "is the index of the right option. One split (test).",
         __tags__=_tags("visual multiple choice question answering", "lmms-lab/ai2d",
@@ -68,3 +73,31 @@ def register(add):
                         "80/10/10 into train / validation / test.",
         __tags__=_tags("visual question answering", "vidore/infovqa_train", "https://arxiv.org/abs/2104.12756"),
     ))
+
+    add("cards.chart_qa_lmms_eval", TaskCard(
+        loader=LoadHF(path="lmms-lab/ChartQA"),
+        preprocess_steps=[
+            Wrap(field="answer", inside="list", to_field="answers"),
+            *_image_context(),
+        ],
+        task="tasks.qa.with_context.abstractive[metrics=[metrics.anls]]",
+        templates="templates.qa.with_context.all",
+        __description__="ChartQA as packaged for lmms-eval: the test split only (human-written and augmented "
+                        "questions, 'type' tells which), one answer per question; scored with ANLS.",
+        __tags__=_tags("visual question answering", "lmms-lab/ChartQA", "https://arxiv.org/abs/2203.10244"),
+    ))
+    for config, name, paper in (("DocVQA", "cards.doc_vqa.lmms_eval", "https://arxiv.org/abs/2007.00398"),
+                                ("InfographicVQA", "cards.info_vqa_lmms_eval", "https://arxiv.org/abs/2104.12756")):
+        add(name, TaskCard(
+            loader=LoadHF(path="lmms-lab/DocVQA", name=config, split="validation"),
+            preprocess_steps=[
+                RenameSplits(mapper={"validation": "test"}),
+                *_image_context(),
+            ],
+            task="tasks.qa.with_context.abstractive[metrics=[metrics.anls]]",
+            templates="templates.qa.with_context.all",
+            __description__=f"{config} as packaged for lmms-eval ({config} config): questions on document images "
+                            "with several accepted answers, scored with ANLS. The validation split is the test "
+                            "split (the Hub test split has no public answers).",
+            __tags__=_tags("visual question answering", "lmms-lab/DocVQA", paper),
+        ))

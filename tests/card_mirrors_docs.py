@@ -118,6 +118,13 @@ def _images():
     _splits("vidore/infovqa_train", "default", {"train": 40}, infovqa)
     IMAGE_COLUMNS["vidore/infovqa_train"] = ["image"]
 
+    _splits("lmms-lab/SEED-Bench", "default", {"test": 12}, lambda r, i, s: {
+        "answer": "ABCD"[i % 4], "choice_a": words(r, 1, 3), "choice_b": words(r, 1, 3), "choice_c": words(r, 1, 3),
+        "choice_d": words(r, 1, 3), "data_id": f"{i}.png", "data_type": "video" if i % 4 == 3 else "image",
+        "question": words(r, 4, 8) + "?", "question_id": str(i), "question_type_id": 1 + i % 9,
+        "image": [_png(i)] if i % 4 != 3 else [_png(i), _png(i + 1)], "segment": None})
+    IMAGE_COLUMNS["lmms-lab/SEED-Bench"] = ["image"]
+
     _splits("lmms-lab/ChartQA", "default", {"test": N}, lambda r, i, s: {
         "type": ["human_test", "augmented_test"][i % 2], "question": words(r, 4, 8) + "?",
         "answer": str(r.randint(1, 99)), "image": _png(i)})

@@ -40,5 +40,6 @@ def _write_image_parquet(path: Path, rows: List[Dict[str, Any]], image_columns: 
 
     table = datasets.Dataset.from_list(rows)
     for column in image_columns:
-        table = table.cast_column(column, datasets.Image())
+        many = isinstance(rows[0][column], list)  # a list of images per row (e.g. SEED-Bench)
+        table = table.cast_column(column, datasets.Sequence(datasets.Image()) if many else datasets.Image())
     table.to_parquet(str(path))

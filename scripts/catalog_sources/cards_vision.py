@@ -9,7 +9,7 @@ emit an image content part.
 from unitxt.card import TaskCard
 from unitxt.image_operators import ImageToText
 from unitxt.loaders import LoadHF
-from unitxt.operators import Cast, Rename, Set, Wrap
+from unitxt.operators import Cast, Copy, ExecuteExpression, FilterByCondition, ListFieldValues, Rename, Set, Wrap
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.templates import TemplatesList
 
@@ -74,6 +74,23 @@ def register(add):
         __tags__=_tags("visual question answering", "vidore/infovqa_train", "https://arxiv.org/abs/2104.12756"),
     ))
 
+    add("cards.seed_bench", TaskCard(
+        loader=LoadHF(path="lmms-lab/SEED-Bench"),
+        preprocess_steps=[
+            FilterByCondition(values={"data_type": "image"}, condition="eq"),
+            Copy(field="image/0", to_field="image"),
+            *_image_context(),
+            ListFieldValues(fields=["choice_a", "choice_b", "choice_c", "choice_d"], to_field="choices"),
+            ExecuteExpression(expression="'ABCD'.index(answer)", to_field="answer"),
+        ],
+        task="tasks.qa.multiple_choice.with_context",
+        templates=TemplatesList(["templates.qa.multiple_choice.with_context.lmms_eval",
+                                 *[f"templates.qa.multiple_choice.with_context.{v}" for v in MC_VARIANTS]]),
+        __description__="SEED-Bench: four-option questions on 12 dimensions of image and video understanding; the "
+                        "image questions (data_type 'image', the first image of each) are kept. One split (test).",
+        __tags__=_tags("visual multiple choice question answering", "lmms-lab/SEED-Bench",
+                       "https://arxiv.org/abs/2307.16125"),
+    ))
     add("cards.chart_qa_lmms_eval", TaskCard(
         loader=LoadHF(path="lmms-lab/ChartQA"),
         preprocess_steps=[

@@ -116,3 +116,12 @@ def test_image_cards_put_the_image_in_media(in_mirror):
         row = load_dataset(f"card={card},template_card_index=0", split="test")[0]
         assert row["media"]["images"] and row["media"]["images"][0].startswith("data:image/png;base64,"), card
         assert '<img src="media/images/0">' in row["source"], card
+
+
+def test_reference_only_list_processors_and_strip():
+    by_comma, _ = fetch_artifact("processors.to_list_by_comma_from_references")
+    assert by_comma.process_value_pair("a, b", ["x, y ,z", "w"]) == ("a, b", [["x", "y", "z"], ["w"]])
+    bullets, _ = fetch_artifact("processors.to_list_by_hyphen_space_from_references")
+    assert bullets.process_value_pair("- a", ["- x\n- y"]) == ("- a", [["x", "y"]])
+    strip, _ = fetch_artifact("processors.strip")
+    assert strip.process_value("\t yes \n") == "yes"

@@ -42,7 +42,7 @@ def _tables():
         value = rows[0][1] if rows else "0"
         return {"id": f"ETR/2016/page_{i}.pdf-{i}", "pre_text": [sentence(r), sentence(r)],
                 "post_text": [sentence(r)], "table": [header] + rows, "question": f"what is {words(r, 3, 5)}?",
-                "answer": value, "program_re": f"add({value}, const_0)", "gold_inds": {"table_1": sentence(r)}}
+                "answer": value, "program_re": f"add({value}, const_0)", "gold_inds": [sentence(r)]}
 
     _splits("ibm/finqa", "default", tvt(TRAIN_N + 3, N + 2, N + 2), finqa)
 
@@ -90,9 +90,10 @@ def _tables():
         return {"id": f"tb-{i}", "qtype": qtypes[(i // 4) % 4], "qsubtype": words(r, 1, 2).title(),
                 "instruction": sentence(r), "instruction_type": styles[i % 4],
                 "table": json.dumps({"columns": header, "data": rows}), "question": words(r, 5, 8) + "?",
-                "answer": rows[0][1], "chart_type": "line" if qtypes[(i // 4) % 4] == "Visualization" else ""}
+                "answer": rows[0][1], "answer_formatter": "The answer should follow the format: Final Answer: AnswerName",
+                "chart_type": "line" if qtypes[(i // 4) % 4] == "Visualization" else ""}
 
-    _splits("Multilingual-Multimodal-NLP/TableBench", "default", {"test": 64}, tablebench)
+    _splits("Multilingual-Multimodal-NLP/TableBench", "table_bench", {"test": 64}, tablebench)
 
 
 def _images():
@@ -111,7 +112,7 @@ def _images():
     IMAGE_COLUMNS["lmms-lab/ai2d"] = ["image"]
 
     def infovqa(r, i, s):
-        return {"questionId": 10000 + i, "query": words(r, 4, 8) + "?", "answer": words(r, 1, 3),
+        return {"questionId": str(10000 + i), "query": words(r, 4, 8) + "?", "answer": words(r, 1, 3),
                 "answer_type": "single span", "image": _png(i), "image_filename": f"{i}.jpeg", "operation/reasoning": "",
                 "ocr": "", "data_split": "train", "source": "infographicVQA"}
 

@@ -63,7 +63,8 @@ FIN_QA_TEMPLATE = InputOutputTemplate(
     serializer=TableSerializer(),
 )
 
-# TableBench: the table is a JSON string {"columns": [...], "data": [[...]]}; only direct-prompting (DP) rows.
+# TableBench (config table_bench, one test split over all its jsonl files): the table is a JSON string
+# {"columns": [...], "data": [[...]]}; only the direct-prompting (DP) rows are used.
 TABLEBENCH_TASK = Task(
     input_fields={"context": "Table", "context_type": "str", "question": "str", "answer_formatter": "str"},
     reference_fields={"answers": "str"},
@@ -106,7 +107,8 @@ def _tablebench_card(qtype=None):
         task=TABLEBENCH_TASK,
         templates=TemplatesList([TABLEBENCH_TEMPLATE]),
         __description__=f"TableBench: complex table question answering ({which}; the direct-prompting rows, whose "
-                        "instruction asks for the final answer only). One split (test); scored with ROUGE.",
+                        "instruction asks for the final answer only; answer_formatter states the expected format). "
+                        "One split (test); scored with ROUGE.",
         __tags__=_tags("table question answering", "Multilingual-Multimodal-NLP/TableBench",
                        "https://arxiv.org/abs/2408.09174"),
     )
@@ -122,7 +124,8 @@ def register(add):
         task="tasks.qa.with_context.extractive",
         templates="templates.qa.with_context.all",
         __description__="WikiTableQuestions: questions on semi-structured Wikipedia tables; the answers are cells or "
-                        "values computed from them (a list; any is accepted). Splits train / validation / test.",
+                        "values computed from them (a list; any is accepted). Splits train / validation / test. The "
+                        "Hub copy is a loading script (datasets < 4, remote code allowed).",
         __tags__=_tags("table question answering", "stanfordnlp/wikitablequestions", "https://arxiv.org/abs/1508.00305"),
     ))
     add("cards.fin_qa", TaskCard(
@@ -137,7 +140,8 @@ def register(add):
         templates=TemplatesList([FIN_QA_TEMPLATE]),
         __description__="FinQA: expert-written questions on earnings reports that need numerical reasoning over the "
                         "report's text and table (rows with a table of at least a header and one row). Splits "
-                        "train / validation / test; the reference is the computed answer.",
+                        "train / validation / test; the reference is the computed answer. The Hub copy "
+                        "(ibm-research/finqa) is a loading script (datasets < 4, remote code allowed).",
         __tags__=_tags("table question answering", "ibm/finqa", "https://arxiv.org/abs/2109.00122"),
     ))
     add("cards.tab_fact", TaskCard(
@@ -154,7 +158,8 @@ def register(add):
         task="tasks.classification.multi_class.relation",
         templates="templates.classification.multi_class.relation.all",
         __description__="TabFact: statements about Wikipedia tables labelled entailed or refuted by the table "
-                        "(the table is given as ' | '-separated rows, header first). Splits train / validation / test.",
+                        "(the table is given as ' | '-separated rows, header first). Splits train / validation / test. "
+                        "The Hub copy (ibm-research/tab_fact) is a loading script (datasets < 4, remote code allowed).",
         __tags__=_tags("table fact verification", "ibm/tab_fact", "https://arxiv.org/abs/1909.02164"),
     ))
     add("cards.qtsumm", TaskCard(

@@ -181,12 +181,14 @@ def _knowledge_safety_judging():
     _splits("Anthropic/hh-rlhf", "default", tt(), hh)
 
     def mt_bench_rating(r, i, s):
+        """The columns of the MT-Bench GPT-4 single-score export: question, model answer and judge fields (turn
+        lists and the reference are the text of Python lists, "[]" when there is no reference)."""
         turn = 1 if i % 4 else 2
-        return {"question_id": 81 + i // 2, "model": ["gpt-4", "vicuna-13b-v1.3", "alpaca-13b"][i % 3],
-                "judge": "['gpt-4', 'single-v1']", "user_prompt": sentence(r), "judgment": f"Rating: [[{1 + i % 10}]]",
-                "score": 1 + i % 10, "turn": turn, "tstamp": 1687221890.0 + i, "category": "writing",
-                "reference": "[]" if i % 5 else str([sentence(r)]),
-                "model_input": str([words(r) + "?", words(r) + "?"]), "model_output": str([sentence(r), sentence(r)])}
+        return {"question_id": 81 + i // 2, "category": "writing", "model_input": str([words(r) + "?", words(r) + "?"]),
+                "reference": "[]" if i % 5 else str([sentence(r), sentence(r)]), "turn": turn,
+                "model_id": ["gpt-4", "vicuna-13b-v1.3", "alpaca-13b"][i % 3], "judge_model_id": "gpt-4",
+                "score": 1 + i % 10, "model_output": str([sentence(r), sentence(r)]),
+                "judge_input": sentence(r), "judge_output": f"Rating: [[{1 + i % 10}]]"}
 
     _splits("OfirArviv/mt_bench_single_score_gpt4_judgement", "default", {"train": 40}, mt_bench_rating)
 

@@ -90,7 +90,8 @@ def _tables():
         return {"id": f"tb-{i}", "qtype": qtypes[(i // 4) % 4], "qsubtype": words(r, 1, 2).title(),
                 "instruction": sentence(r), "instruction_type": styles[i % 4],
                 "table": json.dumps({"columns": header, "data": rows}), "question": words(r, 5, 8) + "?",
-                "answer": rows[0][1], "answer_formatter": "The answer should follow the format: Final Answer: AnswerName",
+                "answer": rows[0][1],
+                "answer_formatter": "The answer should follow the format: Final Answer: AnswerName",
                 "chart_type": "line" if qtypes[(i // 4) % 4] == "Visualization" else ""}
 
     _splits("Multilingual-Multimodal-NLP/TableBench", "table_bench", {"test": 64}, tablebench)
@@ -113,7 +114,8 @@ def _images():
 
     def infovqa(r, i, s):
         return {"questionId": str(10000 + i), "query": words(r, 4, 8) + "?", "answer": words(r, 1, 3),
-                "answer_type": "single span", "image": _png(i), "image_filename": f"{i}.jpeg", "operation/reasoning": "",
+                "answer_type": "single span", "image": _png(i), "image_filename": f"{i}.jpeg",
+                "operation/reasoning": "",
                 "ocr": "", "data_split": "train", "source": "infographicVQA"}
 
     _splits("vidore/infovqa_train", "default", {"train": 40}, infovqa)
@@ -175,7 +177,9 @@ def _knowledge_safety_judging():
         "prompt_label": i % 2, "roberta_prediction": round(r.random(), 4)})
 
     def hh(r, i, s):
-        turns = f"\n\nHuman: {words(r, 4, 8)}?" + (f"\n\nAssistant: {sentence(r)}\n\nHuman: {words(r)}?" if i % 3 else "")
+        turns = f"\n\nHuman: {words(r, 4, 8)}?"
+        if i % 3:
+            turns += f"\n\nAssistant: {sentence(r)}\n\nHuman: {words(r)}?"
         return {"chosen": turns + f"\n\nAssistant: {sentence(r)}", "rejected": turns + f"\n\nAssistant: {sentence(r)}"}
 
     _splits("Anthropic/hh-rlhf", "default", tt(), hh)

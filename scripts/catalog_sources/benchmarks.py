@@ -65,7 +65,8 @@ def _bluebench():
             "qa_finance": _group({"fin_qa": _recipe("cards.fin_qa")}),
             "summarization": _group({"billsum": _recipe("cards.billsum"), "tldr": _recipe("cards.tldr")}),
             "translation": _group({f"wmt_{pair}": _recipe(f"cards.wmt.{pair}") for pair in WMT_PAIRS}),
-            "chatbot_abilities": _group({"arena_hard_generation_english": _recipe("cards.arena_hard.generation.english")}),
+            "chatbot_abilities": _group({
+                "arena_hard_generation_english": _recipe("cards.arena_hard.generation.english")}),
         },
         __description__="BlueBench: an enterprise-oriented benchmark grouping capabilities — knowledge (MMLU-Pro), "
                         "reasoning, entity extraction, news classification, financial QA over tables, "

@@ -23,6 +23,8 @@ from unitxt.serializers import TableSerializer
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate, TemplatesList
 
+# A Table as text lines, header first, cells joined by " | " (for tasks whose fields are plain text).
+TABLE_AS_LINES = "'\\n'.join([' | '.join([str(c) for c in row]) for row in [table['header']] + table['rows']])"
 ANSWER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_string_stripped"]
 
 
@@ -126,7 +128,8 @@ def register(add):
         __description__="WikiTableQuestions: questions on semi-structured Wikipedia tables; the answers are cells or "
                         "values computed from them (a list; any is accepted). Splits train / validation / test. The "
                         "Hub copy is a loading script (datasets < 4, remote code allowed).",
-        __tags__=_tags("table question answering", "stanfordnlp/wikitablequestions", "https://arxiv.org/abs/1508.00305"),
+        __tags__=_tags("table question answering", "stanfordnlp/wikitablequestions",
+                       "https://arxiv.org/abs/1508.00305"),
     ))
     add("cards.fin_qa", TaskCard(
         loader=LoadHF(path="ibm/finqa"),
@@ -147,9 +150,7 @@ def register(add):
     add("cards.tab_fact", TaskCard(
         loader=LoadHF(path="ibm/tab_fact"),
         preprocess_steps=[
-            ExecuteExpression(
-                expression="'\\n'.join([' | '.join([str(c) for c in row]) for row in [table['header']] + table['rows']])",
-                to_field="text_a"),
+            ExecuteExpression(expression=TABLE_AS_LINES, to_field="text_a"),
             Rename(field="statement", to_field="text_b"),
             MapInstanceValues(mappers={"label": {"0": "refuted", "1": "entailed"}}),
             Set(fields={"type_of_relation": "entailment", "text_a_type": "table", "text_b_type": "statement",

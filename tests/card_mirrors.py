@@ -429,6 +429,11 @@ for _builder in (_glue, _super_glue, _qa_summarization_translation, _classificat
 
 def build_all(root: Path) -> Path:
     """Write every mirror under `root` (Hub layout); returns root."""
+    from .card_mirrors_docs import IMAGE_COLUMNS
+
     for repo, configs in MIRRORS.items():
-        make_hub_dataset(root, repo, configs)
+        make_hub_dataset(root, repo, configs, image_columns=IMAGE_COLUMNS.get(repo, ()))
     return root
+
+
+from . import card_mirrors_docs  # noqa: E402,F401  (registers the mirrors of the documentation's cards)

@@ -112,7 +112,7 @@ def test_reference_walk_sees_the_important_kinds_of_references():
 def test_catalog_names_used_in_the_documentation_exist():
     listed = (Path(__file__).parent / "doc_catalog_names.txt").read_text(encoding="utf-8").splitlines()
     used = [line for line in listed if line and not line.startswith("#")]
-    assert len(used) == 28
+    assert len(used) == 97 and len(set(used)) == len(used)
     missing = sorted(name for name in used if name not in ENTRIES)
     assert not missing, missing
 
@@ -133,6 +133,8 @@ def _dummy(field: str, declared: Any) -> Any:
     if field in special and _accepts(declared, special[field]):
         return special[field]
     origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if getattr(declared, "__name__", None) == "Table":  # the library's Table (or one a test re-registered by name)
+        return {"header": ["city", "population"], "rows": [["Paris", "2.1M"], ["Rome", "2.8M"]]}
     if declared is str:
         return f"sample {field.replace('_', ' ')}"
     if declared is bool:

@@ -1,5 +1,11 @@
-"""Catalog: post-processors (processors.*): value operators applied to predictions and references."""
+"""Catalog: post-processors (processors.*): value operators applied to predictions and references.
 
+The same value operators are also published under their operator names (operators.*), as the documentation writes
+them in templates' `postprocessors`: `operators.X` is the bare operator (applied to the prediction and to every
+reference), while `processors.X` may restrict it to the prediction (e.g. literal_eval, scale_0_10_to_0_1).
+"""
+
+from unitxt.operators import Strip
 from unitxt.processors import (
     Capitalize,
     CastToFloat,
@@ -61,6 +67,11 @@ PROCESSORS = {
     "to_list_by_comma": (ToListBySeparator(separator=","), "Split on commas into stripped items (empty ones kept)."),
     "to_list_by_comma_space": (ToListBySeparator(separator=", "), "Split on ', ' into stripped items."),
     "to_list_by_hyphen_space": (SplitBulletList(), "Split a '- item' bullet list into its items."),
+    "to_list_by_comma_from_references": (PostProcess(ToListBySeparator(separator=","), process_prediction=False),
+                                         "Split the references (not the prediction) on commas into stripped items."),
+    "to_list_by_hyphen_space_from_references": (PostProcess(SplitBulletList(), process_prediction=False),
+                                                "Split the references (not the prediction) as '- item' bullet lists."),
+    "strip": (Strip(), "Strip surrounding whitespace from the text."),
     "regex": (ExtractWithRegex(regex=r"(.*)", group=1), "Extract a regex group (pattern/group/fallback overridable)."),
     "to_span_label_pairs": (ToSpanLabelPairs(), "Parse 'span: label, ...' into [span, label] pairs."),
     "dict_of_lists_to_value_key_pairs": (DictOfListsToValueKeyPairs(), "Turn {label: [spans]} into [span, label] pairs."),
@@ -81,8 +92,35 @@ PROCESSORS = {
 }
 
 
+# operators.* names of the documented post-processors (each the bare operator of processors.<same name>).
+OPERATOR_NAMES = [
+    "capitalize", "cast_to_float_return_0_5_if_failed", "cast_to_float_return_nan_if_failed",
+    "cast_to_float_return_zero_if_failed", "convert_to_boolean", "extract_from_double_brackets",
+    "extract_mt_bench_rating_judgment", "first_character", "fix_whitespace", "get_string_after_colon",
+    "literal_eval", "lower_case", "lower_case_till_punc", "match_closest_option", "remove_articles",
+    "remove_punctuations", "scale_0_10_to_0_1", "substring", "take_first_non_empty_line", "take_first_word",
+    "take_last_non_empty_line", "upper_case", "yes_no_to_int", "to_string", "to_string_stripped", "to_number",
+    "extract_first_number",
+]
+
+
+def _bare(operator):
+    """The value operator itself (a PostProcess wrapper restricted to predictions is unwrapped)."""
+    return operator.operator if isinstance(operator, PostProcess) else operator
+
+
+def _described(operator, description):
+    operator.__dict__["__description__"] = description
+    operator.__dict__["__tags__"] = {"kind": "post-processor"}
+    return operator
+
+
 def register(add):
     for name, (operator, description) in PROCESSORS.items():
         operator.__dict__["__description__"] = description
         operator.__dict__["__tags__"] = {"kind": "post-processor"}
         add(f"processors.{name}", operator)
+    for name in OPERATOR_NAMES:
+        operator, description = PROCESSORS[name]
+        add(f"operators.{name}", _described(_bare(operator).copy(), description))
+    add("operators.strip", _described(Strip(), "Strip surrounding whitespace from the text."))

@@ -189,6 +189,16 @@ TASKS = {
         defaults={"type_of_input": "input", "type_of_output": "output"},
     ), "Generic text-to-text generation: produce an output of a named type from an input of a named type.",
         {"task": "generation"}),
+    "generation.from_pair": (dict(
+        input_fields={"input_a": QA_CONTEXT, "type_of_input_a": "str", "input_b": "str", "type_of_input_b": "str",
+                      "type_of_output": "str"},
+        reference_fields={"output": "str"},
+        prediction_type="str",
+        metrics=["metrics.rouge"],
+        augmentable_inputs=["input_b"],
+        defaults={"type_of_input_a": "first input", "type_of_input_b": "second input", "type_of_output": "output"},
+    ), "Generate an output from two named inputs (e.g. a table and its caption); input_a may be a table.",
+        {"task": "generation"}),
     "language_identification": (dict(
         input_fields={"text": "str"},
         reference_fields={"label": "str"},

@@ -224,6 +224,29 @@ def _generation(add):
     }, tags, "tasks.generation")
 
 
+def _generation_from_pair(add):
+    tags = {"task": "generation", "modality": "text"}
+    add_family(add, "templates.generation.from_pair", {
+        "default": InputOutputTemplate(
+            instruction="Given the following {type_of_input_a} and {type_of_input_b}, generate the corresponding "
+                        "{type_of_output}.",
+            input_format="{type_of_input_a}:\n{input_a}\n{type_of_input_b}: {input_b}",
+            target_prefix="{type_of_output}: ",
+            output_format="{output}",
+            postprocessors=TEXT_PROCESSORS,
+            __description__="Names both inputs and the output type; the answer follows '<type_of_output>: '.",
+        ),
+        "instruction": InputOutputTemplate(
+            instruction="Write the {type_of_output} of the {type_of_input_a} below, using its {type_of_input_b}. "
+                        "Reply with the {type_of_output} only.",
+            input_format="{input_a}\n{input_b}",
+            output_format="{output}",
+            postprocessors=TEXT_PROCESSORS,
+            __description__="Instruction-only phrasing; the two inputs follow, one after the other.",
+        ),
+    }, tags, "tasks.generation.from_pair")
+
+
 def _language_identification(add):
     tags = {"task": "language identification", "modality": "text"}
     processors = ["processors.take_first_non_empty_line", "processors.lower_case_till_punc"]
@@ -266,4 +289,5 @@ def register(add):
     _rewriting(add)
     _grammar(add)
     _generation(add)
+    _generation_from_pair(add)
     _language_identification(add)

@@ -288,6 +288,16 @@ def _multiple_choice(add):
             __description__="Only the context, the question and the lettered choices.",
         ),
     }, tags, "tasks.qa.multiple_choice.with_context")
+    # The prompt of the lmms-eval harness for image multiple choice (e.g. AI2D): not part of .all.
+    add("templates.qa.multiple_choice.with_context.lmms_eval", MultipleChoiceTemplate(
+        input_format="{context}\n{question}\n{choices}\nAnswer with the option's letter from the given choices "
+                     "directly.",
+        choices_separator="\n",
+        postprocessors=LETTER_PROCESSORS,
+        __description__="lmms-eval style: context (e.g. an image), question, one lettered choice per line, then the "
+                        "request to answer with the letter only (enumerator overridable, e.g. [enumerator=lowercase]).",
+        __tags__=dict(tags),
+    ))
 
 
 def register(add):

@@ -1,0 +1,216 @@
+"""Catalog: table cards — question answering over tables (WikiTQ, FinQA, TableBench), fact verification (TabFact),
+query-focused table summarization (QTSumm) and table-to-text generation (SciGen, NumericNLG).
+
+Every card turns its dataset's table into the library's Table value ({"header": [...], "rows": [[...]]}), so a
+serializer decides the layout: the cards' own templates use a markdown TableSerializer; with the generic catalog
+templates the recipe's `serializer=` picks it (TableSerializer layouts: markdown, csv, json, indexed_rows).
+"""
+
+from unitxt.card import TaskCard
+from unitxt.loaders import LoadHF
+from unitxt.operators import (
+    Copy,
+    ExecuteExpression,
+    FilterByCondition,
+    FilterByExpression,
+    LoadJson,
+    MapInstanceValues,
+    Rename,
+    Set,
+    Wrap,
+)
+from unitxt.serializers import TableSerializer
+from unitxt.task import Task
+from unitxt.templates import InputOutputTemplate, TemplatesList
+
+# A Table as text lines, header first, cells joined by " | " (for tasks whose fields are plain text).
+TABLE_AS_LINES = "'\\n'.join([' | '.join([str(c) for c in row]) for row in [table['header']] + table['rows']])"
+ANSWER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_string_stripped"]
+
+
+def hf(repo):
+    return f"https://huggingface.co/datasets/{repo}"
+
+
+def _tags(task, repo, paper=None, **extra):
+    urls = {"dataset": hf(repo)}
+    if paper:
+        urls["paper"] = paper
+    return {"task": task, "language": "en", "modality": "table", "urls": urls, **extra}
+
+
+def _table(header, rows):
+    """An expression building a Table value from two expressions (every cell as text)."""
+    return f"{{'header': [str(c) for c in {header}], 'rows': [[str(c) for c in row] for row in {rows}]}}"
+
+
+# FinQA: a financial report (text before and after a table) and a question needing arithmetic over both.
+FIN_QA_TASK = Task(
+    input_fields={"pre_text": "str", "table": "Table", "post_text": "str", "question": "str"},
+    reference_fields={"program_re": "str", "answer": "str"},
+    prediction_type="str",
+    metrics=["metrics.squad"],
+    augmentable_inputs=["pre_text", "post_text", "question"],
+    __description__="Numerical question answering over a financial report: text before the table, the table and "
+                    "text after it. The answer is the computed value; program_re is the gold reasoning program.",
+    __tags__={"task": "table question answering", "modality": "table"},
+)
+FIN_QA_TEMPLATE = InputOutputTemplate(
+    instruction="Read the financial report (text, table, text) and answer the question with the computed value only.",
+    input_format="Text before the table: {pre_text}\nTable:\n{table}\nText after the table: {post_text}\n"
+                 "Question: {question}",
+    target_prefix="Answer: ",
+    output_format="{answer}",
+    postprocessors=ANSWER_PROCESSORS,
+    serializer=TableSerializer(),
+)
+
+# TableBench (config table_bench, one test split over all its jsonl files): the table is a JSON string
+# {"columns": [...], "data": [[...]]}; only the direct-prompting (DP) rows are used.
+TABLEBENCH_TASK = Task(
+    input_fields={"context": "Table", "context_type": "str", "question": "str", "answer_formatter": "str"},
+    reference_fields={"answers": "str"},
+    prediction_type="str",
+    metrics=["metrics.rouge"],
+    defaults={"context_type": "table", "answer_formatter": ""},
+    __description__="Answer a question about a table; answer_formatter states the expected answer format.",
+    __tags__={"task": "table question answering", "modality": "table"},
+)
+TABLEBENCH_TEMPLATE = InputOutputTemplate(
+    instruction="You are a table analyst: answer the question from the content of the table.",
+    input_format="{answer_formatter}\nTable:\n{context}\nQuestion: {question}",
+    target_prefix="Final Answer: ",
+    output_format="{answers}",
+    postprocessors=["processors.to_string_stripped", "processors.lower_case"],
+    serializer=TableSerializer(),
+)
+TABLEBENCH_QTYPES = {
+    "fact_checking": "FactChecking",
+    "numerical_reasoning": "NumericalReasoning",
+    "data_analysis": "DataAnalysis",
+    "visualization": "Visualization",
+}
+
+
+def _tablebench_card(qtype=None):
+    steps = [FilterByCondition(values={"instruction_type": "DP"}, condition="eq")]
+    if qtype:
+        steps.append(FilterByCondition(values={"qtype": qtype}, condition="eq"))
+    steps += [
+        LoadJson(field="table"),
+        ExecuteExpression(_table("table['columns']", "table['data']"), to_field="context"),
+        Rename(field="answer", to_field="answers"),
+        Set(fields={"context_type": "table"}),
+    ]
+    which = f"'{qtype}' questions" if qtype else "all question types"
+    return TaskCard(
+        loader=LoadHF(path="Multilingual-Multimodal-NLP/TableBench"),
+        preprocess_steps=steps,
+        task=TABLEBENCH_TASK,
+        templates=TemplatesList([TABLEBENCH_TEMPLATE]),
+        __description__=f"TableBench: complex table question answering ({which}; the direct-prompting rows, whose "
+                        "instruction asks for the final answer only; answer_formatter states the expected format). "
+                        "One split (test); scored with ROUGE.",
+        __tags__=_tags("table question answering", "Multilingual-Multimodal-NLP/TableBench",
+                       "https://arxiv.org/abs/2408.09174"),
+    )
+
+
+def register(add):
+    add("cards.wikitq", TaskCard(
+        loader=LoadHF(path="stanfordnlp/wikitablequestions"),
+        preprocess_steps=[
+            ExecuteExpression(_table("table['header']", "table['rows']"), to_field="context"),
+            Set(fields={"context_type": "table"}),
+        ],
+        task="tasks.qa.with_context.extractive",
+        templates="templates.qa.with_context.all",
+        __description__="WikiTableQuestions: questions on semi-structured Wikipedia tables; the answers are cells or "
+                        "values computed from them (a list; any is accepted). Splits train / validation / test. The "
+                        "Hub copy is a loading script (datasets < 4, remote code allowed).",
+        __tags__=_tags("table question answering", "stanfordnlp/wikitablequestions",
+                       "https://arxiv.org/abs/1508.00305"),
+    ))
+    add("cards.fin_qa", TaskCard(
+        loader=LoadHF(path="ibm/finqa"),
+        preprocess_steps=[
+            FilterByExpression(expression="len(table) > 1"),
+            ExecuteExpression(expression="' '.join(pre_text)", to_field="pre_text"),
+            ExecuteExpression(expression="' '.join(post_text)", to_field="post_text"),
+            ExecuteExpression(_table("table[0]", "table[1:]"), to_field="table"),
+        ],
+        task=FIN_QA_TASK,
+        templates=TemplatesList([FIN_QA_TEMPLATE]),
+        __description__="FinQA: expert-written questions on earnings reports that need numerical reasoning over the "
+                        "report's text and table (rows with a table of at least a header and one row). Splits "
+                        "train / validation / test; the reference is the computed answer. The Hub copy "
+                        "(ibm-research/finqa) is a loading script (datasets < 4, remote code allowed).",
+        __tags__=_tags("table question answering", "ibm/finqa", "https://arxiv.org/abs/2109.00122"),
+    ))
+    add("cards.tab_fact", TaskCard(
+        loader=LoadHF(path="ibm/tab_fact"),
+        preprocess_steps=[
+            ExecuteExpression(expression=TABLE_AS_LINES, to_field="text_a"),
+            Rename(field="statement", to_field="text_b"),
+            MapInstanceValues(mappers={"label": {"0": "refuted", "1": "entailed"}}),
+            Set(fields={"type_of_relation": "entailment", "text_a_type": "table", "text_b_type": "statement",
+                        "classes": ["refuted", "entailed"]}),
+        ],
+        task="tasks.classification.multi_class.relation",
+        templates="templates.classification.multi_class.relation.all",
+        __description__="TabFact: statements about Wikipedia tables labelled entailed or refuted by the table "
+                        "(the table is given as ' | '-separated rows, header first). Splits train / validation / test. "
+                        "The Hub copy (ibm-research/tab_fact) is a loading script (datasets < 4, remote code allowed).",
+        __tags__=_tags("table fact verification", "ibm/tab_fact", "https://arxiv.org/abs/1909.02164"),
+    ))
+    add("cards.qtsumm", TaskCard(
+        loader=LoadHF(path="yale-nlp/QTSumm"),
+        preprocess_steps=[
+            ExecuteExpression(_table("table['header']", "table['rows']"), to_field="context"),
+            Set(fields={"context_type": "table"}),
+            Rename(field="query", to_field="question"),
+            Wrap(field="summary", inside="list", to_field="answers"),
+        ],
+        task="tasks.qa.with_context.abstractive",
+        templates="templates.qa.with_context.all",
+        __description__="QTSumm: query-focused summarization of Wikipedia tables — a paragraph answering a user "
+                        "query about the table. Splits train / validation / test; scored with ROUGE.",
+        __tags__=_tags("query-focused table summarization", "yale-nlp/QTSumm", "https://arxiv.org/abs/2305.14303"),
+    ))
+    add("cards.scigen", TaskCard(
+        loader=LoadHF(path="kasnerz/scigen"),
+        preprocess_steps=[
+            FilterByCondition(values={"table_content_values": "[]"}, condition="ne"),
+            LoadJson(field="table_column_names"),
+            LoadJson(field="table_content_values"),
+            ExecuteExpression(_table("table_column_names", "table_content_values"), to_field="input_a"),
+            Rename(field="table_caption", to_field="input_b"),
+            Rename(field="text", to_field="output"),
+            Set(fields={"type_of_input_a": "table", "type_of_input_b": "caption",
+                        "type_of_output": "text description"}),
+        ],
+        task="tasks.generation.from_pair",
+        templates="templates.generation.from_pair.all",
+        __description__="SciGen: reasoning-aware table-to-text generation — describe a table of a scientific paper "
+                        "(mostly numbers) given its caption. Splits train / validation / test.",
+        __tags__=_tags("table-to-text generation", "kasnerz/scigen", "https://arxiv.org/abs/2104.08296"),
+    ))
+    add("cards.numeric_nlg", TaskCard(
+        loader=LoadHF(path="kasnerz/numericnlg"),
+        preprocess_steps=[
+            Copy(field="table_html_clean", to_field="input_a"),
+            Rename(field="caption", to_field="input_b"),
+            Rename(field="description", to_field="output"),
+            Set(fields={"type_of_input_a": "table", "type_of_input_b": "caption", "type_of_output": "description"}),
+        ],
+        task="tasks.generation.from_pair",
+        templates="templates.generation.from_pair.all",
+        __description__="NumericNLG: numerical table-to-text generation — write the paragraph describing a table "
+                        "of a scientific paper given the table (its cleaned HTML, as in the data) and its caption. "
+                        "Splits train / validation / test.",
+        __tags__=_tags("table-to-text generation", "kasnerz/numericnlg",
+                       "https://aclanthology.org/2021.acl-long.115/"),
+    ))
+    add("cards.tablebench", _tablebench_card())
+    for suffix, qtype in TABLEBENCH_QTYPES.items():
+        add(f"cards.tablebench_{suffix}", _tablebench_card(qtype))

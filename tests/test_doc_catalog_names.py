@@ -1,0 +1,127 @@
+"""The catalog names the documentation (and the original project's docs/examples) uses: benchmarks over the cards'
+Hub mirrors (every subset scores the maximum with gold predictions), operators.* post-processors behaving as their
+processors.* counterparts, and the judge / table / image cards' rows carrying the documented fields."""
+
+import json
+
+import pytest
+
+from unitxt import evaluate, load_dataset
+from unitxt.catalog import fetch_artifact
+from unitxt.processors import PostProcess
+
+from .card_mirrors import build_all
+
+
+@pytest.fixture(scope="module")
+def mirror_root(tmp_path_factory):
+    return build_all(tmp_path_factory.mktemp("doc_mirrors"))
+
+
+@pytest.fixture
+def in_mirror(mirror_root, monkeypatch):
+    monkeypatch.chdir(mirror_root)
+    return mirror_root
+
+
+def _leaf_paths(benchmark, prefix=()):
+    for name, subset in benchmark.subsets.items():
+        if hasattr(subset, "subsets"):
+            yield from _leaf_paths(subset, prefix + (name,))
+        else:
+            yield prefix + (name,)
+
+
+@pytest.mark.parametrize("name, groups, leaves", [
+    ("benchmarks.vision", ["ai2d", "chart_qa", "doc_vqa", "info_vqa"], 4),
+    ("benchmarks.llama_vision", ["ai2d", "chart_qa", "doc_vqa", "info_vqa"], 4),
+    ("benchmarks.tables_benchmark", ["fin_qa", "qtsumm", "scigen", "tablebench", "wikitq"], 20),
+    ("benchmarks.bluebench", ["chatbot_abilities", "entity_extraction", "knowledge", "news_classification",
+                              "qa_finance", "reasoning", "summarization", "translation"], 28),
+])
+def test_benchmark_runs_on_the_mirrors_and_gold_scores_the_maximum(name, groups, leaves, in_mirror):
+    benchmark, _ = fetch_artifact(name)
+    assert sorted(benchmark.subsets) == groups
+    assert len(list(_leaf_paths(benchmark))) == leaves
+    # max_samples_per_subset caps a nested benchmark as a whole (its first rows), so nested ones run uncapped
+    nested = any(hasattr(subset, "subsets") for subset in benchmark.subsets.values())
+    test = load_dataset(name if nested else f"{name}[max_samples_per_subset=3]", split="test")
+    paths = {tuple(row["subset"]) for row in test}
+    assert len(paths) == leaves and (len(test) >= 3 * leaves if nested else len(test) == 3 * leaves)
+    results = evaluate(list(test["target"]), test)
+    for path in paths:
+        node = results.subsets_scores
+        for part in path:
+            node = node[part]
+        if node["score_name"] == "prediction_length":  # arena-hard prompts: no reference, judged by a model
+            continue
+        assert node["score"] == pytest.approx(1.0), (path, node["score_name"], node["score"])
+
+
+def test_tables_benchmark_writes_each_layout(in_mirror):
+    test = load_dataset("benchmarks.tables_benchmark", split="test")
+    sources = {tuple(row["subset"]): row["source"] for row in test}
+    assert "| --- |" in sources[("wikitq", "markdown")] or "|---|" in sources[("wikitq", "markdown")]
+    json_rows = sources[("wikitq", "json")]
+    assert '[{"' in json_rows and "|---|" not in json_rows
+    assert "row 1 : " in sources[("fin_qa", "indexed_rows")] and "col : " in sources[("fin_qa", "indexed_rows")]
+
+
+@pytest.mark.parametrize("name", ["take_first_word", "lower_case", "extract_mt_bench_rating_judgment",
+                                  "cast_to_float_return_zero_if_failed", "literal_eval", "scale_0_10_to_0_1"])
+def test_operator_names_are_the_bare_post_processors(name):
+    operator, _ = fetch_artifact(f"operators.{name}")
+    processor, _ = fetch_artifact(f"processors.{name}")
+    inner = processor.operator if isinstance(processor, PostProcess) else processor
+    assert type(operator) is type(inner) and not isinstance(operator, PostProcess)
+    samples = {"take_first_word": ("Paris is nice", "Paris"), "lower_case": ("MiXeD", "mixed"),
+               "extract_mt_bench_rating_judgment": ("Rating: [[7]]", 0.7),
+               "cast_to_float_return_zero_if_failed": ("oops", 0.0), "literal_eval": ("[1, 'a']", [1, "a"]),
+               "scale_0_10_to_0_1": ("8", 0.8)}
+    given, expected = samples[name]
+    assert operator.process_value(given) == pytest.approx(expected) if isinstance(expected, float) else \
+        operator.process_value(given) == expected
+
+
+def test_strip_operator():
+    operator, _ = fetch_artifact("operators.strip")
+    assert operator.process_value("  a b \n") == "a b"
+
+
+def test_mt_bench_gpt4_rating_card_keeps_first_turn_questions_without_reference(in_mirror):
+    test = load_dataset("card=cards.mt_bench.response_assessment.rating.single_turn_gpt4_judgement,"
+                        "template=templates.response_assessment.rating.mt_bench_single_turn", split="test")
+    # mirror: 40 rows, turn 2 every 4th row, a reference every 5th row -> 40 - 10 - 8 + 2 = 24
+    assert len(test) == 24
+    data = json.loads(test[0]["task_data"])
+    assert set(data) >= {"question", "answer", "rating"} and not data["question"].startswith("[")
+    assert test[0]["target"] == f"[[{data['rating']}]]"
+    results = evaluate(list(test["target"]), test)
+    assert results.global_scores.score == pytest.approx(1.0)  # spearman of the gold ratings with themselves
+
+
+def test_hh_rlhf_places_the_preferred_reply_by_a_data_fixed_order(in_mirror):
+    test = load_dataset("card=cards.hh_rlhf,template=templates.response_assessment.pairwise_comparative_rating."
+                        "single_turn.default", split="test")
+    winners = [json.loads(row["task_data"])["winner"] for row in test]
+    assert set(winners) == {"A", "B"}
+    for row in test:
+        data = json.loads(row["task_data"])
+        assert "Assistant:" not in data["answer_a"] and "Assistant:" not in data["answer_b"]
+        assert data["question"].startswith("Human:")
+
+
+def test_image_cards_put_the_image_in_media(in_mirror):
+    for card in ("cards.chart_qa", "cards.ai2d", "cards.info_vqa", "cards.doc_vqa.lmms_eval"):
+        row = load_dataset(f"card={card},template_card_index=0", split="test")[0]
+        assert row["media"]["images"] and row["media"]["images"][0].startswith("data:image/png;base64,"), card
+        assert '<img src="media/images/0">' in row["source"], card
+
+
+def test_reference_only_list_processors_and_strip():
+    by_comma, _ = fetch_artifact("processors.to_list_by_comma_from_references")
+    assert by_comma.process_value_pair("a, b", ["x, y ,z", "w"]) == ("a, b", [["x", "y", "z"], ["w"]])
+    bullets, _ = fetch_artifact("processors.to_list_by_hyphen_space_from_references")
+    assert bullets.process_value_pair("- a", ["- x\n- y"]) == ("- a", [["x", "y"]])
+    strip, _ = fetch_artifact("processors.strip")
+    assert strip.process_value("\t yes \n") == "yes"

@@ -418,3 +418,6 @@ class _PipelineScores(MetricScores):
         result = self._finish(wrapped)
         result["num_of_instances"] = computed.get("num_of_instances")
         return result
+
+
+from .metrics_ensemble import MetricsEnsemble  # noqa: E402,F401 - documented as unitxt.metrics.MetricsEnsemble

@@ -20,7 +20,7 @@ from unitxt.metrics_classification_extra import (
     Spearmanr,
     SumAccuracy,
 )
-from unitxt.metrics import ExactMatchMM
+from unitxt.metrics import ExactMatchMM, F1Binary
 from unitxt.metrics_ensemble import IsCodeMixed, RerankRecall, WeightedWinRateCorrelation
 from unitxt.metrics_meteor import Meteor, MeteorFast
 from unitxt.metrics_ner_extra import KPA, FuzzyNer, MetricBasedNer
@@ -37,6 +37,7 @@ from unitxt.metrics_string_extra import (
     WebsrcSquadF1,
 )
 from unitxt.metrics_tool_calling import (
+    KeyValueExtraction,
     MultiTurnToolCallingMetric,
     ReflectionToolCallingMetric,
     ReflectionToolCallingMetricSyntactic,
@@ -58,6 +59,8 @@ METRICS = {
                       "Best positive-class F1 over decision thresholds of float predictions, and that threshold."),
     "precision_binary": (PrecisionBinary(), "classification", "Precision of the positive class for 0/1 predictions."),
     "recall_binary": (RecallBinary(), "classification", "Recall of the positive class for 0/1 predictions."),
+    "f1": (F1Fast(), "classification", "Single-label F1 (f1 = macro over the reference classes; micro and per class)."),
+    "binary_f1": (F1Binary(), "classification", "F1 of the positive class for 0/1 predictions (alias of f1_binary)."),
     "binary_precision": (PrecisionBinary(), "classification", "Precision of the positive class (alias)."),
     "binary_recall": (RecallBinary(), "classification", "Recall of the positive class (alias)."),
     "precision_macro_multi_label": (PrecisionMacroMultiLabel(), "classification",
@@ -100,6 +103,8 @@ METRICS = {
     # SQL
     "text2sql.execution_accuracy": (SQLExecutionAccuracy(), "sql",
                                     "Execution accuracy of predicted SQL (sandboxed, read-only SQLite)."),
+    "text2sql.execution_logic_accuracy": (SQLExecutionAccuracy(), "sql",
+                                          "Execution accuracy of predicted SQL (alias used by the text2sql cards)."),
     "text2sql.non_execution_accuracy": (SQLNonExecutionAccuracy(), "sql",
                                         "SQL equivalence without execution (needs sqlglot and sqlparse)."),
     # tool calling
@@ -109,6 +114,10 @@ METRICS = {
                                         "Per-key accuracy of flattened tool calls (micro, macro, per key)."),
     "tool_calling.key_value.token_overlap": (ToolCallKeyValueExtraction(metric="metrics.token_overlap"),
                                              "tool_calling", "Per-key token overlap of flattened tool calls."),
+    "key_value_extraction.accuracy": (KeyValueExtraction(metric="metrics.accuracy"), "extraction",
+                                      "Per-key accuracy of predicted dicts (micro, macro, per key)."),
+    "key_value_extraction.token_overlap": (KeyValueExtraction(metric="metrics.token_overlap"), "extraction",
+                                           "Per-key token overlap F1 of predicted dicts (micro, macro, per key)."),
     "tool_calling.reflection": (ReflectionToolCallingMetric(), "tool_calling",
                                 "Schema checks plus LLM-based reflection on tool calls (needs its judge toolkit)."),
     "tool_calling.reflection.syntactic": (ReflectionToolCallingMetricSyntactic(), "tool_calling",

@@ -63,3 +63,24 @@ def test_original_format_artifacts_load():
                  {"__type__": "huggingface_metric", "hf_metric_name": "squad", "main_score": "f1", "scale": 100.0,
                   "scaled_fields": ["f1", "exact_match"]}):
         assert isinstance(Base.from_dict(data), Metric)
+
+
+def test_external_rag_lexical_metrics():
+    prediction = {"answer": "the cat sat", "contexts": ["the cat sat on the mat", "dogs bark"],
+                  "contexts_id": ["c2", "c1"]}
+    task_data = {"question": "where did the cat sit", "reference_context_ids": ["c1"],
+                 "reference_answers": ["a cat sat there"]}
+    expected = {  # SQuAD-normalised tokens: the question is [where, did, cat, sit]
+        "answer_relevance.token_recall": ("answer_relevance_token_recall_recall", 1 / 4),  # cat
+        "context_relevance.token_precision": ("context_relevance_token_precision_precision", 1 / 4),
+        "context_correctness.map": ("context_correctness_map", 1 / 2),  # gold id at rank 2
+        "context_correctness.retrieval_at_k": ("context_correctness_match_at_1", 0.0),
+        "context_correctness.mrr": ("context_correctness", 1 / 2),
+        "answer_correctness.token_recall": ("answer_correctness", 2 / 3),  # cat, sat of [cat, sat, there]
+        "faithfulness.token_k_precision": ("faithfulness", 1.0),
+    }
+    for name, (score_name, value) in expected.items():
+        metric, _ = fetch_artifact(f"metrics.rag.external_rag.{name}")
+        scores = metric.evaluate([prediction], [[]], [task_data]).global_scores(with_ci=False)
+        assert (scores["score_name"], scores["score"]) == (score_name, pytest.approx(value)), name
+        assert scores["num_of_instances"] == 1 and not any(key.endswith("_num_of_instances") for key in scores)

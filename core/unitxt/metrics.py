@@ -407,7 +407,8 @@ class _PipelineScores(MetricScores):
     def _finish(self, scores: Dict[str, Any]) -> Dict[str, Any]:
         pipeline = self.metric
         inner_main = scores.get("score_name")
-        result = pipeline.prefixed({k: v for k, v in scores.items() if k not in ("score", "score_name")})
+        result = pipeline.prefixed({k: v for k, v in scores.items()
+                                    if k not in ("score", "score_name", "num_of_instances")})
         main = pipeline.score_prefix + (inner_main if pipeline.main_score == "score" else pipeline.main_score)
         result["score"] = result.get(main, scores.get("score"))
         result["score_name"] = main

@@ -44,7 +44,8 @@ from unitxt.metrics_tool_calling import (
     ToolCallingMetric,
     ToolCallKeyValueExtraction,
 )
-from unitxt.operators import Split
+from unitxt.metrics import MetricPipeline
+from unitxt.operators import Copy, Split, Wrap
 import unitxt.metrics_robustness as robustness
 
 METRICS = {
@@ -135,19 +136,40 @@ METRICS = {
                                                         "Share of the answer's tokens found in the contexts."),
     "rag.external_rag.answer_correctness.token_recall": (TokenRecall(), "rag",
                                                          "Share of the ground-truth answer's tokens in the answer."),
-    "rag.external_rag.answer_relevance.token_recall": (
-        TokenRecall(reference_answers_field="question", main_score="answer_relevance"), "rag",
-        "Share of the question's tokens found in the answer."),
     "rag.external_rag.context_correctness.mrr": (ContextCorrectnessMRR(), "rag",
                                                  "Reciprocal rank of the first ground-truth context id retrieved."),
     "rag.response_generation.faithfulness.token_k_precision": (TokenKPrecision(), "rag",
                                                                "Share of the answer's tokens found in the contexts."),
     "rag.response_generation.correctness.token_overlap": (
         TokenOverlap(), "rag", "Token precision/recall/F1 of the answer against the ground-truth answers."),
-    "rag.response_generation.answer_relevance.token_recall": (
-        TokenRecall(reference_answers_field="question", main_score="answer_relevance"), "rag",
-        "Share of the question's tokens found in the answer."),
 }
+
+
+
+def _rag_pipeline(main_score, steps, metric, prefix):
+    return MetricPipeline(main_score=main_score, preprocess_steps=steps, metric=metric, score_prefix=prefix)
+
+
+_ANSWER_RELEVANCE = [Copy(field="prediction/answer", to_field="prediction"),
+                     Wrap(field="task_data/question", inside="list", to_field="references")]
+_CONTEXT_IDS = [Copy(field="prediction/contexts_id", to_field="prediction"),
+                Wrap(field="task_data/reference_context_ids", inside="list", to_field="references")]
+METRICS.update({
+    "rag.external_rag.answer_relevance.token_recall": (
+        _rag_pipeline("recall", _ANSWER_RELEVANCE, "metrics.token_overlap", "answer_relevance_token_recall_"),
+        "rag", "Answer relevance: token recall of the question in the answer of a RAG response."),
+    "rag.external_rag.context_relevance.token_precision": (
+        _rag_pipeline("precision", [Copy(field="prediction/contexts", to_field="references"),
+                                    Copy(field="task_data/question", to_field="prediction")],
+                      "metrics.token_overlap", "context_relevance_token_precision_"),
+        "rag", "Context relevance: token precision of the question against the retrieved contexts."),
+    "rag.external_rag.context_correctness.map": (
+        _rag_pipeline("map", _CONTEXT_IDS, "metrics.map", "context_correctness_"),
+        "rag", "Context correctness: mean average precision of the retrieved context ids."),
+    "rag.external_rag.context_correctness.retrieval_at_k": (
+        _rag_pipeline("match_at_1", _CONTEXT_IDS, "metrics.retrieval_at_k", "context_correctness_"),
+        "rag", "Context correctness: precision/recall/match at k of the retrieved context ids."),
+})
 
 _ROBUSTNESS = {
     "group_mean_accuracy": "GroupMeanAccuracy",

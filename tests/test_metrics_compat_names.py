@@ -79,8 +79,11 @@ def test_external_rag_lexical_metrics():
         "answer_correctness.token_recall": ("answer_correctness", 2 / 3),  # cat, sat of [cat, sat, there]
         "faithfulness.token_k_precision": ("faithfulness", 1.0),
     }
-    for name, (score_name, value) in expected.items():
-        metric, _ = fetch_artifact(f"metrics.rag.external_rag.{name}")
-        scores = metric.evaluate([prediction], [[]], [task_data]).global_scores(with_ci=False)
-        assert (scores["score_name"], scores["score"]) == (score_name, pytest.approx(value)), name
-        assert scores["num_of_instances"] == 1 and not any(key.endswith("_num_of_instances") for key in scores)
+    for kind in ("external_rag", "end_to_end"):
+        for name, (score_name, value) in expected.items():
+            metric, _ = fetch_artifact(f"metrics.rag.{kind}.{name}")
+            scores = metric.evaluate([prediction], [[]], [task_data]).global_scores(with_ci=False)
+            assert (scores["score_name"], scores["score"]) == (score_name, pytest.approx(value)), name
+            assert scores["num_of_instances"] == 1 and not any(key.endswith("_num_of_instances") for key in scores)
+        recommended, _ = fetch_artifact(f"metrics.rag.{kind}.recommended.cpu_only.all")
+        assert all(fetch_artifact(item)[0].main_score for item in recommended.items)

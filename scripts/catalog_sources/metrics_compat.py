@@ -45,6 +45,7 @@ from unitxt.metrics_tool_calling import (
     ToolCallKeyValueExtraction,
 )
 from unitxt.metrics import MetricPipeline
+from unitxt.metrics_list import MetricsList
 from unitxt.operators import Copy, Split, Wrap
 import unitxt.metrics_robustness as robustness
 
@@ -170,6 +171,21 @@ METRICS.update({
         _rag_pipeline("match_at_1", _CONTEXT_IDS, "metrics.retrieval_at_k", "context_correctness_"),
         "rag", "Context correctness: precision/recall/match at k of the retrieved context ids."),
 })
+
+# the end-to-end RAG task scores the same RAG response (answer, contexts, contexts_id) with the same lexical metrics
+_LEXICAL_RAG = ["answer_correctness.token_recall", "answer_relevance.token_recall", "context_correctness.map",
+                "context_correctness.mrr", "context_correctness.retrieval_at_k", "context_relevance.token_precision",
+                "faithfulness.token_k_precision"]
+for _kind in ("external_rag", "end_to_end"):
+    for _name in _LEXICAL_RAG:
+        if _kind == "end_to_end" or f"rag.{_kind}.{_name}" not in METRICS:
+            _artifact, _family, _description = METRICS[f"rag.external_rag.{_name}"]
+            METRICS[f"rag.{_kind}.{_name}"] = (type(_artifact).from_dict(_artifact.to_dict()), _family, _description)
+    METRICS[f"rag.{_kind}.recommended.cpu_only.all"] = (
+        MetricsList(items=[f"metrics.rag.{_kind}.{name}" for name in (
+            "context_correctness.mrr", "context_relevance.token_precision", "faithfulness.token_k_precision",
+            "answer_correctness.token_recall", "answer_relevance.token_recall")]),
+        "metrics_list", "Recommended CPU-only (lexical) RAG metrics; expand with MetricsList.expand.")
 
 _ROBUSTNESS = {
     "group_mean_accuracy": "GroupMeanAccuracy",

@@ -117,6 +117,14 @@ def _binary_gold(metric: Any, references: List[List[Any]]) -> Any:
     return np.asarray(gold, dtype=np.int64)
 
 
+class _BinaryGoldCheck:
+    """Mixin: references must be 0/1, checked when the metric is evaluated (not lazily at scoring)."""
+
+    def check_inputs(self, predictions, references, task_data) -> None:
+        super().check_inputs(predictions, references, task_data)
+        _binary_gold(self, references)
+
+
 def best_accuracy_threshold(gold: Any, scores: Any) -> Dict[str, float]:
     """Highest accuracy of `scores >= t` against 0/1 gold over every threshold t, and the smallest such t
     (a prediction value, or just above the largest one when predicting all-negative is best)."""
@@ -139,7 +147,7 @@ def best_accuracy_threshold(gold: Any, scores: Any) -> Dict[str, float]:
     return {"max_accuracy_binary": best_correct / n, "best_thr_max_acc": best_threshold}
 
 
-class BinaryMaxAccuracy(GlobalMetric):
+class BinaryMaxAccuracy(_BinaryGoldCheck, GlobalMetric):
     """Best accuracy over all decision thresholds of float predictions (>= threshold is positive), and the threshold.
 
     No instance scores (one instance has no meaningful best threshold); CIs rescore resamples."""
@@ -158,32 +166,49 @@ class BinaryMaxAccuracy(GlobalMetric):
 
 def best_f1_thresholds(gold: Any, scores: Any) -> Dict[str, float]:
     """For thresholds t among the predictions (rounded to 3 decimals), `scores >= t` as positive: the best F1 of the
-    positive class and of the negative class, their thresholds, and precision/recall at each best point."""
+    positive class and of the negative class (first best in increasing t), their thresholds, and precision/recall
+    at each best point. Vectorised over thresholds with sorted scores (O(n log n))."""
     np = _np()
-    best = {"pos": (-1.0, -1.0, 0.0, 0.0), "neg": (-1.0, -1.0, 0.0, 0.0)}
-    for threshold in sorted({round(float(s), 3) for s in scores if np.isfinite(s)}):
-        pred = (scores >= threshold).astype(np.int64)
-        for key, (g, p) in {"pos": (gold, pred), "neg": (1 - gold, 1 - pred)}.items():
-            tp, fp, fn = int((g & p).sum()), int(((1 - g) & p).sum()), int((g & (1 - p)).sum())
-            precision = tp / (tp + fp) if tp + fp else 0.0
-            recall = tp / (tp + fn) if tp + fn else 0.0
-            f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-            if f1 > best[key][0]:
-                best[key] = (f1, threshold, precision, recall)
-    return {
-        "max_f1_binary": best["pos"][0], "best_thr_maxf1": best["pos"][1],
-        "max_f1_binary_neg": best["neg"][0], "best_thr_maxf1_neg": best["neg"][1],
-        "recall_at_max_f1": best["pos"][3], "recall_at_max_f1_neg": best["neg"][3],
-        "precision_at_max_f1": best["pos"][2], "precision_at_max_f1_neg": best["neg"][2],
-    }
+    finite = np.isfinite(scores)
+    thresholds = np.unique(np.round(scores[finite], 3))
+    empty = {"max_f1_binary": -1.0, "best_thr_maxf1": -1.0, "max_f1_binary_neg": -1.0, "best_thr_maxf1_neg": -1.0,
+             "recall_at_max_f1": 0.0, "recall_at_max_f1_neg": 0.0, "precision_at_max_f1": 0.0,
+             "precision_at_max_f1_neg": 0.0}
+    if thresholds.size == 0:
+        return empty
+    ranked = np.where(finite, scores, -np.inf)
+    positives, negatives = np.sort(ranked[gold == 1]), np.sort(ranked[gold == 0])
+    tp = positives.size - np.searchsorted(positives, thresholds, side="left")  # positives scored >= t
+    fp = negatives.size - np.searchsorted(negatives, thresholds, side="left")
+    fn = positives.size - tp
+    tn = negatives.size - fp
+
+    def prf(t_p, f_p, f_n):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            precision = np.where(t_p + f_p > 0, t_p / np.maximum(t_p + f_p, 1), 0.0)
+            recall = np.where(t_p + f_n > 0, t_p / np.maximum(t_p + f_n, 1), 0.0)
+            f1 = np.where(precision + recall > 0, 2 * precision * recall / np.maximum(precision + recall, 1e-300),
+                          0.0)
+        return precision, recall, f1
+
+    result = {}
+    for suffix, (t_p, f_p, f_n) in (("", (tp, fp, fn)), ("_neg", (tn, fn, fp))):
+        precision, recall, f1 = prf(t_p, f_p, f_n)
+        best = int(np.argmax(f1))
+        result[f"max_f1_binary{suffix}"] = float(f1[best])
+        result[f"best_thr_maxf1{suffix}"] = float(thresholds[best])
+        result[f"recall_at_max_f1{suffix}"] = float(recall[best])
+        result[f"precision_at_max_f1{suffix}"] = float(precision[best])
+    return {key: result[key] for key in empty}
 
 
-class BinaryMaxF1(GlobalMetric):
+class BinaryMaxF1(_BinaryGoldCheck, GlobalMetric):
     """Best F1 of the positive (and of the negative) class over the decision thresholds of float predictions."""
 
     main_score = "max_f1_binary"
     prediction_type = "Union[float, int, bool]"
     single_reference_per_prediction = True
+    process_single_instances = False
     ci_scores = ["max_f1_binary", "max_f1_binary_neg"]
 
     def compute(self, references, predictions, task_data):

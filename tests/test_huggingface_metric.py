@@ -171,3 +171,11 @@ def test_evaluate_is_imported_lazily_and_required_when_used(monkeypatch, metric_
     metric = HuggingfaceMetric(hf_metric_name=str(metric_dir / "word_match"), main_score="match", n_resamples=0)
     with pytest.raises(MissingRequirementError, match="pip install evaluate"):
         metric.evaluate(["a"], [["a"]])
+
+
+def test_scaled_fields_divide_as_in_the_original_format(metric_dir):
+    metric = HuggingfaceMetric(hf_metric_name=str(metric_dir / "word_match"), main_score="match",
+                               hf_compute_args={"case_sensitive": False}, hf_metric_fields=["count"], scale=4.0,
+                               scaled_fields=["count"], n_resamples=0)
+    global_scores = metric.evaluate(PREDICTIONS, REFERENCES, TASK_DATA).global_scores()
+    assert global_scores["count"] == 1.0 and global_scores["match"] == 0.75  # only the scaled field is divided

@@ -26,6 +26,11 @@ EXAMPLES = {
     "cast_fields": {"fields": {"x": "int"}},
     "dataset_recipe": {"card": "cards.demo.sentiment", "num_demos": [0, 2], "demos_pool_size": 10},
     "single_type_serializer": {"serialized_type": "List[str]"},
+    "key_value_extraction": {"metric": "metrics.accuracy"},
+    "tool_call_key_value_extraction": {"metric": "metrics.accuracy"},
+    "multi_turn_metric": {"metric": "metrics.accuracy"},
+    "metrics_ensemble": {"metrics": ["metrics.accuracy", "metrics.f1_micro"], "weights": [0.5, 0.5]},
+    "string_containment_ratio": {"field": "entities"},
 }
 
 # Base classes that only make sense subclassed: constructing them directly must fail with a clear error.

@@ -469,6 +469,8 @@ BUILTIN_ARTIFACT_MODULES = (
     "processors",
     "metrics",
     "metrics_text", "metrics_bleu", "metrics_string", "metrics_correlation", "metrics_ner", "metrics_retrieval", "metrics_rag", "metrics_list",
+    "metrics_classification_extra", "metrics_string_extra", "metrics_ner_extra", "metrics_robustness", "metrics_sql",
+    "metrics_tool_calling", "metrics_ensemble", "metrics_meteor",
     "serializers",
     "augmentors", "image_operators", "metrics_huggingface",
     "operators_extra",

@@ -66,17 +66,24 @@ def _equal(prediction: Any, reference: Any) -> bool:
     return prediction == reference
 
 
-class ExactMatchMM(Accuracy):
-    """Exact match (alias of accuracy under the name exact_match_mm)."""
+class ExactMatchMM(InstanceMetric):
+    """Multiple-choice answer match (MMStar style): the lower-cased gold option letter equals the prediction's first
+    character, or the character after "(", "option " or "the answer is " at its start (best reference)."""
 
     main_score = "exact_match_mm"
     ci_scores = ["exact_match_mm"]
 
-    def compute_all(self, predictions, references, task_data):
-        return [{"exact_match_mm": row["accuracy"]} for row in super().compute_all(predictions, references, task_data)]
+    @staticmethod
+    def option_match(prediction: str, reference: str) -> float:
+        answer = reference.lower().strip().replace("\n", " ")
+        predicted = prediction.lower().strip().replace("\n", " ")
+        for prefix in ("", "(", "option ", "the answer is "):
+            if predicted.startswith(prefix) and len(predicted) > len(prefix) and answer == predicted[len(prefix)]:
+                return 1.0
+        return 0.0
 
     def compute(self, references, prediction, task_data):
-        return {"exact_match_mm": super().compute(references, prediction, task_data)["accuracy"]}
+        return {"exact_match_mm": max((self.option_match(str(prediction), str(r)) for r in references), default=0.0)}
 
 
 class StringContainment(InstanceMetric):
@@ -418,7 +425,8 @@ class _PipelineScores(MetricScores):
     def _finish(self, scores: Dict[str, Any]) -> Dict[str, Any]:
         pipeline = self.metric
         inner_main = scores.get("score_name")
-        result = pipeline.prefixed({k: v for k, v in scores.items() if k not in ("score", "score_name")})
+        result = pipeline.prefixed({k: v for k, v in scores.items()
+                                    if k not in ("score", "score_name", "num_of_instances")})
         main = pipeline.score_prefix + (inner_main if pipeline.main_score == "score" else pipeline.main_score)
         result["score"] = result.get(main, scores.get("score"))
         result["score_name"] = main
@@ -436,3 +444,6 @@ class _PipelineScores(MetricScores):
         result = self._finish(wrapped)
         result["num_of_instances"] = computed.get("num_of_instances")
         return result
+
+
+from .metrics_ensemble import MetricsEnsemble  # noqa: E402,F401 - documented as unitxt.metrics.MetricsEnsemble

@@ -36,6 +36,9 @@ class HuggingfaceMetric(GlobalMetric):
     hf_additional_input_fields_pass_one_value: List[str] = []
     hf_compute_args: Dict[str, Any] = {}
     scale: float = 1.0
+    # the original catalog format: scale != 1 with scaled_fields divides those fields by scale (e.g. 0-100 -> 0-1);
+    # without scaled_fields every score is multiplied by scale
+    scaled_fields: Optional[List[str]] = None
     _requirements_list = {"evaluate": "the Hugging Face evaluate library"}
 
     def prepare(self) -> None:
@@ -122,7 +125,12 @@ class HuggingfaceMetric(GlobalMetric):
                 value = value.item()
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
-            scores[name] = value * self.scale if self.scale != 1.0 and not math.isnan(value) else value
+            if self.scale == 1.0 or math.isnan(value):
+                scores[name] = value
+            elif self.scaled_fields is None:
+                scores[name] = value * self.scale
+            else:
+                scores[name] = value / self.scale if name in self.scaled_fields else value
         return scores
 
 

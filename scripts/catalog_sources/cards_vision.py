@@ -36,10 +36,10 @@ def register(add):
             Rename(field="query", to_field="question"),
             *_image_context(),
         ],
-        task="tasks.qa.with_context.abstractive[metrics=[metrics.anls]]",
+        task="tasks.qa.with_context.abstractive[metrics=[metrics.relaxed_correctness]]",
         templates="templates.qa.with_context.all",
         __description__="ChartQA: questions about chart images needing visual and logical reasoning (human-written "
-                        "and machine-generated questions); short answers, scored with ANLS. Splits train / val "
+                        "and machine-generated questions); short answers, scored with relaxed accuracy (numbers within 5%). Splits train / val "
                         "(validation) / test.",
         __tags__=_tags("visual question answering", "HuggingFaceM4/ChartQA", "https://arxiv.org/abs/2203.10244"),
     ))
@@ -97,10 +97,10 @@ def register(add):
             Wrap(field="answer", inside="list", to_field="answers"),
             *_image_context(),
         ],
-        task="tasks.qa.with_context.abstractive[metrics=[metrics.anls]]",
+        task="tasks.qa.with_context.abstractive[metrics=[metrics.relaxed_correctness]]",
         templates="templates.qa.with_context.all",
         __description__="ChartQA as packaged for lmms-eval: the test split only (human-written and augmented "
-                        "questions, 'type' tells which), one answer per question; scored with ANLS.",
+                        "questions, 'type' tells which), one answer per question; scored with relaxed accuracy.",
         __tags__=_tags("visual question answering", "lmms-lab/ChartQA", "https://arxiv.org/abs/2203.10244"),
     ))
     for config, name, paper in (("DocVQA", "cards.doc_vqa.lmms_eval", "https://arxiv.org/abs/2007.00398"),

@@ -119,3 +119,30 @@ def produce(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], 
         raise RecipeError("produce() needs a dataset recipe (card= or task=), not a benchmark.", artifact=str(recipe))
     rows = built.produce_rows(instances)
     return rows[0] if single else rows
+
+
+def infer(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], recipe: Any, engine: Any,
+          return_data: bool = False, return_meta_data: bool = False) -> Any:
+    """Render task-schema instances with `recipe`, run `engine` (an engine or a catalog name such as
+    "engines.model.flan.t5_small.hf") and post-process the answers with the recipe's template.
+
+    Returns the processed predictions (one value for a dict, a list for a list); with `return_data`, the produced rows
+    with `prediction` (raw answer), `processed_prediction` and, with `return_meta_data`, `infer_meta_data` added.
+    """
+    from .evaluation import post_process_rows
+    from .inference.mock_generic import load_engine
+
+    single = isinstance(instance_or_instances, dict)
+    rows = produce([instance_or_instances] if single else list(instance_or_instances), recipe)
+    model = load_engine(engine)
+    outputs = model.infer(rows, return_meta_data=True)
+    raw = [output.prediction for output in outputs]
+    processed = post_process_rows(raw, rows)[0]
+    if not return_data:
+        return processed[0] if single else processed
+    for row, output, value in zip(rows, outputs, processed):
+        row["prediction"] = output.prediction
+        row["processed_prediction"] = value
+        if return_meta_data:
+            row["infer_meta_data"] = output.to_dict()
+    return rows[0] if single else rows

@@ -196,7 +196,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(404, {"error": {"message": f"unknown path {path}"}})
         with owner._lock:
             owner.requests.append(request)
-            owner.paths.append(path)
+            owner.paths.append(self.path)  # with the query string
             owner.headers.append({key.lower(): value for key, value in self.headers.items()})
             owner._in_flight += 1
             owner.max_in_flight = max(owner.max_in_flight, owner._in_flight)

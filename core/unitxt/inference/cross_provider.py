@@ -170,7 +170,7 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
 
             close = difflib.get_close_matches(self.model, list(models), n=3)
             hint = f" Did you mean {', '.join(close)}?" if close else ""
-            elsewhere = [name for name, served in PROVIDER_MODEL_MAP.items() if self.model in served]
+            elsewhere = sorted(name for name, served in PROVIDER_MODEL_MAP.items() if self.model in served)
             also = f" It is served by: {', '.join(elsewhere)}." if elsewhere else ""
             raise InferenceError(f"Model {self.model!r} is not supported by provider {provider!r}.{hint}{also} "
                                  f"Supported models for {provider}: {', '.join(sorted(models))}.",

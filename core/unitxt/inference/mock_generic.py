@@ -39,10 +39,10 @@ class MockInferenceEngine(InferenceEngine):
 
 class GenericInferenceEngine(InferenceEngine):
     """Delegates to the engine named by the `inference_engine` setting (env UNITXT_INFERENCE_ENGINE: a catalog name
-    or an engine's JSON), else to `default` (an engine or catalog name). Lets catalog entries leave the choice of model
+    or an engine's JSON), else to `default` (a catalog name). Lets catalog entries leave the choice of model
     to the user."""
 
-    default: Optional[Union[InferenceEngine, str]] = None
+    default: Optional[str] = None  # a catalog name (or an engine's JSON), resolved only when the engine runs
     use_cache: bool = False  # the delegate caches
     _inference_type = "generic"
 

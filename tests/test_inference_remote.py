@@ -39,7 +39,8 @@ def engine_for(server, tmp_path, cls=OpenAiInferenceEngine, **kwargs):
 
 
 def test_text_and_chat_sources_with_generation_parameters(server, tmp_path):
-    engine = engine_for(server, tmp_path, max_new_tokens=7, temperature=0.5, top_p=0.9, seed=3, stop="###")
+    engine = engine_for(server, tmp_path, max_new_tokens=7, temperature=0.5, top_p=0.9, seed=3, stop="###",
+                        num_parallel_requests=1)  # requests in row order
     rows = [{"source": "What is 2+2?"},
             {"source": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]}]
     assert engine(rows) == ["echo: What is 2+2?", "echo: Hi"]
@@ -65,7 +66,7 @@ def test_images_travel_as_content_parts(server, tmp_path):
     rows = [{"source": 'Describe <img src="media/images/0"> please', "media": {"images": [url], "audios": []}},
             {"source": [{"role": "user", "content": [{"type": "text", "text": "What is it?"},
                                                       {"type": "image_url", "image_url": {"url": url}}]}]}]
-    engine_for(server, tmp_path)(rows)
+    engine_for(server, tmp_path, num_parallel_requests=1)(rows)
     assert server.requests[0]["messages"] == [{"role": "user", "content": [
         {"type": "text", "text": "Describe "}, {"type": "image_url", "image_url": {"url": url}},
         {"type": "text", "text": " please"}]}]

@@ -13,6 +13,7 @@ Every request body is recorded (`requests`, `count`), with the largest number of
 
 import json
 import re
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -179,6 +180,10 @@ class OpenAIProtocolServer:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_owner: OpenAIProtocolServer
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no delayed-ACK stalls
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass

@@ -247,16 +247,18 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
 
 
 def task_options(row: Dict[str, Any], index: int) -> List[str]:
-    """The `options` of a row's task_data (for option-selecting engines)."""
+    """The options of a row for option-selecting engines: task_data["options"] (multiple choice), else
+    task_data["classes"] (classification)."""
     task_data = row.get("task_data")
     if isinstance(task_data, str):
         try:
             task_data = json.loads(task_data)
         except json.JSONDecodeError:
             task_data = None
-    options = task_data.get("options") if isinstance(task_data, dict) else None
+    options = None
+    if isinstance(task_data, dict):
+        options = task_data.get("options") or task_data.get("classes")
     if not isinstance(options, list) or not options:
-        raise InferenceError(f"Row {index}: option selection needs task_data['options'] (a non-empty list).",
-                             field="task_data")
+        raise InferenceError(f"Row {index}: option selection needs task_data['options'] (or 'classes'), a non-empty "
+                             f"list.", field="task_data")
     return [str(option) for option in options]
-

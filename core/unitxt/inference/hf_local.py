@@ -168,16 +168,23 @@ class HFPipelineBasedInferenceEngine(HFEngineBase):
     _inference_type = "hf-pipeline"
 
     def pipeline(self) -> Any:
-        if self._loaded is None:
+        """The pipeline, or False when this transformers has no pipeline for the task (transformers 5 dropped
+        text2text-generation: encoder-decoder models then generate directly, with the same parameters)."""
+        if getattr(self, "_pipe", None) is None:
             torch, transformers = _torch_and_transformers()
             model, tokenizer, device = HFEngineBase.load(self)
             task = self.task or ("text2text-generation" if model.config.is_encoder_decoder else "text-generation")
+            from transformers.pipelines import SUPPORTED_TASKS
+
             self._task = task
-            self._pipe = transformers.pipeline(task, model=model, tokenizer=tokenizer, device=device)
+            self._pipe = (transformers.pipeline(task, model=model, tokenizer=tokenizer, device=device)
+                          if task in SUPPORTED_TASKS else False)
         return self._pipe
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         pipe = self.pipeline()
+        if pipe is False:
+            return HFAutoModelInferenceEngine._generate(self, inputs, log_probs=False)
         model, tokenizer, _ = self._loaded
         encoder_decoder = model.config.is_encoder_decoder
         kwargs = dict(self.hf_generate_kwargs(), max_new_tokens=self.token_limit or 20)

@@ -252,5 +252,7 @@ def test_option_selection_by_prompt_log_probs(tmp_path):
         "Grass is blue", "Grass is very green", "The sky is blue", "The sky is green", "The sky is red"]
     assert all(request["echo"] is True and request["max_tokens"] == 0 for request in server.requests)
     assert set(server.paths) == {"/v1/completions"}
+    same_prompt = [{"source": "The sky is", "task_data": {"options": [" grey", " blue sky"]}}]
+    assert engine(same_prompt) == [" blue sky"]  # cached per prompt and options: not the earlier " blue"
     with pytest.raises(InferenceError, match=r"task_data\['options'\]"):
         engine([{"source": "no options", "task_data": "{}"}])

@@ -4,6 +4,7 @@ Each option is scored by the sum of its tokens' log-probs after the prompt; the 
 Subclasses provide `options_log_probs(pairs)`; remote OpenAI-protocol servers score through completions with echo.
 """
 
+import json
 from typing import Any, Dict, List, Tuple
 
 from .base import EngineInput, InferenceEngine, TextGenerationInferenceOutput, task_options
@@ -20,6 +21,10 @@ class OptionSelectingByLogProbsInferenceEngine(InferenceEngine):
     def options_log_probs(self, pairs: List[Tuple[str, str]]) -> List[float]:
         """log P(option | context) for each (context, option)."""
         raise NotImplementedError
+
+    def cache_input_key(self, item: EngineInput, row: Dict[str, Any]) -> str:
+        """The answer depends on the options too, not only on the prompt."""
+        return json.dumps([item.key(), task_options(row, 0)], ensure_ascii=False)
 
     def context_text(self, item: EngineInput) -> str:
         return item.as_text()

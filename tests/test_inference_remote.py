@@ -248,11 +248,12 @@ def test_option_selection_by_prompt_log_probs(tmp_path):
         rows = [{"source": "The sky is", "task_data": json.dumps({"options": [" red", " blue", " green"]})},
                 {"source": "Grass is", "task_data": {"options": [" very green", " blue"]}}]
         assert engine(rows) == [" blue", " blue"]
+        same_prompt = [{"source": "The sky is", "task_data": {"options": [" blue moon", " grey"]}}]
+        assert engine(same_prompt) == [" grey"]  # -3.0 beats -3.1; cached per prompt and options
     assert sorted(request["prompt"] for request in server.requests) == [
-        "Grass is blue", "Grass is very green", "The sky is blue", "The sky is green", "The sky is red"]
+        "Grass is blue", "Grass is very green", "The sky is blue", "The sky is blue moon", "The sky is green",
+        "The sky is grey", "The sky is red"]
     assert all(request["echo"] is True and request["max_tokens"] == 0 for request in server.requests)
     assert set(server.paths) == {"/v1/completions"}
-    same_prompt = [{"source": "The sky is", "task_data": {"options": [" grey", " blue sky"]}}]
-    assert engine(same_prompt) == [" blue sky"]  # cached per prompt and options: not the earlier " blue"
     with pytest.raises(InferenceError, match=r"task_data\['options'\]"):
         engine([{"source": "no options", "task_data": "{}"}])

@@ -22,7 +22,8 @@ from tests.openai_protocol_server import OpenAIProtocolServer  # noqa: E402
 from unitxt.inference import OpenAiInferenceEngine  # noqa: E402
 
 
-def engine(server: OpenAIProtocolServer, cache_dir: str, parallel: int, use_cache: bool = True) -> OpenAiInferenceEngine:
+def engine(server: OpenAIProtocolServer, cache_dir: str, parallel: int, use_cache: bool = True
+           ) -> OpenAiInferenceEngine:
     return OpenAiInferenceEngine(model_name="bench", credentials={"api_key": "k", "api_url": server.base_url},
                                  num_parallel_requests=parallel, cache_dir=cache_dir, use_cache=use_cache,
                                  show_progress=False, max_tokens=16)

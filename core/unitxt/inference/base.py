@@ -8,7 +8,7 @@ rerun sends nothing. Engines implement `_infer(inputs, rows) -> List[TextGenerat
 
 import json
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence
 
 from ..errors import UnitxtError
 from ..operator import Operator, PackageRequirementsMixin
@@ -132,11 +132,11 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         self._cache_store = None
 
     # ------------------------------------------------------------------ public API
-    def __call__(self, dataset: Any, return_meta_data: bool = False) -> Union[List[Any], List[TextGenerationInferenceOutput]]:
+    def __call__(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
         """Same as infer()."""
         return self.infer(dataset, return_meta_data=return_meta_data)
 
-    def infer(self, dataset: Any, return_meta_data: bool = False) -> Union[List[Any], List[TextGenerationInferenceOutput]]:
+    def infer(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
         """One prediction per row (strings), or TextGenerationInferenceOutput objects with `return_meta_data`."""
         return self._run(dataset, return_meta_data, mode="generate")
 

@@ -81,10 +81,11 @@ def _build_model_map() -> Dict[str, Dict[str, str]]:
     openai = {name: name for name in ("gpt-4o", "gpt-4o-mini", "gpt-4-turbo", "gpt-4", "gpt-3.5-turbo", "o1-mini",
                                       "o1-preview", "o3-mini", "gpt-4-1", "gpt-4-1-mini")}
     openai.update({"gpt-4-1": "gpt-4.1", "gpt-4-1-mini": "gpt-4.1-mini"})
-    rits = {model: hf[model] for model in ("llama-3-1-8b-instruct", "llama-3-1-70b-instruct", "llama-3-1-405b-instruct",
-                                           "llama-3-3-70b-instruct", "llama-3-2-1b-instruct", "granite-3-8b-instruct",
-                                           "granite-3-1-8b-instruct", "granite-3-2-8b-instruct",
-                                           "granite-3-3-8b-instruct", "mixtral-8x7b-instruct", "mistral-large-instruct")}
+    rits_models = ("llama-3-1-8b-instruct", "llama-3-1-70b-instruct", "llama-3-1-405b-instruct",
+                   "llama-3-3-70b-instruct", "llama-3-2-1b-instruct", "granite-3-8b-instruct",
+                   "granite-3-1-8b-instruct", "granite-3-2-8b-instruct", "granite-3-3-8b-instruct", "mixtral-8x7b-instruct",
+                   "mistral-large-instruct")
+    rits = {model: hf[model] for model in rits_models}
     together = dict(_TOGETHER_LLAMA, **{"mixtral-8x7b-instruct": "mistralai/Mixtral-8x7B-Instruct-v0.1",
                                         "mistral-7b-instruct": "mistralai/Mistral-7B-Instruct-v0.2"})
     vertex = {"gemini-1-5-pro": "gemini-1.5-pro", "gemini-1-5-flash": "gemini-1.5-flash",

@@ -250,7 +250,8 @@ class HFLlavaInferenceEngine(HFEngineBase):
         device = pick_device(self.device)
         if self._loaded is None:
             processor = transformers.AutoProcessor.from_pretrained(self.model_name)
-            model_class = getattr(transformers, "AutoModelForImageTextToText", None) or transformers.AutoModelForVision2Seq
+            model_class = (getattr(transformers, "AutoModelForImageTextToText", None)
+                           or transformers.AutoModelForVision2Seq)
             model = model_class.from_pretrained(self.model_name, dtype=self.dtype(torch, device)).to(device)
             self._loaded = (model, processor, device)
         model, processor, device = self._loaded

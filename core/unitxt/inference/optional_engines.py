@@ -25,11 +25,6 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
     _requirements_list = {"ibm_watsonx_ai": "pip install ibm-watsonx-ai"}
     _inference_type = "watsonx"
 
-    def verify(self) -> None:
-        super().verify()
-        if (self.model_name is None) == (self.deployment_id is None):
-            raise InferenceError("Set exactly one of model_name and deployment_id.", artifact=type(self).__name__,
-                                 field="model_name")
 
     def wml_credentials(self) -> Dict[str, str]:
         given = dict(self.credentials or {})
@@ -46,6 +41,9 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
         return given
 
     def before_infer(self, rows: List[Dict[str, Any]]) -> None:
+        if (self.model_name is None) == (self.deployment_id is None):
+            raise InferenceError("Set exactly one of model_name and deployment_id.", artifact=self.artifact_name,
+                                 field="model_name")
         super().before_infer(rows)
         from ibm_watsonx_ai import Credentials
         from ibm_watsonx_ai.foundation_models import ModelInference

@@ -83,8 +83,8 @@ def _build_model_map() -> Dict[str, Dict[str, str]]:
     openai.update({"gpt-4-1": "gpt-4.1", "gpt-4-1-mini": "gpt-4.1-mini"})
     rits_models = ("llama-3-1-8b-instruct", "llama-3-1-70b-instruct", "llama-3-1-405b-instruct",
                    "llama-3-3-70b-instruct", "llama-3-2-1b-instruct", "granite-3-8b-instruct",
-                   "granite-3-1-8b-instruct", "granite-3-2-8b-instruct", "granite-3-3-8b-instruct", "mixtral-8x7b-instruct",
-                   "mistral-large-instruct")
+                   "granite-3-1-8b-instruct", "granite-3-2-8b-instruct", "granite-3-3-8b-instruct",
+                   "mixtral-8x7b-instruct", "mistral-large-instruct")
     rits = {model: hf[model] for model in rits_models}
     together = dict(_TOGETHER_LLAMA, **{"mixtral-8x7b-instruct": "mistralai/Mixtral-8x7B-Instruct-v0.1",
                                         "mistral-7b-instruct": "mistralai/Mistral-7B-Instruct-v0.2"})

@@ -257,3 +257,33 @@ def test_option_selection_by_prompt_log_probs(tmp_path):
     assert set(server.paths) == {"/v1/completions"}
     with pytest.raises(InferenceError, match=r"task_data\['options'\]"):
         engine([{"source": "no options", "task_data": "{}"}])
+
+
+def test_cache_survives_the_process(server, tmp_path):
+    """A rerun in a new Python process answers from the disk cache: zero requests."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, json; from unitxt.inference import OpenAiInferenceEngine; "
+            "engine = OpenAiInferenceEngine(model_name='m', credentials={'api_key': 'k', 'api_url': sys.argv[1]}, "
+            "cache_dir=sys.argv[2], show_progress=False); "
+            "print(json.dumps(engine([{'source': f'q{i}'} for i in range(6)])))")
+    for expected_count in (6, 6):
+        result = subprocess.run([sys.executable, "-c", code, server.base_url, str(tmp_path)], capture_output=True,
+                                text=True, env=dict(os.environ), check=True)
+        assert json.loads(result.stdout) == [f"echo: q{i}" for i in range(6)]
+        assert server.count == expected_count
+
+
+def test_policy_override_by_catalog_name(server, tmp_path, temp_catalog, monkeypatch):
+    from unitxt import add_to_catalog
+    from unitxt.inference import load_engine
+
+    add_to_catalog(engine_for(server, tmp_path), "engines.test.remote", catalog_path=str(temp_catalog))
+    secret = [{"source": "s", "data_classification_policy": ["proprietary"]}]
+    with pytest.raises(DataClassificationPolicyError, match="engines.test.remote"):
+        load_engine("engines.test.remote")(secret)
+    monkeypatch.setenv("UNITXT_DATA_CLASSIFICATION_POLICY", json.dumps({"engines.test.remote": ["proprietary"]}))
+    assert load_engine("engines.test.remote")(secret) == ["echo: s"]
+    assert server.count == 1

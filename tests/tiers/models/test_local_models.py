@@ -12,6 +12,7 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 import unitxt
 from unitxt.inference import (
     HFAutoModelInferenceEngine,
+    HFLlavaInferenceEngine,
     HFOptionSelectingInferenceEngine,
     HFPipelineBasedInferenceEngine,
 )
@@ -141,3 +142,60 @@ def test_option_selection_end_to_end(models_dir, rows, tmp_path):
     results = unitxt.evaluate(predictions=predictions, data=rows)
     expected = sum(p == json.loads(r["task_data"])["label"] for p, r in zip(predictions, rows)) / len(rows)
     assert results.global_scores["accuracy"] == pytest.approx(expected)
+
+
+def _tiny_llava(path):
+    from PIL import Image  # noqa: F401 - the processor needs Pillow
+
+    raw = Tokenizer(models.BPE(unk_token=None))
+    raw.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    raw.decoder = decoders.ByteLevel()
+    raw.train_from_iterator(["what is in the image? a red square, describe it please"] * 3, trainers.BpeTrainer(
+        vocab_size=300, special_tokens=["<pad>", "</s>", "<s>", "<image>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=raw, pad_token="<pad>", eos_token="</s>",
+                                                     bos_token="<s>", extra_special_tokens={"image_token": "<image>"})
+    template = ("{% for m in messages %}<|{{ m['role'] }}|>{% for p in m['content'] %}{% if p['type'] == 'image' %}"
+                "<image>{% else %}{{ p['text'] }}{% endif %}{% endfor %}\n{% endfor %}"
+                "{% if add_generation_prompt %}<|assistant|>{% endif %}")
+    processor = transformers.LlavaProcessor(
+        image_processor=transformers.CLIPImageProcessor(size={"shortest_edge": 16},
+                                                        crop_size={"height": 16, "width": 16}),
+        tokenizer=tokenizer, patch_size=8, vision_feature_select_strategy="default", chat_template=template,
+        num_additional_image_tokens=1)
+    processor.save_pretrained(path)
+    vision = transformers.CLIPVisionConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1,
+                                           num_attention_heads=2, image_size=16, patch_size=8, projection_dim=16)
+    text = transformers.LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64,
+                                    num_hidden_layers=1, num_attention_heads=2, num_key_value_heads=2, pad_token_id=0,
+                                    eos_token_id=1, bos_token_id=2)
+    config = transformers.LlavaConfig(vision_config=vision, text_config=text, vision_feature_layer=-1,
+                                      image_token_index=tokenizer.convert_tokens_to_ids("<image>"))
+    torch.manual_seed(0)
+    transformers.LlavaForConditionalGeneration(config).save_pretrained(path)
+
+
+def test_llava_engine_answers_rows_with_images(tmp_path):
+    from PIL import Image
+
+    from unitxt.image_utils import pil_to_data_url
+
+    _tiny_llava(tmp_path / "llava")
+    images = [Image.new("RGB", (20, 20), color) for color in ((255, 0, 0), (0, 0, 255))]
+    rows = [{"source": f'what is in the image? <img src="media/images/0"> describe it',
+             "media": {"images": [pil_to_data_url(image)], "audios": []}} for image in images]
+    engine = HFLlavaInferenceEngine(model_name=str(tmp_path / "llava"), max_new_tokens=4, device="cpu",
+                                    use_cache=False)
+    outputs = engine.infer(rows, return_meta_data=True)
+    processor = transformers.AutoProcessor.from_pretrained(tmp_path / "llava")
+    model = transformers.AutoModelForImageTextToText.from_pretrained(tmp_path / "llava").eval()
+    prompt = processor.apply_chat_template([{"role": "user", "content": [
+        {"type": "text", "text": "what is in the image? "}, {"type": "image"}, {"type": "text", "text": " describe it"}]}],
+        add_generation_prompt=True)
+    for image, output in zip(images, outputs):
+        encoded = processor(images=[image], text=prompt, return_tensors="pt")
+        with torch.no_grad():
+            generated = model.generate(**encoded, max_new_tokens=4, do_sample=False)
+        expected = processor.decode(generated[0, encoded["input_ids"].shape[1]:], skip_special_tokens=True)
+        assert output.input_text == prompt == "<|user|>what is in the image? <image> describe it<|assistant|>"
+        assert output.prediction == expected and output.output_tokens == 4

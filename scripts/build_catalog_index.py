@@ -30,6 +30,7 @@ GROUPS = (
     ("splitters", "Splitters and samplers"),
     ("augmentors", "Augmentors"),
     ("benchmarks", "Benchmarks"),
+    ("engines", "Inference engines"),
 )
 GENERIC_TEMPLATES = ("templates.key_val", "templates.key_val_with_new_lines")
 

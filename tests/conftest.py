@@ -8,6 +8,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 _cache_root = tempfile.mkdtemp(prefix="unitxt-tests-hf-")
 os.environ.setdefault("HF_HOME", _cache_root)
 os.environ.setdefault("HF_DATASETS_CACHE", os.path.join(_cache_root, "datasets"))
+os.environ.setdefault("UNITXT_INFERENCE_CACHE_DIR", os.path.join(_cache_root, "inference"))  # never ~/.cache
 os.environ.pop("UNITXT_CATALOGS", None)
 os.environ.pop("UNITXT_DATA_CLASSIFICATION_POLICY", None)
 

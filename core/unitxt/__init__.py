@@ -17,6 +17,7 @@ _LAZY_ATTRIBUTES = {
     "post_process": "evaluation",
     "compare": "paired_comparison",
     "produce": "api",
+    "infer": "api",
     "add_to_catalog": "catalog",
     "get_from_catalog": "catalog",
     "fetch_artifact": "catalog",

@@ -119,3 +119,55 @@ def produce(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], 
         raise RecipeError("produce() needs a dataset recipe (card= or task=), not a benchmark.", artifact=str(recipe))
     rows = built.produce_rows(instances)
     return rows[0] if single else rows
+
+
+def infer(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], recipe: Any, engine: Any,
+          return_data: bool = False, return_meta_data: bool = False) -> Any:
+    """Render task-schema instances with `recipe`, run `engine` (an engine or a catalog name such as
+    "engines.model.flan.t5_small.hf") and post-process the answers with the recipe's template.
+
+    Returns the processed predictions (one value for a dict, a list for a list); with `return_data`, the produced rows
+    with `prediction` (raw answer), `processed_prediction` and, with `return_meta_data`, `infer_meta_data` added.
+    """
+    from .evaluation import post_process_rows
+    from .inference.mock_generic import load_engine
+
+    single = isinstance(instance_or_instances, dict)
+    instances = [instance_or_instances] if single else list(instance_or_instances)
+    built = build_recipe(recipe)
+    if not isinstance(built, DatasetRecipe):
+        raise RecipeError("infer() needs a dataset recipe (card= or task=), not a benchmark.", artifact=str(recipe))
+    instances = _with_placeholder_references(built.get_task(), instances)
+    rows = built.produce_rows(instances)
+    model = load_engine(engine)
+    outputs = model.infer(rows, return_meta_data=True)
+    raw = [output.prediction for output in outputs]
+    processed = post_process_rows(raw, rows)[0]
+    if not return_data:
+        return processed[0] if single else processed
+    for row, output, value in zip(rows, outputs, processed):
+        row["prediction"] = output.prediction
+        row["processed_prediction"] = value
+        if return_meta_data:
+            row["infer_meta_data"] = output.to_dict()
+    return rows[0] if single else rows
+
+
+def _with_placeholder_references(task: Any, instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Instances for inference need no answer: a missing reference field gets an empty value of its type."""
+    import typing
+
+    filled = []
+    for instance in instances:
+        if not isinstance(instance, dict):
+            raise RecipeError(f"infer() takes dicts of task fields, got {type(instance).__name__}.", field="instances")
+        instance = dict(instance)
+        for name, declared in task.reference_types.items():
+            if name not in instance:
+                origin = typing.get_origin(declared) or declared
+                placeholder = {str: "", list: [], dict: {}, int: 0, float: 0.0}.get(origin, "")
+                if origin is typing.Union:
+                    placeholder = None
+                instance[name] = placeholder
+        filled.append(instance)
+    return filled

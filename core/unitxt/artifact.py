@@ -474,6 +474,7 @@ BUILTIN_ARTIFACT_MODULES = (
     "serializers",
     "augmentors", "image_operators", "metrics_huggingface",
     "operators_extra",
+    "inference",
 )
 _builtins_loaded = False
 

@@ -17,6 +17,8 @@ _DEFAULTS: Dict[str, Any] = {
     "disable_hf_datasets_cache": True,
     "mock_inference_mode": False,
     "default_provider": "watsonx",
+    "inference_cache_dir": None,
+    "inference_engine": None,
 }
 
 

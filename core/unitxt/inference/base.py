@@ -1,0 +1,264 @@
+"""The inference engine contract: rows in (a Dataset, recipe rows, or dicts with `source`), predictions out.
+
+`InferenceEngine.infer(dataset, return_meta_data=False)` checks each row's data classification against the engine's
+policy (remote engines allow only `public` data and refuse before anything is sent), answers what the persistent cache
+already knows, runs the rest through the engine's `_infer` and stores the answers, so an interrupted run resumes and a
+rerun sends nothing. Engines implement `_infer(inputs, rows) -> List[TextGenerationInferenceOutput]`.
+"""
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, Dict, List, Optional, Sequence
+
+from ..errors import UnitxtError
+from ..operator import Operator, PackageRequirementsMixin
+
+
+class InferenceError(UnitxtError):
+    """An engine could not produce predictions (bad input, a refused or failed request)."""
+
+
+@dataclass
+class TextGenerationInferenceOutput:
+    """One prediction with what the engine reported about it (`infer(..., return_meta_data=True)`)."""
+
+    prediction: Any
+    input_tokens: Optional[int] = None
+    output_tokens: Optional[int] = None
+    stop_reason: Optional[str] = None
+    seed: Optional[int] = None
+    input_text: Optional[str] = None
+    model_name: Optional[str] = None
+    inference_type: Optional[str] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class EngineInput:
+    """What is sent for one row: `kind` "text" (a prompt string) or "chat" (a list of messages)."""
+
+    kind: str
+    value: Any
+
+    def as_messages(self) -> List[Dict[str, Any]]:
+        """Chat messages (a text prompt becomes one user message)."""
+        return self.value if self.kind == "chat" else [{"role": "user", "content": self.value}]
+
+    def as_text(self) -> str:
+        """The prompt as text (chat messages joined as "role: content" lines, for engines without chat)."""
+        if self.kind == "text":
+            return self.value
+        lines = []
+        for message in self.value:
+            content = message.get("content")
+            if isinstance(content, list):
+                content = " ".join(part.get("text", "") for part in content if part.get("type") == "text")
+            lines.append(f"{message.get('role', 'user')}: {content}")
+        return "\n".join(lines)
+
+    def key(self) -> str:
+        return json.dumps([self.kind, self.value], sort_keys=True, ensure_ascii=False, default=str)
+
+
+def rows_of(dataset: Any) -> List[Dict[str, Any]]:
+    """Rows of a datasets.Dataset, a list of recipe rows, or plain dicts (each needs `source`)."""
+    if isinstance(dataset, dict) and "source" in dataset:
+        raise InferenceError("infer() takes a list of rows or a Dataset, got a single row (wrap it in a list).")
+    if hasattr(dataset, "to_dict") and hasattr(dataset, "column_names") and hasattr(dataset, "__len__"):
+        columns = dataset.to_dict()
+        names = list(columns)
+        return [dict(zip(names, values)) for values in zip(*(columns[name] for name in names))]
+    if isinstance(dataset, (str, bytes)):
+        raise InferenceError("infer() takes rows (dicts with 'source') or a Dataset, got a string; "
+                             "wrap prompts as [{'source': text}].")
+    rows = list(dataset)
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise InferenceError(f"Row {index} is a {type(row).__name__}; expected a dict with a 'source' field.")
+    return rows
+
+
+def engine_input(row: Dict[str, Any], index: int = 0) -> EngineInput:
+    """Text sources go as text; chat sources (formats.chat_api, lists of messages) as chat with content parts."""
+    if "source" not in row:
+        raise InferenceError(f"Row {index} has no 'source' field (fields: {sorted(row)}).", field="source")
+    source = row["source"]
+    media = row.get("media") or {}
+    if isinstance(source, str) and source.lstrip().startswith("[{"):
+        try:
+            parsed = json.loads(source)
+            if isinstance(parsed, list) and all(isinstance(m, dict) and "role" in m for m in parsed):
+                source = parsed
+        except json.JSONDecodeError:
+            pass
+    if isinstance(source, str):
+        if media.get("images") or media.get("audios"):
+            from ..image_utils import to_content_parts
+
+            return EngineInput("chat", to_content_parts([{"role": "user", "content": source}], media))
+        return EngineInput("text", source)
+    if isinstance(source, (list, tuple)) and all(isinstance(m, dict) and "role" in m for m in source):
+        from ..image_utils import clean_content_parts
+
+        return EngineInput("chat", clean_content_parts([dict(m) for m in source]))
+    raise InferenceError(f"Row {index}: 'source' must be a string or a list of chat messages "
+                         f"({{'role', 'content'}}), got {type(source).__name__}.", field="source")
+
+
+class InferenceEngine(PackageRequirementsMixin, Operator):
+    """Base of all engines: `infer(dataset)` / `engine(dataset)` give one prediction per row.
+
+    `use_cache` (default on) keeps every answer in an on-disk cache keyed by the engine settings that affect output
+    plus the input (`cache_dir`, else the `inference_cache_dir` setting / UNITXT_INFERENCE_CACHE_DIR, else
+    ~/.cache/unitxt/inference).
+    """
+
+    __abstract__ = True
+
+    use_cache: bool = True
+    cache_dir: Optional[str] = None
+
+    # fields that never change an answer: left out of the cache key
+    _not_in_cache_key = ("use_cache", "cache_dir", "num_parallel_requests", "timeout", "max_retries",
+                         "retry_base_delay", "retry_max_delay", "credentials", "batch_size", "show_progress",
+                         "data_classification_policy", "device", "device_map", "default_headers",
+                         "concurrency_limit")
+    _inference_type = "engine"
+
+    def prepare(self) -> None:
+        super().prepare()
+        self._cache_store = None
+
+    # ------------------------------------------------------------------ public API
+    def __call__(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        """Same as infer()."""
+        return self.infer(dataset, return_meta_data=return_meta_data)
+
+    def infer(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        """One prediction per row (strings), or TextGenerationInferenceOutput objects with `return_meta_data`."""
+        return self._run(dataset, return_meta_data, mode="generate")
+
+    def infer_log_probs(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        """Per row, the generated tokens with their log-probs: [{"text", "logprob", "top_tokens": [...]}, ...]."""
+        if not self.supports_log_probs():
+            raise InferenceError(f"{type(self).__name__} does not expose log-probs; use an engine that does "
+                                 f"(OpenAI-protocol engines, HFAutoModelInferenceEngine).", artifact=self.artifact_name)
+        return self._run(dataset, return_meta_data, mode="log_probs")
+
+    def supports_log_probs(self) -> bool:
+        return type(self)._infer_log_probs is not InferenceEngine._infer_log_probs
+
+    def get_engine_id(self) -> str:
+        """A short readable id of the engine and model (used in cache keys and metadata)."""
+        model = getattr(self, "model_name", None) or getattr(self, "model", None) or ""
+        return f"{self._inference_type}:{model}"
+
+    def model_label(self) -> Optional[str]:
+        return getattr(self, "model_name", None) or getattr(self, "model", None)
+
+    # ------------------------------------------------------------------ to implement
+    def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
+        raise NotImplementedError(f"{type(self).__name__} does not implement _infer")
+
+    def _infer_log_probs(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]
+                         ) -> List[TextGenerationInferenceOutput]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ machinery
+    def check_policy(self, rows: Sequence[Dict[str, Any]]) -> None:
+        """Refuse the whole batch when any row's classification is not allowed (before anything is sent)."""
+        allowed = self.effective_policy()
+        if allowed is None:
+            return
+        for index, row in enumerate(rows):
+            try:
+                self.check_instance_policy(row, allowed)
+            except UnitxtError as error:
+                error.field = "data_classification_policy"
+                error.message = f"Row {index}: {error.message} Nothing was sent."
+                error.args = (error._compose(),)
+                raise
+
+    def cache_settings(self) -> Dict[str, Any]:
+        settings = {key: value for key, value in self.to_dict().items() if key not in self._not_in_cache_key
+                    and not key.startswith("__")}
+        settings["__type__"] = type(self).__name__
+        return settings
+
+    def _cache(self):
+        if not self.use_cache:
+            return None
+        if self._cache_store is None:
+            from .cache import InferenceCache
+
+            self._cache_store = InferenceCache.open(self.cache_dir)
+        return self._cache_store
+
+    def _run(self, dataset: Any, return_meta_data: bool, mode: str) -> List[Any]:
+        rows = rows_of(dataset)
+        self.check_policy(rows)
+        inputs = [engine_input(row, index) for index, row in enumerate(rows)]
+        self.before_infer(rows)
+        cache = self._cache()
+        outputs: List[Optional[TextGenerationInferenceOutput]] = [None] * len(rows)
+        keys: List[str] = []
+        if cache is not None:
+            settings_key = json.dumps([mode, self.cache_settings()], sort_keys=True, default=str)
+            keys = [cache.make_key(settings_key, self.cache_input_key(item, row)) for item, row in zip(inputs, rows)]
+            for index, found in cache.get_many(keys).items():
+                outputs[index] = TextGenerationInferenceOutput(**found)
+        missing = [index for index, output in enumerate(outputs) if output is None]
+        if missing:
+            def store(position: int, output: TextGenerationInferenceOutput) -> None:
+                index = missing[position]
+                outputs[index] = output
+                if cache is not None:
+                    cache.put(keys[index], output.to_dict())
+
+            runner = self._infer_log_probs if mode == "log_probs" else self._infer
+            self._on_result = store
+            try:
+                produced = runner([inputs[i] for i in missing], [rows[i] for i in missing])
+            finally:
+                self._on_result = None
+                if cache is not None:
+                    cache.flush()
+            for position, output in enumerate(produced):
+                if outputs[missing[position]] is None:
+                    store(position, output)
+        if return_meta_data:
+            return outputs
+        return [output.prediction for output in outputs]
+
+    def before_infer(self, rows: List[Dict[str, Any]]) -> None:
+        """Hook: check settings/requirements before the first request (after the policy check)."""
+        self.check_missing_requirements()
+
+    def cache_input_key(self, item: EngineInput, row: Dict[str, Any]) -> str:
+        return item.key()
+
+    def report(self, position: int, output: TextGenerationInferenceOutput) -> None:
+        """Engines that produce answers one by one call this so each answer is cached as soon as it arrives."""
+        callback = getattr(self, "_on_result", None)
+        if callback is not None:
+            callback(position, output)
+
+
+def task_options(row: Dict[str, Any], index: int) -> List[str]:
+    """The options of a row for option-selecting engines: task_data["options"] (multiple choice), else
+    task_data["classes"] (classification)."""
+    task_data = row.get("task_data")
+    if isinstance(task_data, str):
+        try:
+            task_data = json.loads(task_data)
+        except json.JSONDecodeError:
+            task_data = None
+    options = None
+    if isinstance(task_data, dict):
+        options = task_data.get("options") or task_data.get("classes")
+    if not isinstance(options, list) or not options:
+        raise InferenceError(f"Row {index}: option selection needs task_data['options'] (or 'classes'), a non-empty "
+                             f"list.", field="task_data")
+    return [str(option) for option in options]

@@ -1,0 +1,108 @@
+"""Persistent inference cache: one sqlite file (stdlib) mapping sha256(engine settings + input) to the answer.
+
+Answers are written as they arrive and committed in small batches, so an interrupted run keeps what it got and the
+rerun only sends what is missing; a fully cached rerun reads everything with a few `IN (...)` queries.
+"""
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from typing import Any, Dict, List, Optional
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL)"
+_OPEN: Dict[str, "InferenceCache"] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def default_cache_dir() -> str:
+    """`inference_cache_dir` setting (UNITXT_INFERENCE_CACHE_DIR), else ~/.cache/unitxt/inference (XDG aware)."""
+    from ..settings_utils import settings
+
+    configured = settings.inference_cache_dir
+    if configured:
+        return os.path.expanduser(str(configured))
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "unitxt", "inference")
+
+
+class InferenceCache:
+    """Key-value store of answers; `open(cache_dir)` shares one connection per file within the process."""
+
+    commit_every = 64
+    commit_seconds = 1.0
+
+    def __init__(self, path: str):
+        self.path = path
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        self._lock = threading.Lock()
+        self._connection = sqlite3.connect(path, check_same_thread=False, timeout=30)
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA synchronous=NORMAL")
+        self._connection.execute(_SCHEMA)
+        self._connection.commit()
+        self._pending: List[tuple] = []
+        self._last_commit = time.monotonic()
+
+    @classmethod
+    def open(cls, cache_dir: Optional[str] = None) -> "InferenceCache":
+        path = os.path.abspath(os.path.join(cache_dir or default_cache_dir(), "inference_cache.sqlite"))
+        with _OPEN_LOCK:
+            if path not in _OPEN:
+                _OPEN[path] = cls(path)
+            return _OPEN[path]
+
+    @staticmethod
+    def make_key(settings_key: str, input_key: str) -> str:
+        digest = hashlib.sha256(settings_key.encode("utf-8"))
+        digest.update(b"\x00")
+        digest.update(input_key.encode("utf-8"))
+        return digest.hexdigest()
+
+    def get_many(self, keys: List[str]) -> Dict[int, Dict[str, Any]]:
+        """{position in keys: stored answer} for the keys that are cached."""
+        positions: Dict[str, List[int]] = {}
+        for index, key in enumerate(keys):
+            positions.setdefault(key, []).append(index)
+        found: Dict[int, Dict[str, Any]] = {}
+        unique = list(positions)
+        with self._lock:
+            self._commit()
+            for start in range(0, len(unique), 500):
+                chunk = unique[start:start + 500]
+                query = f"SELECT key, value FROM answers WHERE key IN ({','.join('?' * len(chunk))})"
+                for key, value in self._connection.execute(query, chunk):
+                    answer = json.loads(value)
+                    for index in positions[key]:
+                        found[index] = answer
+        return found
+
+    def put(self, key: str, answer: Dict[str, Any]) -> None:
+        with self._lock:
+            self._pending.append((key, json.dumps(answer, ensure_ascii=False), time.time()))
+            if len(self._pending) >= self.commit_every or time.monotonic() - self._last_commit > self.commit_seconds:
+                self._commit()
+
+    def flush(self) -> None:
+        with self._lock:
+            self._commit()
+
+    def _commit(self) -> None:
+        if self._pending:
+            self._connection.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", self._pending)
+            self._connection.commit()
+            self._pending = []
+        self._last_commit = time.monotonic()
+
+    def __len__(self) -> int:
+        with self._lock:
+            self._commit()
+            return self._connection.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pending = []
+            self._connection.execute("DELETE FROM answers")
+            self._connection.commit()

@@ -1,0 +1,114 @@
+"""Running many requests: a thread pool of `num_parallel_requests`, retries with exponential backoff, a progress bar.
+
+Results are handed back in the caller's thread as they complete (so they can be cached at once) and returned in
+input order. Only failures marked retriable (429, 5xx, 408, timeouts, dropped connections) are retried.
+"""
+
+import random
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from typing import Any, Callable, List, Optional, Sequence
+
+from .base import InferenceError
+
+
+class RequestError(InferenceError):
+    """A request failed; `retriable` says whether sending it again may succeed, `status` is the HTTP status."""
+
+    def __init__(self, message: str, status: Optional[int] = None, retriable: bool = False,
+                 retry_after: Optional[float] = None, **context: Any):
+        self.status = status
+        self.retriable = retriable
+        self.retry_after = retry_after
+        super().__init__(message, **context)
+
+
+def with_retries(call: Callable[[], Any], max_retries: int, base_delay: float, max_delay: float) -> Any:
+    """Run `call`, retrying retriable RequestErrors up to `max_retries` times with jittered exponential backoff."""
+    attempt = 0
+    while True:
+        try:
+            return call()
+        except RequestError as error:
+            if not error.retriable or attempt >= max_retries:
+                if error.retriable:
+                    error.message += f" (gave up after {attempt + 1} attempts)"
+                    error.args = (error._compose(),)
+                raise
+            delay = min(max_delay, base_delay * (2 ** attempt))
+            delay = delay * (0.5 + random.random() / 2)
+            if error.retry_after is not None:
+                delay = max(delay, min(error.retry_after, max_delay))
+            time.sleep(delay)
+            attempt += 1
+
+
+def progress_bar(total: int, description: str, enabled: bool = True):
+    """A tqdm bar on stderr (tqdm ships with huggingface_hub); a no-op object when disabled or unavailable."""
+    if enabled:
+        try:
+            from tqdm.auto import tqdm
+
+            return tqdm(total=total, desc=description, unit="req", disable=None, leave=False)
+        except ImportError:
+            pass
+
+    class _Silent:
+        def update(self, n: int = 1) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    return _Silent()
+
+
+def run_all(function: Callable[[Any], Any], items: Sequence[Any], num_parallel: int,
+            on_result: Optional[Callable[[int, Any], None]] = None, description: str = "inference",
+            show_progress: bool = True) -> List[Any]:
+    """`function(item)` for every item with up to `num_parallel` in flight; results in input order.
+
+    `on_result(position, result)` runs in the calling thread as each result arrives. The first failure cancels the
+    requests not yet started and is raised (results already received were handed to `on_result`).
+    """
+    results: List[Any] = [None] * len(items)
+    bar = progress_bar(len(items), description, show_progress and len(items) > 1)
+    try:
+        if num_parallel <= 1 or len(items) <= 1:
+            for position, item in enumerate(items):
+                results[position] = function(item)
+                if on_result is not None:
+                    on_result(position, results[position])
+                bar.update(1)
+            return results
+        with ThreadPoolExecutor(max_workers=min(num_parallel, len(items))) as pool:
+            iterator = iter(enumerate(items))
+            running = {}
+
+            def submit_next() -> bool:
+                try:
+                    position, item = next(iterator)
+                except StopIteration:
+                    return False
+                running[pool.submit(function, item)] = position
+                return True
+
+            for _ in range(min(num_parallel * 2, len(items))):
+                submit_next()
+            while running:
+                done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                for future in done:
+                    position = running.pop(future)
+                    error = future.exception()
+                    if error is not None:
+                        for pending in running:
+                            pending.cancel()
+                        raise error
+                    results[position] = future.result()
+                    if on_result is not None:
+                        on_result(position, results[position])
+                    bar.update(1)
+                    submit_next()
+        return results
+    finally:
+        bar.close()

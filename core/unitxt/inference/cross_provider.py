@@ -1,0 +1,208 @@
+"""CrossProviderInferenceEngine: one model id (e.g. "llama-3-2-1b-instruct") run on any provider that serves it.
+
+The provider comes from `provider`, else the `default_provider` setting (UNITXT_DEFAULT_PROVIDER). Each provider maps
+the id to its own model name and is served by one engine class (OpenAI-protocol engines, LiteLLM for watsonx / AWS
+Bedrock / Vertex AI / Replicate, the watsonx SDK, local Hugging Face or vLLM).
+"""
+
+from typing import Any, Dict, List, Optional
+
+from .base import InferenceEngine, InferenceError
+from .openai_engines import RemoteEngineMixin
+from .params import GenerationParamsMixin
+
+_LLAMA = {
+    "llama-3-2-1b-instruct": ("meta-llama/llama-3-2-1b-instruct", "meta-llama/Llama-3.2-1B-Instruct", "llama3.2:1b",
+                              "meta.llama3-2-1b-instruct-v1:0", None),
+    "llama-3-2-3b-instruct": ("meta-llama/llama-3-2-3b-instruct", "meta-llama/Llama-3.2-3B-Instruct", "llama3.2:3b",
+                              "meta.llama3-2-3b-instruct-v1:0", None),
+    "llama-3-1-8b-instruct": ("meta-llama/llama-3-1-8b-instruct", "meta-llama/Llama-3.1-8B-Instruct", "llama3.1:8b",
+                              "meta.llama3-1-8b-instruct-v1:0", "meta/meta-llama-3.1-8b-instruct"),
+    "llama-3-1-70b-instruct": ("meta-llama/llama-3-1-70b-instruct", "meta-llama/Llama-3.1-70B-Instruct",
+                               "llama3.1:70b", "meta.llama3-1-70b-instruct-v1:0", None),
+    "llama-3-1-405b-instruct": ("meta-llama/llama-3-405b-instruct", "meta-llama/Llama-3.1-405B-Instruct",
+                                "llama3.1:405b", "meta.llama3-1-405b-instruct-v1:0",
+                                "meta/meta-llama-3.1-405b-instruct"),
+    "llama-3-3-70b-instruct": ("meta-llama/llama-3-3-70b-instruct", "meta-llama/Llama-3.3-70B-Instruct",
+                               "llama3.3:70b", "meta.llama3-3-70b-instruct-v1:0", None),
+    "llama-3-8b-instruct": ("meta-llama/llama-3-8b-instruct", "meta-llama/Meta-Llama-3-8B-Instruct", "llama3:8b",
+                            "meta.llama3-8b-instruct-v1:0", "meta/meta-llama-3-8b-instruct"),
+    "llama-3-70b-instruct": ("meta-llama/llama-3-70b-instruct", "meta-llama/Meta-Llama-3-70B-Instruct", "llama3:70b",
+                             "meta.llama3-70b-instruct-v1:0", "meta/meta-llama-3-70b-instruct"),
+}
+_TOGETHER_LLAMA = {
+    "llama-3-2-1b-instruct": "meta-llama/Llama-3.2-1B-Instruct-Turbo",
+    "llama-3-2-3b-instruct": "meta-llama/Llama-3.2-3B-Instruct-Turbo",
+    "llama-3-1-8b-instruct": "meta-llama/Meta-Llama-3.1-8B-Instruct-Turbo",
+    "llama-3-1-70b-instruct": "meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo",
+    "llama-3-1-405b-instruct": "meta-llama/Meta-Llama-3.1-405B-Instruct-Turbo",
+    "llama-3-3-70b-instruct": "meta-llama/Llama-3.3-70B-Instruct-Turbo",
+    "llama-3-8b-instruct": "meta-llama/Llama-3-8b-chat-hf",
+    "llama-3-70b-instruct": "meta-llama/Llama-3-70b-chat-hf",
+}
+
+
+def _build_model_map() -> Dict[str, Dict[str, str]]:
+    """provider -> {model id -> the provider's model name}."""
+    watsonx, hf, ollama, aws, replicate = {}, {}, {}, {}, {}
+    for model, (wx, hf_id, ollama_id, bedrock, replicate_id) in _LLAMA.items():
+        watsonx[model], hf[model], ollama[model], aws[model] = wx, hf_id, ollama_id, bedrock
+        if replicate_id:
+            replicate[model] = replicate_id
+    granite = {
+        "granite-3-8b-instruct": ("ibm/granite-3-8b-instruct", "ibm-granite/granite-3.0-8b-instruct",
+                                  "granite3-dense:8b"),
+        "granite-3-2b-instruct": ("ibm/granite-3-2b-instruct", "ibm-granite/granite-3.0-2b-instruct",
+                                  "granite3-dense:2b"),
+        "granite-3-1-8b-instruct": ("ibm/granite-3-1-8b-instruct", "ibm-granite/granite-3.1-8b-instruct",
+                                    "granite3.1-dense:8b"),
+        "granite-3-2-8b-instruct": ("ibm/granite-3-2-8b-instruct", "ibm-granite/granite-3.2-8b-instruct",
+                                    "granite3.2:8b"),
+        "granite-3-3-8b-instruct": ("ibm/granite-3-3-8b-instruct", "ibm-granite/granite-3.3-8b-instruct",
+                                    "granite3.3:8b"),
+        "granite-guardian-3-2b": ("ibm/granite-guardian-3-2b", "ibm-granite/granite-guardian-3.0-2b",
+                                  "granite3-guardian:2b"),
+        "granite-guardian-3-8b": ("ibm/granite-guardian-3-8b", "ibm-granite/granite-guardian-3.0-8b",
+                                  "granite3-guardian:8b"),
+    }
+    for model, (wx, hf_id, ollama_id) in granite.items():
+        watsonx[model], hf[model], ollama[model] = wx, hf_id, ollama_id
+    mistral = {
+        "mixtral-8x7b-instruct": ("mistralai/mixtral-8x7b-instruct-v01", "mistralai/Mixtral-8x7B-Instruct-v0.1",
+                                  "mixtral:8x7b", "mistral.mixtral-8x7b-instruct-v0:1"),
+        "mistral-large-instruct": ("mistralai/mistral-large", "mistralai/Mistral-Large-Instruct-2407",
+                                   "mistral-large", "mistral.mistral-large-2407-v1:0"),
+        "mistral-7b-instruct": ("mistralai/mistral-7b-instruct-v0-2", "mistralai/Mistral-7B-Instruct-v0.2",
+                                "mistral:7b", "mistral.mistral-7b-instruct-v0:2"),
+    }
+    for model, (wx, hf_id, ollama_id, bedrock) in mistral.items():
+        watsonx[model], hf[model], ollama[model], aws[model] = wx, hf_id, ollama_id, bedrock
+    replicate["mixtral-8x7b-instruct"] = "mistralai/mixtral-8x7b-instruct-v0.1"
+    openai = {name: name for name in ("gpt-4o", "gpt-4o-mini", "gpt-4-turbo", "gpt-4", "gpt-3.5-turbo", "o1-mini",
+                                      "o1-preview", "o3-mini", "gpt-4-1", "gpt-4-1-mini")}
+    openai.update({"gpt-4-1": "gpt-4.1", "gpt-4-1-mini": "gpt-4.1-mini"})
+    rits_models = ("llama-3-1-8b-instruct", "llama-3-1-70b-instruct", "llama-3-1-405b-instruct",
+                   "llama-3-3-70b-instruct", "llama-3-2-1b-instruct", "granite-3-8b-instruct",
+                   "granite-3-1-8b-instruct", "granite-3-2-8b-instruct", "granite-3-3-8b-instruct",
+                   "mixtral-8x7b-instruct", "mistral-large-instruct")
+    rits = {model: hf[model] for model in rits_models}
+    together = dict(_TOGETHER_LLAMA, **{"mixtral-8x7b-instruct": "mistralai/Mixtral-8x7B-Instruct-v0.1",
+                                        "mistral-7b-instruct": "mistralai/Mistral-7B-Instruct-v0.2"})
+    vertex = {"gemini-1-5-pro": "gemini-1.5-pro", "gemini-1-5-flash": "gemini-1.5-flash",
+              "gemini-2-0-flash": "gemini-2.0-flash", "llama-3-1-405b-instruct": "meta/llama-3.1-405b-instruct-maas",
+              "llama-3-1-70b-instruct": "meta/llama-3.1-70b-instruct-maas",
+              "llama-3-1-8b-instruct": "meta/llama-3.1-8b-instruct-maas"}
+    return {
+        "watsonx": {model: f"watsonx/{name}" for model, name in watsonx.items()},
+        "watsonx-sdk": dict(watsonx),
+        "together-ai": together,
+        "open-ai": openai,
+        "azure": dict(openai),
+        "ollama": ollama,
+        "rits": rits,
+        "vertex-ai": {model: f"vertex_ai/{name}" for model, name in vertex.items()},
+        "aws": {model: f"bedrock/{name}" for model, name in aws.items()},
+        "replicate": {model: f"replicate/{name}" for model, name in replicate.items()},
+        "hf-local": dict(hf),
+        "vllm": dict(hf),
+    }
+
+
+PROVIDER_MODEL_MAP: Dict[str, Dict[str, str]] = _build_model_map()
+
+# provider -> (engine class name in unitxt.inference, the field that takes the model name)
+PROVIDER_ENGINES: Dict[str, tuple] = {
+    "watsonx": ("LiteLLMInferenceEngine", "model"),
+    "watsonx-sdk": ("WMLInferenceEngineChat", "model_name"),
+    "together-ai": ("TogetherAiInferenceEngine", "model_name"),
+    "open-ai": ("OpenAiInferenceEngine", "model_name"),
+    "azure": ("AzureOpenAIInferenceEngine", "model_name"),
+    "ollama": ("OllamaInferenceEngine", "model_name"),
+    "rits": ("RITSInferenceEngine", "model_name"),
+    "vertex-ai": ("LiteLLMInferenceEngine", "model"),
+    "aws": ("LiteLLMInferenceEngine", "model"),
+    "replicate": ("LiteLLMInferenceEngine", "model"),
+    "hf-local": ("HFAutoModelInferenceEngine", "model_name"),
+    "vllm": ("VLLMInferenceEngine", "model"),
+}
+
+
+def supported_models(provider: Optional[str] = None) -> List[str]:
+    """Model ids served by a provider (by any provider when None)."""
+    if provider is not None:
+        return sorted(PROVIDER_MODEL_MAP.get(provider, {}))
+    return sorted({model for models in PROVIDER_MODEL_MAP.values() for model in models})
+
+
+class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
+    """Run `model` (a provider-neutral id) on `provider` (or settings.default_provider / UNITXT_DEFAULT_PROVIDER).
+
+    `credentials` and the generation/concurrency settings go to the provider's engine; `provider_specific_args`
+    ({provider: {field: value}}) adds settings for one provider only. Supported: see PROVIDER_MODEL_MAP.
+    """
+
+    model: str
+    provider: Optional[str] = None
+    provider_specific_args: Optional[Dict[str, Dict[str, Any]]] = None
+    credentials: Optional[Dict[str, str]] = None
+    data_classification_policy: Optional[List[str]] = None  # None: the provider engine's own default
+    use_cache: bool = True
+    _positional_args = ("model",)
+    _inference_type = "cross-provider"
+
+    def prepare(self) -> None:
+        super().prepare()
+        self._engines: Dict[tuple, InferenceEngine] = {}
+
+    def current_provider(self) -> str:
+        from ..settings_utils import settings
+
+        provider = self.provider or settings.default_provider
+        if provider not in PROVIDER_MODEL_MAP:
+            raise InferenceError(f"Unknown provider {provider!r}; supported providers: "
+                                 f"{', '.join(sorted(PROVIDER_MODEL_MAP))}.", artifact=self.artifact_name,
+                                 field="provider")
+        return provider
+
+    def provider_model_name(self, provider: str) -> str:
+        models = PROVIDER_MODEL_MAP[provider]
+        if self.model not in models:
+            import difflib
+
+            close = difflib.get_close_matches(self.model, list(models), n=3)
+            hint = f" Did you mean {', '.join(close)}?" if close else ""
+            elsewhere = sorted(name for name, served in PROVIDER_MODEL_MAP.items() if self.model in served)
+            also = f" It is served by: {', '.join(elsewhere)}." if elsewhere else ""
+            raise InferenceError(f"Model {self.model!r} is not supported by provider {provider!r}.{hint}{also} "
+                                 f"Supported models for {provider}: {', '.join(sorted(models))}.",
+                                 artifact=self.artifact_name, field="model")
+        return models[self.model]
+
+    def engine(self) -> InferenceEngine:
+        """The provider's engine for the current provider (built once per provider)."""
+        from .. import inference
+
+        provider = self.current_provider()
+        key = (provider,)
+        if key not in self._engines:
+            class_name, model_field = PROVIDER_ENGINES[provider]
+            engine_class = getattr(inference, class_name)
+            fields = engine_class.get_fields()
+            skip = {"model", "provider", "provider_specific_args"}
+            kwargs = {name: getattr(self, name) for name in self._given_fields
+                      if name not in skip and name in fields}
+            for name in ("use_cache", "cache_dir"):
+                kwargs[name] = getattr(self, name)
+            kwargs[model_field] = self.provider_model_name(provider)
+            kwargs.update((self.provider_specific_args or {}).get(provider, {}))
+            self._engines[key] = engine_class(**kwargs)
+        return self._engines[key]
+
+    def infer(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        return self.engine().infer(dataset, return_meta_data=return_meta_data)
+
+    def infer_log_probs(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        return self.engine().infer_log_probs(dataset, return_meta_data=return_meta_data)
+
+    def get_engine_id(self) -> str:
+        return f"{self.model}:{self.current_provider()}"

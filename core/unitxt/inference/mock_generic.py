@@ -1,0 +1,93 @@
+"""MockInferenceEngine (fixed or echoed answers, no model) and GenericInferenceEngine (the engine named by
+UNITXT_INFERENCE_ENGINE, else a default)."""
+
+from typing import Any, Dict, List, Optional, Union
+
+from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
+
+
+class MockInferenceEngine(InferenceEngine):
+    """Answers `default_inference_value` for every row, or echoes the prompt text with `echo=True`.
+
+    `default_inference_value_logprob` is what `infer_log_probs` returns. Nothing is cached (there is nothing to save).
+    """
+
+    model_name: str = "mock"
+    default_inference_value: str = "[[10]]"
+    default_inference_value_logprob: Optional[List[Dict[str, Any]]] = None
+    echo: bool = False
+    use_cache: bool = False
+    _inference_type = "mock"
+
+    def _output(self, item: EngineInput, prediction: Any) -> TextGenerationInferenceOutput:
+        text = item.as_text()
+        return TextGenerationInferenceOutput(prediction=prediction, input_tokens=len(text.split()),
+                                             output_tokens=len(str(prediction).split()), stop_reason="stop",
+                                             input_text=text, model_name=self.model_name,
+                                             inference_type=self._inference_type)
+
+    def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
+        return [self._output(item, item.as_text() if self.echo else self.default_inference_value) for item in inputs]
+
+    def _infer_log_probs(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]
+                         ) -> List[TextGenerationInferenceOutput]:
+        value = self.default_inference_value_logprob or [
+            {"text": self.default_inference_value, "logprob": 0.0,
+             "top_tokens": [{"text": self.default_inference_value, "logprob": 0.0}]}]
+        return [self._output(item, [dict(token) for token in value]) for item in inputs]
+
+
+class GenericInferenceEngine(InferenceEngine):
+    """Delegates to the engine named by the `inference_engine` setting (env UNITXT_INFERENCE_ENGINE: a catalog name
+    or an engine's JSON), else to `default` (a catalog name). Lets catalog entries leave the choice of model
+    to the user."""
+
+    default: Optional[str] = None  # a catalog name (or an engine's JSON), resolved only when the engine runs
+    use_cache: bool = False  # the delegate caches
+    _inference_type = "generic"
+
+    def resolve(self) -> InferenceEngine:
+        from ..settings_utils import settings
+
+        chosen = settings.inference_engine or self.default
+        if chosen is None:
+            raise InferenceError(
+                "GenericInferenceEngine has no engine: set UNITXT_INFERENCE_ENGINE (e.g. "
+                "'engines.ollama.llama3' or an engine JSON) or pass default=.", artifact=self.artifact_name,
+                field="default")
+        return load_engine(chosen)
+
+    def infer(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        return self.resolve().infer(dataset, return_meta_data=return_meta_data)
+
+    def infer_log_probs(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        return self.resolve().infer_log_probs(dataset, return_meta_data=return_meta_data)
+
+    def get_engine_id(self) -> str:
+        return self.resolve().get_engine_id()
+
+
+def load_engine(engine: Union[InferenceEngine, str, Dict[str, Any]]) -> InferenceEngine:
+    """An engine object as is; a catalog name (with [overrides]) or a JSON/dict artifact loaded."""
+    if isinstance(engine, InferenceEngine):
+        return engine
+    if isinstance(engine, dict):
+        from ..artifact import from_serializable
+
+        loaded = from_serializable(engine)
+    elif isinstance(engine, str) and engine.lstrip().startswith("{"):
+        import json
+
+        from ..artifact import from_serializable
+
+        loaded = from_serializable(json.loads(engine))
+    elif isinstance(engine, str):
+        from ..catalog import fetch_artifact
+
+        loaded, _ = fetch_artifact(engine)
+    else:
+        raise InferenceError(f"engine must be an InferenceEngine or a catalog name, got {type(engine).__name__}.",
+                             field="engine")
+    if not isinstance(loaded, InferenceEngine):
+        raise InferenceError(f"{engine!r} is a {type(loaded).__name__}, not an inference engine.", field="engine")
+    return loaded

@@ -1,0 +1,321 @@
+"""Engines for servers speaking the OpenAI chat/completions protocol: OpenAI, Azure OpenAI, vLLM servers, RITS,
+Together AI, Ollama, LiteLLM proxies. No package beyond the standard library is needed (see http_client.py).
+
+Text sources go as one user message (or, with `api="completions"`, as a completions prompt); chat sources go as
+chat messages, images as content parts. Requests run `num_parallel_requests` at a time with retries.
+"""
+
+import os
+from typing import Any, Dict, List, Literal, Optional
+
+from ..artifact import Field
+from ..errors import MissingRequirementError
+from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
+from .concurrency import RequestError, run_all, with_retries
+from .params import GenerationParamsMixin
+
+
+def _public() -> List[str]:
+    return ["public"]
+
+
+class RemoteEngineMixin(InferenceEngine):
+    """Fields of engines that send requests: parallelism, timeout, retries, progress; only public data by default."""
+
+    __abstract__ = True
+
+    num_parallel_requests: int = 20
+    timeout: float = 120.0
+    max_retries: int = 5
+    retry_base_delay: float = 1.0
+    retry_max_delay: float = 60.0
+    show_progress: bool = True
+    data_classification_policy: Optional[List[str]] = Field(default_factory=_public)
+
+    def run_requests(self, send, inputs: List[Any], description: str) -> List[TextGenerationInferenceOutput]:
+        def one(item):
+            return with_retries(lambda: send(item), self.max_retries, self.retry_base_delay, self.retry_max_delay)
+
+        return run_all(one, inputs, self.num_parallel_requests, on_result=self.report,
+                       description=f"{type(self).__name__} {description}", show_progress=self.show_progress)
+
+
+class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
+    """An OpenAI-compatible server: `credentials={"api_key", "api_url"}` or env OPENAI_API_KEY / OPENAI_API_URL.
+
+    `base_url` (or api_url) is the API root ending in /v1; `default_headers` are added to every request.
+    """
+
+    model_name: Optional[str] = None
+    base_url: Optional[str] = None
+    credentials: Optional[Dict[str, str]] = None
+    default_headers: Optional[Dict[str, str]] = None
+    api: Literal["chat", "completions"] = "chat"
+
+    _env_prefix = "OPENAI"
+    _default_base_url: Optional[str] = "https://api.openai.com/v1"
+    _requires_api_key = True
+    _inference_type = "openai"
+
+    def request_model_name(self) -> str:
+        return self.model_name
+
+    def before_infer(self, rows: List[Dict[str, Any]]) -> None:
+        super().before_infer(rows)
+        if not self.request_model_name():
+            raise InferenceError(f"{type(self).__name__} needs model_name.", artifact=self.artifact_name,
+                                 field="model_name")
+        self._http = self.make_client()
+
+    # ------------------------------------------------------------------ connection settings
+    def credential(self, name: str) -> Optional[str]:
+        """credentials[name], else the env variable <PREFIX>_<NAME> (e.g. OPENAI_API_KEY)."""
+        if self.credentials and self.credentials.get(name):
+            return self.credentials[name]
+        return os.environ.get(f"{self._env_prefix}_{name.upper()}")
+
+    def api_root(self) -> str:
+        root = self.base_url or self.credential("api_url") or self._default_base_url
+        if not root:
+            raise InferenceError(f"{type(self).__name__} needs base_url (or credentials['api_url'] / env "
+                                 f"{self._env_prefix}_API_URL).", artifact=self.artifact_name, field="base_url")
+        return root
+
+    def auth_headers(self) -> Dict[str, str]:
+        key = self.credential("api_key")
+        if not key:
+            if self._requires_api_key:
+                raise InferenceError(f"{type(self).__name__} needs an API key: credentials={{'api_key': ...}} or env "
+                                     f"{self._env_prefix}_API_KEY.", artifact=self.artifact_name, field="credentials")
+            return {}
+        return {"Authorization": f"Bearer {key}"}
+
+    def url_query(self) -> Optional[Dict[str, str]]:
+        return None
+
+    def make_client(self):
+        from .http_client import JSONHTTPClient
+
+        headers = {**self.auth_headers(), **(self.default_headers or {})}
+        return JSONHTTPClient(self.api_root(), headers=headers, timeout=self.timeout, query=self.url_query())
+
+    def chat_path(self) -> str:
+        return "chat/completions"
+
+    def completions_path(self) -> str:
+        return "completions"
+
+    # ------------------------------------------------------------------ requests
+    def request_body(self, item: EngineInput, log_probs: bool) -> Dict[str, Any]:
+        params = self.generation_params()
+        if log_probs:
+            params["logprobs"] = True
+            params.setdefault("top_logprobs", 5)
+        body: Dict[str, Any] = {"model": self.request_model_name()}
+        if self.api == "completions":
+            if item.kind == "chat":
+                raise InferenceError("api='completions' takes text sources; this row's source is chat messages "
+                                     "(use api='chat').", artifact=self.artifact_name, field="api")
+            body["prompt"] = item.value
+            if log_probs:
+                params["logprobs"] = params.pop("top_logprobs")
+        else:
+            body["messages"] = item.as_messages()
+        body.update(params)
+        return body
+
+    def post(self, path: str, body: Dict[str, Any]) -> Dict[str, Any]:
+        try:
+            return self._http.post(path, body)
+        except RequestError as error:
+            error.artifact = error.artifact or self.artifact_name
+            error.args = (error._compose(),)
+            raise
+
+    def send(self, item: EngineInput, log_probs: bool = False) -> TextGenerationInferenceOutput:
+        body = self.request_body(item, log_probs)
+        answer = self.post(self.completions_path() if self.api == "completions" else self.chat_path(), body)
+        try:
+            choice = answer["choices"][0]
+        except (KeyError, IndexError, TypeError):
+            raise InferenceError(f"Unexpected answer (no choices): {str(answer)[:300]}", artifact=self.artifact_name)
+        usage = answer.get("usage") or {}
+        if self.api == "completions":
+            text = choice.get("text") or ""
+            prediction = self.completion_logprobs(choice) if log_probs else text
+        else:
+            text = (choice.get("message") or {}).get("content") or ""
+            prediction = self.chat_logprobs(choice) if log_probs else text
+        return TextGenerationInferenceOutput(
+            prediction=prediction, input_tokens=usage.get("prompt_tokens"),
+            output_tokens=usage.get("completion_tokens"), stop_reason=choice.get("finish_reason"),
+            seed=self.seed, input_text=item.as_text() if item.kind == "text" else None,
+            model_name=answer.get("model") or self.request_model_name(), inference_type=self._inference_type)
+
+    @staticmethod
+    def chat_logprobs(choice: Dict[str, Any]) -> List[Dict[str, Any]]:
+        content = (choice.get("logprobs") or {}).get("content") or []
+        return [{"text": token.get("token"), "logprob": token.get("logprob"),
+                 "top_tokens": [{"text": top.get("token"), "logprob": top.get("logprob")}
+                                for top in token.get("top_logprobs") or []]} for token in content]
+
+    @staticmethod
+    def completion_logprobs(choice: Dict[str, Any]) -> List[Dict[str, Any]]:
+        logprobs = choice.get("logprobs") or {}
+        tops = logprobs.get("top_logprobs") or [None] * len(logprobs.get("tokens") or [])
+        return [{"text": token, "logprob": value,
+                 "top_tokens": [{"text": t, "logprob": v} for t, v in (top or {}).items()]}
+                for token, value, top in zip(logprobs.get("tokens") or [], logprobs.get("token_logprobs") or [], tops)]
+
+    def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
+        return self.run_requests(lambda item: self.send(item), inputs, "generation")
+
+    def _infer_log_probs(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]
+                         ) -> List[TextGenerationInferenceOutput]:
+        return self.run_requests(lambda item: self.send(item, log_probs=True), inputs, "log-probs")
+
+    # ------------------------------------------------------------------ option scoring (completions with echo)
+    def option_log_prob(self, context: str, option: str) -> float:
+        """Sum of the log-probs of `option`'s tokens after `context` (a completions request with echo, 0 new tokens)."""
+        prompt = context + option
+        body = {"model": self.request_model_name(), "prompt": prompt, "echo": True, "max_tokens": 0, "logprobs": 0}
+        answer = with_retries(lambda: self.post(self.completions_path(), body), self.max_retries,
+                              self.retry_base_delay, self.retry_max_delay)
+        logprobs = answer["choices"][0].get("logprobs") or {}
+        total = 0.0
+        for offset, value in zip(logprobs.get("text_offset") or [], logprobs.get("token_logprobs") or []):
+            if offset >= len(context) and value is not None:
+                total += value
+        return total
+
+
+class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
+    """Azure OpenAI: `api_url` is the resource endpoint, `model_name` the deployment; key in the `api-key` header.
+    Env AZURE_OPENAI_API_KEY / AZURE_OPENAI_API_URL."""
+
+    api_version: str = "2024-08-01-preview"
+    _env_prefix = "AZURE_OPENAI"
+    _default_base_url = None
+    _inference_type = "azure"
+
+    def api_root(self) -> str:
+        root = super().api_root().rstrip("/")
+        if "/openai/deployments/" in root:
+            return root
+        return f"{root}/openai/deployments/{self.model_name}"
+
+    def auth_headers(self) -> Dict[str, str]:
+        headers = super().auth_headers()
+        return {"api-key": headers["Authorization"].split(" ", 1)[1]} if headers else {}
+
+    def url_query(self) -> Optional[Dict[str, str]]:
+        return {"api-version": self.api_version}
+
+
+class VLLMRemoteInferenceEngine(OpenAiInferenceEngine):
+    """A vLLM OpenAI-compatible server: base_url or env VLLM_API_URL; an API key (VLLM_API_KEY) only if it needs one."""
+
+    _env_prefix = "VLLM"
+    _default_base_url = None
+    _requires_api_key = False
+    _inference_type = "vllm-remote"
+
+
+class TogetherAiInferenceEngine(OpenAiInferenceEngine):
+    """Together AI's OpenAI-compatible API (env TOGETHER_API_KEY)."""
+
+    _env_prefix = "TOGETHER"
+    _default_base_url = "https://api.together.xyz/v1"
+    _inference_type = "together"
+
+
+def _local_data() -> List[str]:
+    return ["public", "proprietary"]
+
+
+class OllamaInferenceEngine(OpenAiInferenceEngine):
+    """A local Ollama server through its OpenAI-compatible endpoint (default http://localhost:11434/v1, env
+    OLLAMA_API_URL); no key needed. The model runs on the user's machine, so proprietary data is allowed too."""
+
+    data_classification_policy: Optional[List[str]] = Field(default_factory=_local_data)
+    num_parallel_requests: int = 4
+    _env_prefix = "OLLAMA"
+    _default_base_url = "http://localhost:11434/v1"
+    _requires_api_key = False
+    _inference_type = "ollama"
+
+
+def rits_endpoint(model_name: str) -> str:
+    """The RITS endpoint segment of a model: its last path part, lower case, dots as dashes."""
+    return model_name.split("/")[-1].lower().replace(".", "-")
+
+
+class RITSInferenceEngine(OpenAiInferenceEngine):
+    """IBM RITS: one OpenAI-compatible endpoint per model; the key goes in the RITS_API_KEY header (env
+    RITS_API_KEY)."""
+
+    _env_prefix = "RITS"
+    _default_base_url = None
+    _inference_type = "rits"
+    rits_host: str = "https://inference-3scale-apicast-production.apps.rits.fmaas.res.ibm.com"
+
+    def api_root(self) -> str:
+        explicit = self.base_url or self.credential("api_url")
+        return explicit or f"{self.rits_host}/{rits_endpoint(self.model_name)}/v1"
+
+    def auth_headers(self) -> Dict[str, str]:
+        headers = super().auth_headers()
+        return {"RITS_API_KEY": headers["Authorization"].split(" ", 1)[1]} if headers else {}
+
+
+class LiteLLMInferenceEngine(OpenAiInferenceEngine):
+    """LiteLLM: with `base_url` (or env LITELLM_API_URL) requests go to a LiteLLM proxy over the OpenAI protocol;
+    without, through the `litellm` library (optional: pip install litellm) with provider-prefixed model names."""
+
+    model: Optional[str] = None
+    _env_prefix = "LITELLM"
+    _default_base_url = None
+    _requires_api_key = False
+    _inference_type = "litellm"
+
+    def request_model_name(self) -> str:
+        return self.model or self.model_name
+
+    def proxy_mode(self) -> bool:
+        return bool(self.base_url or self.credential("api_url"))
+
+    def before_infer(self, rows: List[Dict[str, Any]]) -> None:
+        if self.proxy_mode():
+            return super().before_infer(rows)
+        try:
+            import litellm  # noqa: F401
+        except ImportError:
+            raise MissingRequirementError(
+                "LiteLLMInferenceEngine without base_url uses the litellm library: pip install litellm "
+                "(or point base_url at a LiteLLM proxy).", artifact=self.artifact_name) from None
+        if not self.request_model_name():
+            raise InferenceError("LiteLLMInferenceEngine needs model.", artifact=self.artifact_name, field="model")
+
+    def send(self, item: EngineInput, log_probs: bool = False) -> TextGenerationInferenceOutput:
+        if self.proxy_mode():
+            return super().send(item, log_probs)
+        import litellm
+
+        params = self.generation_params()
+        if log_probs:
+            params.update(logprobs=True, top_logprobs=params.get("top_logprobs", 5))
+        try:
+            response = litellm.completion(model=self.request_model_name(), messages=item.as_messages(),
+                                          timeout=self.timeout, **params)
+        except Exception as error:  # litellm raises its own exception family
+            status = getattr(error, "status_code", None)
+            raise RequestError(f"litellm request failed: {error}", status=status,
+                               retriable=status in (408, 429, 500, 502, 503, 504)) from error
+        answer = response.model_dump() if hasattr(response, "model_dump") else dict(response)
+        choice = answer["choices"][0]
+        usage = answer.get("usage") or {}
+        text = (choice.get("message") or {}).get("content") or ""
+        return TextGenerationInferenceOutput(
+            prediction=self.chat_logprobs(choice) if log_probs else text, input_tokens=usage.get("prompt_tokens"),
+            output_tokens=usage.get("completion_tokens"), stop_reason=choice.get("finish_reason"), seed=self.seed,
+            model_name=self.request_model_name(), inference_type=self._inference_type)

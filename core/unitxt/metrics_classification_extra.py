@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional
 
 from .errors import MetricError
 from .metric_base import GlobalMetric, InstanceMetric, Statistic
-from .metrics import Accuracy, F1, F1Binary, F1MultiLabel, _first_reference
+from .metrics import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference, _label_counts
 from .metrics_correlation import KendallTauB, Pearson, Spearman
 
 
@@ -41,14 +41,11 @@ class F1Fast(F1):
     prediction_field: str = "prediction"
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
-        from .classification_kernels import _prepare, _single_label_scores
-
-        encoding = self._encode(predictions, references)
-        prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
-        averages, classes, full_n = list(self.averages), encoding.classes, len(predictions)
+        labels = _label_counts(predictions, references, self)
+        averages, classes, full_n = list(self.averages), labels.classes, len(predictions)
 
         def statistic(idx):
-            scores = _single_label_scores(prepared, idx, with_matthews=False)
+            scores = labels.scores(idx, with_matthews=False)
             result = {}
             if "f1" in averages or self.main_score == "f1":
                 result["f1"] = scores["f1_macro"]

@@ -126,7 +126,7 @@ import functools
 import keyword
 import re
 import types
-from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set
 
 from .errors import SandboxError
 
@@ -668,3 +668,31 @@ def evaluate_expression(expression: str, variables: Mapping[str, Any]) -> Any:
     if not isinstance(expression, str):
         raise SandboxError(f"an expression must be a string, got {type(expression).__name__}")
     return _cached_compile(expression).evaluate(variables)
+
+
+def compile_lambda(text: str) -> Callable[[Any], Any]:
+    """Compile a one-argument lambda string (`"lambda x: x['label'] != -1"`, as catalogs write row filters) into a
+    callable whose body runs in this sandbox with the argument bound to its name. Nothing else is accepted: no
+    defaults, no second argument, no nested lambda (the body is validated like any other expression)."""
+    if not isinstance(text, str):
+        raise SandboxError(f"a lambda must be a string, got {type(text).__name__}")
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise SandboxError(f"lambda {_shorten(text, 60)!r} is too long ({len(text)} characters)")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as error:
+        raise SandboxError(f"invalid lambda {_shorten(text)!r}: {error.msg}") from None
+    node = tree.body
+    arguments = getattr(node, "args", None)
+    if (not isinstance(node, ast.Lambda) or arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg
+            or arguments.kwarg or arguments.defaults or len(arguments.args) != 1):
+        raise SandboxError(f"expected 'lambda <name>: <expression>' with exactly one argument, got {_shorten(text)!r}")
+    name = arguments.args[0].arg
+    body = ast.get_source_segment(text.strip(), node.body)
+    compiled = compile_expression(body, allowed_names=[name])
+
+    def call(value: Any) -> Any:
+        return compiled.evaluate({name: value})
+
+    call.expression = compiled  # type: ignore[attr-defined]
+    return call

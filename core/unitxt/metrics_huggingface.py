@@ -36,6 +36,7 @@ class HuggingfaceMetric(GlobalMetric):
     hf_additional_input_fields_pass_one_value: List[str] = []
     hf_compute_args: Dict[str, Any] = {}
     scale: float = 1.0
+    scaled_fields: Optional[List[str]] = None  # the scores multiplied by `scale` (None: every numeric score)
     _requirements_list = {"evaluate": "the Hugging Face evaluate library"}
 
     def prepare(self) -> None:
@@ -122,7 +123,10 @@ class HuggingfaceMetric(GlobalMetric):
                 value = value.item()
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
-            scores[name] = value * self.scale if self.scale != 1.0 and not math.isnan(value) else value
+            scaled = self.scale != 1.0 and not math.isnan(value)
+            if self.scaled_fields is not None and name not in self.scaled_fields:
+                scaled = False
+            scores[name] = value * self.scale if scaled else value
         return scores
 
 

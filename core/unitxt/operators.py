@@ -253,10 +253,16 @@ class ExecuteExpression(InstanceOperator):
     _positional_args = ("expression",)
     expression: str
     to_field: str
+    imports_list: List[str] = []  # modules the expression uses: only the sandbox's own (re, json, math, itertools)
 
     def prepare(self) -> None:
+        from .expression_runtime import _MODULES
         from .expressions import compile_expression
 
+        refused = [name for name in self.imports_list if name not in _MODULES]
+        if refused:
+            raise UnitxtError(f"imports_list may only name the sandbox's modules {sorted(_MODULES)}; refused: "
+                              f"{refused}.", artifact=type(self).__name__, field="imports_list")
         self._compiled = compile_expression(self.expression)
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:

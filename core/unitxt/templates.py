@@ -40,6 +40,7 @@ class Template(InstanceOperator):
     target_prefix: str = ""
     postprocessors: List[Any] = ["processors.to_string_stripped"]
     serializer: Optional[Serializer] = None
+    title_fields: List[str] = []  # input fields whose text is title-cased before rendering ("sports" -> "Sports")
     _synthesized: Tuple[str, ...] = ()  # placeholders the template fills itself (not taken from the input fields)
 
     # ------------------------------------------------------------------ construction
@@ -197,6 +198,13 @@ class Template(InstanceOperator):
         """
         if instance is None:
             instance = {}
+        if self.title_fields:
+            input_fields = dict(input_fields)
+            for name in self.title_fields:
+                if name not in input_fields:
+                    raise self._missing(name, input_fields, "input", "title_fields")
+                if isinstance(input_fields[name], str):
+                    input_fields[name] = input_fields[name].title()
         try:
             values = self._input_values(input_fields, instance)
             if self._public_source:
@@ -344,6 +352,8 @@ class MultiReferenceTemplate(InputFormatTemplate):
 
     references_field: str
     random_reference: bool = False
+    output_format: str = ""  # accepted for catalogs of the original format (inherited there); references come
+    # from references_field, so it does not change the rendering
 
     def _target_and_references(
         self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], instance: Dict[str, Any]

@@ -20,7 +20,7 @@ from .type_utils import describe_value_type, make_checker, type_to_string
 
 _MISSING = object()
 _ARTIFACT_TYPES: Dict[str, type] = {}
-SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__")
+SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__", "__title__")
 
 
 class Field:
@@ -472,6 +472,7 @@ BUILTIN_ARTIFACT_MODULES = (
     "serializers",
     "augmentors", "image_operators", "metrics_huggingface",
     "operators_extra",
+    "operators_fields", "operators_streams", "judgment_processors",
 )
 _builtins_loaded = False
 

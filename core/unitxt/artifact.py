@@ -472,7 +472,8 @@ BUILTIN_ARTIFACT_MODULES = (
     "serializers",
     "augmentors", "image_operators", "metrics_huggingface",
     "operators_extra",
-    "operators_fields", "operators_streams", "judgment_processors",
+    "operators_fields", "operators_streams", "judgment_processors", "templates_judging", "source_loaders",
+    "dialog_operators", "struct_data_operators", "table_augmentors", "formats_tokenizer", "operators_tools",
 )
 _builtins_loaded = False
 

@@ -124,6 +124,7 @@ import ast
 import dis
 import functools
 import keyword
+import math
 import re
 import types
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set
@@ -399,6 +400,9 @@ class _Validator:
 
     def visit_Attribute(self, node: ast.Attribute, bound: FrozenSet[str]) -> None:
         self._check_attribute_name(node)
+        if isinstance(node.value, ast.Name) and node.value.id not in bound \
+                and node.attr in _MODULE_CONSTANTS.get(node.value.id, {}):
+            return  # a module constant (re.DOTALL, math.pi): replaced by its value when compiling
         raise self.refuse(
             f"attribute access '.{node.attr}'", node, hint="only calls of whitelisted methods like x.lower() are allowed"
         )
@@ -474,6 +478,14 @@ def _describe_names(names: Iterable[Any]) -> str:
 # ---------------------------------------------------------------------------
 
 
+# constants of the sandbox's modules an expression may read (compiled in as their values)
+_MODULE_CONSTANTS: Dict[str, Dict[str, Any]] = {
+    "re": {name: int(getattr(re, name)) for name in ("DOTALL", "IGNORECASE", "MULTILINE", "VERBOSE", "ASCII",
+                                                     "S", "I", "M", "X", "A")},
+    "math": {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan},
+}
+
+
 class _Rewriter(ast.NodeTransformer):
     def __init__(self) -> None:
         self.helpers: Dict[str, Any] = {}
@@ -501,6 +513,11 @@ class _Rewriter(ast.NodeTransformer):
                 node.func = self._helper(_HELPER_PREFIX + "method", _call_method)
                 node.args = [func.value, ast.Constant(value=func.attr), *node.args]
         return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.attr in _MODULE_CONSTANTS.get(node.value.id, {}):
+            return ast.copy_location(ast.Constant(value=_MODULE_CONSTANTS[node.value.id][node.attr]), node)
+        return self.generic_visit(node)
 
     def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
         self.generic_visit(node)

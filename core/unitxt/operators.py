@@ -176,11 +176,13 @@ _CONDITIONS = {
     "le": lambda a, b: a <= b,
     "in": lambda a, b: a in b,
     "not in": lambda a, b: a not in b,
+    "exists": None,  # values={"a/b": True}: the field exists (False: it does not); handled in keep()
 }
 
 
 class FilterByCondition(StreamOperator):
-    """Keep instances whose fields satisfy `condition` against `values` (eq, ne, gt, ge, lt, le, in, not in)."""
+    """Keep instances whose fields satisfy `condition` against `values` (eq, ne, gt, ge, lt, le, in, not in; or
+    exists: `values={"a/b": True}` keeps instances that have the field, False those that do not)."""
 
     values: Dict[str, Any]
     condition: str
@@ -195,6 +197,8 @@ class FilterByCondition(StreamOperator):
             )
 
     def keep(self, instance: Dict[str, Any]) -> bool:
+        if self.condition == "exists":
+            return all(dict_has(instance, field) == bool(wanted) for field, wanted in self.values.items())
         compare = _CONDITIONS[self.condition]
         for field, expected in self.values.items():
             try:

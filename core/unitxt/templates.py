@@ -154,6 +154,8 @@ class Template(InstanceOperator):
         """Serialised values of the input fields the template's format strings use (one pass: it runs per row)."""
         serializer = self._active_serializer()
         spec_names = self._spec_names
+        if self.title_fields:
+            input_fields = self._titled(input_fields)
         values = {}
         for name in self._input_names if names is None else names:
             try:
@@ -169,6 +171,16 @@ class Template(InstanceOperator):
             else:
                 values[name] = serialize_value(serializer, value, instance)
         return values
+
+    def _titled(self, input_fields: Dict[str, Any]) -> Dict[str, Any]:
+        """A copy of the input fields with the `title_fields` texts title-cased."""
+        titled = dict(input_fields)
+        for name in self.title_fields:
+            if name not in titled:
+                raise self._missing(name, input_fields, "input", "title_fields")
+            if isinstance(titled[name], str):
+                titled[name] = titled[name].title()
+        return titled
 
     def _serialize(self, value: Any, instance: Dict[str, Any]) -> str:
         serializer = self._active_serializer()
@@ -198,13 +210,6 @@ class Template(InstanceOperator):
         """
         if instance is None:
             instance = {}
-        if self.title_fields:
-            input_fields = dict(input_fields)
-            for name in self.title_fields:
-                if name not in input_fields:
-                    raise self._missing(name, input_fields, "input", "title_fields")
-                if isinstance(input_fields[name], str):
-                    input_fields[name] = input_fields[name].title()
         try:
             values = self._input_values(input_fields, instance)
             if self._public_source:

@@ -111,7 +111,7 @@ class InsertEmptyTableRows(TableAugmentor):
     def augment_table(self, table, rng):
         rows = list(table["rows"])
         for _ in range(self.times):
-            rows.insert(rng.randint(0, len(rows)), [""] * len(table["header"]))
+            rows.insert(rng.randrange(len(rows) + 1), [""] * len(table["header"]))
         return dict(table, rows=rows)
 
 

@@ -134,6 +134,9 @@ class DatasetRecipe(SourceOperator):
         if not counts or any(count < 0 for count in counts):
             raise RecipeError("num_demos must be a non-negative int or a non-empty list of them.",
                               artifact=self.artifact_name, field="num_demos")
+        if self.demos_pool_size is not None and self.demos_pool_size < 0 and self.demos_pool_size != -1:
+            raise RecipeError("demos_pool_size must be >= 0 (or -1: the whole demos_taken_from split).",
+                              artifact=self.artifact_name, field="demos_pool_size")
         if self.whole_split_pool():
             pass  # the whole demos_taken_from split is the pool: its size is only known when loading
         elif max(counts) > 0:
@@ -149,8 +152,6 @@ class DatasetRecipe(SourceOperator):
                     artifact=self.artifact_name,
                     field="num_demos",
                 )
-        if self.demos_pool_size is not None and self.demos_pool_size < 0 and self.demos_pool_size != -1:
-            raise RecipeError("demos_pool_size must be >= 0 (or -1: the whole demos_taken_from split).", artifact=self.artifact_name, field="demos_pool_size")
         raw = self.__dict__  # raw values: catalog names are not fetched at construction (benchmarks list many)
         if raw["card"] is None and raw["task"] is None:
             raise RecipeError("A recipe needs a card or a task.", artifact=self.artifact_name, field="card")

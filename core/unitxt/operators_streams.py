@@ -282,6 +282,12 @@ class FilterByConditionBasedOnFields(FilterByCondition):
     """Keep instances where `condition` holds between two of their fields: `values={"a": "b"}` compares field a
     with field b (e.g. eq: a == b; in: a in b)."""
 
+    def verify(self) -> None:
+        super().verify()
+        if self.condition == "exists":
+            raise UnitxtError("FilterByConditionBasedOnFields compares two fields; 'exists' is not such a condition "
+                              "(use FilterByCondition).", artifact=type(self).__name__, field="condition")
+
     def keep(self, instance: Dict[str, Any]) -> bool:
         compare = _CONDITIONS[self.condition]
         for field, other in self.values.items():

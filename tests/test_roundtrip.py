@@ -26,6 +26,10 @@ EXAMPLES = {
     "cast_fields": {"fields": {"x": "int"}},
     "dataset_recipe": {"card": "cards.demo.sentiment", "num_demos": [0, 2], "demos_pool_size": 10},
     "single_type_serializer": {"serialized_type": "List[str]"},
+    "apply": {"function": "str.lower", "to_field": "y", "_argv": ["x"]},
+    "filter_by_condition_based_on_fields": {"values": {"a": "b"}, "condition": "eq"},
+    "infer_dicts_to_binary_logprobs": {"pos_class_name": "Yes", "neg_class_name": "No"},
+    "join_streams": {"left_stream": "a", "right_stream": "b", "on": ["id"], "new_stream_name": "c"},
 }
 
 # Base classes that only make sense subclassed: constructing them directly must fail with a clear error.

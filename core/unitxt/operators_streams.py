@@ -48,7 +48,6 @@ class JoinStreams(MultiStreamOperator):
 
     def _merge(self, left: Optional[Dict[str, Any]], right: Optional[Dict[str, Any]],
                left_columns: List[str], right_columns: List[str]) -> Dict[str, Any]:
-        left_keys, right_keys = self._keys()
         shared_keys = set(self.on or [])
         overlap = (set(left_columns) & set(right_columns)) - shared_keys - set(_SHARED_COLUMNS)
         row: Dict[str, Any] = {}

@@ -94,8 +94,8 @@ PROCESSOR_INPUTS = ["yes", "no", "Yes", "", "  ", "7", "x", "[[3]]", "[[A>>B]]",
                     "Safe\nok", "unsafe", "mostly right", "very good", "bad", "positive", "suggestion",
                     "It is not toxic", "toxic!", "3.50", " a \n b ", "```sql\nSELECT a FROM t;\n```",
                     "I would run select x from y", '{"name": "f", "arguments": {"a": 1}}',
-                    '[{"name": "f", "arguments": {}}, {"name": "g", "arguments": {}}]', "<tool_call>{\"name\": \"h\", "
-                    "\"arguments\": {}}</tool_call>"]
+                    '[{"name": "f", "arguments": {}}, {"name": "g", "arguments": {}}]',
+                    '<tool_call>{"name": "h", "arguments": {}}</tool_call>']
 PROCESSOR_TYPES = ["yes_to_one_else_zero", "to_yes_or_none", "str_to_float_format", "stance_to_pro_con",
                    "fix_white_space", "extract_mt_bench_label_judgment",
                    "extract_arena_hard_numerical_judgment", "extract_safe_unsafe_judgment", "extract_verbal_judgment",

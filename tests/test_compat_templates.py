@@ -128,7 +128,7 @@ def test_dialog_templates():
 def test_multi_turn_template_needs_its_turns_field():
     template = MultiTurnTemplate(references_field="answers", turns_field="conversation/dialog", instruction="Answer.")
     rendered = template.render({"conversation": {"dialog": [{"role": "user", "content": "hi"}]}}, {"answers": ["a"]})
-    assert (rendered["source"], rendered["references"]) == ("", ["a"])
+    assert (rendered["source"], rendered["references"]) == ('[{"role": "user", "content": "hi"}]', ["a"])
     with pytest.raises(UnitxtError, match="turns_field"):
         template.render({"other": 1}, {"answers": ["a"]})
 

@@ -206,19 +206,27 @@ class DialogPairwiseChoiceTemplate(DialogTemplate, PairwiseChoiceTemplate):
 
 
 class MultiTurnTemplate(MultiReferenceTemplate):
-    """References from `references_field`; the conversation is the input field `turns_field` (a path allowed),
-    which must be present. `input_format` defaults to empty: the source is the instruction and the turns as the
-    format renders them."""
+    """References from `references_field`; the conversation is the input field `turns_field` (a path allowed).
+    `input_format` defaults to empty, and an empty source becomes the turns as JSON (what the original's text
+    formats show for a multi-turn instance)."""
 
     input_format: str = ""
     turns_field: str
 
-    def render(self, input_fields, reference_fields, instance=None):
-        from .dict_utils import dict_has
+    def _turns(self, input_fields: Dict[str, Any]) -> Any:
+        from .dict_utils import dict_get, dict_has
 
         if not dict_has(input_fields, self.turns_field):
             raise self._missing(self.turns_field, input_fields, "input", "turns_field")
+        return dict_get(input_fields, self.turns_field)
+
+    def render(self, input_fields, reference_fields, instance=None):
+        self._turns(input_fields)
         return super().render(input_fields, reference_fields, instance)
+
+    def _source(self, input_fields, values, instance):
+        source = super()._source(input_fields, values, instance)
+        return source if source else json.dumps(self._turns(input_fields))
 
 
 class JsonOutputTemplate(InputOutputTemplate):

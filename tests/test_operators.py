@@ -45,6 +45,8 @@ def test_doc_field_operator_example():
 
 
 class Join(InstanceOperator):
+    __type_name__ = "doc_example_join"  # keeps the built-in `join` type (operators_fields.Join) registered
+
     fields: List[str]
     separator: str = ""
     to_field: str

@@ -31,6 +31,10 @@ EXAMPLES = {
     "multi_turn_metric": {"metric": "metrics.accuracy"},
     "metrics_ensemble": {"metrics": ["metrics.accuracy", "metrics.f1_micro"], "weights": [0.5, 0.5]},
     "string_containment_ratio": {"field": "entities"},
+    "apply": {"function": "str.lower", "to_field": "y", "_argv": ["x"]},
+    "filter_by_condition_based_on_fields": {"values": {"a": "b"}, "condition": "eq"},
+    "infer_dicts_to_binary_logprobs": {"pos_class_name": "Yes", "neg_class_name": "No"},
+    "join_streams": {"left_stream": "a", "right_stream": "b", "on": ["id"], "new_stream_name": "c"},
 }
 
 # Base classes that only make sense subclassed: constructing them directly must fail with a clear error.

@@ -76,6 +76,10 @@ def test_doc_translation_template_with_lower_case_postprocessor():
 
 
 class Lower(FieldOperator):
+    # the documented example's class; registered under its own type name so that it does not replace the built-in
+    # `lower` type (operators_fields.Lower) for the rest of the test session
+    __type_name__ = "doc_example_lower"
+
     def process_value(self, text: Any) -> Any:
         return text.lower()
 

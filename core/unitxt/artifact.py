@@ -20,7 +20,7 @@ from .type_utils import describe_value_type, make_checker, type_to_string
 
 _MISSING = object()
 _ARTIFACT_TYPES: Dict[str, type] = {}
-SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__")
+SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__", "__title__")
 
 
 class Field:
@@ -475,6 +475,8 @@ BUILTIN_ARTIFACT_MODULES = (
     "augmentors", "image_operators", "metrics_huggingface",
     "operators_extra",
     "inference",
+    "operators_fields", "operators_streams", "judgment_processors", "templates_judging", "source_loaders",
+    "dialog_operators", "struct_data_operators", "table_augmentors", "formats_tokenizer", "operators_tools",
 )
 _builtins_loaded = False
 

@@ -45,6 +45,86 @@ class Document(TypedDict):
 
 MultiDocument = NewType("MultiDocument", List[Document])
 
+# ---------------------------------------------------------------- tool calling, RAG, conversations, SQL
+JsonSchema = NewType("JsonSchema", Dict[str, Any])  # a JSON schema object (tool parameters)
+
+
+class _ToolRequired(TypedDict):
+    name: str
+    description: str
+    parameters: JsonSchema
+
+
+class Tool(_ToolRequired, total=False):
+    """A callable tool: name, description and a JSON schema of its parameters (`type` "function" optional)."""
+
+    type: Literal["function"]
+
+
+class ToolCall(TypedDict):
+    """A call of a tool: its name and the arguments by parameter name."""
+
+    name: str
+    arguments: Dict[str, Any]
+
+
+class ToolCallContext(TypedDict):
+    """A tool call as chat APIs carry it in an assistant turn."""
+
+    id: str
+    type: Literal["function"]
+    function: ToolCall
+
+
+class ToolCallTurn(TypedDict):
+    """An assistant turn that calls tools."""
+
+    role: Literal["assistant"]
+    content: Optional[str]
+    tool_calls: List[ToolCallContext]
+
+
+class ToolOutputTurn(TypedDict):
+    """The output of a tool call, as a `tool` turn."""
+
+    role: Literal["tool"]
+    tool_call_id: str
+    name: str
+    content: str
+
+
+TextTurn = Turn  # the original format's name of a plain text turn
+
+
+class RagResponse(TypedDict):
+    """A RAG system's response: the answer, the retrieved contexts (and their ids), and whether it is answerable."""
+
+    answer: str
+    contexts: List[str]
+    context_ids: Union[List[int], List[str]]
+    is_answerable: bool
+
+
+class Conversation(TypedDict):
+    """A dialog with an id."""
+
+    id: str
+    dialog: Dialog
+
+
+class _SQLDatabaseRequired(TypedDict):
+    db_type: Literal["local", "in_memory", "remote"]
+
+
+class SQLDatabase(_SQLDatabaseRequired, total=False):
+    """Where a text-to-SQL database lives: `db_id` (local/remote), `dbms`, or the tables themselves (`data`:
+    {table: {column: [values]}} for in-memory databases)."""
+
+    db_id: Optional[str]
+    dbms: Optional[str]
+    data: Optional[Dict[str, Dict]]
+
+
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff")
 AUDIO_EXTENSIONS = (".wav", ".mp3", ".flac", ".ogg", ".m4a")
 VIDEO_EXTENSIONS = (".mp4", ".webm", ".mov", ".avi", ".mkv")
@@ -176,6 +256,16 @@ BUILTIN_TYPES: Dict[str, Any] = {
     "Image": Image,
     "Audio": Audio,
     "Video": Video,
+    "JsonSchema": JsonSchema,
+    "Tool": Tool,
+    "ToolCall": ToolCall,
+    "ToolCallContext": ToolCallContext,
+    "ToolCallTurn": ToolCallTurn,
+    "ToolOutputTurn": ToolOutputTurn,
+    "TextTurn": Turn,
+    "RagResponse": RagResponse,
+    "Conversation": Conversation,
+    "SQLDatabase": SQLDatabase,
 }
 
 
@@ -221,6 +311,8 @@ __all__ = [
     "Table",
     "Document",
     "MultiDocument",
+    "JsonSchema", "Tool", "ToolCall", "ToolCallContext", "ToolCallTurn", "ToolOutputTurn", "TextTurn", "RagResponse",
+    "Conversation", "SQLDatabase",
     "Image",
     "Audio",
     "Video",

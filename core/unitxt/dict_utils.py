@@ -33,8 +33,35 @@ def _step(container: Any, part: Union[str, int]) -> Any:
     raise KeyError(part)
 
 
+def _wildcard_paths(instance: Dict[str, Any], path: str) -> Union[List[str], None]:
+    """For a path with a `*` part (`spans/*/start`), the concrete paths of the first `*`, one per list element (or
+    dict key); None when the path has no wildcard. The rest of the path may hold further wildcards."""
+    parts = path.split("/")
+    if "*" not in parts:
+        return None
+    position = parts.index("*")
+    prefix, rest = "/".join(parts[:position]), parts[position + 1:]
+    container = dict_get(instance, prefix) if prefix else instance
+    keys = range(len(container)) if isinstance(container, (list, tuple)) else list(container) \
+        if isinstance(container, dict) else None
+    if keys is None:
+        raise MissingFieldError(f"Field path '{path}': '{prefix}' is a {type(container).__name__}, not a list or "
+                                "dict, so '*' can not expand.", field=path)
+    return ["/".join([part for part in [prefix, str(key), *rest] if part != ""]) for key in keys]
+
+
 def dict_get(instance: Dict[str, Any], path: str, default: Any = MissingFieldError) -> Any:
-    """Value at path; raises MissingFieldError naming the path and the available keys unless a default is given."""
+    """Value at path; raises MissingFieldError naming the path and the available keys unless a default is given.
+    A `*` part collects the values under every element: `spans/*/start` -> [start of each span]."""
+    if "*" in path:
+        try:
+            concrete = _wildcard_paths(instance, path)
+        except MissingFieldError:
+            if default is not MissingFieldError:
+                return default
+            raise
+        if concrete is not None:
+            return [dict_get(instance, item, default) for item in concrete]
     if "/" not in path:
         try:
             return instance[path]
@@ -58,8 +85,21 @@ def dict_has(instance: Dict[str, Any], path: str) -> bool:
     return dict_get(instance, path, default=marker) is not marker
 
 
-def dict_set(instance: Dict[str, Any], path: str, value: Any) -> None:
-    """Set the value at path, creating intermediate dicts as needed (list indices must exist)."""
+def dict_set(instance: Dict[str, Any], path: str, value: Any, set_multiple: bool = False) -> None:
+    """Set the value at path, creating intermediate dicts as needed (list indices must exist). A `*` part sets
+    every element: the same value, or with `set_multiple` the i-th item of the list `value` in the i-th element."""
+    concrete = _wildcard_paths(instance, path) if "*" in path else None
+    if concrete is not None:
+        if set_multiple:
+            if not isinstance(value, list) or len(value) != len(concrete):
+                raise MissingFieldError(f"set_every_value needs a list of {len(concrete)} values for '{path}', got "
+                                        f"{type(value).__name__} {str(value)[:80]}.", field=path)
+            for item_path, item in zip(concrete, value):
+                dict_set(instance, item_path, item)
+        else:
+            for item_path in concrete:
+                dict_set(instance, item_path, value)
+        return
     if "/" not in path:
         instance[path] = value
         return
@@ -88,7 +128,12 @@ def dict_set(instance: Dict[str, Any], path: str, value: Any) -> None:
 
 
 def dict_delete(instance: Dict[str, Any], path: str, not_exist_ok: bool = False) -> None:
-    """Remove the value at path."""
+    """Remove the value at path (a `*` part removes it under every element)."""
+    concrete = _wildcard_paths(instance, path) if "*" in path else None
+    if concrete is not None:
+        for item_path in concrete:
+            dict_delete(instance, item_path, not_exist_ok)
+        return
     parts = split_path(path) if "/" in path else [path]
     container: Any = instance
     try:

@@ -1,6 +1,7 @@
 """Runtime side of the expression sandbox: size limits, guarded operators and the whitelisted functions and
 methods that sandboxed expressions may call (see expressions.py for the validator and the safety argument)."""
 
+import itertools
 import json
 import math
 import re
@@ -88,6 +89,38 @@ def _guarded_zip(*iterables: Any, **kwargs: Any) -> Any:
     if len(lengths) == len(iterables) and iterables and min(lengths) * len(iterables) > MAX_SEQUENCE_LENGTH:
         raise _GuardError(f"zip() producing more than {MAX_SEQUENCE_LENGTH} items is not allowed")
     return zip(*iterables, **kwargs)
+
+
+def _materialized(iterables: Any) -> list:
+    items = [list(item) for item in iterables]
+    if sum(len(item) for item in items) > MAX_SEQUENCE_LENGTH:
+        raise _GuardError(f"itertools over more than {MAX_SEQUENCE_LENGTH} items is not allowed")
+    return items
+
+
+def _guarded_product(*iterables: Any, repeat: int = 1) -> list:
+    """itertools.product as a list, refused when it would hold more than MAX_SEQUENCE_LENGTH tuples."""
+    pools = _materialized(iterables) * int(repeat)
+    if math.prod(len(pool) for pool in pools) > MAX_SEQUENCE_LENGTH:
+        raise _GuardError(f"itertools.product() producing more than {MAX_SEQUENCE_LENGTH} tuples is not allowed")
+    return list(itertools.product(*pools))
+
+
+def _guarded_chain(*iterables: Any) -> list:
+    return [item for pool in _materialized(iterables) for item in pool]
+
+
+def _guarded_combinatorics(function: Callable) -> Callable:
+    def call(iterable: Any, r: Optional[int] = None) -> list:
+        pool = _materialized([iterable])[0]
+        size = len(pool) if r is None else int(r)
+        count = math.perm(len(pool), size) if function is itertools.permutations else math.comb(len(pool), size)
+        if count > MAX_SEQUENCE_LENGTH:
+            raise _GuardError(f"itertools.{function.__name__}() producing more than {MAX_SEQUENCE_LENGTH} tuples "
+                              "is not allowed")
+        return list(function(pool, size))
+
+    return call
 
 
 _NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
@@ -332,6 +365,12 @@ _MODULES: Dict[str, Dict[str, _Function]] = {
     "math": {
         name: _fn(getattr(math, name))
         for name in ("floor", "ceil", "sqrt", "log", "log2", "log10", "exp", "isnan", "isinf", "fabs")
+    },
+    "itertools": {
+        "product": _fn(_guarded_product, "repeat"),
+        "chain": _fn(_guarded_chain),
+        "combinations": _fn(_guarded_combinatorics(itertools.combinations)),
+        "permutations": _fn(_guarded_combinatorics(itertools.permutations)),
     },
     "json": {
         "loads": _fn(json.loads),

@@ -124,9 +124,10 @@ import ast
 import dis
 import functools
 import keyword
+import math
 import re
 import types
-from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set
 
 from .errors import SandboxError
 
@@ -399,6 +400,9 @@ class _Validator:
 
     def visit_Attribute(self, node: ast.Attribute, bound: FrozenSet[str]) -> None:
         self._check_attribute_name(node)
+        if isinstance(node.value, ast.Name) and node.value.id not in bound \
+                and node.attr in _MODULE_CONSTANTS.get(node.value.id, {}):
+            return  # a module constant (re.DOTALL, math.pi): replaced by its value when compiling
         raise self.refuse(
             f"attribute access '.{node.attr}'", node, hint="only calls of whitelisted methods like x.lower() are allowed"
         )
@@ -474,6 +478,14 @@ def _describe_names(names: Iterable[Any]) -> str:
 # ---------------------------------------------------------------------------
 
 
+# constants of the sandbox's modules an expression may read (compiled in as their values)
+_MODULE_CONSTANTS: Dict[str, Dict[str, Any]] = {
+    "re": {name: int(getattr(re, name)) for name in ("DOTALL", "IGNORECASE", "MULTILINE", "VERBOSE", "ASCII",
+                                                     "S", "I", "M", "X", "A")},
+    "math": {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan},
+}
+
+
 class _Rewriter(ast.NodeTransformer):
     def __init__(self) -> None:
         self.helpers: Dict[str, Any] = {}
@@ -501,6 +513,11 @@ class _Rewriter(ast.NodeTransformer):
                 node.func = self._helper(_HELPER_PREFIX + "method", _call_method)
                 node.args = [func.value, ast.Constant(value=func.attr), *node.args]
         return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and node.attr in _MODULE_CONSTANTS.get(node.value.id, {}):
+            return ast.copy_location(ast.Constant(value=_MODULE_CONSTANTS[node.value.id][node.attr]), node)
+        return self.generic_visit(node)
 
     def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
         self.generic_visit(node)
@@ -668,3 +685,31 @@ def evaluate_expression(expression: str, variables: Mapping[str, Any]) -> Any:
     if not isinstance(expression, str):
         raise SandboxError(f"an expression must be a string, got {type(expression).__name__}")
     return _cached_compile(expression).evaluate(variables)
+
+
+def compile_lambda(text: str) -> Callable[[Any], Any]:
+    """Compile a one-argument lambda string (`"lambda x: x['label'] != -1"`, as catalogs write row filters) into a
+    callable whose body runs in this sandbox with the argument bound to its name. Nothing else is accepted: no
+    defaults, no second argument, no nested lambda (the body is validated like any other expression)."""
+    if not isinstance(text, str):
+        raise SandboxError(f"a lambda must be a string, got {type(text).__name__}")
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise SandboxError(f"lambda {_shorten(text, 60)!r} is too long ({len(text)} characters)")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as error:
+        raise SandboxError(f"invalid lambda {_shorten(text)!r}: {error.msg}") from None
+    node = tree.body
+    arguments = getattr(node, "args", None)
+    if (not isinstance(node, ast.Lambda) or arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg
+            or arguments.kwarg or arguments.defaults or len(arguments.args) != 1):
+        raise SandboxError(f"expected 'lambda <name>: <expression>' with exactly one argument, got {_shorten(text)!r}")
+    name = arguments.args[0].arg
+    body = ast.get_source_segment(text.strip(), node.body)
+    compiled = compile_expression(body, allowed_names=[name])
+
+    def call(value: Any) -> Any:
+        return compiled.evaluate({name: value})
+
+    call.expression = compiled  # type: ignore[attr-defined]
+    return call

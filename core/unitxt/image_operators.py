@@ -13,7 +13,7 @@ from .data_types import is_image_value, is_video_value
 from .dict_utils import dict_get, dict_set
 from .errors import InstanceTypeError
 from .image_utils import decode_image, image_reference, pil_to_data_url, require_pillow
-from .operator import InstanceOperator
+from .operator import FieldOperator, InstanceOperator
 from .random_utils import InstanceRandom
 
 
@@ -116,4 +116,90 @@ class GrayScale(ImageAugmentor):
         return image.convert("L").convert("RGB")
 
 
-__all__ = ["ImageToText", "ImageAugmentor", "WhiteNoise", "GridLines", "GrayScale"]
+class PixelNoise(ImageAugmentor):
+    """Recolours a random `noise_rate` share of the `square_size` x `square_size` squares of the image."""
+
+    square_size: int = 1
+    noise_rate: float = 0.3
+
+    def augment_image(self, image, rng):
+        import numpy as np
+
+        Image = require_pillow(self.artifact_name)
+        pixels = np.asarray(image.convert("RGB"))
+        height, width, channels = pixels.shape
+        size = max(1, self.square_size)
+        generator = _numpy_rng(rng)
+        rows, columns = -(-height // size), -(-width // size)
+        mask = np.repeat(np.repeat(generator.random((rows, columns)) < self.noise_rate, size, 0), size, 1)
+        colours = np.repeat(np.repeat(generator.integers(0, 256, (rows, columns, channels), dtype=np.uint8),
+                                      size, 0), size, 1)
+        mask, colours = mask[:height, :width], colours[:height, :width]
+        return Image.fromarray(np.where(mask[:, :, None], colours, pixels).astype(np.uint8), mode="RGB")
+
+
+class Oldify(ImageAugmentor):
+    """An old-photo look: a yellowish tint (`tint_strength`), film-grain noise (`noise_strength`), a slight blur,
+    lower contrast and higher brightness."""
+
+    noise_strength: int = 30
+    tint_strength: float = 0.4
+
+    def augment_image(self, image, rng):
+        import numpy as np
+
+        Image = require_pillow(self.artifact_name)
+        from PIL import ImageEnhance, ImageFilter
+
+        pixels = np.asarray(image.convert("RGB"), dtype=np.float32)
+        tinted = pixels * (1 - self.tint_strength) + np.array([255, 228, 170], np.float32) * self.tint_strength
+        grain = _numpy_rng(rng).normal(0.0, self.noise_strength, pixels.shape)
+        old = Image.fromarray(np.clip(tinted.astype(np.uint8) + grain, 0, 255).astype(np.uint8), mode="RGB")
+        old = old.filter(ImageFilter.GaussianBlur(radius=1))
+        return ImageEnhance.Brightness(ImageEnhance.Contrast(old).enhance(0.6)).enhance(1.2)
+
+
+class ToImage(FieldOperator):
+    """A PIL image -> the Image type {"image": image, "format": its format (JPEG when unknown)}."""
+
+    def process_value(self, value: Any) -> Any:
+        return {"image": value, "format": getattr(value, "format", None) or "JPEG"}
+
+
+class HashImage(FieldOperator):
+    """The MD5 hex digest of a PIL image's pixel bytes (an id for the image; needs Pillow)."""
+
+    def process_value(self, value: Any) -> Any:
+        import hashlib
+
+        require_pillow(self.artifact_name)
+        image = value["image"] if isinstance(value, dict) and "image" in value else value
+        if not hasattr(image, "tobytes"):
+            image = decode_image(image, self.artifact_name)
+        return hashlib.md5(image.tobytes()).hexdigest()  # noqa: S324 - an id, not security
+
+
+class DecodeImage(FieldOperator):
+    """Base64 text of an image file -> a PIL image (needs Pillow)."""
+
+    def process_value(self, value: Any) -> Any:
+        import base64
+        import io
+
+        Image = require_pillow(self.artifact_name)
+        return Image.open(io.BytesIO(base64.b64decode(value)))
+
+
+class ToRGB(FieldOperator):
+    """Convert the image of an Image value ({"image", "format"}) to RGB (needs Pillow)."""
+
+    def process_value(self, value: Any) -> Any:
+        require_pillow(self.artifact_name)
+        if not isinstance(value, dict) or not hasattr(value.get("image"), "convert"):
+            raise InstanceTypeError(f"ToRGB needs an Image value {{'image': PIL image, 'format': ...}}, got "
+                                    f"{type(value).__name__}.", artifact=self.artifact_name, field=self.field)
+        return dict(value, image=value["image"].convert("RGB"))
+
+
+__all__ = ["ImageToText", "ImageAugmentor", "WhiteNoise", "GridLines", "GrayScale", "PixelNoise", "Oldify", "ToImage",
+           "HashImage", "DecodeImage", "ToRGB"]

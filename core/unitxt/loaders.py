@@ -98,7 +98,22 @@ class LoadHF(Loader):
     data_files: Optional[Union[str, List[str], Dict[str, Union[str, List[str]]]]] = None
     revision: Optional[str] = None
     trust_remote_code: bool = False
+    filtering_lambda: Optional[str] = None  # "lambda x: x['label'] != -1", evaluated in the expression sandbox
+    splits: Optional[List[str]] = None  # the splits to provide (others are dropped); every one must exist
+    num_proc: Optional[int] = None
     _default_policy = ["public"]
+
+    def prepare(self) -> None:
+        super().prepare()
+        self._row_filter = None
+        if self.filtering_lambda is not None:
+            from .expressions import SandboxError, compile_lambda
+
+            try:
+                self._row_filter = compile_lambda(self.filtering_lambda)
+            except SandboxError as error:
+                raise LoaderError(f"filtering_lambda is not a valid sandboxed lambda: {error}",
+                                  artifact=type(self).__name__, field="filtering_lambda") from None
 
     def data_policy(self) -> List[str]:
         if self.data_classification_policy:
@@ -118,6 +133,8 @@ class LoadHF(Loader):
             kwargs["streaming"] = True
         if self.trust_remote_code and int(datasets.__version__.split(".")[0]) < 4:
             kwargs["trust_remote_code"] = True
+        if self.num_proc is not None and not self.streaming:
+            kwargs["num_proc"] = self.num_proc
         try:
             loaded = datasets.load_dataset(**kwargs)
         except Exception as error:  # noqa: BLE001 - surface the cause with our context
@@ -129,22 +146,72 @@ class LoadHF(Loader):
             ) from error
         if self.split is not None:
             return {self.split: loaded}
-        return dict(loaded)
+        loaded = dict(loaded)
+        if self.splits is not None:
+            missing = [name for name in self.splits if name not in loaded]
+            if missing:
+                raise LoaderError(f"Split(s) {missing} listed in 'splits' are not in the dataset (it has "
+                                  f"{sorted(loaded)}).", artifact=self.artifact_name, field="splits")
+            loaded = {name: loaded[name] for name in self.splits}
+        return loaded
+
+    def _rows(self, dataset: Any) -> Iterator[Dict[str, Any]]:
+        """The dataset's rows; with filtering_lambda, only those it accepts (the limit counts kept rows)."""
+        if self._row_filter is None:
+            yield from _rows_from_hf_dataset(dataset, self.loader_limit)
+            return
+        accept = self._row_filter
+        for row in _rows_from_hf_dataset(dataset, None):
+            if accept(row):
+                yield row
 
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
         splits = self._load()
-        limit = self.loader_limit
-        return {name: (lambda dataset=dataset: _rows_from_hf_dataset(dataset, limit)) for name, dataset in splits.items()}
+        return {name: (lambda dataset=dataset: self._rows(dataset)) for name, dataset in splits.items()}
 
 
-def _open_text(url: str):
-    """Open a local path or any fsspec URL for reading text."""
-    if "://" in url and not url.startswith("file://"):
+def _open_text(url: str, compression: Optional[str] = None, indirect_read: bool = False):
+    """Open a local path or any fsspec URL for reading text (`compression`: gzip, bz2, xz, zip, infer...).
+    `indirect_read` opens an http(s) URL with urllib first (some servers refuse the fsspec client)."""
+    if indirect_read and url.startswith(("http://", "https://")):
+        import io
+        from urllib import request
+
+        with request.urlopen(url) as response:  # noqa: S310 - only http(s), checked above
+            data = response.read()
+        return io.StringIO(_decompress(data, compression, url).decode("utf-8"), newline="")
+    if compression or ("://" in url and not url.startswith("file://")):
         import fsspec
 
-        return fsspec.open(url, "rt", encoding="utf-8").open()
+        return fsspec.open(url, "rt", encoding="utf-8", compression=compression).open()
     path = url[len("file://") :] if url.startswith("file://") else url
     return open(path, encoding="utf-8", newline="")
+
+
+def _decompress(data: bytes, compression: Optional[str], url: str) -> bytes:
+    """Bytes read in one go (indirect_read), decompressed as `compression` says."""
+    if not compression:
+        return data
+    import bz2
+    import gzip
+    import io
+    import lzma
+    import zipfile
+
+    if compression == "infer":
+        compression = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zip": "zip"}.get(os.path.splitext(url)[1])
+    if compression in ("gzip", "gz"):
+        return gzip.decompress(data)
+    if compression == "bz2":
+        return bz2.decompress(data)
+    if compression in ("xz", "lzma"):
+        return lzma.decompress(data)
+    if compression == "zip":
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return archive.read(archive.namelist()[0])
+    if compression is None:
+        return data
+    raise LoaderError(f"Unsupported compression {compression!r} for {url}; use gzip, bz2, xz, zip or infer.")
 
 
 def _expand(url: str) -> List[str]:
@@ -180,8 +247,8 @@ def _parse_json_line(line: str) -> Any:
     return value
 
 
-def _read_jsonl(url: str) -> Iterator[Dict[str, Any]]:
-    with _open_text(url) as handle:
+def _read_jsonl(url: str, **open_args: Any) -> Iterator[Dict[str, Any]]:
+    with _open_text(url, **open_args) as handle:
         for line_number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -191,8 +258,8 @@ def _read_jsonl(url: str) -> Iterator[Dict[str, Any]]:
                 raise LoaderError(f"{url} line {line_number} is not valid JSON: {error}") from None
 
 
-def _read_json(url: str, data_field: Optional[str]) -> Iterator[Dict[str, Any]]:
-    with _open_text(url) as handle:
+def _read_json(url: str, data_field: Optional[str], **open_args: Any) -> Iterator[Dict[str, Any]]:
+    with _open_text(url, **open_args) as handle:
         try:
             content = json.load(handle)
         except json.JSONDecodeError as error:
@@ -200,13 +267,15 @@ def _read_json(url: str, data_field: Optional[str]) -> Iterator[Dict[str, Any]]:
     if data_field:
         for key in data_field.split("/"):
             content = content[key]
+    if isinstance(content, dict) and not data_field:
+        content = [content]  # a file holding one object is one instance
     if not isinstance(content, list):
         raise LoaderError(f"{url} must contain a list of objects (or set data_field), got {type(content).__name__}.")
     yield from content
 
 
-def _read_csv(url: str, sep: str) -> Iterator[Dict[str, Any]]:
-    with _open_text(url) as handle:
+def _read_csv(url: str, sep: str, **open_args: Any) -> Iterator[Dict[str, Any]]:
+    with _open_text(url, **open_args) as handle:
         yield from csv.DictReader(handle, delimiter=sep)
 
 
@@ -217,6 +286,8 @@ class LoadFiles(Loader):
     file_format: Optional[str] = None  # "jsonl", "json" or "csv"; inferred from the extension when None
     data_field: Optional[str] = None
     sep: str = ","
+    compression: Optional[str] = None  # as fsspec names it: "gzip", "bz2", "xz", "zip", "infer", ...
+    indirect_read: bool = False  # open http(s) URLs with urllib first
 
     def _format_of(self, url: str) -> str:
         if self.file_format:
@@ -235,12 +306,13 @@ class LoadFiles(Loader):
         for pattern in urls:
             for url in _expand(pattern):
                 kind = self._format_of(url)
+                open_args = {"compression": self.compression, "indirect_read": self.indirect_read}
                 if kind == "jsonl":
-                    yield from _read_jsonl(url)
+                    yield from _read_jsonl(url, **open_args)
                 elif kind == "json":
-                    yield from _read_json(url, self.data_field)
+                    yield from _read_json(url, self.data_field, **open_args)
                 elif kind in ("csv", "tsv"):
-                    yield from _read_csv(url, "\t" if kind == "tsv" else self.sep)
+                    yield from _read_csv(url, "\t" if kind == "tsv" else self.sep, **open_args)
                 else:
                     raise LoaderError(f"Unknown file_format {kind!r}.", artifact=self.artifact_name)
 
@@ -253,11 +325,22 @@ class LoadFiles(Loader):
 
 
 class LoadJsonFile(LoadFiles):
-    """Load JSON (a list of objects, optionally under `data_field`) or JSON Lines files."""
+    """Load JSON (a list of objects or one object, optionally under `data_field`) or JSON Lines files
+    (`lines=True`; when unset, a .jsonl/.ndjson extension means JSON Lines)."""
+
+    lines: Optional[bool] = None
+
+    def verify(self) -> None:
+        super().verify()
+        if self.lines and self.data_field:
+            raise LoaderError("data_field can not be used with lines=True (each line is one instance).",
+                              artifact=type(self).__name__, field="data_field")
 
     def _format_of(self, url: str) -> str:
         if self.file_format:
             return self.file_format
+        if self.lines is not None:
+            return "jsonl" if self.lines else "json"
         return "jsonl" if url.lower().endswith((".jsonl", ".ndjson")) else "json"
 
 

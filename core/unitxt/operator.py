@@ -306,7 +306,10 @@ class FieldOperator(FieldOperatorBase):
     to_field: Optional[str] = None
     field_to_field: Optional[Union[List[Union[List[str], Tuple[str, str]]], Dict[str, str]]] = None
     process_every_value: bool = False
-    not_exist_ok: bool = False
+    not_exist_ok: bool = False  # a missing source field is processed as `get_default`
+    not_exist_do_nothing: bool = False  # a missing source field is skipped (nothing is written)
+    get_default: Any = None  # the value read for a missing source field when not_exist_ok
+    set_every_value: bool = False  # a `*` target path gets the i-th item of the (list) result in its i-th element
 
     def prepare(self) -> None:
         super().prepare()
@@ -352,17 +355,15 @@ class FieldOperator(FieldOperatorBase):
 
     def process_instance_fields(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         process_value = self.process_value
+        missing_ok = self.not_exist_ok or self.not_exist_do_nothing
         for source, target in self._pairs:
-            if "/" not in source:
-                if source in instance:
-                    value = instance[source]
-                elif self.not_exist_ok:
+            if "/" not in source and source in instance:
+                value = instance[source]
+            elif missing_ok and not dict_has(instance, source):
+                if self.not_exist_do_nothing:
                     continue
-                else:
-                    value = dict_get(instance, source)
+                value = self.get_default
             else:
-                if self.not_exist_ok and not dict_has(instance, source):
-                    continue
                 value = dict_get(instance, source)
             if self.process_every_value:
                 if not isinstance(value, list):
@@ -377,7 +378,7 @@ class FieldOperator(FieldOperatorBase):
             if "/" not in target:
                 instance[target] = new_value
             else:
-                dict_set(instance, target, new_value)
+                dict_set(instance, target, new_value, set_multiple=self.set_every_value)
         return instance
 
 

@@ -176,11 +176,13 @@ _CONDITIONS = {
     "le": lambda a, b: a <= b,
     "in": lambda a, b: a in b,
     "not in": lambda a, b: a not in b,
+    "exists": None,  # values={"a/b": True}: the field exists (False: it does not); handled in keep()
 }
 
 
 class FilterByCondition(StreamOperator):
-    """Keep instances whose fields satisfy `condition` against `values` (eq, ne, gt, ge, lt, le, in, not in)."""
+    """Keep instances whose fields satisfy `condition` against `values` (eq, ne, gt, ge, lt, le, in, not in; or
+    exists: `values={"a/b": True}` keeps instances that have the field, False those that do not)."""
 
     values: Dict[str, Any]
     condition: str
@@ -195,6 +197,8 @@ class FilterByCondition(StreamOperator):
             )
 
     def keep(self, instance: Dict[str, Any]) -> bool:
+        if self.condition == "exists":
+            return all(dict_has(instance, field) == bool(wanted) for field, wanted in self.values.items())
         compare = _CONDITIONS[self.condition]
         for field, expected in self.values.items():
             try:
@@ -253,10 +257,16 @@ class ExecuteExpression(InstanceOperator):
     _positional_args = ("expression",)
     expression: str
     to_field: str
+    imports_list: List[str] = []  # modules the expression uses: only the sandbox's own (re, json, math, itertools)
 
     def prepare(self) -> None:
+        from .expression_runtime import _MODULES
         from .expressions import compile_expression
 
+        refused = [name for name in self.imports_list if name not in _MODULES]
+        if refused:
+            raise UnitxtError(f"imports_list may only name the sandbox's modules {sorted(_MODULES)}; refused: "
+                              f"{refused}.", artifact=type(self).__name__, field="imports_list")
         self._compiled = compile_expression(self.expression)
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:

@@ -110,6 +110,7 @@ class DatasetRecipe(SourceOperator):
     sampler: Optional[Sampler] = None
     loader_limit: Optional[int] = None
     max_train_instances: Optional[int] = None
+    train_refiner: Optional[Artifact] = None  # a StreamRefiner-like operator applied to the train split (before limits)
     max_validation_instances: Optional[int] = None
     max_test_instances: Optional[int] = None
     metrics: Optional[List[str]] = None
@@ -133,7 +134,12 @@ class DatasetRecipe(SourceOperator):
         if not counts or any(count < 0 for count in counts):
             raise RecipeError("num_demos must be a non-negative int or a non-empty list of them.",
                               artifact=self.artifact_name, field="num_demos")
-        if max(counts) > 0:
+        if self.demos_pool_size is not None and self.demos_pool_size < 0 and self.demos_pool_size != -1:
+            raise RecipeError("demos_pool_size must be >= 0 (or -1: the whole demos_taken_from split).",
+                              artifact=self.artifact_name, field="demos_pool_size")
+        if self.whole_split_pool():
+            pass  # the whole demos_taken_from split is the pool: its size is only known when loading
+        elif max(counts) > 0:
             if self.demos_pool_size is None:
                 raise RecipeError(
                     "num_demos > 0 needs demos_pool_size (the number of instances set aside as demos).",
@@ -146,13 +152,24 @@ class DatasetRecipe(SourceOperator):
                     artifact=self.artifact_name,
                     field="num_demos",
                 )
-        if self.demos_pool_size is not None and self.demos_pool_size < 0:
-            raise RecipeError("demos_pool_size must be >= 0.", artifact=self.artifact_name, field="demos_pool_size")
         raw = self.__dict__  # raw values: catalog names are not fetched at construction (benchmarks list many)
         if raw["card"] is None and raw["task"] is None:
             raise RecipeError("A recipe needs a card or a task.", artifact=self.artifact_name, field="card")
         if raw["template"] is not None and self.template_card_index is not None:
             raise RecipeError("Set template or template_card_index, not both.", artifact=self.artifact_name)
+
+    def whole_split_pool(self) -> bool:
+        """Whether the demo pool is the whole demos_taken_from split: demos_pool_size=-1, or demos wanted from an
+        explicitly named split with no demos_pool_size."""
+        counts = self.num_demos if isinstance(self.num_demos, list) else [self.num_demos]
+        if self.demos_pool_size == -1:
+            return True
+        return (self.demos_pool_size is None and bool(counts) and max(counts) > 0
+                and "demos_taken_from" in self._given_fields)
+
+    def _pool_size(self) -> Optional[int]:
+        """demos_pool_size as the renderer uses it (None: the whole split)."""
+        return None if self.whole_split_pool() else self.demos_pool_size
 
     # ------------------------------------------------------------------ resolution
     def get_task(self) -> Task:
@@ -251,7 +268,7 @@ class DatasetRecipe(SourceOperator):
             "validation": self.max_validation_instances,
             "test": self.max_test_instances,
         }
-        needs_pool = max(self._counts()) > 0 or (self.demos_pool_size or 0) > 0
+        needs_pool = max(self._counts()) > 0 or (self.demos_pool_size or 0) > 0 or self.whole_split_pool()
         if needs_pool and self.demos_taken_from not in multi_stream:
             raise RecipeError(
                 f"demos_taken_from='{self.demos_taken_from}' but the data has splits {sorted(multi_stream)}.",
@@ -259,10 +276,16 @@ class DatasetRecipe(SourceOperator):
                 field="demos_taken_from",
             )
         if needs_pool:
-            renderer.set_pool_source(multi_stream[self.demos_taken_from], self.demos_pool_size)
+            renderer.set_pool_source(multi_stream[self.demos_taken_from], self._pool_size())
+        if self.train_refiner is not None and "train" in multi_stream:
+            refined = self.train_refiner(MultiStream({"train": multi_stream["train"]}))
+            multi_stream = MultiStream({**multi_stream, "train": refined["train"]})
         result = MultiStream()
         for name, stream in multi_stream.items():
-            skip = self.demos_pool_size if needs_pool and self.demos_removed_from_data and name == self.demos_taken_from else 0
+            if needs_pool and self.whole_split_pool() and self.demos_removed_from_data and name == self.demos_taken_from:
+                continue  # the whole split went to the demo pool
+            takes_pool = needs_pool and self.demos_removed_from_data and name == self.demos_taken_from
+            skip = self.demos_pool_size if takes_pool and not self.whole_split_pool() else 0
             result[name] = GeneratorStream(
                 renderer.render_stream, {"stream": stream, "stream_name": name, "skip": skip, "limit": limits.get(name)}
             )
@@ -280,7 +303,7 @@ class DatasetRecipe(SourceOperator):
             if self.demos_taken_from not in standardized:
                 raise RecipeError(f"demos_taken_from='{self.demos_taken_from}' is not a split of the card's data.",
                                   artifact=self.artifact_name, field="demos_taken_from")
-            renderer.set_pool_source(standardized[self.demos_taken_from], self.demos_pool_size)
+            renderer.set_pool_source(standardized[self.demos_taken_from], self._pool_size())
         task = self.get_task()
         checked = task.process_instances([dict(instance) for instance in instances])
         return list(renderer.render_stream(checked, "test", 0, None))
@@ -336,7 +359,8 @@ class InstanceRenderer:
         self._system_prompt_process = self.system_prompt._raw_process() if self.system_prompt is not None else None
 
     def set_pool_source(self, stream: Iterable[Dict[str, Any]], size: Optional[int]) -> None:
-        self._pool_source = (stream, size or 0)
+        """`size` None: every instance of the stream is in the pool."""
+        self._pool_source = (stream, size)
 
     def pool(self) -> List[Dict[str, Any]]:
         """The demo pool: the first demos_pool_size instances of the demos split (materialised once)."""
@@ -345,7 +369,10 @@ class InstanceRenderer:
                 self._pool = []
             else:
                 stream, size = self._pool_source
-                self._pool = list(itertools.islice(stream, size))
+                self._pool = list(stream) if size is None else list(itertools.islice(stream, size))
+                if size is None:
+                    size = len(self._pool)
+                    self.pool_size = size
                 if self.media_fields:  # images as data URLs: JSON-able keys, renderable demos
                     self._pool = [encode_media_fields(item, self.media_fields) for item in self._pool]
                 if len(self._pool) < size:

@@ -8,7 +8,7 @@ instance are excluded by the caller (`excluded`), so a demo never equals the ins
 import random
 import re
 from collections import Counter
-from typing import Any, Dict, List, Set
+from typing import Any, Dict, List, Optional, Set
 
 from .artifact import Artifact
 from .errors import RecipeError
@@ -116,12 +116,23 @@ class DiverseLabelsSampler(Sampler):
     """Demos spread over as many distinct labels (reference field `labels`) as possible, random within a label."""
 
     labels: str = "label"
+    choices: Optional[str] = None  # input field listing the label values to balance on (others are ignored)
+
+    def _label_key(self, item: Dict[str, Any]) -> str:
+        if self.choices is None:
+            return str(_field_text(item, self.labels))
+        inputs, references = item.get("input_fields", item), item.get("reference_fields", item)
+        options = inputs.get(self.choices)
+        options = [options] if isinstance(options, str) else list(options or [])
+        gold = references.get(self.labels)
+        gold = gold if isinstance(gold, list) else [gold]
+        return str([option for option in options if option in gold])
 
     def set_pool(self, pool):
         super().set_pool(pool)
         groups: Dict[str, List[int]] = {}
         for index, item in enumerate(pool):
-            groups.setdefault(str(_field_text(item, self.labels)), []).append(index)
+            groups.setdefault(self._label_key(item), []).append(index)
         self._groups = groups
 
     def sample_indices(self, instance, num_demos, rng, excluded):

@@ -16,8 +16,9 @@ import json
 from typing import Any, Dict, List, Optional, Union
 
 from . import data_types
-from .errors import ArtifactDefinitionError, UnitxtError
-from .operator import Operator
+from .dict_utils import dict_get, dict_set
+from .errors import ArtifactDefinitionError, InstanceTypeError, UnitxtError
+from .operator import InstanceOperator, Operator  # noqa: F401 - Operator is re-exported
 from .type_utils import make_checker, to_type
 
 Number = Union[int, float]
@@ -39,12 +40,18 @@ def default_serialize(value: Any) -> str:
     return str(value)
 
 
-class Serializer(Operator):
+class Serializer(InstanceOperator):
     """Base: converts one field value to text. Subclasses implement `serialize`.
 
-    An Operator so it carries `data_classification_policy` (checked by the recipe before rendering)."""
+    An Operator so it carries `data_classification_policy` (checked by the recipe before rendering). Used as a step
+    (as catalogs of the original format do, e.g. in a metric's preprocess_steps) it serialises the instance's `field`
+    into `to_field` (default: in place), each item of a list with `process_every_value`."""
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
+    field: Optional[str] = None
+    to_field: Optional[str] = None
+    process_every_value: bool = False
 
     def accepts(self, value: Any) -> bool:
         """Whether this serializer handles the value (the base handles everything)."""
@@ -52,6 +59,21 @@ class Serializer(Operator):
 
     def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
         raise NotImplementedError(f"{type(self).__name__}.serialize(value, instance) is not implemented")
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if self.field is None:
+            raise ArtifactDefinitionError(f"{type(self).__name__} used as a step needs 'field'.",
+                                          artifact=self.artifact_name, field="field")
+        value = dict_get(instance, self.field)
+        if self.process_every_value:
+            if not isinstance(value, (list, tuple)):
+                raise InstanceTypeError(f"process_every_value needs a list in '{self.field}', got "
+                                        f"{type(value).__name__}.", artifact=self.artifact_name, field=self.field)
+            result: Any = [self.serialize(item, instance) for item in value]
+        else:
+            result = self.serialize(value, instance)
+        dict_set(instance, self.to_field or self.field, result)
+        return instance
 
 
 class DefaultSerializer(Serializer):

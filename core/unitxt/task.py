@@ -45,6 +45,7 @@ class Task(InstanceOperator):
     defaults: Optional[Dict[str, Any]] = None
     augmentable_inputs: List[str] = []
     default_template: Optional[Artifact] = None
+    requirements: Union[List[str], Dict[str, str]] = []  # packages the task's data or metrics need (documentation)
 
     def prepare(self) -> None:
         super().prepare()

@@ -40,6 +40,7 @@ class Template(InstanceOperator):
     target_prefix: str = ""
     postprocessors: List[Any] = ["processors.to_string_stripped"]
     serializer: Optional[Serializer] = None
+    title_fields: List[str] = []  # input fields whose text is title-cased before rendering ("sports" -> "Sports")
     _synthesized: Tuple[str, ...] = ()  # placeholders the template fills itself (not taken from the input fields)
 
     # ------------------------------------------------------------------ construction
@@ -153,6 +154,8 @@ class Template(InstanceOperator):
         """Serialised values of the input fields the template's format strings use (one pass: it runs per row)."""
         serializer = self._active_serializer()
         spec_names = self._spec_names
+        if self.title_fields:
+            input_fields = self._titled(input_fields)
         values = {}
         for name in self._input_names if names is None else names:
             try:
@@ -168,6 +171,16 @@ class Template(InstanceOperator):
             else:
                 values[name] = serialize_value(serializer, value, instance)
         return values
+
+    def _titled(self, input_fields: Dict[str, Any]) -> Dict[str, Any]:
+        """A copy of the input fields with the `title_fields` texts title-cased."""
+        titled = dict(input_fields)
+        for name in self.title_fields:
+            if name not in titled:
+                raise self._missing(name, input_fields, "input", "title_fields")
+            if isinstance(titled[name], str):
+                titled[name] = titled[name].title()
+        return titled
 
     def _serialize(self, value: Any, instance: Dict[str, Any]) -> str:
         serializer = self._active_serializer()
@@ -344,6 +357,8 @@ class MultiReferenceTemplate(InputFormatTemplate):
 
     references_field: str
     random_reference: bool = False
+    output_format: str = ""  # accepted for catalogs of the original format (inherited there); references come
+    # from references_field, so it does not change the rendering
 
     def _target_and_references(
         self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], instance: Dict[str, Any]

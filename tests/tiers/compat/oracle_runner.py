@@ -1,6 +1,7 @@
 """Runs jobs through the ORIGINAL unitxt package (executed by the oracle venv's python, never imported by tests).
 
-stdin: a JSON list of jobs {"kind": "metric"|"processor", "name", "predictions", "references", "task_data"};
+stdin: a JSON list of jobs {"kind": "metric"|"processor", "name", "predictions", "references", "task_data"}, or
+{"kind": "operator", "artifact": {...JSON...}, "instances": [...]} / {..., "per_instance": false, "streams": {...}};
 argv[1]: the file that receives a JSON list of results {"instances": [...], "global": {...}} or {"error": "..."}
 per job (not stdout: the original package prints there).
 """
@@ -35,6 +36,24 @@ def run_processor(job):
         except Exception as error:  # noqa: BLE001 - the oracle's refusal is part of its behaviour
             instances.append({"error": type(error).__name__})
     return {"instances": instances, "global": {}}
+
+
+def run_operator(job):
+    """An artifact given as JSON run over instances: one by one (`per_instance`), or as one stream."""
+    from unitxt.artifact import Artifact
+    from unitxt.stream import MultiStream
+
+    operator = Artifact.from_dict(job["artifact"])
+    if job.get("per_instance", True):
+        outputs = []
+        for instance in job["instances"]:
+            try:
+                outputs.append(operator.process_instance(instance))
+            except Exception as error:  # noqa: BLE001 - the oracle's refusal is part of its behaviour
+                outputs.append({"error": type(error).__name__})
+        return {"instances": outputs, "global": {}}
+    result = operator(MultiStream.from_iterables({name: rows for name, rows in job["streams"].items()}))
+    return {"streams": {name: list(stream) for name, stream in result.items()}, "global": {}}
 
 
 def _listed(value):
@@ -75,7 +94,8 @@ def main():
     results = []
     for job in json.load(sys.stdin):
         try:
-            runner = {"metric": run_metric, "processor": run_processor, "results": run_results}[job["kind"]]
+            runner = {"metric": run_metric, "processor": run_processor, "results": run_results,
+                      "operator": run_operator}[job["kind"]]
             results.append(runner(job))
         except Exception as error:  # noqa: BLE001
             results.append({"error": f"{type(error).__name__}: {str(error)[-300:]}"})

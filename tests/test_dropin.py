@@ -167,3 +167,22 @@ def test_card_loads_with_no_template_and_with_its_task_default(name, mirror, mon
     for row in rows:
         assert isinstance(row["source"], str) and row["source"].strip()
         assert isinstance(row["references"], list)
+
+
+def test_a_split_left_empty_by_the_recipe_loads_as_an_empty_dataset(temp_catalog, tmp_path, monkeypatch):
+    """5% of 6 rows is no row: the empty validation split loads (cached or not) instead of failing in `datasets`."""
+    import datasets
+
+    from unitxt import add_to_catalog
+    from unitxt.splitters import SplitRandomMix
+
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf")
+    card = _card()
+    card = card.copy(preprocess_steps=[SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]",
+                                                           "test": "test"})])
+    add_to_catalog(card, "cards.dropin_mixed", catalog_path=str(temp_catalog))
+    for use_cache in (False, True):
+        dataset = load_dataset("card=cards.dropin_mixed", use_cache=use_cache)
+        assert {name: len(split) for name, split in dataset.items()} == {"train": 6, "validation": 0, "test": 6}
+        assert dataset["validation"].column_names == dataset["test"].column_names
+        assert len(load_dataset("card=cards.dropin_mixed", use_cache=use_cache, split="validation")) == 0

@@ -59,12 +59,33 @@ def load_dataset(
     try:
         builder = UnitxtDatasetBuilder(**builder_kwargs)
         builder.download_and_prepare()
-        return builder.as_dataset(split=split, in_memory=temporary is not None)
+        return _prepared_splits(builder, split, in_memory=temporary is not None)
     except Exception as error:  # noqa: BLE001 - surface our own error instead of datasets' generic wrapper
         raise _unitxt_cause(error) from None
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
+
+
+def _prepared_splits(builder: Any, split: Optional[str], in_memory: bool) -> Any:
+    """The prepared dataset (one split or all); a split the recipe left empty (e.g. 5% of a few rows) is an empty
+    Dataset with the row features: `datasets` writes no file for it and could not read it back."""
+    import datasets
+
+    sizes = {name: info.num_examples for name, info in (builder.info.splits or {}).items()}
+    if 0 not in sizes.values():
+        return builder.as_dataset(split=split, in_memory=in_memory)
+
+    def one(name: str) -> Any:
+        if sizes.get(name) == 0:
+            features = builder.info.features
+            return datasets.Dataset.from_dict({column: [] for column in features}, features=features,
+                                              split=datasets.Split(name))
+        return builder.as_dataset(split=name, in_memory=in_memory)
+
+    if split is not None:
+        return one(split)
+    return datasets.DatasetDict({name: one(name) for name in sizes})
 
 
 def _cache_disabled(use_cache: Any, disable_cache: Any) -> bool:

@@ -186,3 +186,27 @@ def test_a_split_left_empty_by_the_recipe_loads_as_an_empty_dataset(temp_catalog
         assert {name: len(split) for name, split in dataset.items()} == {"train": 6, "validation": 0, "test": 6}
         assert dataset["validation"].column_names == dataset["test"].column_names
         assert len(load_dataset("card=cards.dropin_mixed", use_cache=use_cache, split="validation")) == 0
+
+
+def test_the_hub_metric_scores_rows_with_images(tmp_path_factory):
+    """Rows of an image recipe (media.images as datasets.Image values) go through `evaluate.load(<metric>)` as a
+    saved Dataset, without unitxt installed, and score as `unitxt.evaluate` does."""
+    from unitxt import evaluate
+
+    from .release_helpers import build_release, last_json, run_zero_install
+    from .test_multimodal import TEMPLATE, vqa_card
+
+    release = build_release(tmp_path_factory.mktemp("release") / "hub")
+    workdir = tmp_path_factory.mktemp("metric_images")
+    dataset = load_dataset(card=vqa_card(), template=TEMPLATE, split="test")
+    assert set(dataset[0]["media"]["images"][0]) == {"bytes", "path"}
+    dataset.save_to_disk(str(workdir / "rows"))
+    predictions = ["white", "red"]
+    expected = evaluate(predictions, dataset).global_scores
+    code = ("import json, datasets, evaluate\n"
+            "rows = datasets.load_from_disk('rows')\n"
+            f"results = evaluate.load({str(release / 'metric')!r}).compute(predictions={predictions!r}, "
+            "references=rows)\n"
+            "print(json.dumps({'score': results.global_scores['score'], 'n': len(results)}))\n")
+    assert last_json(run_zero_install(code, workdir)) == {"score": expected["score"], "n": 2}
+    assert expected["score"] == 0.5

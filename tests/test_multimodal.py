@@ -330,8 +330,13 @@ def _doc_vqa_mirror(root):
 
 
 def test_doc_multimodality_card_and_evaluation(tmp_path, monkeypatch):
+    import datasets
+
     _doc_vqa_mirror(tmp_path)
     monkeypatch.chdir(tmp_path)
+    # a private datasets cache: other tests mirror "cmarkea/doc-vqa" too, and datasets fingerprints local data files
+    # by relative path and modification time only
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf_datasets_cache")
 
     from unitxt.blocks import LoadHF, Set, TaskCard
     from unitxt.collections_operators import Explode, Wrap

@@ -13,7 +13,7 @@ import re
 import typing
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
-from .catalog_store import LocalCatalog, find_in_catalogs
+from .catalog_store import LocalCatalog, find_in_catalogs, write_json_atomically
 from .errors import ArtifactDefinitionError, CatalogError, UnitxtError, UnknownArtifactTypeError
 from .logging_utils import get_logger
 from .query_parser import Unquoted, format_value, guess_scalar, parse_artifact_query
@@ -321,8 +321,6 @@ class Artifact:
         return new
 
     def save(self, path: str) -> None:
-        from .catalog import write_json_atomically
-
         write_json_atomically(path, self.to_dict())
 
     @classmethod

@@ -427,12 +427,50 @@ for _builder in (_glue, _super_glue, _qa_summarization_translation, _classificat
     _builder()
 
 
+# ------------------------------------------------------------------ image datasets (Parquet with an Image feature)
+def _doc_vqa(root: Path) -> None:
+    """cmarkea/doc-vqa: page images (HF Image feature) with English and French question-answer pairs (qa.en, qa.fr),
+    train and test splits."""
+    import io
+
+    import datasets
+    from PIL import Image as PILImage
+
+    pair = [{"question": datasets.Value("string"), "answer": datasets.Value("string")}]
+    features = datasets.Features({"id": datasets.Value("string"), "image": datasets.Image(),
+                                  "qa": {"en": pair, "fr": pair}})
+    folder = Path(root) / "cmarkea" / "doc-vqa"
+    (folder / "data").mkdir(parents=True, exist_ok=True)
+    colors = ["red", "green", "blue", "white", "black", "yellow"]
+    for split, count in (("train", TRAIN_N), ("test", N)):
+        rows: Dict[str, list] = {"id": [], "image": [], "qa": []}
+        for index in range(count):
+            r = _rng("cmarkea/doc-vqa", split, index)
+            color = colors[index % len(colors)]
+            buffer = io.BytesIO()
+            PILImage.new("RGB", (8, 6), color).save(buffer, format="PNG")
+            rows["id"].append(f"{split}_{index}")
+            rows["image"].append({"bytes": buffer.getvalue(), "path": None})
+            rows["qa"].append({"en": [{"question": "What color is the page?", "answer": color},
+                                      {"question": words(r, 3, 6) + "?", "answer": words(r, 1, 3)}],
+                               "fr": [{"question": "De quelle couleur est la page ?", "answer": color}]})
+        datasets.Dataset.from_dict(rows, features=features).to_parquet(str(folder / "data" / f"{split}.parquet"))
+    (folder / "README.md").write_text(
+        "---\nconfigs:\n- config_name: default\n  data_files:\n  - split: train\n    path: data/train.parquet\n"
+        "  - split: test\n    path: data/test.parquet\n---\n# cmarkea/doc-vqa\nLocal test mirror.\n", encoding="utf-8")
+
+
+FILE_MIRRORS: List[Callable[[Path], None]] = [_doc_vqa]  # mirrors whose data JSON Lines can not hold
+
+
 def build_all(root: Path) -> Path:
     """Write every mirror under `root` (Hub layout); returns root."""
     from .card_mirrors_docs import IMAGE_COLUMNS
 
     for repo, configs in MIRRORS.items():
         make_hub_dataset(root, repo, configs, image_columns=IMAGE_COLUMNS.get(repo, ()))
+    for write in FILE_MIRRORS:
+        write(root)
     return root
 
 

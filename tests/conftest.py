@@ -40,9 +40,9 @@ def temp_catalog(tmp_path):
 @pytest.fixture
 def default_catalog_in_tmp(tmp_path, monkeypatch):
     """Redirect the library's default catalog to an empty temp directory (for add_to_catalog without a path)."""
-    from unitxt import catalog
+    from unitxt import catalog_store
 
     path = tmp_path / "default_catalog"
     path.mkdir()
-    monkeypatch.setattr(catalog, "_default_catalog", catalog.LocalCatalog(str(path)))
+    monkeypatch.setattr(catalog_store, "_default_catalog", catalog_store.LocalCatalog(str(path)))
     return path

@@ -15,7 +15,9 @@ CARD = "cards.demo.sentiment"
 
 
 def test_card_templates_are_the_cards_own():
-    assert card_templates(CARD) == ["templates.classification.multi_class.default", "templates.key_val"]
+    # the card's own templates, then its task's default template
+    assert card_templates(CARD) == ["templates.classification.multi_class.default", "templates.key_val",
+                                    "templates.classification.multi_class.title"]
     assert card_templates("cards.wnli")[0].startswith("templates.classification.multi_class.relation.")
 
 
@@ -57,7 +59,7 @@ def test_compose_returns_messages_not_exceptions():
     assert message.startswith("**Could not render this recipe.**") and "cards.no_such_card" in message
     assert (instances, recipe) == ("", "")
     choices, first = explorer.templates_choices(CARD, True)
-    assert choices[:2] == card_templates(CARD) and "templates.qa.open.default" in choices and first == choices[0]
+    assert choices[:3] == card_templates(CARD) and "templates.qa.open.default" in choices and first == choices[0]
     assert all(explorer.index.entries[name]["type"] != "templates_list" for name in choices)
 
 

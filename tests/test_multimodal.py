@@ -124,7 +124,13 @@ def test_text_rows_move_images_to_media_and_survive_arrow():
     assert len(row["media"]["images"]) == 1 and row["media"]["audios"] == []
     assert pixels(row["media"]["images"][0]) == rgb(draw("white"))
     task_data = json.loads(row["task_data"])
-    assert task_data["image"] == row["media"]["images"][0] and task_data["question"] == "What color?"
+    # rows keep the image as a data URL in task_data; the saved row's media holds it as datasets.Image stores it
+    # ({"bytes", "path"}), which datasets.Image().decode_example reads (as lm-evaluation-harness does)
+    assert row["media"]["images"][0] == {"bytes": parse_data_url(task_data["image"])[1], "path": None}
+    assert task_data["question"] == "What color?"
+    import datasets
+
+    assert rgb(datasets.Image().decode_example(row["media"]["images"][0])) == rgb(draw("white"))
     assert row["references"] == ["white"]
 
 
@@ -324,8 +330,13 @@ def _doc_vqa_mirror(root):
 
 
 def test_doc_multimodality_card_and_evaluation(tmp_path, monkeypatch):
+    import datasets
+
     _doc_vqa_mirror(tmp_path)
     monkeypatch.chdir(tmp_path)
+    # a private datasets cache: other tests mirror "cmarkea/doc-vqa" too, and datasets fingerprints local data files
+    # by relative path and modification time only
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf_datasets_cache")
 
     from unitxt.blocks import LoadHF, Set, TaskCard
     from unitxt.collections_operators import Explode, Wrap

@@ -12,10 +12,12 @@ from unitxt import add_to_catalog, evaluate, load_dataset
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import MapInstanceValues, Set
+from unitxt.version import version as unitxt_version
 
 from .hub_mirror import make_hub_dataset
 from .release_helpers import ROOT, build_release, last_json, run_zero_install
 
+VERSION = unitxt_version
 SCRIPT_MODE = int(datasets.__version__.split(".")[0]) < 4
 MULTI_CLASS = "templates.classification.multi_class.default"
 
@@ -82,7 +84,7 @@ def test_release_folders_hold_only_the_release_files(release):
         extra = ["requirements.txt"] if kind == "explorer" else []
         assert names == sorted(["LICENSE", "README.md", entry, "unitxt_vendored.py"] + extra), names
         readme = (release / kind / "README.md").read_text()
-        assert "0.1.0" in readme
+        assert VERSION in readme
     vendored = (release / "data" / "unitxt_vendored.py").read_text()
     for module in ("artifact", "recipe", "dataset_builder", "evaluation", "metrics"):
         assert f"    {module!r}: " in vendored
@@ -170,10 +172,10 @@ def test_version_mismatch_is_a_clear_error(release, workdir, fake_version, older
     output = completed.stdout
     assert "UnitxtVersionMismatchError" in output and f"installed library {fake_version}" in output
     if older == "installed":
-        assert f"The installed unitxt {fake_version} is older than this Hub release 0.1.0" in output
-        assert "pip install --upgrade unitxt==0.1.0" in output
+        assert f"The installed unitxt {fake_version} is older than this Hub release {VERSION}" in output
+        assert f"pip install --upgrade unitxt=={VERSION}" in output
     else:
-        assert f"This Hub release 0.1.0 is older than the installed unitxt {fake_version}" in output
+        assert f"This Hub release {VERSION} is older than the installed unitxt {fake_version}" in output
         assert f"revision='{fake_version}'" in output
 
 
@@ -200,14 +202,14 @@ def test_push_dry_run_lists_every_operation(release, capsys):
         "5. create_repo(repo_id='me/explorer', repo_type='space', exist_ok=True, space_sdk='gradio')",
         "6. list_repo_refs(repo_id='me/explorer', repo_type='space')",
         f"7. upload_folder(folder_path='{release / 'data'}', repo_id='me/data', repo_type='dataset', "
-        "commit_message='unitxt 0.1.0')",
-        "8. create_tag(repo_id='me/data', tag='0.1.0', repo_type='dataset', tag_message='unitxt 0.1.0')",
+        f"commit_message='unitxt {VERSION}')",
+        f"8. create_tag(repo_id='me/data', tag='{VERSION}', repo_type='dataset', tag_message='unitxt {VERSION}')",
         f"9. upload_folder(folder_path='{release / 'metric'}', repo_id='me/metric', repo_type='space', "
-        "commit_message='unitxt 0.1.0')",
-        "10. create_tag(repo_id='me/metric', tag='0.1.0', repo_type='space', tag_message='unitxt 0.1.0')",
+        f"commit_message='unitxt {VERSION}')",
+        f"10. create_tag(repo_id='me/metric', tag='{VERSION}', repo_type='space', tag_message='unitxt {VERSION}')",
         f"11. upload_folder(folder_path='{release / 'explorer'}', repo_id='me/explorer', repo_type='space', "
-        "commit_message='unitxt 0.1.0')",
-        "12. create_tag(repo_id='me/explorer', tag='0.1.0', repo_type='space', tag_message='unitxt 0.1.0')",
+        f"commit_message='unitxt {VERSION}')",
+        f"12. create_tag(repo_id='me/explorer', tag='{VERSION}', repo_type='space', tag_message='unitxt {VERSION}')",
     ]
     uploads = [line.strip()[len("uploads "):] for line in output.splitlines() if line.strip().startswith("uploads ")]
     assert "unitxt_vendored.py" in uploads and "data.py" in uploads and "metric.py" in uploads and "app.py" in uploads
@@ -236,14 +238,14 @@ def test_push_executes_plan_and_refuses_existing_tag(release):
     push = _push_module()
     operations = push.plan(release, "me/data", "me/metric", "me/explorer")
     hub = RecordingHub()
-    push.execute(operations, hub, "0.1.0")
+    push.execute(operations, hub, VERSION)
     assert [method for method, _ in hub.calls] == [
         "create_repo", "list_repo_refs", "create_repo", "list_repo_refs", "create_repo", "list_repo_refs",
         "upload_folder", "create_tag", "upload_folder", "create_tag", "upload_folder", "create_tag",
     ]
-    tagged = RecordingHub(existing_tags={"me/metric": ["0.0.9", "0.1.0"]})
-    with pytest.raises(push.ReleaseError, match="already has tag 0.1.0"):
-        push.execute(operations, tagged, "0.1.0")
+    tagged = RecordingHub(existing_tags={"me/metric": ["0.0.9", VERSION]})
+    with pytest.raises(push.ReleaseError, match=f"already has tag {VERSION}"):
+        push.execute(operations, tagged, VERSION)
     assert "upload_folder" not in [method for method, _ in tagged.calls]
 
 

@@ -63,8 +63,17 @@ def test_task_definition_errors():
         Task(input_fields={"a": "Strng"})
     with pytest.raises(ArtifactDefinitionError, match="augmentable_inputs"):
         Task(input_fields={"a": str}, augmentable_inputs=["b"])
-    with pytest.raises(ArtifactDefinitionError, match="both input and reference"):
-        Task(input_fields={"a": str}, reference_fields={"a": str})
+    with pytest.raises(ArtifactDefinitionError, match=r"both as input and as reference field need one type: "
+                                                      r"'a' \(str as input, int as reference\)"):
+        Task(input_fields={"a": str}, reference_fields={"a": int})
+
+
+def test_a_field_can_be_input_and_reference_when_the_types_agree():
+    task = Task(input_fields={"text": str, "level": "Optional[int]"}, reference_fields={"text": str},
+                metrics=["metrics.accuracy"], defaults={"level": 3})
+    out = task.process_instance({"text": "keep me"})
+    assert out["input_fields"] == {"text": "keep me", "level": 3}
+    assert out["reference_fields"] == {"text": "keep me"}
 
 
 def test_card_pipeline_loader_steps_task(temp_catalog):

@@ -13,9 +13,10 @@ import re
 import typing
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
-from .errors import ArtifactDefinitionError, UnitxtError, UnknownArtifactTypeError
+from .catalog_store import LocalCatalog, find_in_catalogs, write_json_atomically
+from .errors import ArtifactDefinitionError, CatalogError, UnitxtError, UnknownArtifactTypeError
 from .logging_utils import get_logger
-from .query_parser import Unquoted, guess_scalar
+from .query_parser import Unquoted, format_value, guess_scalar, parse_artifact_query
 from .type_utils import describe_value_type, make_checker, type_to_string
 
 _MISSING = object()
@@ -259,8 +260,6 @@ class Artifact:
 
         def resolve(value):
             if isinstance(value, str):
-                from .catalog import fetch_artifact
-
                 try:
                     artifact, _ = fetch_artifact(value)
                 except UnitxtError as error:
@@ -322,8 +321,6 @@ class Artifact:
         return new
 
     def save(self, path: str) -> None:
-        from .catalog import write_json_atomically
-
         write_json_atomically(path, self.to_dict())
 
     @classmethod
@@ -552,3 +549,43 @@ class ArtifactLink(Artifact):
     """A catalog entry that points at another catalog name (kept for renamed artifacts; may be deprecated)."""
 
     to: str
+
+
+MAX_LINK_CHAIN = 50  # artifact_link entries followed in a row before giving up
+
+
+def fetch_artifact(name_or_artifact: Any, _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
+    """Resolve an artifact, a catalog name, or a `name[key=value,...]` query into `(artifact, catalog)`; the catalog
+    is the one that held the entry (None for an artifact or a serialised dict given directly)."""
+    if isinstance(name_or_artifact, Artifact):
+        return name_or_artifact, None
+    if isinstance(name_or_artifact, dict) and "__type__" in name_or_artifact:
+        return from_serializable(name_or_artifact), None
+    if not isinstance(name_or_artifact, str):
+        raise CatalogError(f"Expected an artifact or a catalog name, got {type(name_or_artifact).__name__}.")
+    query = name_or_artifact.strip()
+    name, overrides = parse_artifact_query(query)
+    seen = list(_seen or [])
+    if name in seen:
+        raise CatalogError(f"Artifact links form a cycle: {' -> '.join(seen + [name])}.", artifact=name)
+    if len(seen) > MAX_LINK_CHAIN:
+        raise CatalogError(f"More than {MAX_LINK_CHAIN} artifact links in a row from '{seen[0]}' (at '{name}'); "
+                           "link to the final artifact directly.", artifact=seen[0])
+    data, catalog = find_in_catalogs(name)
+    if not isinstance(data, dict) or "__type__" not in data:
+        raise CatalogError(f"Catalog entry '{name}' is not a serialised artifact (no __type__).", artifact=name)
+    if data["__type__"] == ArtifactLink._type_name:
+        link = from_serializable(data)  # logs its deprecation message, if any
+        target = link.to
+        if overrides:
+            target = f"{target}[{','.join(f'{key}={format_value(value)}' for key, value in overrides.items())}]"
+        return fetch_artifact(target, seen + [name])
+    try:
+        if overrides:
+            cls = get_artifact_class(data["__type__"])
+            data.update(cls.coerce_overrides(overrides, artifact_name=name))
+        artifact = from_serializable(data)
+    except UnitxtError as error:
+        raise error.with_context(artifact=name) from None
+    artifact.__id__ = query
+    return artifact, catalog

@@ -1,284 +1,33 @@
-"""Directory catalogs of JSON artifacts: `cards.wmt.en_de` <-> `<catalog>/cards/wmt/en_de.json`.
+"""Directory catalogs of JSON artifacts: the documented catalog API (add_to_catalog, get_from_catalog,
+fetch_artifact, register_local_catalog, ...).
 
-Lookup order: the last registered catalog wins, then catalogs from `UNITXT_CATALOGS` (later entries win), then the
-library's own catalog snapshot.
+Storage and lookup live in catalog_store.py, resolution of names into artifacts in artifact.py (`fetch_artifact`,
+re-exported here as documented).
 """
 
-import difflib
-import glob
-import json
 import os
-import tempfile
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Optional, Union
 
-from .artifact import Artifact, ArtifactLink, from_serializable
-from .errors import CatalogError, UnitxtError
+from .artifact import MAX_LINK_CHAIN, Artifact, fetch_artifact  # noqa: F401 - part of the documented API
+from .catalog_store import (  # noqa: F401 - the catalog API, kept importable from here
+    STALE_TEMP_SECONDS,
+    LocalCatalog,
+    MemoryCatalog,
+    _default_catalog_path,
+    _env_catalogs,
+    _registered,
+    find_in_catalogs,
+    get_catalogs,
+    get_default_catalog,
+    register_catalog,
+    register_local_catalog,
+    set_default_catalog,
+    unregister_local_catalog,
+    write_json_atomically,
+)
+from .errors import CatalogError
 from .logging_utils import get_logger
-from .query_parser import parse_artifact_query, validate_catalog_name
-from .settings_utils import settings
-
-
-def _default_catalog_path() -> str:
-    """The catalog shipped with the library: next to this module (release) or at the repository root."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "catalog_snapshot", here.parent.parent / "catalog_snapshot"):
-        if candidate.is_dir():
-            return str(candidate)
-    return str(here.parent.parent / "catalog_snapshot")
-
-
-def write_json_atomically(path: Union[str, Path], data: Any) -> None:
-    """Write JSON to a temp file in the target directory, then rename it into place.
-
-    The file keeps the mode of the file it replaces (a new file gets the umask's default, not the temp file's 0600).
-    Temp files of this writer left by a killed process (".<name>.<random>.tmp" older than an hour) are removed."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale_temp_files(path)
-    mode = _mode_for(path)
-    handle, temp_name = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(data, stream, indent=4, ensure_ascii=False)
-            stream.write("\n")
-        os.chmod(temp_name, mode)
-        os.replace(temp_name, path)
-    except BaseException:
-        if os.path.exists(temp_name):
-            os.unlink(temp_name)
-        raise
-
-
-STALE_TEMP_SECONDS = 3600
-
-
-def _mode_for(path: Path) -> int:
-    """The existing file's permission bits, else 0666 minus the process umask."""
-    try:
-        return path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _remove_stale_temp_files(path: Path) -> None:
-    """Delete this writer's temporary files for `path` that are older than STALE_TEMP_SECONDS."""
-    import time
-
-    limit = time.time() - STALE_TEMP_SECONDS
-    for temp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        try:
-            if temp.stat().st_mtime < limit:
-                temp.unlink()
-        except OSError:
-            pass
-
-
-class LocalCatalog:
-    """A directory of JSON artifacts. Names resolve inside the directory only: a symlink that leads outside it is
-    refused for reads and writes."""
-
-    def __init__(self, location: Union[str, Path]):
-        self.location = str(location)
-        self._cache: Dict[str, Tuple[int, Any]] = {}
-
-    def __repr__(self) -> str:
-        return f"LocalCatalog({self.location!r})"
-
-    def path_for(self, name: str) -> Path:
-        validate_catalog_name(name)
-        root = Path(self.location).resolve()
-        path = (root / Path(*name.split("."))).with_suffix(".json") if "." in name else root / f"{name}.json"
-        path = Path(os.path.realpath(path))  # follows symlinks: a link out of the catalog is an escape
-        if root != path and root not in path.parents:
-            raise CatalogError(f"Catalog name '{name}' escapes the catalog directory {root} (through a symlink "
-                               "or '..').", artifact=name)
-        return path
-
-    def __contains__(self, name: str) -> bool:
-        return self.path_for(name).is_file()
-
-    def load_data(self, name: str) -> Any:
-        """The JSON content stored under `name` (cached by file modification time)."""
-        path = self.path_for(name)
-        stat = path.stat()
-        cached = self._cache.get(name)
-        if cached is None or cached[0] != stat.st_mtime_ns:
-            with open(path, encoding="utf-8") as handle:
-                try:
-                    text = handle.read()
-                    cached = (stat.st_mtime_ns, json.loads(text))
-                except UnicodeDecodeError as error:
-                    raise CatalogError(f"Catalog entry '{name}' at {path} is not UTF-8 text: {error}") from None
-                except (ValueError, RecursionError) as error:  # bad JSON, over-long integers, too deep nesting
-                    raise CatalogError(f"Catalog entry '{name}' at {path} is not valid JSON: "
-                                       f"{str(error)[:200]}") from None
-            self._cache[name] = cached
-        return json.loads(json.dumps(cached[1]))  # a private copy the caller may change
-
-    def save(self, artifact: Artifact, name: str, overwrite: bool = False) -> Path:
-        path = self.path_for(name)
-        if path.exists() and not overwrite:
-            raise CatalogError(
-                f"Catalog entry '{name}' already exists at {path}; pass overwrite=True to replace it.",
-                artifact=name,
-            )
-        write_json_atomically(path, artifact.to_dict())
-        self._cache.pop(name, None)
-        return path
-
-    def names(self) -> Iterator[str]:
-        root = Path(self.location)
-        if not root.is_dir():
-            return
-        for path in sorted(root.rglob("*.json")):
-            relative = path.relative_to(root).with_suffix("")
-            yield ".".join(relative.parts)
-
-
-class MemoryCatalog(LocalCatalog):
-    """A read-only catalog held in memory ({name: JSON data}); the Hub release embeds the library catalog this way."""
-
-    def __init__(self, entries: Dict[str, Any], location: str = "<embedded catalog>"):
-        super().__init__(location)
-        self.entries = entries
-
-    def __contains__(self, name: str) -> bool:
-        validate_catalog_name(name)
-        return name in self.entries
-
-    def load_data(self, name: str) -> Any:
-        if name not in self.entries:
-            raise CatalogError(f"'{name}' is not in {self.location}.", artifact=name)
-        return json.loads(json.dumps(self.entries[name]))
-
-    def save(self, artifact: Artifact, name: str, overwrite: bool = False) -> Path:
-        raise CatalogError(f"{self.location} is read-only; pass catalog_path= to add_to_catalog.", artifact=name)
-
-    def names(self) -> Iterator[str]:
-        yield from sorted(self.entries)
-
-
-_registered: List[LocalCatalog] = []
-_default_catalog: Optional[LocalCatalog] = None
-_env_catalogs: Dict[str, LocalCatalog] = {}
-
-
-def set_default_catalog(catalog: LocalCatalog) -> None:
-    """Replace the library's default catalog (the Hub release installs its embedded catalog this way)."""
-    global _default_catalog
-    _default_catalog = catalog
-
-
-def get_default_catalog() -> LocalCatalog:
-    global _default_catalog
-    if _default_catalog is None:
-        _default_catalog = LocalCatalog(_default_catalog_path())
-    return _default_catalog
-
-
-def register_local_catalog(path: Union[str, Path]) -> LocalCatalog:
-    """Register a catalog directory; it takes precedence over every catalog registered before it."""
-    if not os.path.isdir(path):
-        raise CatalogError(f"Can not register catalog: '{path}' is not a directory.")
-    location = os.path.abspath(path)
-    for catalog in list(_registered):
-        if catalog.location == location:
-            _registered.remove(catalog)
-    catalog = LocalCatalog(location)
-    _registered.append(catalog)
-    return catalog
-
-
-register_catalog = register_local_catalog
-
-
-def unregister_local_catalog(path: Union[str, Path]) -> None:
-    location = os.path.abspath(path)
-    _registered[:] = [catalog for catalog in _registered if catalog.location != location]
-
-
-def get_catalogs() -> List[LocalCatalog]:
-    """All catalogs, highest precedence first."""
-    env_value = settings.catalogs
-    env_catalogs = []
-    if env_value:
-        for location in str(env_value).split(":"):
-            if location:
-                location = os.path.abspath(location)
-                env_catalogs.append(_env_catalogs.setdefault(location, LocalCatalog(location)))
-    return [*reversed(_registered), *reversed(env_catalogs), get_default_catalog()]
-
-
-def _all_names() -> List[str]:
-    names = set()
-    for catalog in get_catalogs():
-        names.update(catalog.names())
-    return sorted(names)
-
-
-def _unknown_name_error(name: str) -> CatalogError:
-    close = difflib.get_close_matches(name, _all_names(), n=5, cutoff=0.6)
-    hint = f" Closest names: {', '.join(close)}." if close else ""
-    searched = ", ".join(catalog.location for catalog in get_catalogs())
-    return CatalogError(f"'{name}' is not in any catalog.{hint} Searched: {searched}.", artifact=name)
-
-
-def find_in_catalogs(name: str) -> Tuple[Any, LocalCatalog]:
-    """The raw JSON data of a catalog entry and the catalog holding it."""
-    validate_catalog_name(name)
-    for catalog in get_catalogs():
-        if name in catalog:
-            return catalog.load_data(name), catalog
-    raise _unknown_name_error(name)
-
-
-MAX_LINK_CHAIN = 50  # artifact_link entries followed in a row before giving up
-
-
-def fetch_artifact(name_or_artifact: Any, _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
-    """Resolve an artifact, a catalog name, or a `name[key=value,...]` query into `(artifact, catalog)`."""
-    if isinstance(name_or_artifact, Artifact):
-        return name_or_artifact, None
-    if isinstance(name_or_artifact, dict) and "__type__" in name_or_artifact:
-        return from_serializable(name_or_artifact), None
-    if not isinstance(name_or_artifact, str):
-        raise CatalogError(f"Expected an artifact or a catalog name, got {type(name_or_artifact).__name__}.")
-    query = name_or_artifact.strip()
-    name, overrides = parse_artifact_query(query)
-    seen = list(_seen or [])
-    if name in seen:
-        raise CatalogError(f"Artifact links form a cycle: {' -> '.join(seen + [name])}.", artifact=name)
-    if len(seen) > MAX_LINK_CHAIN:
-        raise CatalogError(f"More than {MAX_LINK_CHAIN} artifact links in a row from '{seen[0]}' (at '{name}'); "
-                           "link to the final artifact directly.", artifact=seen[0])
-    data, catalog = find_in_catalogs(name)
-    if not isinstance(data, dict) or "__type__" not in data:
-        raise CatalogError(f"Catalog entry '{name}' is not a serialised artifact (no __type__).", artifact=name)
-    if data["__type__"] == ArtifactLink._type_name:
-        link = from_serializable(data)  # logs its deprecation message, if any
-        target = link.to if not overrides else _with_overrides_query(link.to, overrides)
-        artifact, target_catalog = fetch_artifact(target, seen + [name])
-        return artifact, target_catalog
-    try:
-        from .artifact import get_artifact_class
-
-        if overrides:
-            cls = get_artifact_class(data["__type__"])
-            data.update(cls.coerce_overrides(overrides, artifact_name=name))
-        artifact = from_serializable(data)
-    except UnitxtError as error:
-        raise error.with_context(artifact=name) from None
-    artifact.__id__ = query
-    return artifact, catalog
-
-
-def _with_overrides_query(name: str, overrides: Dict[str, Any]) -> str:
-    from .query_parser import format_value
-
-    return f"{name}[{','.join(f'{key}={format_value(value)}' for key, value in overrides.items())}]"
 
 
 def get_from_catalog(name: str) -> Artifact:

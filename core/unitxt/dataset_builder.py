@@ -56,11 +56,14 @@ def content_part_features() -> Dict[str, Any]:
     }
 
 
-def row_features(chat_source: bool, content_parts: bool = False) -> datasets.Features:
+def row_features(chat_source: bool, content_parts: bool = False, media_images: bool = False) -> datasets.Features:
     """The fixed schema of output rows (every row has every key).
 
     Chat rows have `source` = [{"role", "content"}]; content is a string, or (multimodal recipes, `content_parts`) a
-    list of content parts in every message, so one schema fits rows with and without images.
+    list of content parts in every message, so one schema fits rows with and without images. Rows of recipes that
+    produce images (`media_images`) store `media.images` as `datasets.Image(decode=False)`: {"bytes", "path"}, the
+    form `datasets.Image().decode_example` (and clients such as lm-evaluation-harness) read; text recipes keep the
+    plain string lists.
     """
     if chat_source:
         content = [content_part_features()] if content_parts else datasets.Value("string")
@@ -76,11 +79,21 @@ def row_features(chat_source: bool, content_parts: bool = False) -> datasets.Fea
         "task_data": datasets.Value("string"),
         "groups": string_list(),
         "subset": string_list(),
-        "media": {"images": string_list(), "audios": string_list()},
+        "media": {"images": [datasets.Image(decode=False)] if media_images else string_list(),
+                  "audios": string_list()},
         "data_classification_policy": string_list(),
     }
     assert tuple(features) == ROW_KEYS
     return datasets.Features(features)
+
+
+def image_storage(url: Any) -> Dict[str, Any]:
+    """A row image (a data URL) as `datasets.Image` stores it: {"bytes": the encoded file, "path": None}."""
+    from .image_utils import parse_data_url
+
+    if isinstance(url, dict):
+        return url
+    return {"bytes": parse_data_url(url)[1], "path": None}
 
 
 class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
@@ -121,13 +134,16 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
             self.__dict__["_multi_stream_object"] = cached
         return cached
 
+    def _produces_media(self) -> bool:
+        return bool(getattr(self._get_recipe(), "produces_media", lambda: False)())
+
     def _info(self) -> datasets.DatasetInfo:
         recipe = self._get_recipe()
         chat = bool(getattr(recipe, "produces_chat_source", lambda: False)())
-        parts = chat and bool(getattr(recipe, "produces_media", lambda: False)())
+        media = self._produces_media()
         return datasets.DatasetInfo(
             description=f"unitxt {version} recipe: {self.config.name}",
-            features=row_features(chat_source=chat, content_parts=parts),
+            features=row_features(chat_source=chat, content_parts=chat and media, media_images=media),
             version=self.VERSION,
         )
 
@@ -140,9 +156,12 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
         import pyarrow
 
         schema = self.info.features.arrow_schema
+        stored_images = self._produces_media()
         batch: List[Dict[str, Any]] = []
         batch_index = 0
         for row in self._multi_stream()[split_name]:
+            if stored_images and row["media"]["images"]:
+                row = dict(row, media=dict(row["media"], images=[image_storage(url) for url in row["media"]["images"]]))
             batch.append(row)
             if len(batch) >= self.BATCH_SIZE:
                 yield batch_index, pyarrow.Table.from_pylist(batch, schema=schema)

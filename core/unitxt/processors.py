@@ -327,7 +327,15 @@ class LiteralEvalValue(FieldOperator):
                 return value
             shown = value if len(value) <= 80 else value[:77] + "..."
             raise UnitxtError(f"Cannot read {shown!r} as a Python literal.", artifact=self.artifact_name,
-                              field="prediction") from None
+                              field=self.field or "prediction") from None
+
+
+class LiteralEval(LiteralEvalValue):
+    """The documented preprocessing step: a field holding the text of a Python literal ("['a', 'b']", "{'k': 1}")
+    becomes that value, without running code; text that is not a literal is an error naming it ("" and non-text
+    values pass unchanged)."""
+
+    lenient: bool = False
 
 
 class LoadJsonValue(FieldOperator):

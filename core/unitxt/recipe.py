@@ -219,7 +219,9 @@ class DatasetRecipe(SourceOperator):
                 default = self.card.default_template
             if default is None:
                 raise RecipeError(
-                    "No template given, the card has no templates and the task has no default_template.",
+                    "Missing argument 'template': the recipe names no template, the card lists no templates and "
+                    "its task has no default_template. Pass template=<a template or catalog name> (e.g. "
+                    "'card=...,template=templates...'), or give the task a default_template.",
                     artifact=self.artifact_name,
                     field="template",
                 )
@@ -688,6 +690,23 @@ def recipe_from_string(text: str) -> SourceOperator:
     return artifact
 
 
+def _warn_about_conflicts(text: str, kwargs: Dict[str, Any]) -> None:
+    """Keyword arguments given next to a recipe string win; say so where they contradict the string."""
+    text = text.strip()
+    if not is_assignment_string(text):
+        return
+    given = parse_assignments(text)
+    conflicts = []
+    for key, value in kwargs.items():
+        if key in given and given[key] != value and str(given[key]) != str(getattr(value, "__id__", value)):
+            conflicts.append(f"{key}: {given[key]} -> {getattr(value, '__id__', value)}"[:160])
+    if conflicts:
+        from .logging_utils import get_logger
+
+        get_logger().warning("Recipe arguments given both in the recipe string and as keyword arguments; the keyword "
+                             "arguments win: " + "; ".join(conflicts))
+
+
 def build_recipe(recipe_or_name: Any = None, **kwargs: Any) -> SourceOperator:
     """Accept a recipe object, a recipe string / catalog name, or keyword arguments (optionally both)."""
     if isinstance(recipe_or_name, SourceOperator):
@@ -696,7 +715,10 @@ def build_recipe(recipe_or_name: Any = None, **kwargs: Any) -> SourceOperator:
         return recipe_or_name
     if isinstance(recipe_or_name, str):
         recipe = recipe_from_string(recipe_or_name)
-        return recipe.copy(**kwargs) if kwargs else recipe
+        if not kwargs:
+            return recipe
+        _warn_about_conflicts(recipe_or_name, kwargs)
+        return recipe.copy(**kwargs)
     if recipe_or_name is not None:
         raise RecipeError(f"Expected a recipe string or object, got {type(recipe_or_name).__name__}.")
     if not kwargs:

@@ -6,6 +6,13 @@ from typing import Any, Dict, Generator, List, Optional, Tuple
 
 from .errors import UnitxtError
 from .operator import MultiStreamOperator
+from .samplers import (  # noqa: F401 - the documented home of the demo samplers is unitxt.splitters
+    CloseTextSampler,
+    DiverseLabelsSampler,
+    FixedIndicesSampler,
+    RandomSampler,
+    Sampler,
+)
 from .settings_utils import settings
 from .stream import GeneratorStream, MultiStream, Stream
 

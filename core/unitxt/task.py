@@ -87,10 +87,18 @@ class Task(InstanceOperator):
                 artifact=self.artifact_name,
                 field="augmentable_inputs",
             )
-        overlap = set(self._input_types) & set(self._reference_types)
-        if overlap:
+        # a field may be both an input and a reference (e.g. a text the model rewrites and the metric compares
+        # with), as long as both declarations agree on its type
+        clashes = [
+            f"'{field}' ({type_to_string(self._input_types[field])} as input, "
+            f"{type_to_string(self._reference_types[field])} as reference)"
+            for field in sorted(set(self._input_types) & set(self._reference_types))
+            if self._input_types[field] != self._reference_types[field]
+        ]
+        if clashes:
             raise ArtifactDefinitionError(
-                f"Fields {sorted(overlap)} are both input and reference fields.", artifact=self.artifact_name
+                f"Fields declared both as input and as reference field need one type: {', '.join(clashes)}.",
+                artifact=self.artifact_name, field="reference_fields",
             )
 
     @property

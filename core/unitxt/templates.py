@@ -645,6 +645,27 @@ class KeyValTemplate(Template):
         return self._target_and_references({}, reference_fields, {})
 
 
+class NullTemplate(Template):
+    """Renders nothing: empty source and target, no references, no post-processing. For tasks evaluated without a
+    prompt (e.g. a judge scoring texts the data already holds), where the metrics read the task fields."""
+
+    postprocessors: List[Any] = []
+
+    def _source(self, input_fields: Dict[str, Any], values: Dict[str, Any], instance: Dict[str, Any]) -> str:
+        return ""
+
+    def _target_and_references(
+        self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], instance: Dict[str, Any]
+    ) -> Tuple[str, List[str]]:
+        return "", []
+
+    def input_fields_to_source(self, input_fields: Dict[str, object]) -> str:
+        return ""
+
+    def reference_fields_to_target_and_references(self, reference_fields: Dict[str, object]) -> Tuple[str, List[str]]:
+        return "", []
+
+
 class TemplatesList(Artifact):
     """A list of templates (strings are catalog names, resolved when read)."""
 

@@ -31,6 +31,7 @@ OPEN_ENDED = Task(
     prediction_type="str",
     metrics=["metrics.prediction_length"],
     defaults={"output": ""},
+    default_template="templates.generation.default",
     __description__="Open-ended generation without reference answers (judged by a model or a person).",
     __tags__={"task": "generation", "modality": "text"},
 )

@@ -282,6 +282,42 @@ TASKS = {
     ), "Retrieve the ids of the passages relevant to a question, best first.", {"task": "retrieval"}),
 }
 
+# the template a recipe uses when it names none and the card lists no templates (Task.default_template)
+DEFAULT_TEMPLATES = {
+    "classification.multi_class": "templates.classification.multi_class.title",
+    "classification.multi_class.relation": "templates.classification.multi_class.relation.default",
+    "classification.multi_class.topic_classification": "templates.classification.multi_class.title",
+    "classification.multi_class.sentiment": "templates.classification.multi_class.title",
+    "classification.multi_label": "templates.classification.multi_label.title",
+    "classification.binary": "templates.classification.binary.default",
+    "regression.single_text": "templates.regression.single_text.default",
+    "regression.two_texts": "templates.regression.two_texts.simple",
+    "regression.two_texts.similarity": "templates.regression.two_texts.simple",
+    "qa.open": "templates.qa.open.default",
+    "qa.with_context.extractive": "templates.qa.with_context.extractive",
+    "qa.with_context.abstractive": "templates.qa.with_context.default",
+    "qa.multiple_choice.open": "templates.qa.multiple_choice.open.default",
+    "qa.multiple_choice.with_topic": "templates.qa.multiple_choice.with_topic.default",
+    "qa.multiple_choice.with_context": "templates.qa.multiple_choice.with_context.default",
+    "summarization.abstractive": "templates.summarization.abstractive.full",
+    "translation.directed": "templates.translation.directed.default",
+    "rewriting.paraphrase": "templates.rewriting.paraphrase.default",
+    "grammatical_error_correction": "templates.grammatical_error_correction.simple",
+    "generation": "templates.generation.default",
+    "language_identification": "templates.language_identification.default",
+    "span_labeling.extraction": "templates.span_labeling.extraction.title",
+    "ner.all_entity_types": "templates.ner.all_entity_types.default",
+    "ner.single_entity_type": "templates.ner.single_entity_type.default",
+    "response_assessment.rating.single_turn": "templates.response_assessment.rating.single_turn.default",
+    "response_assessment.rating.single_turn_with_reference":
+        "templates.response_assessment.rating.single_turn_with_reference.default",
+    "response_assessment.pairwise_comparative_rating.single_turn":
+        "templates.response_assessment.pairwise_comparative_rating.single_turn.default",
+    "rag.response_generation": "templates.rag.response_generation.default",
+    "rag.end_to_end": "templates.rag.end_to_end.default",
+    "rag.retrieval": "templates.rag.retrieval.default",
+}
+
 # old or shorter names kept as links
 LINKS = {
     "tasks.qa.extractive": ("tasks.qa.with_context.extractive", "Short name of tasks.qa.with_context.extractive."),
@@ -292,6 +328,8 @@ LINKS = {
 def register(add):
     for name, (kwargs, description, tags) in TASKS.items():
         tags = {"modality": "text", **tags}
+        if name in DEFAULT_TEMPLATES and "default_template" not in kwargs:
+            kwargs = {**kwargs, "default_template": DEFAULT_TEMPLATES[name]}
         add(f"tasks.{name}", Task(**kwargs, __description__=description, __tags__=tags))
     for name, (target, description) in LINKS.items():
         add(name, ArtifactLink(to=target, __description__=description, __tags__={"kind": "link"}))

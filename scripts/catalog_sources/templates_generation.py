@@ -70,6 +70,13 @@ def _summarization(add):
             postprocessors=TEXT_PROCESSORS,
             __description__="Only the document.",
         ),
+        "full": MultiReferenceTemplate(
+            input_format="Summarize the following {document_type}: {document}",
+            references_field="summaries",
+            postprocessors=TEXT_PROCESSORS,
+            __description__="The whole request in the input, no instruction or prefix (the template "
+                            "lm-evaluation-harness's xsum and cnn_dailymail tasks use).",
+        ),
     }, tags, "tasks.summarization.abstractive")
 
 
@@ -184,6 +191,13 @@ def _grammar(add):
             references_field="corrected_texts",
             postprocessors=LINE_PROCESSORS,
             __description__="Only the text to correct.",
+        ),
+        "simple": MultiReferenceTemplate(
+            input_format="Correct the grammatical errors in this text: {original_text}",
+            references_field="corrected_texts",
+            postprocessors=LINE_PROCESSORS,
+            __description__="A one-line request followed by the text (the template lm-evaluation-harness's "
+                            "coedit_gec task uses).",
         ),
     }, tags, "tasks.grammatical_error_correction")
 

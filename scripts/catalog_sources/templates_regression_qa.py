@@ -92,6 +92,14 @@ def _regression(add):
             postprocessors=NUMBER_PROCESSORS,
             __description__="Only the two texts; the answer is the number.",
         ),
+        "simple": InputOutputTemplate(
+            input_format="On a scale from {min_value} to {max_value}, what is the {attribute_name} of the sentence "
+                         "'{text_a}' and the sentence '{text_b}'?",
+            output_format="{attribute_value}",
+            postprocessors=["processors.take_first_non_empty_line", "processors.cast_to_float_return_zero_if_failed"],
+            __description__="One question naming the range and both texts; an answer that is not a number counts "
+                            "as 0 (the template lm-evaluation-harness's stsb task uses).",
+        ),
     }, tags, "tasks.regression.two_texts and tasks.regression.two_texts.similarity")
 
 

@@ -1,0 +1,31 @@
+"""Catalog: cards.doc_vqa.en, visual question answering over document images (the multimodal card of the
+documentation's multimodality tutorial and of lm-evaluation-harness's `doc_vqa` task)."""
+
+from unitxt.card import TaskCard
+from unitxt.collections_operators import Explode, Wrap
+from unitxt.image_operators import ImageToText
+from unitxt.loaders import LoadHF
+from unitxt.operators import Copy, Set
+
+
+def register(add):
+    add("cards.doc_vqa.en", TaskCard(
+        loader=LoadHF(path="cmarkea/doc-vqa"),
+        preprocess_steps=[
+            "splitters.small_no_dev",
+            Explode(field="qa/en", to_field="pair"),
+            Copy(field="pair/question", to_field="question"),
+            Copy(field="pair/answer", to_field="answers"),
+            Wrap(field="answers", inside="list"),
+            Set(fields={"context_type": "image"}),
+            ImageToText(field="image", to_field="context"),
+        ],
+        task="tasks.qa.with_context.abstractive",
+        templates="templates.qa.with_context.all",
+        __description__="DocVQA-style questions on images of document pages (cmarkea/doc-vqa), English question-"
+                        "answer pairs: one instance per pair, the page image as the context (moved to the row's "
+                        "media and referenced from the text). The published train and test splits; validation is "
+                        "carved from train (splitters.small_no_dev). Scored with ROUGE.",
+        __tags__={"task": "visual question answering", "language": "en", "modality": "image",
+                  "urls": {"dataset": "https://huggingface.co/datasets/cmarkea/doc-vqa"}},
+    ))

@@ -23,6 +23,7 @@ CONTINUATION = Task(
     prediction_type="str",
     metrics=["metrics.prediction_length"],
     defaults={"output": ""},
+    default_template="templates.generation.default",
     __description__="Continue a prompt (fairness probes: the continuations are scored by a bias or toxicity model).",
     __tags__={"task": "generation", "modality": "text"},
 )

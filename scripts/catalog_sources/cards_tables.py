@@ -84,6 +84,9 @@ TABLEBENCH_TEMPLATE = InputOutputTemplate(
     postprocessors=["processors.to_string_stripped", "processors.lower_case"],
     serializer=TableSerializer(),
 )
+# the cards' own templates are their tasks' defaults (a recipe naming no template renders with them)
+FIN_QA_TASK = FIN_QA_TASK.copy(default_template=FIN_QA_TEMPLATE)
+TABLEBENCH_TASK = TABLEBENCH_TASK.copy(default_template=TABLEBENCH_TEMPLATE)
 TABLEBENCH_QTYPES = {
     "fact_checking": "FactChecking",
     "numerical_reasoning": "NumericalReasoning",

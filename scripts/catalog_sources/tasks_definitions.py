@@ -304,6 +304,7 @@ DEFAULT_TEMPLATES = {
     "rewriting.paraphrase": "templates.rewriting.paraphrase.default",
     "grammatical_error_correction": "templates.grammatical_error_correction.simple",
     "generation": "templates.generation.default",
+    "generation.from_pair": "templates.generation.from_pair.default",
     "language_identification": "templates.language_identification.default",
     "span_labeling.extraction": "templates.span_labeling.extraction.title",
     "ner.all_entity_types": "templates.ner.all_entity_types.default",

@@ -474,6 +474,7 @@ BUILTIN_ARTIFACT_MODULES = (
     "inference",
     "operators_fields", "operators_streams", "judgment_processors", "templates_judging", "source_loaders",
     "dialog_operators", "struct_data_operators", "table_augmentors", "formats_tokenizer", "operators_tools",
+    "model_processors",
 )
 _builtins_loaded = False
 

@@ -6,6 +6,7 @@ reference), while `processors.X` may restrict it to the prediction (e.g. literal
 """
 
 from unitxt.operators import Strip
+from unitxt.model_processors import TranslateWithEngine
 from unitxt.processors import (
     Capitalize,
     CastToFloat,
@@ -124,3 +125,7 @@ def register(add):
         operator, description = PROCESSORS[name]
         add(f"operators.{name}", _described(_bare(operator).copy(), description))
     add("operators.strip", _described(Strip(), "Strip surrounding whitespace from the text."))
+    add("processors.translate", _described(
+        PostProcess(TranslateWithEngine(), process_references=False),
+        "Translate the prediction into English with a model before it is scored (engines.generic: the engine named "
+        "by UNITXT_INFERENCE_ENGINE; override engine=... and target_language=...)."))

@@ -47,7 +47,7 @@ class _DetailedCorpusMetric(_CorpusStatisticMetric):
         scores = super().score(predictions, references, task_data)
         stats = getattr(scores.statistic, "stats", None)
         if stats is None:
-            stats = self.statistics(list(predictions), [list(refs) for refs in references])
+            stats = self.statistics(list(predictions), [list(refs) for refs in references], task_data)
         for instance, row in zip(scores.instance_scores, stats):
             instance.update(self.details(row))
         return _DetailedScores(scores, stats, self.details)
@@ -72,9 +72,33 @@ class Sacrebleu(_DetailedCorpusMetric, Bleu):
 
 
 class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
-    """Corpus BLEU with effective n-gram order, / 100 and rounded to 2 decimals (score and precisions)."""
+    """Corpus BLEU with effective n-gram order, / 100 and rounded to 2 decimals (score and precisions).
+
+    `language_to_tokenizer` (the original catalog format) picks each instance's tokenizer from its task_data
+    `target_language` (lower-cased; a language mapped to None, or not listed, uses `tokenize`)."""
 
     main_score = "sacrebleu"
+    language_to_tokenizer: Optional[Dict[str, Optional[str]]] = None
+
+    def statistics(self, predictions, references, task_data=None):
+        if not self.language_to_tokenizer or task_data is None:
+            return super().statistics(predictions, references, task_data)
+        np = _np()
+        from .bleu import bleu_statistics
+
+        chosen = []
+        for data in task_data:
+            language = str((data or {}).get("target_language", "")).strip().lower()
+            chosen.append(self.language_to_tokenizer.get(language) or self.tokenize)
+        rows = None
+        for tokenize in sorted(set(chosen)):
+            positions = [i for i, name in enumerate(chosen) if name == tokenize]
+            part = bleu_statistics([predictions[i] for i in positions], [references[i] for i in positions],
+                                   tokenize=tokenize, lowercase=self.lowercase)
+            if rows is None:
+                rows = np.zeros((len(predictions), part.shape[1]), dtype=part.dtype)
+            rows[positions] = part
+        return rows if rows is not None else super().statistics(predictions, references, task_data)
 
     def fast_statistic(self, predictions, references, task_data):
         statistic = super().fast_statistic(predictions, references, task_data)
@@ -122,7 +146,7 @@ class NmtBleu(_DetailedCorpusMetric):
     max_order: int = 4
     _scale = 1.0
 
-    def statistics(self, predictions, references):
+    def statistics(self, predictions, references, task_data=None):
         from .bleu import bleu_statistics
 
         return bleu_statistics(predictions, references, tokenize="13a", max_ngram_order=self.max_order,

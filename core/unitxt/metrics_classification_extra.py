@@ -39,6 +39,10 @@ class F1Fast(F1):
     ignore_case: bool = True
     reference_field: str = "references"
     prediction_field: str = "prediction"
+    ci_score_names: Optional[List[str]] = None  # the original catalog format's name for ci_scores
+
+    def resolved_ci_scores(self) -> List[str]:
+        return list(self.ci_score_names) if self.ci_score_names is not None else super().resolved_ci_scores()
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         labels = _label_counts(predictions, references, self)

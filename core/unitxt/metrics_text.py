@@ -73,7 +73,7 @@ class _CorpusStatisticMetric(GlobalMetric):
     prediction_type = str
     _scale: float = 0.01
 
-    def statistics(self, predictions: List[str], references: List[List[str]]) -> Any:
+    def statistics(self, predictions: List[str], references: List[List[str]], task_data: Any = None) -> Any:
         """Per-instance statistics, an int array (n, width) whose row sums give the corpus statistics."""
         raise NotImplementedError
 
@@ -93,7 +93,7 @@ class _CorpusStatisticMetric(GlobalMetric):
         np = _np()
         from .bootstrap import resampled_sums
 
-        stats = self.statistics(list(predictions), [list(refs) for refs in references])
+        stats = self.statistics(list(predictions), [list(refs) for refs in references], task_data)
         main = self.main_score
 
         def statistic(idx):
@@ -109,7 +109,7 @@ class _CorpusStatisticMetric(GlobalMetric):
         np = _np()
         stats = getattr(statistic, "stats", None)
         if stats is None or len(stats) != len(predictions):
-            stats = self.statistics(list(predictions), [list(refs) for refs in references])
+            stats = self.statistics(list(predictions), [list(refs) for refs in references], task_data)
         if len(stats) == 0:
             return {self.main_score: np.zeros(0)}
         return {self.main_score: np.asarray(self.sentence_scores(stats), dtype=np.float64) * self._scale}
@@ -117,7 +117,7 @@ class _CorpusStatisticMetric(GlobalMetric):
     def compute(self, references: List[List[str]], predictions: List[str], task_data: List[Dict[str, Any]]
                 ) -> Dict[str, float]:
         """Corpus score of the given instances (the plain, non-resampled computation)."""
-        stats = self.statistics(list(predictions), [list(refs) for refs in references])
+        stats = self.statistics(list(predictions), [list(refs) for refs in references], task_data)
         return {self.main_score: self.score_vector(stats.sum(axis=0)) * self._scale}
 
 
@@ -145,7 +145,7 @@ class Bleu(_CorpusStatisticMetric):
             raise MetricError(f"Unknown smooth_method '{self.smooth_method}'; use one of {sorted(SMOOTH_DEFAULTS)}.",
                               artifact=type(self).__name__, field="smooth_method")
 
-    def statistics(self, predictions, references):
+    def statistics(self, predictions, references, task_data=None):
         from .bleu import bleu_statistics
 
         return bleu_statistics(predictions, references, tokenize=self.tokenize, lowercase=self.lowercase)
@@ -180,7 +180,7 @@ class Chrf(_CorpusStatisticMetric):
     whitespace: bool = False
     eps_smoothing: bool = False
 
-    def statistics(self, predictions, references):
+    def statistics(self, predictions, references, task_data=None):
         from .bleu import chrf_statistics
 
         return chrf_statistics(predictions, references, char_order=self.char_order, word_order=self.word_order,

@@ -239,10 +239,14 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
 
     data_classification_policy: Optional[List[str]] = Field(default_factory=_local_data)
     num_parallel_requests: int = 4
+    model: Optional[str] = None  # the original catalog format's name for model_name
     _env_prefix = "OLLAMA"
     _default_base_url = "http://localhost:11434/v1"
     _requires_api_key = False
     _inference_type = "ollama"
+
+    def request_model_name(self) -> str:
+        return self.model_name or self.model
 
 
 def rits_endpoint(model_name: str) -> str:

@@ -22,6 +22,7 @@ class GenerationParamsMixin(Artifact):
     top_p: Optional[float] = None
     top_k: Optional[int] = None
     seed: Optional[int] = None
+    random_seed: Optional[int] = None  # the original catalog format's name for seed (watsonx engines)
     stop: Optional[Union[str, List[str]]] = None
     logprobs: Optional[bool] = None
     top_logprobs: Optional[int] = None
@@ -31,6 +32,12 @@ class GenerationParamsMixin(Artifact):
 
     def verify(self) -> None:
         super().verify()
+        if self.random_seed is not None:
+            if self.seed is not None and self.seed != self.random_seed:
+                raise ArtifactDefinitionError(f"seed ({self.seed}) and random_seed ({self.random_seed}) name the same "
+                                              "setting but differ; set only one.", artifact=type(self).__name__,
+                                              field="random_seed")
+            self.seed = self.random_seed
         limits = {name: getattr(self, name) for name in ("max_tokens", "max_new_tokens", "max_generated_tokens")
                   if getattr(self, name) is not None}
         if len(set(limits.values())) > 1:

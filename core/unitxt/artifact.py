@@ -473,7 +473,7 @@ BUILTIN_ARTIFACT_MODULES = (
     "augmentors", "image_operators", "metrics_huggingface",
     "operators_extra",
     "inference",
-    "llm_as_judge_constants", "llm_as_judge_operators", "llm_as_judge", "llm_as_judge_templates",
+    "llm_as_judge_constants", "llm_as_judge_operators", "llm_as_judge", "llm_as_judge_templates", "llm_as_judge_meta",
     "metrics_model_based",
 )
 _builtins_loaded = False

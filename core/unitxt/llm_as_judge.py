@@ -53,8 +53,10 @@ class LLMJudge(BulkInstanceMetric):
 
     def prepare(self) -> None:
         super().prepare()
-        if "main_score" not in self._given_fields and isinstance(self.__dict__.get("criteria"), Criteria):
-            self.__dict__["main_score"] = self.__dict__["criteria"].name
+        if "main_score" not in self._given_fields and self.__dict__.get("criteria") is not None:
+            criteria = self.criteria  # a catalog name resolves here
+            if isinstance(criteria, Criteria):
+                self.__dict__["main_score"] = criteria.name
 
     def resolved_ci_scores(self) -> List[str]:
         return list(self.ci_scores) if self.ci_scores is not None else [self.main_score]

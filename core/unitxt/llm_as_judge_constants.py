@@ -46,7 +46,7 @@ class CriteriaWithOptions(Criteria):
     Without `option_map`, options score evenly from 1.0 (first) down to 0.0 (last).
     """
 
-    options: List[CriteriaOption] = []
+    options: List[Any] = []  # CriteriaOption objects; dicts {name, description} become options
     option_map: Optional[Dict[str, float]] = None
 
     def prepare(self) -> None:

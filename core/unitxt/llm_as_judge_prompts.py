@@ -71,11 +71,12 @@ def parse_option(answer: str, options: Sequence[str]) -> Optional[str]:
     last_line = _clean(answer.strip().splitlines()[-1]).lower() if answer.strip() else ""
     if last_line in lowered:
         return lowered[last_line]
-    found = [option for option in options
-             if re.search(r"(?<![\w])" + re.escape(option.lower()) + r"(?![\w])", answer.lower())]
-    # an option that is part of another found option ("Correct" in "Partially correct") does not count by itself
-    found = [option for option in found
-             if not any(option != other and option.lower() in other.lower() for other in found)]
+    spans = {option: [m.span() for m in re.finditer(r"(?<![\w])" + re.escape(option.lower()) + r"(?![\w])",
+                                                   answer.lower())] for option in options}
+    # a mention inside a longer option's mention ("correct" in "partially correct") does not count by itself
+    found = [option for option, own in spans.items()
+             if any(not any(other != option and start >= s and end <= e and (e - s) > (end - start)
+                            for other in options for s, e in spans[other]) for start, end in own)]
     return found[0] if len(found) == 1 else None
 
 

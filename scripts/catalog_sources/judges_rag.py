@@ -15,7 +15,7 @@ from unitxt.llm_as_judge_meta import (
     WeightedWinRateCorrelation,
 )
 from unitxt.task import Task
-from unitxt.templates import InputOutputTemplate
+from unitxt.templates import InputOutputTemplate, TemplatesList
 
 TAGS = {"kind": "metric", "family": "llm_as_judge"}
 RATING = ["processors.extract_mt_bench_rating_judgment"]
@@ -53,15 +53,24 @@ def _tasks_and_templates(add):
             metrics=["metrics.spearman"],
             __description__=f"Judge task ({measure}): {question} The score is in 0..1.",
             __tags__={"task": "response assessment", "modality": "text"}))
-        add(f"templates.rag_eval.{measure}.judge", InputOutputTemplate(
+        tags = {"task": "response assessment", "modality": "text"}
+        rating = InputOutputTemplate(
             instruction=f"You are a careful evaluator. {question} Explain briefly, then give a rating from 0 (not at "
                         "all) to 10 (fully) in double square brackets, e.g. [[7]].\n\n",
             input_format=_layout(fields), output_format="[[{score}]]", postprocessors=RATING,
-            __description__=f"Judge prompt for {measure}: a 0-10 rating written as [[N]] (read as N/10)."))
-        add(f"templates.rag_eval.{measure}.judge_logprobs", InputOutputTemplate(
+            __description__=f"Judge prompt for {measure}: a 0-10 rating written as [[N]] (read as N/10).",
+            __tags__=tags)
+        logprobs = InputOutputTemplate(
             instruction=f"{question} Answer with a single word: Yes or No.\n\n",
             input_format=_layout(fields), target_prefix="Answer: ", output_format="{score}",
-            __description__=f"Judge prompt for {measure} read by log-probs: the probability of 'Yes'."))
+            postprocessors=["processors.cast_to_float_return_nan_if_failed"],
+            __description__=f"Judge prompt for {measure} read by log-probs: the probability of 'Yes'.", __tags__=tags)
+        add(f"templates.rag_eval.{measure}.default", rating)
+        add(f"templates.rag_eval.{measure}.logprobs", logprobs)
+        add(f"templates.rag_eval.{measure}.all", TemplatesList(
+            [f"templates.rag_eval.{measure}.default", f"templates.rag_eval.{measure}.logprobs"],
+            __description__=f"Every judge template of {measure} (for tasks.rag_eval.{measure}.binary).",
+            __tags__=dict(tags)))
 
 
 JUDGE_MODELS = {  # catalog label -> (engine for the rating judge, engine for the log-prob judge)
@@ -85,7 +94,7 @@ def _judge(measure, engine, logprobs):
     suffix = "_logprobs" if logprobs else ""
     return TaskBasedLLMasJudge(
         inference_model=engine, task=f"tasks.rag_eval.{measure}.binary",
-        template=f"templates.rag_eval.{measure}.judge{suffix}", main_score=f"{measure}_judge{suffix}",
+        template=f"templates.rag_eval.{measure}." + ("logprobs" if logprobs else "default"), main_score=f"{measure}_judge{suffix}",
         prediction_field=PREDICTION_FIELD.get(measure, "answer"), infer_log_probs=logprobs,
         judge_to_generator_fields_mapping=mapping,
         __description__=f"LLM judge of {measure}: {question} "

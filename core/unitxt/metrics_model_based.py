@@ -68,22 +68,22 @@ class Perplexity(BulkInstanceMetric):
     """How likely a model finds a target given a source (teacher forcing): the geometric mean of the target tokens'
     probabilities, the best over several sources (e.g. retrieved contexts -> question, as RAG context relevance).
 
-    Sources and targets are read from task_data (`source_field`, `target_field`; the prediction when a field is
-    "prediction") and put into `source_template` / `target_template`.
+    Sources are the references (or task_data `source_field`), the target is the prediction (or task_data
+    `target_field`); they are placed into `source_template` ("{reference}") and `target_template` ("{prediction}").
     """
 
     model_name: str = "google/flan-t5-small"
-    source_field: str = "contexts"
-    target_field: str = "question"
-    source_template: str = "Generate a question based on the given content: {}"
-    target_template: str = "{}"
+    source_template: str = "{reference}"
+    target_template: str = "{prediction}"
+    source_field: Optional[str] = None
+    target_field: Optional[str] = None
     main_score: str = "perplexity"
     batch_size: int = 16
     _requirements_list = {"torch": _TORCH_HINT, "transformers": _TORCH_HINT}
 
-    def _value(self, name: str, prediction: Any, data: Dict[str, Any], index: int) -> Any:
-        if name == "prediction":
-            return prediction
+    def _value(self, name: Optional[str], default: Any, data: Dict[str, Any], index: int) -> Any:
+        if name is None:
+            return default
         if name not in data:
             raise MetricError(f"Perplexity needs task_data field '{name}' (instance {index} has {sorted(data)}).",
                               artifact=self.artifact_name, field=name)
@@ -118,13 +118,14 @@ class Perplexity(BulkInstanceMetric):
 
     def compute(self, references, predictions, task_data) -> List[Dict[str, Any]]:
         results = []
-        for index, (prediction, data) in enumerate(zip(predictions, task_data)):
-            sources = _texts(self._value(self.source_field, prediction, data, index))
-            target = self.target_template.format(str(self._value(self.target_field, prediction, data, index)))
+        for index, (prediction, refs, data) in enumerate(zip(predictions, references, task_data)):
+            sources = _texts(self._value(self.source_field, refs, data, index))
+            target = self.target_template.format(prediction=self._value(self.target_field, prediction, data, index))
             if not sources:
                 results.append({self.main_score: math.nan})
                 continue
-            best = max(math.exp(self.mean_log_prob(self.source_template.format(s), target)) for s in sources)
+            best = max(math.exp(self.mean_log_prob(self.source_template.format(reference=source), target))
+                       for source in sources)
             results.append({self.main_score: best})
         return results
 

@@ -31,10 +31,12 @@ def register(add):
                          ("minilm_l12_v2", "sentence-transformers/all-MiniLM-L12-v2")):
         put(f"metrics.sentence_bert.{label}", SentenceBert(model_name=model),
             f"Cosine similarity of {model} embeddings (best reference). Needs sentence-transformers.")
-    put("metrics.perplexity.flan_t5_small", Perplexity(model_name="google/flan-t5-small"),
-        "Geometric-mean token probability of the question given each context (best context), flan-t5-small.")
+    put("metrics.perplexity.flan_t5_small", Perplexity(
+        model_name="google/flan-t5-small", source_template="Continue this text: {reference}"),
+        "Geometric-mean probability of the prediction's tokens following a reference (best reference), flan-t5-small.")
     put("metrics.rag.context_relevance.perplexity_flan_t5_small", Perplexity(
-        model_name="google/flan-t5-small", main_score="context_relevance"),
+        model_name="google/flan-t5-small", main_score="context_relevance", source_field="contexts",
+        target_field="question", source_template="Generate a question based on the given content: {reference}"),
         "RAG context relevance (RAG guide): how likely flan-t5-small generates the question from the best "
         "retrieved context (teacher forcing). Needs torch, transformers.")
     put("metrics.reward.deberta_v3_large_v2", Reward(model_name="OpenAssistant/reward-model-deberta-v3-large-v2"),

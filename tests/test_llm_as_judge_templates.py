@@ -282,3 +282,54 @@ def test_template_judge_task_must_be_known():
         LLMAsJudge(inference_model=OpenAiInferenceEngine(model_name="m"), template="templates.empty", task="nope")
     with pytest.raises(UnitxtError, match="needs a judge task"):
         TaskBasedLLMasJudge(inference_model=OpenAiInferenceEngine(model_name="m"), template="templates.empty")
+
+
+def test_llm_as_judge_guide_flow_as_written(temp_catalog, tmp_path):
+    """The guide's steps: add the judge task and template to the catalog, build LLMAsJudge with a format, add it
+    to the catalog under metrics.llm_as_judge.rating.<model>_template_<template>, and use it by name in a recipe
+    (the loopback server stands in for the model's platform)."""
+    from unitxt.blocks import Task as BlocksTask
+    from unitxt.catalog import add_to_catalog
+    from unitxt.templates import InputOutputTemplate
+
+    add_to_catalog(BlocksTask(inputs={"question": "str", "answer": "str"}, outputs={"rating": "float"},
+                              metrics=["metrics.spearman"]),
+                   "tasks.response_assessment.rating.single_turn", catalog_path=str(temp_catalog), overwrite=True)
+    add_to_catalog(InputOutputTemplate(
+        instruction="Rate the response from 1 to 10 and write the rating as \"[[rating]]\".\n\n",
+        input_format="[Question]\n{question}\n\n[The Start of Assistant's Answer]\n{answer}\n"
+                     "[The End of Assistant's Answer]",
+        output_format="[[{rating}]]", postprocessors=[r"processors.extract_mt_bench_rating_judgment"]),
+        "templates.response_assessment.rating.mt_bench_single_turn", catalog_path=str(temp_catalog), overwrite=True)
+
+    def answer(request):
+        text = last_message(request)
+        assert text.startswith("<s>[INST]")  # formats.models.mistral.instruction wraps the judge prompt
+        judged = re.search(r"Answer\]\n(.*?)\n\[The End", text, re.DOTALL).group(1)
+        return f"Rating: [[{2 * len(judged.split())}]]"
+
+    with OpenAIProtocolServer(answer=answer) as server:
+        model_id = "mistralai/Mistral-7B-Instruct-v0.2"
+        format = "formats.models.mistral.instruction"
+        template = "templates.response_assessment.rating.mt_bench_single_turn"
+        task = "rating.single_turn"
+        inference_model = engine_for(server, tmp_path)
+        model_label = model_id.split("/")[1].replace("-", "_").replace(".", "_").lower()
+        model_label = f"{model_label}_huggingface"
+        template_label = template.split(".")[-1]
+        metric_label = f"{model_label}_template_{template_label}"
+        metric = LLMAsJudge(inference_model=inference_model, template=template, task=task, format=format,
+                            main_score=metric_label)
+        add_to_catalog(metric, f"metrics.llm_as_judge.rating.{model_label}_template_{template_label}",
+                       catalog_path=str(temp_catalog), overwrite=True)
+        generation = Task(input_fields={"question": "str"}, reference_fields={"answer": "str"},
+                          prediction_type="str", metrics=["metrics.rouge"])
+        dataset = create_dataset(task=generation, test_set=[{"question": "Hi?", "answer": ""},
+                                                            {"question": "Why?", "answer": ""}],
+                                 template="templates.key_val", split="test", data_classification_policy=["public"],
+                                 metrics=[f"metrics.llm_as_judge.rating.{metric_label}"])
+        results = evaluate(["hello there", "because of reasons"], dataset)
+    assert [row[metric_label] for row in results.instance_scores] == [0.4, 0.6]
+    assert results.global_scores["score_name"] == metric_label
+    assert results.global_scores["score"] == pytest.approx(0.5)
+    assert "0.5" in str(results.global_scores.summary)

@@ -87,7 +87,8 @@ class LLMJudge(BulkInstanceMetric):
                 context[label] = _text(dict_get(task_data, path))
             except UnitxtError:
                 raise MetricError(f"Context field '{path}' is missing from instance {index} (task_data has "
-                                  f"{sorted(task_data)}).", artifact=self.artifact_name, field="context_fields") from None
+                                  f"{sorted(task_data)}).", artifact=self.artifact_name,
+                                  field="context_fields") from None
         return context
 
     def ask(self, prompts: List[str], policies: List[Any]) -> List[str]:
@@ -167,7 +168,8 @@ class LLMJudgeDirect(LLMJudge):
             if self.generate_summaries:
                 result[f"{main}_summary"] = summaries[i]
             if self.include_prompts_in_result:
-                result[f"{main}_prompts"] = {"assessment": prompts[0], "option_selection": verdict_prompts[positions[0]]}
+                result[f"{main}_prompts"] = {"assessment": prompts[0],
+                                             "option_selection": verdict_prompts[positions[0]]}
             results.append(result)
         self.warn_unparsed(unparsed, len(plans), sorted({n for plan in plans for n in plan[0].option_names()}))
         return results

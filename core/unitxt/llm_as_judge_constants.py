@@ -234,5 +234,6 @@ EVALUATOR_TO_MODEL_ID: Dict[str, str] = {
 PROVIDER_CATALOG_FOLDER: Dict[str, str] = {
     ModelProviderEnum.WATSONX: "watsonx", ModelProviderEnum.RITS: "rits", ModelProviderEnum.OPENAI: "openai",
     ModelProviderEnum.AZURE_OPENAI: "azure_openai", ModelProviderEnum.OLLAMA: "ollama",
-    ModelProviderEnum.TOGETHER_AI: "together_ai", ModelProviderEnum.AWS: "aws", ModelProviderEnum.VERTEX_AI: "vertex_ai",
+    ModelProviderEnum.TOGETHER_AI: "together_ai", ModelProviderEnum.AWS: "aws",
+    ModelProviderEnum.VERTEX_AI: "vertex_ai",
 }

@@ -76,7 +76,8 @@ class WeightedWinRateCorrelation(GlobalMetric):
 
         for index, data in enumerate(task_data):
             if self.model_a_field not in data or self.model_b_field not in data:
-                raise MetricError(f"Instance {index} needs task_data '{self.model_a_field}' and '{self.model_b_field}'.",
+                raise MetricError(f"Instance {index} needs task_data '{self.model_a_field}' and "
+                                  f"'{self.model_b_field}'.",
                                   artifact=self.artifact_name, field=self.model_a_field)
         first = [data[self.model_a_field] for data in task_data]
         second = [data[self.model_b_field] for data in task_data]

@@ -94,7 +94,8 @@ def _judge(measure, engine, logprobs):
     suffix = "_logprobs" if logprobs else ""
     return TaskBasedLLMasJudge(
         inference_model=engine, task=f"tasks.rag_eval.{measure}.binary",
-        template=f"templates.rag_eval.{measure}." + ("logprobs" if logprobs else "default"), main_score=f"{measure}_judge{suffix}",
+        template=f"templates.rag_eval.{measure}." + ("logprobs" if logprobs else "default"),
+        main_score=f"{measure}_judge{suffix}",
         prediction_field=PREDICTION_FIELD.get(measure, "answer"), infer_log_probs=logprobs,
         judge_to_generator_fields_mapping=mapping,
         __description__=f"LLM judge of {measure}: {question} "
@@ -161,8 +162,9 @@ def register(add):
     _rag_judges(add)
     _rating_judges(add)
     processors = {
-        "extract_arena_hard_numerical_judgment": (ExtractArenaHardNumericalJudgment(),
-                                                  "Arena-Hard verdict [[A>>B]]..[[B>>A]] as 3, 1, 0, -1, -3 (NaN if none)."),
+        "extract_arena_hard_numerical_judgment": (
+            ExtractArenaHardNumericalJudgment(),
+            "Arena-Hard verdict [[A>>B]]..[[B>>A]] as 3, 1, 0, -1, -3 (NaN if none)."),
         "extract_harm_rating_judgement": (ExtractHarmRatingJudgement(), "Harm rating [[N]] (1-5) as (N-1)/4."),
         "extract_verbal_judgement_bad_good": (ExtractVerbalJudgementBadGood(),
                                               "Verbal verdict very bad..very good as 0..1."),

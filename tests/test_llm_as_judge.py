@@ -241,3 +241,33 @@ def test_judge_calls_go_through_the_engine_cache(tmp_path):
         again = judge.evaluate(["ok", "a b c d"], [[], []], [{}, {}]).instance_scores
         assert server.count == sent  # all answers came from the cache
     assert first == again
+
+
+def test_judge_artifacts_written_for_the_original_catalog_load():
+    """Judge entries in the shapes of the original system's catalog files (their fields) load as our classes."""
+    from unitxt.artifact import from_serializable
+
+    direct = from_serializable({
+        "__type__": "llm_judge_direct", "evaluator_name": "GPT4", "generate_summaries": False,
+        "inference_engine": {"__type__": "cross_provider_inference_engine", "max_tokens": 1024, "seed": 42,
+                             "temperature": 0, "model": "gpt-4o", "credentials": {"api_base": "http://x"}}})
+    assert (type(direct).__name__, direct.inference_engine.model, direct.check_positional_bias) == \
+        ("LLMJudgeDirect", "gpt-4o", True)
+    criteria = from_serializable({
+        "__type__": "criteria_with_options", "name": "t", "description": "d", "prediction_field": "response",
+        "context_fields": [], "option_map": {"Yes": 1.0, "No": 0.5},
+        "options": [{"__type__": "criteria_option", "name": "Yes", "description": "y"},
+                    {"__type__": "criteria_option", "name": "No", "description": "n"}]})
+    assert criteria.option_names() == ["Yes", "No"] and criteria.score_of("No") == 0.5
+    task_based = from_serializable({
+        "__type__": "task_based_ll_mas_judge", "inference_model": "engines.classification.gpt_4o_openai",
+        "template": "templates.rag_eval.faithfulness.logprobs", "task": "tasks.rag_eval.faithfulness.binary",
+        "format": None, "main_score": "faithfulness_q_c_a_logprobs", "prediction_field": "answer",
+        "infer_log_probs": True})
+    assert task_based.infer_log_probs and task_based.main_score == "faithfulness_q_c_a_logprobs"
+    for task in ("rating.single_turn", "response_assessment.rating.single_turn"):
+        judge = from_serializable({
+            "__type__": "llm_as_judge", "template": "templates.response_assessment.rating.mt_bench_single_turn",
+            "inference_model": {"__type__": "open_ai_inference_engine", "model_name": "m"}, "task": task,
+            "format": "formats.models.mistral.instruction", "main_score": "judge"})
+        assert judge.task == "rating.single_turn"

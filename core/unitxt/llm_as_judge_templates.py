@@ -139,6 +139,12 @@ class LLMAsJudge(LLMAsJudgeBase):
 
     _TASKS = ("rating.single_turn", "rating.single_turn_with_reference", "pairwise_comparative_rating.single_turn")
 
+    def prepare(self) -> None:
+        super().prepare()
+        for prefix in ("tasks.", "response_assessment."):  # "tasks.response_assessment.rating.single_turn" is accepted
+            if isinstance(self.task, str) and self.task.startswith(prefix):
+                self.__dict__["task"] = self.task[len(prefix):]
+
     def verify(self) -> None:
         super().verify()
         if self.task not in self._TASKS:

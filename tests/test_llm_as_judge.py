@@ -271,3 +271,13 @@ def test_judge_artifacts_written_for_the_original_catalog_load():
             "inference_model": {"__type__": "open_ai_inference_engine", "model_name": "m"}, "task": task,
             "format": "formats.models.mistral.instruction", "main_score": "judge"})
         assert judge.task == "rating.single_turn"
+
+
+def test_judge_prompts_of_a_stage_run_concurrently(tmp_path):
+    with OpenAIProtocolServer(answer=by_content, latency=0.05) as server:
+        judge = LLMJudgeDirect(inference_engine=engine_for(server, tmp_path, num_parallel_requests=8),
+                               criteria=direct_criteria()["conciseness"])
+        scores = judge.evaluate([f"answer {k}" for k in range(8)], [[]] * 8, [{}] * 8)
+        assert server.count == 8 * 2 * 2
+        assert server.max_in_flight > 1  # the 16 prompts of a stage went to the engine together
+    assert [s["conciseness"] for s in scores.instance_scores] == [1.0] * 8

@@ -14,7 +14,13 @@ from unitxt.catalog import fetch_artifact
 from unitxt.errors import MissingRequirementError, UnitxtError
 from unitxt.inference import OpenAiInferenceEngine
 from unitxt.llm_as_judge import LLMAsJudge, MetricsEnsemble, TaskBasedLLMasJudge
-from unitxt.llm_as_judge_meta import ExtractArenaHardNumericalJudgment, ExtractVerbalJudgementBadGood
+from unitxt.llm_as_judge_meta import (
+    ExtractArenaHardNumericalJudgment,
+    ExtractMtBenchLabelJudgment,
+    ExtractSafeUnsafeJudgment,
+    ExtractVerbalJudgementBadGood,
+    ExtractVerbalJudgment,
+)
 from unitxt.settings_utils import settings
 from unitxt.task import Task
 
@@ -249,7 +255,13 @@ def test_judge_post_processors():
     assert [arena.process_value(t) for t in ("x [[A>B]]", "[[B>>A]] then [[A>B]]", "[[A = B]]")] == [1.0, -3.0, 0.0]
     assert math.isnan(arena.process_value("none"))
     verbal = ExtractVerbalJudgementBadGood()
-    assert [verbal.process_value(t) for t in ("Very good!", "it is bad", "mediocre", "good")] == [1.0, 0.25, 0.5, 0.75]
+    assert [verbal.process_value(t) for t in ("Very good!", "bad, mostly", " Mediocre", "good", "very bad")] == \
+        [1.0, 0.25, 0.5, 0.75, 0.0]
+    assert math.isnan(verbal.process_value("it is bad"))
+    assert ExtractVerbalJudgment().process_value("Mostly supported") == pytest.approx(2 / 3)
+    assert ExtractMtBenchLabelJudgment().process_value("so [[tie]] and [[A]]") == "tie"
+    assert ExtractMtBenchLabelJudgment().process_value("no label") == "None"
+    assert [ExtractSafeUnsafeJudgment().process_value(t) for t in ("Safe\nfine", "unsafe", "")] == [1.0, 0.0, 0.0]
 
 
 def test_model_based_metrics_need_their_extras_with_a_hint():

@@ -11,7 +11,10 @@ from unitxt.llm_as_judge import LLMAsJudge, MetricsEnsemble, TaskBasedLLMasJudge
 from unitxt.llm_as_judge_meta import (
     ExtractArenaHardNumericalJudgment,
     ExtractHarmRatingJudgement,
+    ExtractMtBenchLabelJudgment,
+    ExtractSafeUnsafeJudgment,
     ExtractVerbalJudgementBadGood,
+    ExtractVerbalJudgment,
     WeightedWinRateCorrelation,
 )
 from unitxt.task import Task
@@ -168,6 +171,9 @@ def register(add):
         "extract_harm_rating_judgement": (ExtractHarmRatingJudgement(), "Harm rating [[N]] (1-5) as (N-1)/4."),
         "extract_verbal_judgement_bad_good": (ExtractVerbalJudgementBadGood(),
                                               "Verbal verdict very bad..very good as 0..1."),
+        "extract_verbal_judgment": (ExtractVerbalJudgment(), "Verbal verdict not/somewhat/mostly/completely as 0..1."),
+        "extract_mt_bench_label_judgment": (ExtractMtBenchLabelJudgment(), "The label in [[...]] ('None' if none)."),
+        "extract_safe_unsafe_judgment": (ExtractSafeUnsafeJudgment(), "1.0 when the first line is 'safe', else 0.0."),
     }
     for name, (processor, description) in processors.items():
         processor.__dict__["__description__"] = description

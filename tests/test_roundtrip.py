@@ -26,6 +26,10 @@ EXAMPLES = {
     "cast_fields": {"fields": {"x": "int"}},
     "dataset_recipe": {"card": "cards.demo.sentiment", "num_demos": [0, 2], "demos_pool_size": 10},
     "single_type_serializer": {"serialized_type": "List[str]"},
+    "criteria_with_options": {"name": "c", "options": [{"name": "Yes"}, {"name": "No"}],
+                              "option_map": {"Yes": 1.0, "No": 0.0}},
+    "task_based_ll_mas_judge": {"inference_model": "engines.generic", "task": "tasks.rag_eval.faithfulness.binary",
+                                "template": "templates.rag_eval.faithfulness.default"},
 }
 
 # Base classes that only make sense subclassed: constructing them directly must fail with a clear error.

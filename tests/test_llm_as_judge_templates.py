@@ -345,3 +345,24 @@ def test_llm_as_judge_guide_flow_as_written(temp_catalog, tmp_path):
     assert results.global_scores["score_name"] == metric_label
     assert results.global_scores["score"] == pytest.approx(0.5)
     assert "0.5" in str(results.global_scores.summary)
+
+
+def test_catalog_pairwise_judge_in_evaluate(openai_env):
+    def answer(request):
+        text = last_message(request)
+        if "Reply with exactly one" not in text:
+            return "comparing"
+        first, second = re.findall(r"Response \d:\n<<<\n(.*?)\n>>>", text, flags=re.DOTALL)
+        return "Response 1" if len(first) < len(second) else "Response 2"  # the shorter one wins
+
+    openai_env(answer)
+    name = "metrics.llm_as_judge.pairwise.openai.gpt_4o[criteria=metrics.llm_as_judge.pairwise.criteria.conciseness]"
+    task = Task(input_fields={"question": "str"}, reference_fields={"answer": "str"},
+                prediction_type="Dict[str, str]", metrics=[name])
+    dataset = create_dataset(task=task, test_set=[{"question": "q1", "answer": ""}, {"question": "q2", "answer": ""}],
+                             template="templates.key_val", split="test", data_classification_policy=["public"])
+    predictions = [{"base": "a long long answer", "tuned": "short"}, {"base": "tiny", "tuned": "a bit longer"}]
+    results = evaluate(predictions, dataset)
+    assert [row["tuned_winrate"] for row in results.instance_scores] == [1.0, 0.0]
+    assert results.global_scores["tuned_winrate"] == 0.5 and results.global_scores["base_ranking"] == 1.5
+    assert results.global_scores["score_name"] == "conciseness"

@@ -184,13 +184,23 @@ class LLMJudgeDirect(LLMJudge):
 
 
 def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tuple[str, str]]:
+    if isinstance(prediction, str):  # a template's post-processors may have turned the list/dict into its text
+        import ast
+        import json
+
+        for parse in (json.loads, ast.literal_eval):  # literal_eval reads literals only, never code
+            try:
+                prediction = parse(prediction)
+                break
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
     if isinstance(prediction, dict):
         systems = [(str(name), _text(value)) for name, value in prediction.items()]
     elif isinstance(prediction, (list, tuple)):
         systems = [(f"system_{k + 1}", _text(value)) for k, value in enumerate(prediction)]
     else:
         raise MetricError(f"Prediction {index} of a pairwise judge must be a list of responses or a dict "
-                          f"{{system name: response}}, got {type(prediction).__name__}.",
+                          f"{{system name: response}} (or its JSON text), got {type(prediction).__name__}.",
                           artifact=metric.artifact_name, field="prediction")
     if len(systems) < 2:
         raise MetricError(f"Prediction {index} has {len(systems)} response(s); a pairwise judge compares two or more.",
@@ -205,7 +215,7 @@ class LLMJudgePairwise(LLMJudge):
     comparison flipped when the two responses were swapped). The main score is the first system's winrate.
     """
 
-    prediction_type = "Union[List[str], Dict[str, str]]"
+    prediction_type = Any  # a list or dict of responses (or its JSON / literal text); checked per instance
 
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:

@@ -193,7 +193,7 @@ def longer_wins(request):
 
 def test_pairwise_winrates_and_rankings(tmp_path):
     with OpenAIProtocolServer(answer=longer_wins) as server:
-        judge = LLMJudgePairwise(inference_engine=engine_for(server, tmp_path),
+        judge = LLMJudgePairwise(inference_engine=engine_for(server, tmp_path), include_prompts_in_result=True,
                                  criteria=pairwise_criteria()["conciseness"])
         scores = judge.evaluate([{"short": "ab", "long": "abcdef", "mid": "abcd"}], [[]], [{}])
         assert server.count == 3 * 2 * 2  # pairs x (both orders) x (assessment, verdict)
@@ -204,6 +204,8 @@ def test_pairwise_winrates_and_rankings(tmp_path):
     assert instance["short_contest_results"] == [False, False]
     assert instance["long_positional_bias"] == 0.0
     assert instance["conciseness"] == 0.0  # main score: the first system's winrate
+    assert sorted(instance["conciseness_prompts"]) == ["long_vs_mid", "short_vs_long", "short_vs_mid"]
+    assert "Response 1:\n<<<\nab\n>>>" in instance["conciseness_prompts"]["short_vs_long"]
     result = scores.global_scores()
     assert result["long_winrate"] == 1.0 and result["mid_ranking"] == 2.0
 

@@ -254,6 +254,7 @@ class LLMJudgePairwise(LLMJudge):
             contests: List[List[Any]] = [[] for _ in range(n)]
             bias = [0.0] * n
             assessments_of: Dict[str, str] = {}
+            prompts_of: Dict[str, str] = {}
             for a, b in pairs:
                 winner = winners[(index, a, b)]
                 total += 1
@@ -261,6 +262,7 @@ class LLMJudgePairwise(LLMJudge):
                     unparsed += 1
                 key = f"{systems[a][0]}_vs_{systems[b][0]}"
                 assessments_of[key] = details[(index, a, b)][1]
+                prompts_of[key] = details[(index, a, b)][0]
                 if self.check_positional_bias:
                     swapped = winners[(index, b, a)]
                     if winner is not None and swapped is not None and swapped != winner:
@@ -282,6 +284,8 @@ class LLMJudgePairwise(LLMJudge):
                 if self.check_positional_bias:
                     result[f"{name}_positional_bias"] = bias[k]
             result[f"{self.main_score}_assessments"] = assessments_of
+            if self.include_prompts_in_result:
+                result[f"{self.main_score}_prompts"] = prompts_of
             results.append(result)
         self.warn_unparsed(unparsed, total, list(PAIRWISE_OPTIONS))
         return results

@@ -131,7 +131,11 @@ def _question(task_data: Dict[str, Any]) -> str:
 
 class LLMAsJudge(LLMAsJudgeBase):
     """The judge of the llm_as_judge guide: `task` is "rating.single_turn", "rating.single_turn_with_reference" or
-    "pairwise_comparative_rating.single_turn" (the prediction is answer A, the first reference answer B)."""
+    "pairwise_comparative_rating.single_turn" (the prediction is answer A, the first reference answer B).
+
+    The question shown to the judge is the evaluated instance's task field (question / input / source), so it never
+    carries the evaluated model's system prompt or format (strip_system_prompt_and_format_from_inputs holds).
+    """
 
     task: str = "rating.single_turn"
     strip_system_prompt_and_format_from_inputs: bool = True

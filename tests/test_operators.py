@@ -175,7 +175,7 @@ def test_filter_by_condition_errors():
 def test_list_literal_wrap_cast():
     assert ListFieldValues(fields=["a", "b"], to_field="ab").process_instance({"a": 1, "b": 2})["ab"] == [1, 2]
     assert LiteralEval(field="x").process_instance({"x": "[1, {'a': 2}]"}) == {"x": [1, {"a": 2}]}
-    with pytest.raises(UnitxtError, match="Not a Python literal"):
+    with pytest.raises(UnitxtError, match="as a Python literal"):
         LiteralEval(field="x").process_instance({"x": "__import__('os')"})
     assert Wrap(field="x", inside="list").process_instance({"x": 1}) == {"x": [1]}
     assert Cast(field="x", to="int").process_instance({"x": "3"}) == {"x": 3}

@@ -35,6 +35,10 @@ EXAMPLES = {
     "filter_by_condition_based_on_fields": {"values": {"a": "b"}, "condition": "eq"},
     "infer_dicts_to_binary_logprobs": {"pos_class_name": "Yes", "neg_class_name": "No"},
     "join_streams": {"left_stream": "a", "right_stream": "b", "on": ["id"], "new_stream_name": "c"},
+    "criteria_with_options": {"name": "c", "options": [{"name": "Yes"}, {"name": "No"}],
+                              "option_map": {"Yes": 1.0, "No": 0.0}},
+    "task_based_ll_mas_judge": {"inference_model": "engines.generic", "task": "tasks.rag_eval.faithfulness.binary",
+                                "template": "templates.rag_eval.faithfulness.default"},
 }
 
 # Base classes that only make sense subclassed: constructing them directly must fail with a clear error.

@@ -475,6 +475,8 @@ BUILTIN_ARTIFACT_MODULES = (
     "operators_fields", "operators_streams", "judgment_processors", "templates_judging", "source_loaders",
     "dialog_operators", "struct_data_operators", "table_augmentors", "formats_tokenizer", "operators_tools",
     "model_processors",
+    "llm_as_judge_constants", "llm_as_judge_operators", "llm_as_judge", "llm_as_judge_templates", "llm_as_judge_meta",
+    "metrics_model_based",
 )
 _builtins_loaded = False
 

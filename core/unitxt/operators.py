@@ -1,6 +1,5 @@
 """Built-in operators for preparing data: copying, setting, renaming, mapping, filtering, casting, reshaping."""
 
-import ast
 import copy
 import hashlib
 import json
@@ -18,6 +17,7 @@ from .operator import (  # noqa: F401 - SequentialOperator/SourceOperator are al
     SourceOperator,
     StreamOperator,
 )
+from .processors import LiteralEval  # noqa: F401 - one literal_eval type, also importable from here
 from .settings_utils import settings
 from .stream import MultiStream
 
@@ -285,18 +285,6 @@ class ListFieldValues(InstanceOperator):
         values = [dict_get(instance, field) for field in self.fields]
         dict_set(instance, self.to_field, copy.deepcopy(values) if self.use_deepcopy else values)
         return instance
-
-
-class LiteralEval(FieldOperator):
-    """Parse a Python literal from text (`"[1, 2]"` -> [1, 2]) with ast.literal_eval: no code is executed."""
-
-    def process_value(self, value: Any) -> Any:
-        if not isinstance(value, str):
-            return value
-        try:
-            return ast.literal_eval(value)
-        except (ValueError, SyntaxError) as error:
-            raise InstanceTypeError(f"Not a Python literal: {value[:200]!r} ({error})") from None
 
 
 class LoadJson(FieldOperator):

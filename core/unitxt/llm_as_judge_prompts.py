@@ -1,0 +1,94 @@
+"""The wording of criteria-judge prompts (our own) and the parsing of judge answers.
+
+A judge is asked twice: first for a free-text assessment (no verdict), then, shown its assessment, for exactly one
+option. Answers are parsed leniently (case, quotes, a trailing period, an "Answer:" prefix) but never guessed: an
+answer naming no option, or several, is unparseable (None) and the judge scores it NaN.
+"""
+
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+VERDICT_REQUEST = "Reply with exactly one of the following, and nothing else:"
+
+
+def _context_block(context: Dict[str, str]) -> str:
+    if not context:
+        return ""
+    lines = "\n".join(f"{name}: {value}" for name, value in context.items())
+    return f"Context:\n{lines}\n\n"
+
+
+def direct_assessment_prompt(criteria_name: str, description: str, options: Sequence[Tuple[str, str]],
+                             context: Dict[str, str], prediction_field: str, response: str) -> str:
+    """Stage 1 of a direct judge: an assessment of one response against the criteria and its options."""
+    option_lines = "\n".join(f"- {name}: {text}" if text else f"- {name}" for name, text in options)
+    return (f"You are judging a {prediction_field} on one criterion.\n\n"
+            f"Criterion ({criteria_name}): {description}\n\n"
+            f"Possible verdicts:\n{option_lines}\n\n"
+            f"{_context_block(context)}"
+            f"The {prediction_field} to judge:\n<<<\n{response}\n>>>\n\n"
+            f"Write a short assessment of how the {prediction_field} fares on the criterion. "
+            f"Do not give your verdict yet.")
+
+
+def verdict_prompt(assessment_prompt: str, assessment: str, options: Sequence[str]) -> str:
+    """Stage 2 (direct and pairwise): the verdict, given the judge's own assessment."""
+    return (f"{assessment_prompt}\n\nYour assessment:\n{assessment}\n\n"
+            f"Now give your verdict. {VERDICT_REQUEST} {', '.join(options)}")
+
+
+def pairwise_assessment_prompt(criteria_name: str, description: str, context: Dict[str, str],
+                               prediction_field: str, first: str, second: str) -> str:
+    """Stage 1 of a pairwise judge: compare two responses on the criteria."""
+    return (f"You are comparing two {prediction_field}s on one criterion.\n\n"
+            f"Criterion ({criteria_name}): {description}\n\n"
+            f"{_context_block(context)}"
+            f"Response 1:\n<<<\n{first}\n>>>\n\nResponse 2:\n<<<\n{second}\n>>>\n\n"
+            f"Write a short assessment comparing the two on the criterion. Do not give your verdict yet.")
+
+
+PAIRWISE_OPTIONS = ("Response 1", "Response 2")
+
+
+def summary_prompt(assessment: str) -> str:
+    return f"Summarise the following assessment in one sentence:\n\n{assessment}"
+
+
+def _clean(text: str) -> str:
+    text = text.strip()
+    text = re.sub(r"^(final\s+)?(answer|verdict|option|choice)\s*[:\-]\s*", "", text, flags=re.IGNORECASE)
+    return text.strip().strip("\"'`*[]().").strip()
+
+
+def parse_option(answer: str, options: Sequence[str]) -> Optional[str]:
+    """The option an answer names, or None when it names none or several."""
+    if not isinstance(answer, str):
+        return None
+    lowered = {option.lower(): option for option in options}
+    cleaned = _clean(answer).lower()
+    if cleaned in lowered:
+        return lowered[cleaned]
+    last_line = _clean(answer.strip().splitlines()[-1]).lower() if answer.strip() else ""
+    if last_line in lowered:
+        return lowered[last_line]
+    spans = {option: [m.span() for m in re.finditer(r"(?<![\w])" + re.escape(option.lower()) + r"(?![\w])",
+                                                   answer.lower())] for option in options}
+    # a mention inside a longer option's mention ("correct" in "partially correct") does not count by itself
+    found = [option for option, own in spans.items()
+             if any(not any(other != option and start >= s and end <= e and (e - s) > (end - start)
+                            for other in options for s, e in spans[other]) for start, end in own)]
+    return found[0] if len(found) == 1 else None
+
+
+def competition_ranking(values: List[float]) -> List[float]:
+    """Rank 1 for the highest value; ties share the best rank ("1224"); NaN values get NaN."""
+    import math
+
+    ranks = []
+    for value in values:
+        if value is None or math.isnan(value):
+            ranks.append(math.nan)
+        else:
+            ranks.append(float(1 + sum(1 for other in values if other is not None and not math.isnan(other)
+                                       and other > value)))
+    return ranks

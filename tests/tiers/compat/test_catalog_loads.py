@@ -16,7 +16,7 @@ from .conftest import ORACLE_PYTHON
 
 # the share of the original catalog (1.26.10: 4,922 artifacts) that loads; raise it as types land (issue target 97%
 # once the engine and judge types exist)
-LOAD_THRESHOLD = 0.888
+LOAD_THRESHOLD = 0.997  # 4,911 of 4,922 load (session 4); the issue asks for >= 0.97
 
 
 def oracle_catalog_folder() -> Path:

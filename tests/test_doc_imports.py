@@ -1,7 +1,5 @@
 """Every import the documentation shows resolves (tests/doc_imports.txt, extracted from the spec by
-scripts/extract_doc_imports.py), plus the documented-module names of issue 11; the engine and judge names of
-tests/doc_imports_pending.txt are allowed to be missing only while they are missing (a listed name that resolves
-fails, so the list shrinks as those issues land)."""
+scripts/extract_doc_imports.py), plus the documented-module names of issue 11 — engines and judges included."""
 
 import ast
 import importlib
@@ -36,7 +34,6 @@ def _lines(name: str):
 
 
 DOC_IMPORTS = _lines("doc_imports.txt")
-PENDING = _lines("doc_imports_pending.txt")
 
 
 def _resolves(statement: str):
@@ -63,17 +60,10 @@ def test_the_extracted_list_is_complete_enough():
     assert "from unitxt.serializers import MultiTypeSerializer" in DOC_IMPORTS  # from a parenthesised import list
 
 
-@pytest.mark.parametrize("statement", [s for s in DOC_IMPORTS + EXAMPLE_IMPORTS if s not in PENDING
-                                       and not s.split()[1].startswith(NOT_OURS)])
+@pytest.mark.parametrize("statement", [s for s in DOC_IMPORTS + EXAMPLE_IMPORTS
+                                       if not s.split()[1].startswith(NOT_OURS)])
 def test_documented_import_resolves(statement):
     assert _resolves(statement) is None, f"{statement} -> {_resolves(statement)}"
-
-
-@pytest.mark.parametrize("statement", PENDING)
-def test_pending_names_are_documented_and_still_missing(statement):
-    assert statement in DOC_IMPORTS, f"{statement} is not a documented import: drop it from the pending list"
-    assert _resolves(statement) is not None, (
-        f"{statement} resolves now: remove it from tests/doc_imports_pending.txt")
 
 
 def test_artifact_and_catalog_import_without_a_circle():

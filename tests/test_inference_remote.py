@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.openai_protocol_server import OpenAIProtocolServer, Reply
+from tests.openai_protocol_server import OpenAIProtocolServer, Reply, default_answer
 from unitxt.errors import DataClassificationPolicyError
 from unitxt.inference import (
     AzureOpenAIInferenceEngine,
@@ -144,14 +144,19 @@ def test_timeout_is_retried_then_reported(tmp_path):
 
 
 def test_requests_run_in_parallel(tmp_path):
-    with OpenAIProtocolServer(latency=0.3) as server:
+    """Each answer waits until 8 requests are in the server at once: only 8 truly parallel requests get through
+    (the barrier would time out otherwise), whatever the machine's load."""
+    barrier = threading.Barrier(8)
+
+    def answer(request):
+        barrier.wait(timeout=30)
+        return default_answer(request)
+
+    with OpenAIProtocolServer(answer=answer) as server:
         engine = engine_for(server, tmp_path, num_parallel_requests=8)
-        started = time.perf_counter()
         predictions = engine([{"source": f"q{i}"} for i in range(16)])
-        elapsed = time.perf_counter() - started
     assert predictions == [f"echo: q{i}" for i in range(16)]  # input order kept
-    assert server.max_in_flight == 8
-    assert elapsed < 16 * 0.3 / 4
+    assert server.max_in_flight == 8 and server.count == 16 and not barrier.broken
 
 
 def test_cache_second_run_sends_nothing(server, tmp_path):

@@ -140,9 +140,17 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
         import pyarrow
 
         schema = self.info.features.arrow_schema
+        stream = self._multi_stream()[split_name]
+        iter_columns = getattr(stream, "iter_columns", None)
+        if iter_columns is not None:  # a recipe split: rendered and converted column by column
+            types = [schema.field(name).type for name in schema.names]
+            for batch_index, columns in enumerate(iter_columns(self.BATCH_SIZE)):
+                arrays = [pyarrow.array(columns[name], type=kind) for name, kind in zip(schema.names, types)]
+                yield batch_index, pyarrow.Table.from_arrays(arrays, schema=schema)
+            return
         batch: List[Dict[str, Any]] = []
         batch_index = 0
-        for row in self._multi_stream()[split_name]:
+        for row in stream:
             batch.append(row)
             if len(batch) >= self.BATCH_SIZE:
                 yield batch_index, pyarrow.Table.from_pylist(batch, schema=schema)

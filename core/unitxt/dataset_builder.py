@@ -7,7 +7,7 @@ as the `recipe` config field. One split per stream of the recipe.
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import datasets
 
@@ -158,3 +158,40 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
                 batch = []
         if batch:
             yield batch_index, pyarrow.Table.from_pylist(batch, schema=schema)
+
+    def in_memory_dataset(self, split: Optional[str] = None) -> Any:
+        """Every split generated straight into memory: the `DatasetDict` (or the `split`'s `Dataset`) that
+        `download_and_prepare()` + `as_dataset(in_memory=True)` give, without writing the Arrow cache and reading it
+        back (load_dataset's default, disable_cache=True). Returns None when `split` is not a plain split name
+        (a slice such as "test[:10]"): the caller then goes through the cache."""
+        import copy
+
+        import pyarrow
+        from datasets.table import InMemoryTable
+
+        generators = self._split_generators(None)
+        names = [str(generator.name) for generator in generators]
+        if split is not None and split not in names:
+            return None
+        schema = self.info.features.arrow_schema
+        tables = {}
+        for generator in generators:
+            name = str(generator.name)
+            if split is not None and name != split:
+                continue
+            parts = [table for _, table in self._generate_tables(**generator.gen_kwargs)]
+            tables[name] = pyarrow.concat_tables(parts) if parts else schema.empty_table()
+        info = copy.deepcopy(self.info)
+        info.builder_name, info.config_name, info.version = self.name, self.config.name, self.VERSION
+        info.splits = datasets.SplitDict(dataset_name=self.dataset_name)
+        for name in names:  # every split is generated (as download_and_prepare does); the info lists them all
+            if name in tables:
+                info.splits.add(datasets.SplitInfo(name=name, num_bytes=tables[name].nbytes,
+                                                   num_examples=tables[name].num_rows, dataset_name=self.dataset_name))
+        result = {  # a fingerprint given: datasets would otherwise hash every row of the table to make one
+            name: datasets.Dataset(InMemoryTable(table), info=copy.deepcopy(info), split=datasets.Split(name),
+                                   fingerprint=hashlib.sha256(f"{cache_safe_id(self.config.name)}/{version}/{name}"
+                                                              .encode("utf-8")).hexdigest()[:16])
+            for name, table in tables.items()
+        }
+        return result[split] if split is not None else datasets.DatasetDict(result)

@@ -10,7 +10,7 @@ import gc
 import hashlib
 import itertools
 import struct
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .random_utils import InstanceRandom
 from .samplers import RandomSampler
@@ -71,19 +71,23 @@ class BatchPlan:
             and not renderer._pool_media
         )
         self.inline_sampler = type(renderer.sampler) is RandomSampler
-        self.demo_task_data: Dict[int, List[Optional[str]]] = {}
+        # template index -> per pool position: (the demo formatted by the format, the demo's task_data JSON)
+        self.demo_tables: Dict[int, List[Optional[Tuple[str, str]]]] = {}
 
-    def _demo_task_data(self, template_index: int, indices: List[int]) -> str:
-        table = self.demo_task_data.get(template_index)
+    def _demo_table(self, template_index: int) -> List[Optional[Tuple[str, str]]]:
+        table = self.demo_tables.get(template_index)
         if table is None:
-            table = self.demo_task_data[template_index] = [None] * len(self.renderer._pool)
-        texts = [table[index] for index in indices]
-        if None in texts:
-            for index in indices:
-                if table[index] is None:
-                    table[index] = self.renderer._demo_task_data(template_index, index)
-            texts = [table[index] for index in indices]
-        return ", ".join(texts)
+            table = self.demo_tables[template_index] = [None] * len(self.renderer._pool)
+        return table
+
+    def _demo_entries(self, template_index: int, indices: List[int]) -> List[Tuple[str, str]]:
+        """The table entries of `indices`, rendering (once per template and pool position) those not yet there."""
+        table = self._demo_table(template_index)
+        for index in indices:
+            if table[index] is None:
+                table[index] = (self.renderer._demos_text(template_index, [index]),
+                                self.renderer._demo_task_data(template_index, index))
+        return [table[index] for index in indices]
 
     def render(self, instances: List[Dict[str, Any]]) -> Dict[str, List[Any]]:
         """The rows of `instances` as columns."""
@@ -106,7 +110,7 @@ class BatchPlan:
         pool_keys, pool_size = renderer._pool_keys, len(renderer._pool or ())
         inline_sampler, sampler = self.inline_sampler, renderer.sampler
         render_prompt, system_prompt = renderer.format.render_prompt, renderer.static_system_prompt
-        demos_text, metadata_json = renderer._demos_text, renderer._metadata_json
+        metadata_json, demo_tables = renderer._metadata_json, self.demo_tables
         metrics, template_postprocessors, group_keys = renderer.metrics, renderer.postprocessors, renderer.group_keys
         for instance in instances:
             if instance.get("media"):
@@ -144,15 +148,23 @@ class BatchPlan:
                     if n_counts > 1:
                         rng.choice(counts)
                     indices = sampler.sample_indices(instance, num_demos, rng, excluded)
+            demos_text = demos_data = ""
+            if indices:
+                table = demo_tables.get(template_index) or self._demo_table(template_index)
+                entries = [table[index] for index in indices]
+                if None in entries:
+                    entries = self._demo_entries(template_index, indices)
+                demos_text = "".join([entry[0] for entry in entries])
+                demos_data = ", ".join([entry[1] for entry in entries])
             sources.append(render_prompt(rendered["source"], rendered["instruction"], rendered["target_prefix"],
-                                         system_prompt, demos_text(template_index, indices) if indices else ""))
+                                         system_prompt, demos_text))
             policy = instance.get("data_classification_policy") or []
             separator = ", " if len(fields_json) > 2 else ""
             options = rendered.get("options")
             if options is not None:
                 separator += f'"options": {_encode_json(options)}, '
             if indices:
-                separator += f'"demos": [{self._demo_task_data(template_index, indices)}], '
+                separator += f'"demos": [{demos_data}], '
             task_data.append(f'{fields_json[:-1]}{separator}"metadata": '
                              f'{metadata_json(template_index, num_demos, policy)}}}')
             targets.append(rendered["target"])

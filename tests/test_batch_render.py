@@ -152,3 +152,14 @@ def test_load_dataset_rows_are_the_per_instance_rows_and_pinned():
 
 
 PINNED_DIGEST = "651172ebd1ecd4bbfa3d009fdd48ec9390fc0bd9b27568b045ff24b32eb54dca"  # main @ ca388cb, per-instance path
+
+
+def test_multimodal_rows_text_and_chat_content_parts_are_the_same_in_batches():
+    from .test_multimodal import TEMPLATE as VQA_TEMPLATE
+    from .test_multimodal import vqa_card
+
+    for format_name in ("formats.chat_api", None):
+        recipe = DatasetRecipe(card=vqa_card(), template=VQA_TEMPLATE, format=format_name, num_demos=1,
+                               demos_pool_size=4)
+        assert assert_same_rows(recipe) == {"train": 0, "test": 2}  # the 4 train rows are the pool
+        assert list(recipe()["test"])[0]["media"]["images"]  # the rows do carry images

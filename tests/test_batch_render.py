@@ -17,6 +17,7 @@ from unitxt import load_dataset
 from unitxt.card import TaskCard
 from unitxt.catalog import fetch_artifact
 from unitxt.dataset_builder import row_features
+from unitxt.format_utils import FormatValueError
 from unitxt.formats import ChatAPIFormat, SystemFormat
 from unitxt.loaders import LoadFromDictionary
 from unitxt.recipe import ROW_KEYS, DatasetRecipe
@@ -129,9 +130,23 @@ def test_chat_format_system_prompt_and_multiple_choice_fall_back_to_the_same_row
             for index in range(12)]
     card = TaskCard(loader=LoadFromDictionary(data={"train": data, "test": data[:6]}), task=task, templates=[template])
     for extra in ({"format": ChatAPIFormat()}, {"system_prompt": TextualSystemPrompt(text="Be brief.")},
-                  {"format": SystemFormat(demo_format="Q: {source}\nA: {target}\n\n")}):
+                  {"format": SystemFormat(demo_format="Q: {source}\nA: {target}\n\n")},
+                  {"format": SystemFormat(format_args={"who": "Tutor"}, model_input_format="{who}\\N{demos}{source}")},
+                  {"format": SystemFormat(model_input_format="{instruction}{demos}{source:>40}\\N{target_prefix}")}):
         recipe = DatasetRecipe(card=card, template=template, num_demos=2, demos_pool_size=4, **extra)
         assert assert_same_rows(recipe) == {"train": 8, "test": 6}
+
+
+def test_a_value_the_format_refuses_raises_the_same_error_in_batches():
+    recipe = DatasetRecipe(card=_card(_rows(10, 7), _rows(6, 3), TEMPLATES), template=TEMPLATES[0],
+                           format=SystemFormat(model_input_format="{source:.2f}"))
+    stream = recipe()["test"]
+    with pytest.raises(FormatValueError) as one_at_a_time:
+        list(stream)
+    with pytest.raises(FormatValueError) as in_batches:
+        list(stream.iter_columns(4))
+    assert str(in_batches.value) == str(one_at_a_time.value)
+    assert "model_input_format" in str(in_batches.value)
 
 
 def test_load_dataset_rows_are_the_per_instance_rows_and_pinned():

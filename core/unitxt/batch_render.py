@@ -71,6 +71,14 @@ class BatchPlan:
             and not renderer._pool_media
         )
         self.inline_sampler = type(renderer.sampler) is RandomSampler
+        # the plain SystemFormat's model_input_format applied directly to the five parts (its placeholders were
+        # checked against them when it was compiled); on any error `render_prompt` runs to raise its own error
+        from .formats import SystemFormat
+
+        model = getattr(renderer.format, "_model", None)
+        self.prompt = None
+        if type(renderer.format) is SystemFormat and not renderer.format.format_args and model is not None:
+            self.prompt = model._render_with_markers if model.has_marker else model._format_map
         # template index -> per pool position: (the demo formatted by the format, the demo's task_data JSON)
         self.demo_tables: Dict[int, List[Optional[Tuple[str, str]]]] = {}
 
@@ -109,7 +117,7 @@ class BatchPlan:
         first_word = (n_templates > 1) + (n_counts > 1)
         pool_keys, pool_size = renderer._pool_keys, len(renderer._pool or ())
         inline_sampler, sampler = self.inline_sampler, renderer.sampler
-        render_prompt, system_prompt = renderer.format.render_prompt, renderer.static_system_prompt
+        render_prompt, system_prompt, prompt = renderer.format.render_prompt, renderer.static_system_prompt, self.prompt
         metadata_json, demo_tables = renderer._metadata_json, self.demo_tables
         metrics, template_postprocessors, group_keys = renderer.metrics, renderer.postprocessors, renderer.group_keys
         for instance in instances:
@@ -156,8 +164,18 @@ class BatchPlan:
                     entries = self._demo_entries(template_index, indices)
                 demos_text = "".join([entry[0] for entry in entries])
                 demos_data = ", ".join([entry[1] for entry in entries])
-            sources.append(render_prompt(rendered["source"], rendered["instruction"], rendered["target_prefix"],
-                                         system_prompt, demos_text))
+            source = None
+            if prompt is not None:
+                try:
+                    source = prompt({"system_prompt": system_prompt, "instruction": rendered["instruction"],
+                                     "demos": demos_text, "source": rendered["source"],
+                                     "target_prefix": rendered["target_prefix"]})
+                except Exception:  # noqa: BLE001 - a value its format specs refuse: render_prompt raises the error
+                    source = None
+            if source is None:
+                source = render_prompt(rendered["source"], rendered["instruction"], rendered["target_prefix"],
+                                       system_prompt, demos_text)
+            sources.append(source)
             policy = instance.get("data_classification_policy") or []
             separator = ", " if len(fields_json) > 2 else ""
             options = rendered.get("options")
@@ -182,3 +200,4 @@ class BatchPlan:
     def _append(columns: Dict[str, List[Any]], row: Dict[str, Any]) -> None:
         for key, column in columns.items():
             column.append(row[key])
+

@@ -127,7 +127,8 @@ def main() -> None:
     print(f"pipeline alone, rows one at a time (best of 3): {count} rows in {seconds:.3f} s = "
           f"{count / seconds:,.0f} rows/s (target >= 50,000 rows/s)")
     seconds, count = best_of(3, column_batches)
-    print(f"columnar render, batches of 1,000 (best of 3): {count} rows in {seconds:.3f} s = {count / seconds:,.0f} rows/s")
+    print(f"columnar render, batches of 1,000 (best of 3): {count} rows in {seconds:.3f} s = "
+          f"{count / seconds:,.0f} rows/s")
     end_to_end()  # warm-up: first use of the datasets/pyarrow code paths
     seconds, count = best_of(3, end_to_end)
     print(f"load_dataset end to end (best of 3): {count} rows in {seconds:.3f} s (target <= 1.0 s)")

@@ -171,6 +171,7 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
 
         generators = self._split_generators(None)
         names = [str(generator.name) for generator in generators]
+        split = None if split is None else str(split)  # a datasets.Split names itself
         if split is not None and split not in names:
             return None
         schema = self.info.features.arrow_schema

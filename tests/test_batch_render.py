@@ -26,9 +26,15 @@ from unitxt.system_prompts import TextualSystemPrompt
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate, MultipleChoiceTemplate
 
-from .test_cards import CARD_NAMES, _templates, mirror_root  # noqa: F401 - mirror_root is a fixture
+from .card_mirrors import build_all
+from .test_cards import CARD_NAMES, _templates
 
 BATCH = 5  # small batches: every split spans several of them
+
+
+@pytest.fixture(scope="module")
+def mirrors(tmp_path_factory):
+    return build_all(tmp_path_factory.mktemp("hub_mirrors"))
 
 
 def _columns_of(stream, batch_size=BATCH):
@@ -61,8 +67,8 @@ def assert_same_rows(recipe):
 
 
 @pytest.mark.parametrize("name", CARD_NAMES)
-def test_every_card_template_and_demo_count_renders_the_same_in_batches(name, mirror_root, monkeypatch):
-    monkeypatch.chdir(mirror_root)
+def test_every_card_template_and_demo_count_renders_the_same_in_batches(name, mirrors, monkeypatch):
+    monkeypatch.chdir(mirrors)
     card, _ = fetch_artifact(name)
     for template in _templates(card):
         plain = assert_same_rows(DatasetRecipe(card=card, template_card_index=template))
@@ -151,8 +157,11 @@ def test_a_value_the_format_refuses_raises_the_same_error_in_batches():
 
 def test_load_dataset_rows_are_the_per_instance_rows_and_pinned():
     train, test = _rows(30, 7), _rows(50, 13)
-    make = lambda: DatasetRecipe(card=_card(train, test, TEMPLATES), template=TEMPLATES,  # noqa: E731
-                                 num_demos=[0, 2], demos_pool_size=8)
+
+    def make():
+        return DatasetRecipe(card=_card(train, test, TEMPLATES), template=TEMPLATES, num_demos=[0, 2],
+                             demos_pool_size=8)
+
     dataset = load_dataset(make())
     expected = {name: list(stream) for name, stream in make()().items()}
     assert sorted(dataset) == ["test", "train"]
@@ -177,4 +186,4 @@ def test_multimodal_rows_text_and_chat_content_parts_are_the_same_in_batches():
         recipe = DatasetRecipe(card=vqa_card(), template=VQA_TEMPLATE, format=format_name, num_demos=1,
                                demos_pool_size=4)
         assert assert_same_rows(recipe) == {"train": 0, "test": 2}  # the 4 train rows are the pool
-        assert list(recipe()["test"])[0]["media"]["images"]  # the rows do carry images
+        assert next(iter(recipe()["test"]))["media"]["images"]  # the rows do carry images

@@ -58,6 +58,10 @@ def load_dataset(
         builder_kwargs["cache_dir"] = cache_dir
     try:
         builder = UnitxtDatasetBuilder(**builder_kwargs)
+        if temporary is not None:  # no cache to keep: the rows go straight to memory, not through Arrow files
+            dataset = builder.in_memory_dataset(split=split)
+            if dataset is not None:
+                return dataset
         builder.download_and_prepare()
         return _prepared_splits(builder, split, in_memory=temporary is not None)
     except Exception as error:  # noqa: BLE001 - surface our own error instead of datasets' generic wrapper

@@ -7,7 +7,7 @@ as the `recipe` config field. One split per stream of the recipe.
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import datasets
 
@@ -96,6 +96,13 @@ def image_storage(url: Any) -> Dict[str, Any]:
     return {"bytes": parse_data_url(url)[1], "path": None}
 
 
+def _stored_media(media: Dict[str, Any]) -> Dict[str, Any]:
+    """A row's media with its images in datasets.Image's stored form."""
+    if not media["images"]:
+        return media
+    return dict(media, images=[image_storage(url) for url in media["images"]])
+
+
 class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
     """Generates the rows of a unitxt recipe, written to Arrow in batches.
 
@@ -157,11 +164,21 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
 
         schema = self.info.features.arrow_schema
         stored_images = self._produces_media()
+        stream = self._multi_stream()[split_name]
+        iter_columns = getattr(stream, "iter_columns", None)
+        if iter_columns is not None:  # a recipe split: rendered and converted column by column
+            types = [schema.field(name).type for name in schema.names]
+            for batch_index, columns in enumerate(iter_columns(self.BATCH_SIZE)):
+                if stored_images:
+                    columns["media"] = [_stored_media(media) for media in columns["media"]]
+                arrays = [pyarrow.array(columns[name], type=kind) for name, kind in zip(schema.names, types)]
+                yield batch_index, pyarrow.Table.from_arrays(arrays, schema=schema)
+            return
         batch: List[Dict[str, Any]] = []
         batch_index = 0
-        for row in self._multi_stream()[split_name]:
-            if stored_images and row["media"]["images"]:
-                row = dict(row, media=dict(row["media"], images=[image_storage(url) for url in row["media"]["images"]]))
+        for row in stream:
+            if stored_images:
+                row = dict(row, media=_stored_media(row["media"]))
             batch.append(row)
             if len(batch) >= self.BATCH_SIZE:
                 yield batch_index, pyarrow.Table.from_pylist(batch, schema=schema)
@@ -169,3 +186,41 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
                 batch = []
         if batch:
             yield batch_index, pyarrow.Table.from_pylist(batch, schema=schema)
+
+    def in_memory_dataset(self, split: Optional[str] = None) -> Any:
+        """Every split generated straight into memory: the `DatasetDict` (or the `split`'s `Dataset`) that
+        `download_and_prepare()` + `as_dataset(in_memory=True)` give, without writing the Arrow cache and reading it
+        back (load_dataset's default, disable_cache=True). Returns None when `split` is not a plain split name
+        (a slice such as "test[:10]"): the caller then goes through the cache."""
+        import copy
+
+        import pyarrow
+        from datasets.table import InMemoryTable
+
+        generators = self._split_generators(None)
+        names = [str(generator.name) for generator in generators]
+        split = None if split is None else str(split)  # a datasets.Split names itself
+        if split is not None and split not in names:
+            return None
+        schema = self.info.features.arrow_schema
+        tables = {}
+        for generator in generators:
+            name = str(generator.name)
+            if split is not None and name != split:
+                continue
+            parts = [table for _, table in self._generate_tables(**generator.gen_kwargs)]
+            tables[name] = pyarrow.concat_tables(parts) if parts else schema.empty_table()
+        info = copy.deepcopy(self.info)
+        info.builder_name, info.config_name, info.version = self.name, self.config.name, self.VERSION
+        info.splits = datasets.SplitDict(dataset_name=self.dataset_name)
+        for name in names:  # every split is generated (as download_and_prepare does); the info lists them all
+            if name in tables:
+                info.splits.add(datasets.SplitInfo(name=name, num_bytes=tables[name].nbytes,
+                                                   num_examples=tables[name].num_rows, dataset_name=self.dataset_name))
+        result = {  # a fingerprint given: datasets would otherwise hash every row of the table to make one
+            name: datasets.Dataset(InMemoryTable(table), info=copy.deepcopy(info), split=datasets.Split(name),
+                                   fingerprint=hashlib.sha256(f"{cache_safe_id(self.config.name)}/{version}/{name}"
+                                                              .encode("utf-8")).hexdigest()[:16])
+            for name, table in tables.items()
+        }
+        return result[split] if split is not None else datasets.DatasetDict(result)

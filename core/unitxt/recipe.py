@@ -26,7 +26,7 @@ from .query_parser import is_assignment_string, parse_assignments
 from .random_utils import InstanceRandom
 from .samplers import RandomSampler, Sampler
 from .settings_utils import settings
-from .stream import GeneratorStream, MultiStream
+from .stream import MultiStream
 from .system_prompts import SystemPrompt
 from .task import Task
 from .templates import Template, TemplatesDict, TemplatesList
@@ -263,6 +263,8 @@ class DatasetRecipe(SourceOperator):
         return SequentialOperator(steps=[*(self.card.preprocess_steps or []), task])(multi_stream)
 
     def process(self) -> MultiStream:
+        from .batch_render import RenderedStream
+
         multi_stream = self.standardized()
         renderer = InstanceRenderer(self)
         limits = {
@@ -288,9 +290,7 @@ class DatasetRecipe(SourceOperator):
                 continue  # the whole split went to the demo pool
             takes_pool = needs_pool and self.demos_removed_from_data and name == self.demos_taken_from
             skip = self.demos_pool_size if takes_pool and not self.whole_split_pool() else 0
-            result[name] = GeneratorStream(
-                renderer.render_stream, {"stream": stream, "stream_name": name, "skip": skip, "limit": limits.get(name)}
-            )
+            result[name] = RenderedStream(renderer, stream, name, skip, limits.get(name))  # rows, or column batches
         if self.split is not None:
             if self.split not in result:
                 raise RecipeError(f"Split '{self.split}' not in {sorted(result)}.", artifact=self.artifact_name, field="split")

@@ -71,7 +71,9 @@ def _join_answers(stream, left, models):
         copy_name = f"answers_{index}"
         steps += [
             DuplicateSplit(split="answers", to_split=copy_name),
-            Rename(field_to_field={"model_id": model_field, "answer": answer_field}, apply_to_streams=[copy_name]),
+            Rename(field_to_field={source: target for source, target in (("model_id", model_field),
+                                                                         ("answer", answer_field)) if source != target},
+                   apply_to_streams=[copy_name]),
             JoinStreams(left_stream=left, right_stream=copy_name, how="inner", on=["question_id", model_field],
                         new_stream_name=stream),
         ]
@@ -200,13 +202,13 @@ def _mt_loader(judgment_file):
 
 def _mt_questions_and_answers():
     """questions: question_id, turns (the user turns), reference (the reference turns, None when absent), group;
-    answers: model_id (lower case, aliases resolved), question_id, answer_turns."""
+    answers: model_id (lower case, aliases resolved), question_id, answer (the list of answer turns)."""
     return [
         Rename(field_to_field={"category": "group"}, apply_to_streams=["questions"]),
-        Copy(field="choices/0/turns", to_field="answer_turns", apply_to_streams=["answers"]),
+        Copy(field="choices/0/turns", to_field="answer", apply_to_streams=["answers"]),
         Lower(field="model_id", apply_to_streams=["answers"]),
         MapInstanceValues(mappers={"model_id": MT_MODEL_ALIASES}, strict=False, apply_to_streams=["answers"]),
-        SelectFields(fields=["question_id", "model_id", "answer_turns"], apply_to_streams=["answers"]),
+        SelectFields(fields=["question_id", "model_id", "answer"], apply_to_streams=["answers"]),
     ]
 
 

@@ -119,7 +119,8 @@ ARENA_TASK = Task(
                     "behind the answers let the metric compare the win rates the judge implies with the gold ones.",
     __tags__=dict(JUDGE_TAGS),
 )
-ARENA_TEMPLATES = ["templates.response_assessment.pairwise_comparative_rating.arena_hard_with_shuffling"]
+ARENA_TEMPLATES = ["templates.response_assessment.pairwise_comparative_rating.arena_hard_preference",
+                   "templates.response_assessment.pairwise_comparative_rating.arena_hard_with_shuffling"]
 
 
 def _arena_cards(add):
@@ -418,24 +419,34 @@ def _templates(add):
                 __description__="MT-Bench style pairwise judge prompt over two two-turn dialogs"
                                 + (" with a reference dialog" if with_reference else "")
                                 + "; about half the instances swap A and B (and the verdict), seeded by content."))
+    arena = dict(
+        choice_a_field="answer_a", choice_b_field="answer_b", choice_a_id_field="model_a",
+        choice_b_id_field="model_b", answer_field="answer_a_preference",
+        instruction="You compare two AI assistants' answers to the user prompt below. First write your own "
+                    "answer, then compare both answers with it, noting mistakes, missing information, relevance "
+                    "and concision. End with exactly one verdict: [[A>>B]] (A much better), [[A>B]] (A better), "
+                    "[[A=B]] (tie), [[B>A]] (B better) or [[B>>A]] (B much better).\n\n",
+        input_format="<|User Prompt|>\n{question}\n\n<|The Start of Assistant A's Answer|>\n{answer_a}\n"
+                     "<|The End of Assistant A's Answer|>\n\n<|The Start of Assistant B's Answer|>\n{answer_b}\n"
+                     "<|The End of Assistant B's Answer|>",
+        output_format="[[{answer_a_preference}]]",
+        postprocessors=["processors.extract_arena_hard_preference"],
+        __tags__=dict(JUDGE_TAGS),
+    )
+    reading = "The verdict [[A>>B]]..[[B>>A]] is read as 3..-3 (a gold written as [[n]] as n)."
+    add("templates.response_assessment.pairwise_comparative_rating.arena_hard_preference",
+        PairwiseComparativeRatingTemplate(
+            shuffle=False, **arena,
+            __description__="Arena-Hard style pairwise judge prompt over a signed preference for answer A, answers "
+                            "in the card's order. " + reading))
     add("templates.response_assessment.pairwise_comparative_rating.arena_hard_with_shuffling",
         PairwiseComparativeRatingTemplate(
-            choice_a_field="answer_a", choice_b_field="answer_b", choice_a_id_field="model_a",
-            choice_b_id_field="model_b", answer_field="answer_a_preference", shuffle=True,
-            instruction="You compare two AI assistants' answers to the user prompt below. First write your own "
-                        "answer, then compare both answers with it, noting mistakes, missing information, relevance "
-                        "and concision. End with exactly one verdict: [[A>>B]] (A much better), [[A>B]] (A better), "
-                        "[[A=B]] (tie), [[B>A]] (B better) or [[B>>A]] (B much better).\n\n",
-            input_format="<|User Prompt|>\n{question}\n\n<|The Start of Assistant A's Answer|>\n{answer_a}\n"
-                         "<|The End of Assistant A's Answer|>\n\n<|The Start of Assistant B's Answer|>\n{answer_b}\n"
-                         "<|The End of Assistant B's Answer|>",
-            output_format="[[{answer_a_preference}]]",
-            postprocessors=["processors.extract_arena_hard_preference"],
+            shuffle=True, **arena,
             __description__="Arena-Hard style pairwise judge prompt; about half the instances (seeded by content) "
-                            "swap the answers and their models and negate the gold preference. The verdict "
-                            "[[A>>B]]..[[B>>A]] is read as 3..-3 (a gold written as [[n]] as n).",
-            __tags__=dict(JUDGE_TAGS),
-        ))
+                            "show the answers swapped and negate the gold preference. " + reading
+                            + " Caveat: task_data keeps the unswapped model_a/model_b, so a win-rate correlation "
+                              "over this template attributes swapped verdicts to the wrong models; prefer "
+                              "arena_hard_preference for that metric."))
     processor = ExtractArenaHardPreference()
     processor.__dict__["__description__"] = ExtractArenaHardPreference.__doc__.strip().splitlines()[0]
     processor.__dict__["__tags__"] = {"kind": "processor", "family": "llm_as_judge"}

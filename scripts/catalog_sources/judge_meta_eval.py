@@ -17,6 +17,7 @@ from unitxt.dialog_operators import InterleaveListsToDialogOperator
 from unitxt.source_loaders import LoadFromHFSpace
 from unitxt.splitters import RenameSplits
 from unitxt.task import Task
+from unitxt.templates import TemplatesList
 from unitxt.templates_judging import (DialogFieldsData, DialogPairwiseChoiceTemplate, DialogTemplate,
                                       PairwiseChoiceTemplate, PairwiseComparativeRatingTemplate)
 
@@ -329,6 +330,7 @@ def _tasks(add):
     def task(name, inputs, references, prediction, metrics, description):
         add(f"tasks.response_assessment.{name}", Task(
             input_fields=inputs, reference_fields=references, prediction_type=prediction, metrics=metrics,
+            default_template=f"templates.response_assessment.{name}.default",
             __description__=description, __tags__=dict(JUDGE_TAGS)))
 
     task("rating.multi_turn", {"dialog": DIALOG}, {"rating": "float"}, "float", ["metrics.spearman"],
@@ -366,6 +368,18 @@ PAIR_RULES = ("Compare the two AI assistants' answers to the user below, for hel
 REFERENCE_RULE = " A reference answer is given; treat it as correct and count departures from it as mistakes."
 
 
+def _family(add, family, default, named, task):
+    """`family`.default (a plainer prompt), the MT-Bench template `named`, and `family`.all listing both."""
+    prefix = f"templates.response_assessment.{family}"
+    default.__dict__["__tags__"] = dict(JUDGE_TAGS)
+    named[1].__dict__["__tags__"] = dict(JUDGE_TAGS)
+    add(f"{prefix}.default", default)
+    add(named[0], named[1])
+    add(f"{prefix}.all", TemplatesList([f"{prefix}.default", named[0]], __tags__=dict(JUDGE_TAGS),
+                                       __description__=f"Every template of {prefix} (for tasks.response_assessment."
+                                                       f"{task})."))
+
+
 def _templates(add):
     for with_reference in (False, True):
         suffix = "_with_reference" if with_reference else ""
@@ -376,29 +390,43 @@ def _templates(add):
             dialogs.append(_turns("reference_dialog", "### User:", "### Reference answer:"))
             layout = ("<|The Start of the Reference|>\n{reference_dialog}\n<|The End of the Reference|>\n\n"
                       + layout)
-        add(f"templates.response_assessment.rating.mt_bench_multi_turn{suffix}", DialogTemplate(
-            dialog_fields=dialogs, instruction=RATING_RULES.format(reference=reference_rule), input_format=layout,
-            output_format="[[{rating}]]", postprocessors=["processors.extract_mt_bench_rating_judgment"],
-            __description__="MT-Bench style judge prompt for the second answer of a two-turn dialog"
-                            + (" with a reference dialog" if with_reference else "") + "; '[[N]]' read as N/10.",
-            __tags__=dict(JUDGE_TAGS),
-        ))
+        rating = dict(dialog_fields=dialogs, input_format=layout, output_format="[[{rating}]]",
+                      postprocessors=["processors.extract_mt_bench_rating_judgment"])
+        with_ref_text = " with a reference dialog" if with_reference else ""
+        _family(add, f"rating.multi_turn{suffix}", DialogTemplate(
+            instruction="Rate the assistant's last answer in the dialog below from 1 to 10" + (
+                ", taking the reference dialog's answers as correct" if with_reference else "")
+                + ". Write only the rating in double square brackets, e.g. [[7]].\n\n",
+            __description__="Short judge prompt for the last answer of a dialog" + with_ref_text
+                            + "; '[[N]]' read as N/10.", **rating,
+        ), (f"templates.response_assessment.rating.mt_bench_multi_turn{suffix}", DialogTemplate(
+            instruction=RATING_RULES.format(reference=reference_rule),
+            __description__="MT-Bench style judge prompt for the second answer of a two-turn dialog" + with_ref_text
+                            + "; '[[N]]' read as N/10.", **rating,
+        )), f"rating.multi_turn{suffix}")
+
         choice = dict(answer_field="winner", choice_a_label="A", choice_b_label="B", choice_tie_label="C",
-                      shuffle=True, output_format="[[{winner}]]",
-                      postprocessors=["processors.extract_mt_bench_label_judgment"], __tags__=dict(JUDGE_TAGS))
-        single_layout = ("[User Question]\n{question}\n\n"
-                         + ("[Reference Answer Begins]\n{reference_answer}\n[Reference Answer Ends]\n\n"
-                            if with_reference else "")
-                         + "[Assistant A Begins]\n{answer_a}\n[Assistant A Ends]\n\n"
-                           "[Assistant B Begins]\n{answer_b}\n[Assistant B Ends]")
-        add(f"templates.response_assessment.pairwise_comparison.mt_bench_single_turn{suffix}_with_shuffle",
+                      output_format="[[{winner}]]", postprocessors=["processors.extract_mt_bench_label_judgment"])
+        single = dict(choice_a_field="answer_a", choice_b_field="answer_b", input_format=(
+            "[User Question]\n{question}\n\n"
+            + ("[Reference Answer Begins]\n{reference_answer}\n[Reference Answer Ends]\n\n" if with_reference else "")
+            + "[Assistant A Begins]\n{answer_a}\n[Assistant A Ends]\n\n"
+              "[Assistant B Begins]\n{answer_b}\n[Assistant B Ends]"), **choice)
+        short_rule = ("Which assistant answered better" + (", taking the reference answer as correct" if with_reference
+                                                           else "")
+                      + "? Reply [[A]], [[B]] or [[C]] for a tie.\n\n")
+        shuffle_note = "; about half the instances swap A and B (and the verdict), seeded by content"
+        verdict_note = "; verdict [[A]], [[B]] or [[C]] (tie)."
+        with_ref_answer = " with a reference answer" if with_reference else ""
+        _family(add, f"pairwise_comparison.single_turn{suffix}", PairwiseChoiceTemplate(
+            instruction=short_rule, **single,
+            __description__="Short pairwise judge prompt" + with_ref_answer + verdict_note,
+        ), (f"templates.response_assessment.pairwise_comparison.mt_bench_single_turn{suffix}_with_shuffle",
             PairwiseChoiceTemplate(
-                choice_a_field="answer_a", choice_b_field="answer_b", input_format=single_layout,
-                instruction=PAIR_RULES.format(reference=reference_rule, focus=""), **choice,
-                __description__="MT-Bench style pairwise judge prompt" + (" with a reference answer" if with_reference
-                                                                          else "")
-                                + "; about half the instances swap A and B (and the verdict), seeded by content; "
-                                  "verdict [[A]], [[B]] or [[C]] (tie)."))
+                instruction=PAIR_RULES.format(reference=reference_rule, focus=""), shuffle=True, **single,
+                __description__="MT-Bench style pairwise judge prompt" + with_ref_answer + shuffle_note
+                                + verdict_note)), f"pairwise_comparison.single_turn{suffix}")
+
         pair_dialogs = [_turns("dialog_a", "### User:", "### Assistant A:"),
                         _turns("dialog_b", "### User:", "### Assistant B:")]
         multi_layout = ("<|The Start of Assistant A's Conversation with User|>\n{dialog_a}\n"
@@ -407,18 +435,20 @@ def _templates(add):
                         "<|The End of Assistant B's Conversation with User|>")
         if with_reference:
             pair_dialogs.append(_turns("reference_dialog", "### User:", "### Reference answer:"))
-            multi_layout = ("<|The Start of Reference Answer|>\n{reference_dialog}\n<|The End of Reference Answer|>\n\n"
-                            + multi_layout)
-        add(f"templates.response_assessment.pairwise_comparison.mt_bench_multi_turn{suffix}_with_shuffle",
+            multi_layout = ("<|The Start of Reference Answer|>\n{reference_dialog}\n<|The End of Reference Answer|>"
+                            "\n\n" + multi_layout)
+        multi = dict(dialog_fields=pair_dialogs, choice_a_field="dialog_a", choice_b_field="dialog_b",
+                     input_format=multi_layout, **choice)
+        _family(add, f"pairwise_comparison.multi_turn{suffix}", DialogPairwiseChoiceTemplate(
+            instruction=short_rule.replace("answered better", "answered the user's last question better"), **multi,
+            __description__="Short pairwise judge prompt over two dialogs" + with_ref_text + verdict_note,
+        ), (f"templates.response_assessment.pairwise_comparison.mt_bench_multi_turn{suffix}_with_shuffle",
             DialogPairwiseChoiceTemplate(
-                dialog_fields=pair_dialogs, choice_a_field="dialog_a", choice_b_field="dialog_b",
-                input_format=multi_layout,
                 instruction=PAIR_RULES.format(reference=reference_rule,
                                               focus=" Focus on the answers to the user's second question."),
-                **choice,
-                __description__="MT-Bench style pairwise judge prompt over two two-turn dialogs"
-                                + (" with a reference dialog" if with_reference else "")
-                                + "; about half the instances swap A and B (and the verdict), seeded by content."))
+                shuffle=True, **multi,
+                __description__="MT-Bench style pairwise judge prompt over two two-turn dialogs" + with_ref_text
+                                + shuffle_note + verdict_note)), f"pairwise_comparison.multi_turn{suffix}")
     arena = dict(
         choice_a_field="answer_a", choice_b_field="answer_b", choice_a_id_field="model_a",
         choice_b_id_field="model_b", answer_field="answer_a_preference",

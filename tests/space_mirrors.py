@@ -69,8 +69,8 @@ def mt_bench_files(seed: int = 0) -> Dict[str, List[Dict[str, Any]]]:
     for model in MT_MODELS:
         files[f"{root}/model_answer/{model}.jsonl"] = [
             {"question_id": q["question_id"], "answer_id": f"{model}-{q['question_id']}", "model_id": model,
-             "choices": [{"index": 0, "turns": [f"{model} says {q['question_id']}a", f"{model} says "
-                                                f"{q['question_id']}b"]}], "tstamp": 1.69e9} for q in questions]
+             "choices": [{"index": 0, "turns": [f"{model} says {q['question_id']}{part}" for part in "ab"]}],
+             "tstamp": 1.69e9} for q in questions]
     single, pair = [], []
     for q in questions:
         kind = "single-math-v1" if "reference" in q else "single-v1"

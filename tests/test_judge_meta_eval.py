@@ -8,7 +8,6 @@ import re
 
 import pytest
 from scipy.stats import pearsonr, spearmanr
-
 from unitxt.card_testing import test_card
 from unitxt.catalog import fetch_artifact
 from unitxt.evaluation import evaluate
@@ -17,7 +16,13 @@ from unitxt.loaders import LoaderError
 from unitxt.recipe import DatasetRecipe
 from unitxt.source_loaders import LoadFromHFSpace
 
-from .space_mirrors import ARENA_MODELS, MT_JUDGMENT_ALIAS, arena_hard_files, mt_bench_files, write_space
+from .space_mirrors import (
+    ARENA_MODELS,
+    MT_JUDGMENT_ALIAS,
+    arena_hard_files,
+    mt_bench_files,
+    write_space,
+)
 
 ARENA = "cards.arena_hard.response_assessment.pairwise_comparative_rating."
 RATING = "cards.mt_bench.response_assessment.rating."

@@ -1,25 +1,43 @@
 """Catalog: meta-evaluation of LLM judges on the data of two Hugging Face Spaces. lmsys/arena-hard-browser holds the
 Arena-Hard-Auto v0.1 questions, model answers and GPT-4-Turbo's two-game pairwise verdicts against gpt-4-0314;
 lmsys/mt-bench holds the MT-Bench questions, model answers and GPT-4's single-answer ratings and pairwise verdicts.
-Each card joins the three files so that a candidate judge sees what GPT-4 saw and is scored against GPT-4's verdict.
+Each card joins the three files: a candidate judge sees the question and answers GPT-4 judged and is scored against
+GPT-4's verdict.
 
 Not a `cards_*.py` module on purpose: its cards read Spaces (not Hub datasets), so tests/test_judge_meta_eval.py
 runs them against Space mirrors instead of the generic Hub-dataset card harness.
 """
 
 from unitxt.card import TaskCard
-from unitxt.judge_meta_eval import ExtractArenaHardPreference
-from unitxt.operators import (Copy, ExecuteExpression, FilterByCondition, MapInstanceValues, MergeStreams, Rename,
-                              SelectFields, Set)
-from unitxt.operators_fields import Lower
-from unitxt.operators_streams import DeleteSplits, DuplicateSplit, FilterByConditionBasedOnFields, JoinStreams
 from unitxt.dialog_operators import InterleaveListsToDialogOperator
+from unitxt.judge_meta_eval import ExtractArenaHardPreference
+from unitxt.operators import (
+    Copy,
+    ExecuteExpression,
+    FilterByCondition,
+    MapInstanceValues,
+    MergeStreams,
+    Rename,
+    SelectFields,
+    Set,
+)
+from unitxt.operators_fields import Lower
+from unitxt.operators_streams import (
+    DeleteSplits,
+    DuplicateSplit,
+    FilterByConditionBasedOnFields,
+    JoinStreams,
+)
 from unitxt.source_loaders import LoadFromHFSpace
-from unitxt.splitters import RenameSplits
 from unitxt.task import Task
 from unitxt.templates import TemplatesList
-from unitxt.templates_judging import (DialogFieldsData, DialogPairwiseChoiceTemplate, DialogTemplate,
-                                      PairwiseChoiceTemplate, PairwiseComparativeRatingTemplate)
+from unitxt.templates_judging import (
+    DialogFieldsData,
+    DialogPairwiseChoiceTemplate,
+    DialogTemplate,
+    PairwiseChoiceTemplate,
+    PairwiseComparativeRatingTemplate,
+)
 
 # ---------------------------------------------------------------- sources (revisions as pinned by the original catalog)
 ARENA_SPACE, ARENA_REVISION, ARENA_DIR = "lmsys/arena-hard-browser", "03b91ca", "data/arena-hard-v0.1"
@@ -271,12 +289,12 @@ def _dialog(answers, to_field):
 MT_RATING_DESCRIPTION = (
     "MT-Bench (Space {space}) {what}, with the answers of several models and GPT-4's 1-10 rating (file "
     "gpt-4_single.jsonl; ratings GPT-4 failed to give, stored as -1, are dropped). Evaluates a rating judge against "
-    "GPT-4 (Spearman). One split (test). " + REVISION_NOTE)
+    "GPT-4 (Spearman). One split (test). {ref_note}" + REVISION_NOTE)
 MT_PAIR_DESCRIPTION = (
     "MT-Bench (Space {space}) {what}, with two models' answers and GPT-4's verdict (file gpt-4_pair.jsonl). GPT-4 "
     "judged each pair twice, once in each order; only pairs where both games agree are kept, and the verdict is "
     "choice_a, choice_b or tie. Evaluates a pairwise judge against GPT-4 (accuracy). One split (test). "
-    + REVISION_NOTE)
+    "{ref_note}" + REVISION_NOTE)
 
 
 def _mt_cards(add):
@@ -285,6 +303,9 @@ def _mt_cards(add):
         suffix = "_with_reference" if with_reference else ""
         which = (" for questions with a reference answer (math, reasoning, coding), shown to the judge"
                  if with_reference else " for questions without a reference answer")
+        ref_note = ("The reference is the question file's 'reference' field; FastChat showed GPT-4 its own "
+                    "reference answers (reference_answer/gpt-4.jsonl), which this card does not load. "
+                    if with_reference else "")
         steps = [_dialog("answer_turns", "dialog")]
         if with_reference:
             steps.append(_dialog("reference", "reference_dialog"))
@@ -293,7 +314,8 @@ def _mt_cards(add):
             preprocess_steps=[*_mt_rating_steps(with_reference, turn=2), *steps],
             task=f"tasks.response_assessment.rating.multi_turn{suffix}",
             templates=[f"templates.response_assessment.rating.mt_bench_multi_turn{suffix}"],
-            __description__=MT_RATING_DESCRIPTION.format(space=MT_SPACE, what=two_turn + which),
+            __description__=MT_RATING_DESCRIPTION.format(space=MT_SPACE, what=two_turn + which,
+                                                         ref_note=ref_note),
             __tags__=MT_TAGS,
         ))
         single = [Copy(field_to_field={"turns/0": "question", "answer_turns_a/0": "answer_a",
@@ -305,7 +327,8 @@ def _mt_cards(add):
             preprocess_steps=[*_mt_pairwise_steps(with_reference, turn=1), *single],
             task=f"tasks.response_assessment.pairwise_comparison.single_turn{suffix}",
             templates=[f"templates.response_assessment.pairwise_comparison.mt_bench_single_turn{suffix}_with_shuffle"],
-            __description__=MT_PAIR_DESCRIPTION.format(space=MT_SPACE, what="first-turn questions" + which),
+            __description__=MT_PAIR_DESCRIPTION.format(space=MT_SPACE, what="the first turn of conversations" + which,
+                                                       ref_note=ref_note),
             __tags__=MT_TAGS,
         ))
         multi = [_dialog("answer_turns_a", "dialog_a"), _dialog("answer_turns_b", "dialog_b")]
@@ -316,7 +339,8 @@ def _mt_cards(add):
             preprocess_steps=[*_mt_pairwise_steps(with_reference, turn=2), *multi],
             task=f"tasks.response_assessment.pairwise_comparison.multi_turn{suffix}",
             templates=[f"templates.response_assessment.pairwise_comparison.mt_bench_multi_turn{suffix}_with_shuffle"],
-            __description__=MT_PAIR_DESCRIPTION.format(space=MT_SPACE, what=two_turn + which),
+            __description__=MT_PAIR_DESCRIPTION.format(space=MT_SPACE, what=two_turn + which,
+                                                       ref_note=ref_note),
             __tags__=MT_TAGS,
         ))
 

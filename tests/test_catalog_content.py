@@ -112,7 +112,7 @@ def test_reference_walk_sees_the_important_kinds_of_references():
 def test_catalog_names_used_in_the_documentation_exist():
     listed = (Path(__file__).parent / "doc_catalog_names.txt").read_text(encoding="utf-8").splitlines()
     used = [line for line in listed if line and not line.startswith("#")]
-    assert len(used) == 99 and len(set(used)) == len(used)
+    assert len(used) == 110 and len(set(used)) == len(used)
     missing = sorted(name for name in used if name not in ENTRIES)
     assert not missing, missing
 
@@ -161,9 +161,16 @@ def _accepts(declared: Any, value: Any) -> bool:
     return make_checker(declared)(value)
 
 
+# tasks whose 'winner' holds the original's choice names (MT-Bench pairwise comparison), not 'A' / 'B' / 'tie'
+CHOICE_WINNER_TASKS = "tasks.response_assessment.pairwise_comparison."
+CHOICE_WINNERS = ["choice_a", "choice_b", "tie"]
+
+
 def _synthetic(task: Task) -> Dict[str, Any]:
     instance = {field: _dummy(field, declared) for field, declared in task.input_types.items()}
     instance.update({field: _dummy(field, declared) for field, declared in task.reference_types.items()})
+    if str(task.__dict__.get("__id__") or "").startswith(CHOICE_WINNER_TASKS):
+        instance["winner"] = CHOICE_WINNERS[0]
     for field, value in instance.items():
         declared = {**task.input_types, **task.reference_types}[field]
         assert _accepts(declared, value), (field, declared, value)
@@ -406,8 +413,12 @@ def test_every_task_and_its_templates_pass_test_card_on_synthetic_data(name, cap
     _CURRENT_FIELDS.update(fields)
 
     def rows(count, offset):
-        return [{field: _varied(field, declared, index + offset) for field, declared in fields.items()}
+        rows = [{field: _varied(field, declared, index + offset) for field, declared in fields.items()}
                 for index in range(count)]
+        if name.startswith(CHOICE_WINNER_TASKS):
+            for index, row in enumerate(rows):
+                row["winner"] = CHOICE_WINNERS[index % 3]
+        return rows
 
     family = build_catalog_index.template_family(ENTRIES, name)
     card = TaskCard(loader=LoadFromDictionary(data={"train": rows(10, 0), "test": rows(8, 20)}), task=name,

@@ -463,7 +463,7 @@ BUILTIN_ARTIFACT_MODULES = (
     "samplers",
     "recipe",
     "benchmark",
-    "processors",
+    "processors", "judge_meta_eval",
     "metrics",
     "metrics_text", "metrics_bleu", "metrics_string", "metrics_correlation", "metrics_ner", "metrics_retrieval", "metrics_rag", "metrics_list",
     "metrics_classification_extra", "metrics_string_extra", "metrics_ner_extra", "metrics_robustness", "metrics_sql",

@@ -71,6 +71,12 @@ class LoadIOB(Loader):
         return {split: (lambda url=url: self._instances(url)) for split, url in self.files.items()}
 
 
+def _hub_offline() -> bool:
+    from huggingface_hub import constants
+
+    return bool(constants.HF_HUB_OFFLINE)
+
+
 class LoadFromHFSpace(Loader):
     """JSON Lines files of a Hugging Face Space (`space_name`, at `revision`): `data_files` is a file, a list, or
     {split: file(s)} (glob patterns match the Space's file list); a single file or list is the train split."""
@@ -98,12 +104,29 @@ class LoadFromHFSpace(Loader):
                 from huggingface_hub import HfApi
 
                 if not hasattr(self, "_space_files"):
-                    self._space_files = HfApi().list_repo_files(self.space_name, repo_type="space",
-                                                                revision=self.revision)
+                    self._space_files = self._local_files() if _hub_offline() else HfApi().list_repo_files(
+                        self.space_name, repo_type="space", revision=self.revision)
                 listed.extend(fnmatch.filter(self._space_files, pattern))
             else:
                 listed.append(pattern)
         return listed
+
+    def _local_files(self) -> List[str]:
+        """Offline, glob patterns match the files already on disk: `path`, else the Space's cached snapshot."""
+        folder = self.path
+        if not folder:
+            from huggingface_hub import snapshot_download
+
+            try:
+                folder = snapshot_download(self.space_name, repo_type="space", revision=self.revision,
+                                           local_files_only=True)
+            except Exception as error:  # noqa: BLE001 - nothing cached for this Space
+                raise LoaderError(f"Offline, and the Space '{self.space_name}' (revision {self.revision}) is not in "
+                                  f"the Hugging Face cache, so its file patterns cannot be listed.",
+                                  artifact=self.artifact_name, field="data_files") from error
+        root = os.path.abspath(folder)
+        return sorted(os.path.relpath(os.path.join(base, name), root).replace(os.sep, "/")
+                      for base, _, names in os.walk(root) for name in names)
 
     def _rows(self, files: Union[str, List[str]]) -> Iterator[Dict[str, Any]]:
         from huggingface_hub import hf_hub_download

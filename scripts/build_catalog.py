@@ -3,6 +3,7 @@
 Usage:
     python scripts/build_catalog.py          # rewrite catalog_snapshot/
     python scripts/build_catalog.py --check  # exit 1 when catalog_snapshot/ is stale
+It first regenerates (or, with --check, checks) the `__type__` -> module index core/unitxt/_type_index.py.
 Each module in catalog_sources/ defines `register(add)`; `add(name, artifact)` records one catalog entry.
 """
 
@@ -58,6 +59,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check that the snapshot is up to date")
     arguments = parser.parse_args()
+    import subprocess
+
+    type_index = [sys.executable, str(ROOT / "scripts" / "build_type_index.py")] + (["--check"] if arguments.check else [])
+    if subprocess.run(type_index).returncode:
+        return 1
     wanted = collect()
     existing = current()
     stale = sorted(set(existing) - set(wanted))
@@ -79,8 +85,6 @@ def main() -> int:
         if directory.is_dir() and not any(directory.iterdir()):
             directory.rmdir()
     print(f"catalog_snapshot: {len(wanted)} artifacts ({len(changed)} written, {len(stale)} deleted).")
-    import subprocess
-
     return subprocess.run([sys.executable, str(ROOT / "scripts" / "build_catalog_index.py")]).returncode
 
 

@@ -24,7 +24,7 @@ from .errors import UnitxtError
 from .logging_utils import get_logger
 from .operator import SequentialOperator
 from .stream import ListStream, MultiStream
-from .templates import Template, TemplatesDict, TemplatesList
+from .templates import Template, TemplatesDict, TemplatesList, keyed_templates
 from .text_utils import print_dict, to_pretty_json
 
 DEFAULT_FULL_MISMATCH_PREDICTION_VALUES = ["a1s", "bfsdf", "dgdfgs", "gfjgfh", "ghfjgh"]
@@ -60,15 +60,8 @@ def card_templates(card: TaskCard) -> List[Tuple[str, Template]]:
         if default is None:
             raise CardTestError("The card has no templates and its task has no default_template.", stage="test_card")
         spec = [default]
-    if isinstance(spec, Template):
-        spec = [spec]
-    items: List[Tuple[str, Any]]
-    if isinstance(spec, (TemplatesDict, dict)):
-        items = [(str(key), (spec.items if isinstance(spec, TemplatesDict) else spec)[key]) for key in spec.keys()]
-    else:
-        items = [(str(index), template) for index, template in enumerate(spec)]
     result = []
-    for key, template in items:
+    for key, template in keyed_templates(spec):
         if isinstance(template, str):
             from .catalog import get_from_catalog
 

@@ -134,7 +134,7 @@ def _resampled_pairs(references: Any, predictions: Any, idx: np.ndarray) -> Tupl
     return np.take(x, idx), np.take(y, idx), np.take(valid, idx)
 
 
-def _masked_pearson(x: np.ndarray, y: np.ndarray, valid: np.ndarray) -> np.ndarray:
+def masked_pearson(x: np.ndarray, y: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """Row-wise Pearson r over the valid entries (two-pass centred sums); NaN if undefined."""
     count = valid.sum(axis=1)
     safe = np.maximum(count, 1)
@@ -155,7 +155,7 @@ def _varies(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
 
 def resampled_pearson(references: Any, predictions: Any, idx: np.ndarray) -> np.ndarray:
     """Pearson r of every resample row of idx (r, n)."""
-    return _masked_pearson(*_resampled_pairs(references, predictions, idx))
+    return masked_pearson(*_resampled_pairs(references, predictions, idx))
 
 
 def _ranks_of_valid(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -166,7 +166,7 @@ def _ranks_of_valid(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
 def resampled_spearman(references: Any, predictions: Any, idx: np.ndarray) -> np.ndarray:
     """Spearman rho of every resample row of idx (r, n): Pearson r of row-wise average ranks."""
     x, y, valid = _resampled_pairs(references, predictions, idx)
-    return _masked_pearson(_ranks_of_valid(x, valid), _ranks_of_valid(y, valid), valid)
+    return masked_pearson(_ranks_of_valid(x, valid), _ranks_of_valid(y, valid), valid)
 
 
 def resampled_roc_auc(references: Any, predictions: Any, idx: np.ndarray) -> np.ndarray:

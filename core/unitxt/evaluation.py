@@ -14,12 +14,7 @@ from .evaluation_inputs import EvaluationInputs, positions_by_code
 from .metric_base import Metric, MetricScores, evaluation_memo, global_scores_together
 from .post_processing import LazyTaskData, _names, _Resolver, post_process_rows  # noqa: F401 - re-exported
 from .results import EvaluationResults
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 def rows_of(data: Any) -> List[Dict[str, Any]]:

@@ -17,14 +17,9 @@ from .errors import MetricError
 from .operator import PackageRequirementsMixin, StreamOperator
 from .settings_utils import settings
 from .type_utils import describe_value_type, make_checker, to_type, type_to_string
+from .lazy_imports import numpy_module as _np
 
 Statistic = Callable[[Any], Dict[str, Any]]
-
-
-def _np():
-    import numpy
-
-    return numpy
 
 
 class MetricScores:

@@ -19,12 +19,7 @@ from .metric_base import (  # noqa: F401 - documented import location
 )
 from .metrics_huggingface import HuggingfaceMetric  # noqa: F401 - documented as unitxt.metrics.HuggingfaceMetric
 from .operator import Operator, SequentialOperator
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 def _first_reference(references: List[List[Any]], metric: Metric) -> List[Any]:

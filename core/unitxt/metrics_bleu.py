@@ -12,12 +12,7 @@ from typing import Any, Callable, Dict, Optional
 
 from .metric_base import MetricScores
 from .metrics_text import Bleu, _CorpusStatisticMetric
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 class _DetailedScores(MetricScores):

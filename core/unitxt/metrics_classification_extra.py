@@ -13,12 +13,7 @@ from .errors import MetricError
 from .metric_base import GlobalMetric, InstanceMetric, Statistic
 from .metrics import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference, _label_counts
 from .metrics_correlation import KendallTauB, Pearson, Spearman
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 # ---------------------------------------------------------------- "fast" variants

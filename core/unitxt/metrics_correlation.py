@@ -14,12 +14,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from .errors import MetricError
 from .metric_base import GlobalMetric, MetricScores, Statistic
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 class _CorrelationScores(MetricScores):
@@ -84,21 +79,6 @@ def _resampled_ranks(codes: Any, n_codes: int, idx: Any) -> Any:
 def _counting_fits(n_codes: int, idx: Any) -> bool:
     """Whether the (rows, distinct values) count table stays about as small as the index matrix itself."""
     return idx.shape[0] * (n_codes + 1) <= 4 * idx.size + 4096
-
-
-def _masked_pearson(x: Any, y: Any, valid: Any) -> Any:
-    """Row-wise Pearson r over the valid entries; NaN with fewer than 2 entries or a constant side."""
-    np = _np()
-    count = valid.sum(axis=1)
-    safe = np.maximum(count, 1)
-    x = np.where(valid, x, 0.0)
-    y = np.where(valid, y, 0.0)
-    xc = np.where(valid, x - (x.sum(axis=1) / safe)[:, None], 0.0)
-    yc = np.where(valid, y - (y.sum(axis=1) / safe)[:, None], 0.0)
-    sxy, sxx, syy = (xc * yc).sum(axis=1), (xc * xc).sum(axis=1), (yc * yc).sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.clip(sxy / np.sqrt(sxx * syy), -1.0, 1.0)
-    return np.where((count >= 2) & (sxx > 0) & (syy > 0), r, np.nan)
 
 
 class _Correlation(GlobalMetric):
@@ -175,8 +155,10 @@ class Spearman(_Correlation):
             from .correlation_kernels import resampled_spearman
 
             return resampled_spearman(gold, pred, idx)
-        return _masked_pearson(_resampled_ranks(gold_codes, n_gold, idx), _resampled_ranks(pred_codes, n_pred, idx),
-                               valid[idx])
+        from .correlation_kernels import masked_pearson
+
+        return masked_pearson(_resampled_ranks(gold_codes, n_gold, idx), _resampled_ranks(pred_codes, n_pred, idx),
+                              valid[idx])
 
     def plain(self, gold, pred):
         from .correlation_kernels import spearman

@@ -10,12 +10,6 @@ from .errors import MetricError
 from .metric_base import GlobalMetric, InstanceMetric, Metric, MetricScores
 
 
-def _np():
-    import numpy
-
-    return numpy
-
-
 def _fetch(metric: Any) -> Metric:
     if isinstance(metric, str):
         from .catalog import fetch_artifact

@@ -8,12 +8,7 @@ are computed once; global scores and every bootstrap resample re-sum them (one m
 from typing import Any, Dict, Optional
 
 from .metric_base import GlobalMetric, Statistic
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 class NER(GlobalMetric):

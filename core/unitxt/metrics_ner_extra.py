@@ -14,12 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import MetricError
 from .metric_base import GlobalMetric, Metric, Statistic
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 Element = Tuple[str, str]

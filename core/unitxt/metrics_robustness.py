@@ -15,12 +15,7 @@ from .errors import MetricError
 from .metric_base import InstanceMetric, MetricScores
 from .metrics import Accuracy, StringContainment
 from .metrics_string import TokenOverlap
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 def _nan_mean(values: Any) -> float:

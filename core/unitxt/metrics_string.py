@@ -8,12 +8,7 @@ per-instance edit and length counts. All scores are on a 0..1 scale.
 from typing import Any, Dict, List, Optional
 
 from .metric_base import GlobalMetric, InstanceMetric, Statistic
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 class ExactMatch(InstanceMetric):

@@ -16,12 +16,7 @@ from .errors import MetricError
 from .metric_base import GlobalMetric, InstanceMetric, Statistic
 from .metrics_string import CharEditDistAccuracy
 from .operator import FieldOperator
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 _WORD_OR_PUNCT = re.compile(r"\w+|[^\w\s]")

@@ -10,14 +10,9 @@ from typing import Any, Dict, List, Optional
 
 from .errors import MetricError
 from .metric_base import GlobalMetric, InstanceMetric, Statistic
+from .lazy_imports import numpy_module as _np
 
 DEFAULT_ROUGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-
-
-def _np():
-    import numpy
-
-    return numpy
 
 
 # ---------------------------------------------------------------- ROUGE

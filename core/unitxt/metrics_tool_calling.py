@@ -16,12 +16,7 @@ from typing import Any, Dict, List, Optional
 
 from .errors import MetricError
 from .metric_base import GlobalMetric, InstanceMetric, Metric, MetricScores
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 def _dumps(value: Any) -> str:

@@ -29,7 +29,7 @@ from .settings_utils import settings
 from .stream import MultiStream
 from .system_prompts import SystemPrompt
 from .task import Task
-from .templates import Template, TemplatesDict, TemplatesList
+from .templates import Template, TemplatesDict, TemplatesList, keyed_templates
 
 ROW_KEYS = (
     "source",
@@ -180,18 +180,8 @@ class DatasetRecipe(SourceOperator):
         return self.card.task
 
     def _card_templates(self) -> Tuple[List[Template], List[str]]:
-        templates = self.card.templates if self.card is not None else None
-        if templates is None:
-            return [], []
-        if isinstance(templates, TemplatesDict):
-            templates = templates.items
-        if isinstance(templates, TemplatesList):
-            templates = templates.items
-        if isinstance(templates, dict):
-            return list(templates.values()), list(templates.keys())
-        if isinstance(templates, Template):
-            return [templates], ["0"]
-        return list(templates), [str(index) for index in range(len(templates))]
+        pairs = keyed_templates(self.card.templates if self.card is not None else None)
+        return [template for _, template in pairs], [key for key, _ in pairs]
 
     def get_templates(self) -> List[Template]:
         """The templates instances are rendered with (one is sampled per instance when there are several)."""
@@ -226,10 +216,7 @@ class DatasetRecipe(SourceOperator):
                     field="template",
                 )
             spec = default
-        if isinstance(spec, (TemplatesList, TemplatesDict)):
-            items = spec.items
-            spec = list(items.values()) if isinstance(items, dict) else list(items)
-        templates = spec if isinstance(spec, list) else [spec]
+        templates = [template for _, template in keyed_templates(spec)]
         for template in templates:
             if not isinstance(template, Template):
                 raise RecipeError(f"{template!r} is not a template.", artifact=self.artifact_name, field="template")

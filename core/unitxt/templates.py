@@ -704,6 +704,20 @@ class TemplatesDict(Artifact):
         return self.items.values()
 
 
+def keyed_templates(spec: Any) -> List[Tuple[str, Any]]:
+    """(key, template) pairs of any template spec: one template, a list, a dict, a TemplatesList or a TemplatesDict;
+    keys are the list positions as strings, or the dict keys. The one place template collections are unpacked."""
+    if spec is None:
+        return []
+    if isinstance(spec, (TemplatesList, TemplatesDict)):
+        spec = spec.items
+    if isinstance(spec, dict):
+        return [(str(key), template) for key, template in spec.items()]
+    if isinstance(spec, (list, tuple)):
+        return [(str(index), template) for index, template in enumerate(spec)]
+    return [("0", spec)]
+
+
 __all__ = [
     "Template",
     "InputFormatTemplate",
@@ -714,6 +728,7 @@ __all__ = [
     "KeyValTemplate",
     "TemplatesList",
     "TemplatesDict",
+    "keyed_templates",
     "ENUMERATORS",
     "default_serialize",
 ]

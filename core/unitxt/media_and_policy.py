@@ -1,6 +1,6 @@
-"""Recipe support for serializers, media and data classification checks (used by recipe.InstanceRenderer).
+"""A recipe's media fields, serializers and data-classification checks (used by instance_renderer and demo_pool).
 
-Kept apart from recipe.py so the renderer's hot path stays small: everything here runs once per recipe, except
+Kept apart from the renderer so the renderer's hot path stays small: everything here runs once per recipe, except
 `encode_media_fields`, which runs per instance only for tasks with Image/Audio/Video fields.
 """
 

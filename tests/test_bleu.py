@@ -1,4 +1,4 @@
-"""unitxt.bleu against the sacrebleu oracle: 13a tokenizer, corpus/sentence BLEU, chrF, bootstrap statistics."""
+"""unitxt.metrics.kernels.bleu against the sacrebleu oracle: 13a tokenizer, corpus/sentence BLEU, chrF, bootstrap statistics."""
 
 import random
 
@@ -7,7 +7,7 @@ import pytest
 import sacrebleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from unitxt.bleu import (
+from unitxt.metrics.kernels.bleu import (
     BLEU_TOKENIZERS,
     bleu_details_from_statistics,
     bleu_from_statistics,

@@ -28,7 +28,7 @@ def test_type_index_names_every_defining_module():
     from unitxt._type_index import TYPE_MODULES
 
     assert TYPE_MODULES["add_fields"] == "operators"
-    assert TYPE_MODULES["accuracy"] == "metrics"
+    assert TYPE_MODULES["accuracy"] == "metrics.classification"
     assert TYPE_MODULES["open_ai_inference_engine"].startswith("inference.")
     assert "artifact_link" not in TYPE_MODULES  # defined by artifact.py itself, always registered
 
@@ -53,14 +53,26 @@ def test_resolving_a_type_imports_exactly_its_module():
     by_module = _new_modules("importlib.import_module('unitxt.processors')")
     assert by_type == sorted(by_module + ["unitxt._type_index"])  # the module and what it imports, plus the index
     assert "unitxt.processors" in by_type
-    assert "unitxt.metrics" not in by_type and "unitxt.llm_as_judge" not in by_type
+    assert "unitxt.metrics" not in by_type and "unitxt.llm_as_judge" not in by_type  # no metric family at all
 
 
 def test_resolving_a_metric_type_does_not_import_unrelated_families():
     loaded = _new_modules("unitxt.artifact.get_artifact_class('rouge')")
-    assert "unitxt.metrics_text" in loaded
+    assert [name for name in loaded if name.startswith("unitxt.metrics")] == [
+        "unitxt.metrics", "unitxt.metrics.base", "unitxt.metrics.text"]  # the lazy package, the bases, the family
     assert not [name for name in loaded if name.startswith(("unitxt.inference", "unitxt.llm_as_judge"))]
     assert "unitxt.templates" not in loaded and "unitxt.loaders" not in loaded
+
+
+def test_metrics_package_exports_lazily():
+    loaded = _new_modules("from unitxt.metrics import InstanceMetric, Accuracy, Rouge")
+    assert {"unitxt.metrics.base", "unitxt.metrics.classification", "unitxt.metrics.text"} <= set(loaded)
+    assert "unitxt.metrics.rag" not in loaded and "unitxt.metrics.ensemble" not in loaded
+    from unitxt.metrics import Accuracy, MetricPipeline, Rouge
+    from unitxt.metrics.classification import Accuracy as DefinedAccuracy
+    from unitxt.metrics.text import Rouge as DefinedRouge
+
+    assert Accuracy is DefinedAccuracy and Rouge is DefinedRouge and MetricPipeline.__module__ == "unitxt.metrics.pipeline"
 
 
 def test_user_defined_type_resolves_after_its_import():

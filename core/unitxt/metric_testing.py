@@ -9,7 +9,7 @@ import math
 from typing import Any, Dict, List, Optional, Sequence
 
 from .errors import UnitxtError
-from .metric_base import Metric
+from .metrics.base import Metric
 from .stream import ListStream
 
 

@@ -1,7 +1,7 @@
 """Catalog: the metrics the original catalog and its documentation name that are not model-backed
 (binary and multi-label precision/recall, regression errors, robustness group metrics, SQL, tool calling, ...)."""
 
-from unitxt.metrics_classification_extra import (
+from unitxt.metrics.classification_variants import (
     AccuracyFast,
     BinaryAccuracy,
     BinaryMaxAccuracy,
@@ -21,13 +21,13 @@ from unitxt.metrics_classification_extra import (
     SumAccuracy,
 )
 from unitxt.metrics import ExactMatchMM, F1Binary
-from unitxt.metrics_ensemble import IsCodeMixed, RerankRecall, WeightedWinRateCorrelation
-from unitxt.metrics_meteor import Meteor, MeteorFast
-from unitxt.metrics_ner_extra import KPA, FuzzyNer, MetricBasedNer
-from unitxt.metrics_rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
-from unitxt.metrics_sql import SQLExecutionAccuracy, SQLNonExecutionAccuracy
-from unitxt.metrics_string import TokenOverlap
-from unitxt.metrics_string_extra import (
+from unitxt.metrics.ensemble import IsCodeMixed, RerankRecall, WeightedWinRateCorrelation
+from unitxt.metrics.meteor import Meteor, MeteorFast
+from unitxt.metrics.grouped_f1 import KPA, FuzzyNer, MetricBasedNer
+from unitxt.metrics.rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
+from unitxt.metrics.sql import SQLExecutionAccuracy, SQLNonExecutionAccuracy
+from unitxt.metrics.string_match import TokenOverlap
+from unitxt.metrics.string_similarity import (
     CharEditDistanceAccuracy,
     F1Strings,
     FinQAEval,
@@ -36,7 +36,7 @@ from unitxt.metrics_string_extra import (
     StringContainmentRatio,
     WebsrcSquadF1,
 )
-from unitxt.metrics_tool_calling import (
+from unitxt.metrics.tool_calling import (
     KeyValueExtraction,
     MultiTurnToolCallingMetric,
     ReflectionToolCallingMetric,
@@ -45,9 +45,9 @@ from unitxt.metrics_tool_calling import (
     ToolCallKeyValueExtraction,
 )
 from unitxt.metrics import MetricPipeline
-from unitxt.metrics_list import MetricsList
+from unitxt.metrics.lists import MetricsList
 from unitxt.operators import Copy, Split, Wrap
-import unitxt.metrics_robustness as robustness
+import unitxt.metrics.robustness as robustness
 
 METRICS = {
     # classification

@@ -10,7 +10,7 @@ are tokenized into words and punctuation marks by a regular expression instead o
 import re
 from typing import Callable, List, Sequence, Tuple
 
-from .metric_base import InstanceMetric
+from .base import InstanceMetric
 
 _VOWELS = "aeiou"
 

@@ -7,8 +7,8 @@ per-instance edit and length counts. All scores are on a 0..1 scale.
 
 from typing import Any, Dict, List, Optional
 
-from .metric_base import GlobalMetric, InstanceMetric, Statistic
-from .lazy_imports import numpy_module as _np
+from .base import GlobalMetric, InstanceMetric, Statistic
+from ..lazy_imports import numpy_module as _np
 
 
 class ExactMatch(InstanceMetric):
@@ -30,7 +30,7 @@ def token_overlap_scores(references: List[str], prediction: str, normalize: bool
 
     With `normalize`, texts are SQuAD-normalised first (lowercase, no punctuation, no articles a/an/the).
     """
-    from .text_match_kernels import normalize_squad_answer, token_overlap
+    from .kernels.text_match import normalize_squad_answer, token_overlap
 
     if normalize:
         prediction = normalize_squad_answer(prediction)
@@ -69,7 +69,7 @@ class Squad(InstanceMetric):
     reduction_map = {"mean": ["f1", "exact_match"]}
 
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
-        from .text_match_kernels import squad_exact_match, squad_f1
+        from .kernels.text_match import squad_exact_match, squad_f1
 
         return {"exact_match": squad_exact_match(references, prediction) / 100.0,
                 "f1": squad_f1(references, prediction) / 100.0}
@@ -84,7 +84,7 @@ class CharEditDistance(InstanceMetric):
     ci_scores = ["char_edit_distance"]
 
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
-        from .text_match_kernels import char_edit_distance
+        from .kernels.text_match import char_edit_distance
 
         return {self.main_score: char_edit_distance(_without_whitespace(references), "".join(str(prediction).split()),
                                                     normalized=False)}
@@ -98,7 +98,7 @@ class CharEditDistAccuracy(CharEditDistance):
     ci_scores = ["char_edit_dist_accuracy"]
 
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
-        from .text_match_kernels import char_edit_distance
+        from .kernels.text_match import char_edit_distance
 
         return {self.main_score: 1.0 - char_edit_distance(_without_whitespace(references),
                                                           "".join(str(prediction).split()), normalized=True)}
@@ -118,7 +118,7 @@ class ANLS(InstanceMetric):
     ci_scores = ["anls"]
 
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
-        from .text_match_kernels import anls
+        from .kernels.text_match import anls
 
         return {"anls": anls(references, prediction, threshold=self.threshold)}
 
@@ -136,7 +136,7 @@ class Wer(GlobalMetric):
     ci_scores = ["wer"]
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
-        from .text_match_kernels import resampled_corpus_wer, word_edit_counts
+        from .kernels.text_match import resampled_corpus_wer, word_edit_counts
 
         edits, lengths = word_edit_counts([refs[0] for refs in references], list(predictions))
         main = self.main_score
@@ -149,13 +149,13 @@ class Wer(GlobalMetric):
 
     def single_instance_scores(self, predictions, references, task_data, statistic) -> Dict[str, Any]:
         np = _np()
-        from .text_match_kernels import resampled_corpus_wer
+        from .kernels.text_match import resampled_corpus_wer
 
         edits, lengths = statistic.counts
         return {self.main_score: resampled_corpus_wer(edits, lengths, np.arange(len(edits))[:, None])}
 
     def compute(self, references: List[List[str]], predictions: List[str], task_data: List[Dict[str, Any]]
                 ) -> Dict[str, float]:
-        from .text_match_kernels import corpus_wer
+        from .kernels.text_match import corpus_wer
 
         return {self.main_score: corpus_wer([refs[0] for refs in references], list(predictions))}

@@ -8,8 +8,8 @@ first occurrence; a query without gold ids scores 0. Global scores are means ove
 
 from typing import Any, Dict, Hashable, List, Optional
 
-from .errors import MetricError
-from .metric_base import GlobalMetric, InstanceMetric
+from ..errors import MetricError
+from .base import GlobalMetric, InstanceMetric
 
 
 def gold_ids(references: List[List[Hashable]]) -> List[Hashable]:
@@ -44,7 +44,7 @@ class MRR(RetrievalMetric):
     main_score = "mrr"
 
     def scores(self, gold, ranked):
-        from .retrieval_kernels import reciprocal_rank
+        from .kernels.retrieval import reciprocal_rank
 
         return {self.main_score: reciprocal_rank(gold, ranked)}
 
@@ -57,7 +57,7 @@ class MAP(RetrievalMetric):
     over_retrieved: bool = True
 
     def scores(self, gold, ranked):
-        from .retrieval_kernels import average_precision, average_precision_over_retrieved
+        from .kernels.retrieval import average_precision, average_precision_over_retrieved
 
         score = average_precision_over_retrieved if self.over_retrieved else average_precision
         return {self.main_score: score(gold, ranked)}
@@ -70,7 +70,7 @@ class NDCG(RetrievalMetric):
     k: Optional[int] = None
 
     def scores(self, gold, ranked):
-        from .retrieval_kernels import ndcg_at_k
+        from .kernels.retrieval import ndcg_at_k
 
         return {self.main_score: ndcg_at_k(gold, ranked, self.k)}
 
@@ -106,7 +106,7 @@ class RetrievalAtK(RetrievalMetric):
         return [f"{measure}_at_{k}" for measure in self.measures for k in self.k_list]
 
     def scores(self, gold, ranked):
-        from . import retrieval_kernels
+        from .kernels import retrieval as retrieval_kernels
 
         result = {}
         for measure in self.measures:

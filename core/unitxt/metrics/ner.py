@@ -7,8 +7,8 @@ are computed once; global scores and every bootstrap resample re-sum them (one m
 
 from typing import Any, Dict, Optional
 
-from .metric_base import GlobalMetric, Statistic
-from .lazy_imports import numpy_module as _np
+from .base import GlobalMetric, Statistic
+from ..lazy_imports import numpy_module as _np
 
 
 class NER(GlobalMetric):
@@ -26,8 +26,8 @@ class NER(GlobalMetric):
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         np = _np()
-        from .bootstrap import resampled_sums
-        from .ner_kernels import span_counts, span_scores_from_counts
+        from .kernels.bootstrap import resampled_sums
+        from .kernels.ner import span_counts, span_scores_from_counts
 
         counts = span_counts([refs[0] for refs in references], list(predictions))
         stacked = np.concatenate([counts.tp, counts.fp, counts.fn], axis=1)
@@ -47,7 +47,7 @@ class NER(GlobalMetric):
         return statistic
 
     def single_instance_scores(self, predictions, references, task_data, statistic) -> Dict[str, Any]:
-        from .ner_kernels import span_scores_from_counts
+        from .kernels.ner import span_scores_from_counts
 
         counts = statistic.counts
         scores = span_scores_from_counts(counts.tp, counts.fp, counts.fn)
@@ -55,7 +55,7 @@ class NER(GlobalMetric):
 
     def compute(self, references, predictions, task_data) -> Dict[str, Any]:
         """Global scores of the given instances (micro/macro and f1 per type)."""
-        from .ner_kernels import span_f1
+        from .kernels.ner import span_f1
 
         result = span_f1([refs[0] for refs in references], list(predictions))
         per_type = result.pop("f1_per_type")

@@ -8,8 +8,8 @@ given as task input, "reference_answers", "reference_context_ids"). Field names 
 
 from typing import Any, Dict, List
 
-from .errors import MetricError
-from .metric_base import InstanceMetric
+from ..errors import MetricError
+from .base import InstanceMetric
 
 
 def rag_field(name: str, prediction: Any, task_data: Dict[str, Any], metric: InstanceMetric) -> Any:
@@ -46,7 +46,7 @@ class TokenKPrecision(InstanceMetric):
     ci_scores = ["faithfulness"]
 
     def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, float]:
-        from .metrics_string import token_overlap_scores
+        from .string_match import token_overlap_scores
 
         answer = _answer(self, prediction, task_data, self.answer_field)
         contexts = " ".join(_texts(rag_field(self.contexts_field, prediction, task_data, self)))
@@ -66,7 +66,7 @@ class TokenRecall(InstanceMetric):
     ci_scores = ["answer_correctness"]
 
     def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, float]:
-        from .metrics_string import token_overlap_scores
+        from .string_match import token_overlap_scores
 
         answer = _answer(self, prediction, task_data, self.answer_field)
         gold = task_data.get(self.reference_answers_field)
@@ -92,8 +92,8 @@ class ContextCorrectnessMRR(InstanceMetric):
     ci_scores = ["context_correctness"]
 
     def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, float]:
-        from .metrics_retrieval import gold_ids
-        from .retrieval_kernels import reciprocal_rank
+        from .retrieval import gold_ids
+        from .kernels.retrieval import reciprocal_rank
 
         retrieved = prediction if isinstance(prediction, list) else rag_field(
             self.context_ids_field, prediction, task_data, self)

@@ -12,7 +12,7 @@ from typing import Any, Dict, Hashable, List, Mapping, Sequence, Union
 
 import numpy as np
 
-from .errors import MetricError
+from ...errors import MetricError
 
 Gold = Union[Sequence[Hashable], Mapping[Hashable, float]]
 

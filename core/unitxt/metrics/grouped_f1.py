@@ -12,9 +12,9 @@ import math
 from collections import Counter
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from .errors import MetricError
-from .metric_base import GlobalMetric, Metric, Statistic
-from .lazy_imports import numpy_module as _np
+from ..errors import MetricError
+from .base import GlobalMetric, Metric, Statistic
+from ..lazy_imports import numpy_module as _np
 
 
 Element = Tuple[str, str]
@@ -177,7 +177,7 @@ class MetricBasedNer(_GroupedF1):
     def prepare(self) -> None:
         super().prepare()
         if isinstance(self.metric, str):
-            from .catalog import fetch_artifact
+            from ..catalog import fetch_artifact
 
             self.metric = fetch_artifact(self.metric)[0]
 

@@ -10,7 +10,7 @@ from typing import Any, Callable, Dict, Iterator, Mapping, Sequence, Tuple
 
 import numpy as np
 
-from .errors import MetricError
+from ...errors import MetricError
 
 DEFAULT_N_RESAMPLES = 1000
 DEFAULT_CONFIDENCE_LEVEL = 0.95

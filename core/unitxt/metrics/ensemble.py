@@ -6,13 +6,13 @@ query) and is_code_mixed (a generative model asked which language a text is in).
 import math
 from typing import Any, Dict, List, Optional, Union
 
-from .errors import MetricError
-from .metric_base import GlobalMetric, InstanceMetric, Metric, MetricScores
+from ..errors import MetricError
+from .base import GlobalMetric, InstanceMetric, Metric, MetricScores
 
 
 def _fetch(metric: Any) -> Metric:
     if isinstance(metric, str):
-        from .catalog import fetch_artifact
+        from ..catalog import fetch_artifact
 
         return fetch_artifact(metric)[0]
     return metric
@@ -97,7 +97,7 @@ class WeightedWinRateCorrelation(GlobalMetric):
     prediction_type = "Union[float, int]"
 
     def compute(self, references, predictions, task_data):
-        from .correlation_kernels import pearson, spearman
+        from .kernels.correlation import pearson, spearman
 
         if len(predictions) == 1:
             return {"loss": abs(float(predictions[0]) - float(references[0][0]))}

@@ -10,9 +10,9 @@
 
 from typing import Any, Callable, Dict, Optional
 
-from .metric_base import MetricScores
-from .metrics_text import Bleu, _CorpusStatisticMetric
-from .lazy_imports import numpy_module as _np
+from .base import MetricScores
+from .text import Bleu, _CorpusStatisticMetric
+from ..lazy_imports import numpy_module as _np
 
 
 class _DetailedScores(MetricScores):
@@ -55,12 +55,12 @@ class Sacrebleu(_DetailedCorpusMetric, Bleu):
     _scale = 1.0
 
     def sentence_scores(self, stats):
-        from .bleu import bleu_from_statistics
+        from .kernels.bleu import bleu_from_statistics
 
         return bleu_from_statistics(stats, self.smooth_method, self.smooth_value)
 
     def details(self, vector):
-        from .bleu import bleu_details_from_statistics
+        from .kernels.bleu import bleu_details_from_statistics
 
         parts = bleu_details_from_statistics(vector, self.smooth_method, self.smooth_value)
         return {name: parts[name] for name in ("counts", "totals", "precisions", "bp", "sys_len", "ref_len")}
@@ -79,7 +79,7 @@ class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
         if not self.language_to_tokenizer or task_data is None:
             return super().statistics(predictions, references, task_data)
         np = _np()
-        from .bleu import bleu_statistics
+        from .kernels.bleu import bleu_statistics
 
         chosen = []
         for data in task_data:
@@ -109,12 +109,12 @@ class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
         return rounded
 
     def score_rows(self, rows):
-        from .bleu import bleu_from_statistics
+        from .kernels.bleu import bleu_from_statistics
 
         return bleu_from_statistics(rows, self.smooth_method, self.smooth_value, effective_order=True)
 
     def score_vector(self, vector):
-        from .bleu import bleu_from_statistics
+        from .kernels.bleu import bleu_from_statistics
 
         return float(bleu_from_statistics(vector, self.smooth_method, self.smooth_value, effective_order=True))
 
@@ -123,7 +123,7 @@ class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
         return {name: _np().round(values, 2) for name, values in columns.items()}
 
     def details(self, vector):
-        from .bleu import bleu_details_from_statistics
+        from .kernels.bleu import bleu_details_from_statistics
 
         parts = bleu_details_from_statistics(vector, self.smooth_method, self.smooth_value, effective_order=True)
         result = {name: parts[name] for name in ("counts", "totals", "sys_len", "ref_len")}
@@ -142,13 +142,13 @@ class NmtBleu(_DetailedCorpusMetric):
     _scale = 1.0
 
     def statistics(self, predictions, references, task_data=None):
-        from .bleu import bleu_statistics
+        from .kernels.bleu import bleu_statistics
 
         return bleu_statistics(predictions, references, tokenize="13a", max_ngram_order=self.max_order,
                                reference_length="shortest")
 
     def score_rows(self, rows):
-        from .bleu import nmt_bleu_from_statistics
+        from .kernels.bleu import nmt_bleu_from_statistics
 
         return nmt_bleu_from_statistics(rows)["bleu"]
 
@@ -156,7 +156,7 @@ class NmtBleu(_DetailedCorpusMetric):
         return float(self.score_rows(_np().asarray(vector)[None, :])[0])
 
     def details(self, vector):
-        from .bleu import nmt_bleu_from_statistics
+        from .kernels.bleu import nmt_bleu_from_statistics
 
         parts = nmt_bleu_from_statistics(_np().asarray(vector)[None, :])
         return {"precisions": [float(value) for value in parts["precisions"][0]],

@@ -14,9 +14,9 @@ import json
 import math
 from typing import Any, Dict, List, Optional
 
-from .errors import MetricError
-from .metric_base import GlobalMetric, InstanceMetric, Metric, MetricScores
-from .lazy_imports import numpy_module as _np
+from ..errors import MetricError
+from .base import GlobalMetric, InstanceMetric, Metric, MetricScores
+from ..lazy_imports import numpy_module as _np
 
 
 def _dumps(value: Any) -> str:
@@ -233,7 +233,7 @@ class KeyValueExtraction(GlobalMetric):
     def prepare(self) -> None:
         super().prepare()
         if isinstance(self.metric, str):
-            from .catalog import fetch_artifact
+            from ..catalog import fetch_artifact
 
             self.metric = fetch_artifact(self.metric)[0]
         self.main_score = f"{self.metric.main_score}_micro"
@@ -268,7 +268,7 @@ class KeyValueExtraction(GlobalMetric):
         name = self.metric.main_score
 
         def statistic(idx):
-            from .bootstrap import resampled_sums
+            from .kernels.bootstrap import resampled_sums
 
             idx = np.asarray(idx)
             sums, counts = resampled_sums(values, idx), resampled_sums(present, idx)
@@ -332,7 +332,7 @@ class MultiTurnMetric(Metric):
     def prepare(self) -> None:
         super().prepare()
         if isinstance(self.metric, str):
-            from .catalog import fetch_artifact
+            from ..catalog import fetch_artifact
 
             self.metric = fetch_artifact(self.metric)[0]
 

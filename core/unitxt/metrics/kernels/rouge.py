@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .errors import MetricError
+from ...errors import MetricError
 
 __all__ = [
     "DEFAULT_ROUGE_TYPES",

@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .errors import MetricError
+from ...errors import MetricError
 
 __all__ = [
     "BLEU_TOKENIZERS",

@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
-from .errors import MetricError
-from .operator import PackageRequirementsMixin, StreamOperator
-from .settings_utils import settings
-from .type_utils import describe_value_type, make_checker, to_type, type_to_string
-from .lazy_imports import numpy_module as _np
+from ..errors import MetricError
+from ..operator import PackageRequirementsMixin, StreamOperator
+from ..settings_utils import settings
+from ..type_utils import describe_value_type, make_checker, to_type, type_to_string
+from ..lazy_imports import numpy_module as _np
 
 Statistic = Callable[[Any], Dict[str, Any]]
 
@@ -84,7 +84,7 @@ class MetricScores:
 
 def global_scores_together(scores_list: List["MetricScores"], positions: Any, with_ci: bool = True) -> List[Dict[str, Any]]:
     """Global scores of several metrics over the same instances, sharing one stream of bootstrap resamples."""
-    from .bootstrap import percentile_interval, resample_indices
+    from .kernels.bootstrap import percentile_interval, resample_indices
 
     np = _np()
     positions = np.asarray(positions, dtype=np.int64)
@@ -190,7 +190,7 @@ def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic
     np = _np()
     arrays = {name: np.asarray(array, dtype=np.float64) for name, array in values.items()}
     if reduction == "mean":
-        from .bootstrap import resampled_mean
+        from .kernels.bootstrap import resampled_mean
 
         return lambda idx: {name: resampled_mean(array, idx) for name, array in arrays.items()}
     reducers = {"median": np.nanmedian, "max": np.nanmax, "min": np.nanmin}

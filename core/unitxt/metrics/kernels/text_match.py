@@ -13,7 +13,7 @@ from typing import Any, Dict, Hashable, Iterable, List, Sequence, Tuple
 
 import numpy as np
 
-from .errors import MetricError
+from ...errors import MetricError
 
 _PUNCTUATION = frozenset(string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")

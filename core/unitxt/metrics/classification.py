@@ -1,25 +1,12 @@
-"""Built-in metrics (numpy/scipy only): classification, accuracy-style instance metrics and their catalog names.
-
-Text, string, correlation, retrieval, NER and RAG metrics live in the metrics_*.py modules; this module re-exports
-the base classes so `from unitxt.metrics import InstanceMetric, GlobalMetric, ...` works as documented.
-"""
+"""Classification and accuracy-style metrics (numpy/scipy only): accuracy, exact/containment matches, Jaccard,
+prediction length, F1 (macro/micro/weighted/binary/multi-label), precision, recall and Matthews correlation."""
 
 import math
 from typing import Any, Dict, List, Optional
 
-from .errors import MetricError
-from .metric_base import (  # noqa: F401 - documented import location
-    BulkInstanceMetric,
-    GlobalMetric,
-    InstanceMetric,
-    Metric,
-    MetricScores,
-    Statistic,
-    mean_statistic,
-)
-from .metrics_huggingface import HuggingfaceMetric  # noqa: F401 - documented as unitxt.metrics.HuggingfaceMetric
-from .operator import Operator, SequentialOperator
-from .lazy_imports import numpy_module as _np
+from ..errors import MetricError
+from .base import GlobalMetric, InstanceMetric, Metric, Statistic
+from ..lazy_imports import numpy_module as _np
 
 
 def _first_reference(references: List[List[Any]], metric: Metric) -> List[Any]:
@@ -88,7 +75,7 @@ class StringContainment(InstanceMetric):
     ci_scores = ["string_containment"]
 
     def compute(self, references, prediction, task_data):
-        from .text_match_kernels import string_containment
+        from .kernels.text_match import string_containment
 
         return {"string_containment": string_containment([str(r) for r in references], str(prediction))}
 
@@ -146,7 +133,7 @@ class _LabelCounts:
     classification metrics of one evaluation (f1_micro, f1_macro, precision...) share both."""
 
     def __init__(self, predictions: List[Any], references: List[List[Any]], metric: Metric):
-        from .classification_kernels import _prepare, encode_labels
+        from .kernels.classification import _prepare, encode_labels
 
         gold = [_hashable(reference) for reference in _first_reference(references, metric)]
         encoding = encode_labels(gold, [_hashable(prediction) for prediction in predictions])
@@ -155,7 +142,7 @@ class _LabelCounts:
         self.latest: tuple = (None, False, None)
 
     def scores(self, idx: Any, with_matthews: bool) -> Dict[str, Any]:
-        from .classification_kernels import _single_label_scores
+        from .kernels.classification import _single_label_scores
 
         latest_idx, latest_matthews, latest_scores = self.latest
         if latest_idx is idx and (latest_matthews or not with_matthews):
@@ -166,7 +153,7 @@ class _LabelCounts:
 
 
 def _label_counts(predictions: List[Any], references: List[List[Any]], metric: Metric) -> _LabelCounts:
-    from .metric_base import shared
+    from .base import shared
 
     return shared(("label_counts", id(predictions), id(references)),
                   lambda: _LabelCounts(predictions, references, metric))
@@ -327,7 +314,7 @@ class F1MultiLabel(GlobalMetric):
     prediction_type = "List[str]"
 
     def fast_statistic(self, predictions, references, task_data):
-        from .classification_kernels import encode_multilabel, multilabel_resampler
+        from .kernels.classification import encode_multilabel, multilabel_resampler
 
         encoding = encode_multilabel(_first_reference(references, self), predictions)
         resampler = multilabel_resampler(encoding, per_class=self.average == "macro")
@@ -346,7 +333,7 @@ class F1MultiLabel(GlobalMetric):
 
     def score(self, predictions, references, task_data):
         """Global scores over all instances; an instance is scored alone, over the classes of its own references."""
-        from .classification_kernels import multilabel_scores
+        from .kernels.classification import multilabel_scores
 
         scores = super().score(predictions, references, task_data)
         key = f"f1_{self.average}"
@@ -367,78 +354,3 @@ class F1MicroMultiLabel(F1MultiLabel):
 class F1MacroMultiLabel(F1MultiLabel):
     main_score = "f1_macro"
     average = "macro"
-
-
-# ---------------------------------------------------------------- pipelines
-class MetricPipeline(Metric):
-    """Prepare instances with operators, score them with an inner metric, then adjust the scores.
-
-    `preprocess_steps` see evaluation instances {"prediction", "references", "task_data"}; `postprocess_steps` see
-    {"score": {"instance": {...}, "global": {...}}} (as in the metrics tutorial: Rename "score/global/f1" ...).
-    With main_score="score" the inner metric's main score stays the main score.
-    """
-
-    metric: Metric
-    main_score: Optional[str] = "score"
-    preprocess_steps: List[Operator] = []
-    postprocess_steps: List[Operator] = []
-
-    def evaluate(self, predictions, references, task_data=None):
-        task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
-        instances = [
-            {"prediction": p, "references": list(r), "task_data": t} for p, r, t in zip(predictions, references, task_data)
-        ]
-        if self.preprocess_steps:
-            instances = SequentialOperator(steps=list(self.preprocess_steps)).process_instances(instances)
-        inner = self.metric.evaluate(
-            [i["prediction"] for i in instances], [i["references"] for i in instances], [i["task_data"] for i in instances]
-        )
-        return _PipelineScores(self, inner)
-
-    def score(self, predictions, references, task_data):
-        return self.evaluate(predictions, references, task_data)
-
-    def instance_results(self, scores: MetricScores) -> List[Dict[str, Any]]:
-        return scores.instance_scores
-
-
-class _PipelineScores(MetricScores):
-    """Scores of the inner metric after the pipeline's postprocess steps (and score prefix)."""
-
-    def __init__(self, pipeline: MetricPipeline, inner: MetricScores):
-        super().__init__(pipeline, inner.instance_scores, inner.statistic, inner.n)
-        self.inner = inner
-        global_scores = inner.global_scores(with_ci=False) if pipeline.postprocess_steps else {}
-        wrapped = [{"score": {"instance": dict(scores), "global": dict(global_scores)}}
-                   for scores in inner.metric.instance_results(inner)]
-        self.instance_scores = [self._finish(item["score"]["instance"]) for item in self._post(wrapped)]
-
-    def _post(self, wrapped: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-        steps = self.metric.postprocess_steps
-        return SequentialOperator(steps=list(steps)).process_instances(wrapped) if steps and wrapped else wrapped
-
-    def _finish(self, scores: Dict[str, Any]) -> Dict[str, Any]:
-        pipeline = self.metric
-        inner_main = scores.get("score_name")
-        result = pipeline.prefixed({k: v for k, v in scores.items()
-                                    if k not in ("score", "score_name", "num_of_instances")})
-        main = pipeline.score_prefix + (inner_main if pipeline.main_score == "score" else pipeline.main_score)
-        result["score"] = result.get(main, scores.get("score"))
-        result["score_name"] = main
-        if f"{main}_ci_low" in result:
-            result["score_ci_low"], result["score_ci_high"] = result[f"{main}_ci_low"], result[f"{main}_ci_high"]
-        elif "score_ci_low" in scores:
-            result["score_ci_low"], result["score_ci_high"] = scores["score_ci_low"], scores["score_ci_high"]
-        return result
-
-    def global_scores(self, positions=None, with_ci=True):
-        computed = self.inner.global_scores(positions, with_ci)
-        if not computed:
-            return {}
-        wrapped = self._post([{"score": {"instance": {}, "global": computed}}])[0]["score"]["global"]
-        result = self._finish(wrapped)
-        result["num_of_instances"] = computed.get("num_of_instances")
-        return result
-
-
-from .metrics_ensemble import MetricsEnsemble  # noqa: E402,F401 - documented as unitxt.metrics.MetricsEnsemble

@@ -7,8 +7,8 @@ one by one, so expand the list first: `metrics=MetricsList.expand(["metrics.qa.o
 
 from typing import List
 
-from .artifact import Artifact
-from .metric_base import Metric
+from ..artifact import Artifact
+from .base import Metric
 
 
 class MetricsList(Artifact):
@@ -30,7 +30,7 @@ class MetricsList(Artifact):
     @staticmethod
     def expand(names: List[str]) -> List[str]:
         """Replace every name that refers to a MetricsList in the catalog by the list's item names (recursively)."""
-        from .catalog import fetch_artifact
+        from ..catalog import fetch_artifact
 
         expanded: List[str] = []
         for name in names:

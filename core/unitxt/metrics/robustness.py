@@ -11,11 +11,11 @@ system: `[fixed_]group_<agg>_<score>` (e.g. fixed_group_pdr_paraphrase_accuracy)
 import math
 from typing import Any, Callable, Dict, List, Optional
 
-from .errors import MetricError
-from .metric_base import InstanceMetric, MetricScores
-from .metrics import Accuracy, StringContainment
-from .metrics_string import TokenOverlap
-from .lazy_imports import numpy_module as _np
+from ..errors import MetricError
+from .base import InstanceMetric, MetricScores
+from .classification import Accuracy, StringContainment
+from .string_match import TokenOverlap
+from ..lazy_imports import numpy_module as _np
 
 
 def _nan_mean(values: Any) -> float:
@@ -143,8 +143,8 @@ class _GroupScores(MetricScores):
             return np.where(present > 0, np.nansum(means, axis=1) / np.maximum(present, 1), np.nan)
 
     def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
-        from .bootstrap import percentile_interval, resample_indices, resampled_mean
-        from .settings_utils import settings
+        from .kernels.bootstrap import percentile_interval, resample_indices, resampled_mean
+        from ..settings_utils import settings
 
         np = _np()
         positions = self._positions(positions)

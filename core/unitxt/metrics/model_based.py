@@ -8,8 +8,8 @@ first use and stay loaded in the metric object.
 import math
 from typing import Any, Dict, List, Optional
 
-from .errors import MetricError
-from .metric_base import BulkInstanceMetric, InstanceMetric
+from ..errors import MetricError
+from .base import BulkInstanceMetric, InstanceMetric
 
 _TORCH_HINT = "pip install torch transformers"
 
@@ -176,7 +176,7 @@ class GraniteGuardianBase(InstanceMetric):
 
     def engine(self):
         if self.inference_engine is None:
-            from .inference import CrossProviderInferenceEngine
+            from ..inference import CrossProviderInferenceEngine
 
             self.__dict__["inference_engine"] = CrossProviderInferenceEngine(model="granite-guardian-3-8b",
                                                                              max_tokens=5, logprobs=True,
@@ -194,7 +194,7 @@ class GraniteGuardianBase(InstanceMetric):
                 "Answer Yes or No.")
 
     def compute_all(self, predictions, references, task_data) -> List[Dict[str, Any]]:
-        from .llm_as_judge_templates import yes_probability
+        from ..llm_as_judge_templates import yes_probability
 
         rows = [{"source": self.prompt(prediction, data)} for prediction, data in zip(predictions, task_data)]
         tokens = self.engine().infer_log_probs(rows)

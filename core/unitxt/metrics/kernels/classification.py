@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Sequence, Tu
 
 import numpy as np
 
-from .errors import MetricError
+from ...errors import MetricError
 
 Counts = Tuple[np.ndarray, np.ndarray, np.ndarray]
 

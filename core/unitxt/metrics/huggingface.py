@@ -17,9 +17,9 @@ import math
 import uuid
 from typing import Any, Dict, List, Optional
 
-from .errors import MetricError, MissingRequirementError
-from .metric_base import GlobalMetric
-from .settings_utils import settings
+from ..errors import MetricError, MissingRequirementError
+from .base import GlobalMetric
+from ..settings_utils import settings
 
 DEFAULT_MAX_RESAMPLES = 100
 

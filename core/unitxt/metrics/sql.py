@@ -12,8 +12,8 @@ import sqlite3
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from .errors import MetricError
-from .metric_base import InstanceMetric
+from ..errors import MetricError
+from .base import InstanceMetric
 
 
 class SQLSandboxError(MetricError):

@@ -9,11 +9,11 @@ per-instance counts) and resampled with numpy, like the base classification metr
 import math
 from typing import Any, Dict, List, Optional
 
-from .errors import MetricError
-from .metric_base import GlobalMetric, InstanceMetric, Statistic
-from .metrics import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference, _label_counts
-from .metrics_correlation import KendallTauB, Pearson, Spearman
-from .lazy_imports import numpy_module as _np
+from ..errors import MetricError
+from .base import GlobalMetric, InstanceMetric, Statistic
+from .classification import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference, _label_counts
+from .correlation import KendallTauB, Pearson, Spearman
+from ..lazy_imports import numpy_module as _np
 
 
 # ---------------------------------------------------------------- "fast" variants
@@ -221,7 +221,7 @@ class _MultiLabelScore(F1MultiLabel):
     metric: str = "precision"
 
     def fast_statistic(self, predictions, references, task_data):
-        from .classification_kernels import encode_multilabel, multilabel_resampler
+        from .kernels.classification import encode_multilabel, multilabel_resampler
 
         encoding = encode_multilabel(_first_reference(references, self), predictions)
         resampler = multilabel_resampler(encoding, per_class=self.average == "macro")
@@ -238,7 +238,7 @@ class _MultiLabelScore(F1MultiLabel):
         return statistic
 
     def score(self, predictions, references, task_data):
-        from .classification_kernels import multilabel_scores
+        from .kernels.classification import multilabel_scores
 
         scores = GlobalMetric.score(self, predictions, references, task_data)
         key = f"{self.metric}_{self.average}"
@@ -291,7 +291,7 @@ class MeanSquaredError(GlobalMetric):
         return mean
 
     def fast_statistic(self, predictions, references, task_data):
-        from .bootstrap import resampled_mean
+        from .kernels.bootstrap import resampled_mean
 
         errors = self._squared_errors(predictions, references)
         main = self.main_score

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Sequence, Tu
 import numpy as np
 
 from .bootstrap import resampled_sums
-from .errors import MetricError
+from ...errors import MetricError
 
 Span = Tuple[str, Hashable]
 

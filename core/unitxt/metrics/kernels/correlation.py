@@ -11,7 +11,7 @@ from typing import Any, Tuple
 
 import numpy as np
 
-from .errors import MetricError
+from ...errors import MetricError
 
 _METHODS = ("pearson", "spearman", "kendall")
 

@@ -8,9 +8,9 @@ Their instance scores are the sentence-level scores (sacrebleu's sentence_bleu /
 
 from typing import Any, Dict, List, Optional
 
-from .errors import MetricError
-from .metric_base import GlobalMetric, InstanceMetric, Statistic
-from .lazy_imports import numpy_module as _np
+from ..errors import MetricError
+from .base import GlobalMetric, InstanceMetric, Statistic
+from ..lazy_imports import numpy_module as _np
 
 DEFAULT_ROUGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
@@ -52,7 +52,7 @@ class Rouge(InstanceMetric):
     def compute_all(self, predictions: List[str], references: List[List[str]], task_data: List[Dict[str, Any]]
                     ) -> List[Dict[str, float]]:
         """All instances in one vectorised call of the ROUGE kernel."""
-        from .rouge import rouge_instance_scores
+        from .kernels.rouge import rouge_instance_scores
 
         columns = rouge_instance_scores(list(predictions), [list(refs) for refs in references], list(self.rouge_types))
         names = list(self.rouge_types)
@@ -86,7 +86,7 @@ class _CorpusStatisticMetric(GlobalMetric):
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         np = _np()
-        from .bootstrap import resampled_sums
+        from .kernels.bootstrap import resampled_sums
 
         stats = self.statistics(list(predictions), [list(refs) for refs in references], task_data)
         main = self.main_score
@@ -131,7 +131,7 @@ class Bleu(_CorpusStatisticMetric):
 
     def verify(self) -> None:
         super().verify()
-        from .bleu import BLEU_TOKENIZERS, SMOOTH_DEFAULTS
+        from .kernels.bleu import BLEU_TOKENIZERS, SMOOTH_DEFAULTS
 
         if self.tokenize not in BLEU_TOKENIZERS:
             raise MetricError(f"Unsupported tokenize '{self.tokenize}'; supported: {list(BLEU_TOKENIZERS)}.",
@@ -141,22 +141,22 @@ class Bleu(_CorpusStatisticMetric):
                               artifact=type(self).__name__, field="smooth_method")
 
     def statistics(self, predictions, references, task_data=None):
-        from .bleu import bleu_statistics
+        from .kernels.bleu import bleu_statistics
 
         return bleu_statistics(predictions, references, tokenize=self.tokenize, lowercase=self.lowercase)
 
     def score_rows(self, rows):
-        from .bleu import bleu_from_statistics
+        from .kernels.bleu import bleu_from_statistics
 
         return bleu_from_statistics(rows, self.smooth_method, self.smooth_value)
 
     def score_vector(self, vector):
-        from .bleu import bleu_from_statistics
+        from .kernels.bleu import bleu_from_statistics
 
         return float(bleu_from_statistics(vector, self.smooth_method, self.smooth_value))
 
     def sentence_scores(self, stats):
-        from .bleu import bleu_from_statistics
+        from .kernels.bleu import bleu_from_statistics
 
         return bleu_from_statistics(stats, self.smooth_method, self.smooth_value, effective_order=True)
 
@@ -176,18 +176,18 @@ class Chrf(_CorpusStatisticMetric):
     eps_smoothing: bool = False
 
     def statistics(self, predictions, references, task_data=None):
-        from .bleu import chrf_statistics
+        from .kernels.bleu import chrf_statistics
 
         return chrf_statistics(predictions, references, char_order=self.char_order, word_order=self.word_order,
                                beta=self.beta, lowercase=self.lowercase, whitespace=self.whitespace,
                                eps_smoothing=self.eps_smoothing)
 
     def score_rows(self, rows):
-        from .bleu import chrf_from_statistics
+        from .kernels.bleu import chrf_from_statistics
 
         return chrf_from_statistics(rows, self.beta, self.eps_smoothing)
 
     def score_vector(self, vector):
-        from .bleu import chrf_from_statistics
+        from .kernels.bleu import chrf_from_statistics
 
         return float(chrf_from_statistics(vector, self.beta, self.eps_smoothing))

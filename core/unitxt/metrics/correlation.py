@@ -1,7 +1,7 @@
 """Correlation and ranking metrics over numeric predictions: Spearman, Pearson, Kendall tau-b, ROC AUC.
 
 Each instance has a float prediction and one numeric reference. Pairs with a non-finite value (NaN from an
-unparsable prediction, +-inf) are dropped, as the kernels in correlation_kernels.py document; an undefined
+unparsable prediction, +-inf) are dropped, as the kernels in kernels/correlation.py document; an undefined
 correlation (fewer than 2 pairs, a constant side) is NaN. Spearman, Pearson and ROC AUC score all bootstrap
 resamples of a chunk in one vectorised call (ranks of resamples by counting draws of each distinct value, not by
 sorting); Kendall's tau-b has no vectorised form and runs scipy per resample.
@@ -12,9 +12,9 @@ says so.
 
 from typing import Any, Callable, Dict, List, Optional
 
-from .errors import MetricError
-from .metric_base import GlobalMetric, MetricScores, Statistic
-from .lazy_imports import numpy_module as _np
+from ..errors import MetricError
+from .base import GlobalMetric, MetricScores, Statistic
+from ..lazy_imports import numpy_module as _np
 
 
 class _CorrelationScores(MetricScores):
@@ -38,7 +38,7 @@ class _CorrelationScores(MetricScores):
                 scores[f"{name}{metric._p_value_suffix}"] = self.pvalue(positions)
             used = int(self.finite[positions].sum())
             if used < len(positions):
-                from .logging_utils import get_logger
+                from ..logging_utils import get_logger
 
                 dropped = len(positions) - used
                 scores[f"{name}_dropped_pairs"] = dropped
@@ -124,7 +124,7 @@ class _Correlation(GlobalMetric):
         finite = _np().isfinite(gold) & _np().isfinite(pred)
         if self._method is None:
             return _CorrelationScores(base, None, finite)
-        from .correlation_kernels import correlation_with_pvalue
+        from .kernels.correlation import correlation_with_pvalue
 
         def pvalue(positions):
             return correlation_with_pvalue(gold[positions], pred[positions], self._method)[1]
@@ -152,16 +152,16 @@ class Spearman(_Correlation):
             cache["codes"] = (valid, _dense_codes(gold, valid), _dense_codes(pred, valid))
         valid, (gold_codes, n_gold), (pred_codes, n_pred) = cache["codes"]
         if not (_counting_fits(n_gold, idx) and _counting_fits(n_pred, idx)):
-            from .correlation_kernels import resampled_spearman
+            from .kernels.correlation import resampled_spearman
 
             return resampled_spearman(gold, pred, idx)
-        from .correlation_kernels import masked_pearson
+        from .kernels.correlation import masked_pearson
 
         return masked_pearson(_resampled_ranks(gold_codes, n_gold, idx), _resampled_ranks(pred_codes, n_pred, idx),
                               valid[idx])
 
     def plain(self, gold, pred):
-        from .correlation_kernels import spearman
+        from .kernels.correlation import spearman
 
         return spearman(gold, pred)
 
@@ -173,12 +173,12 @@ class Pearson(_Correlation):
     _method = "pearson"
 
     def resampled(self, gold, pred, idx, cache=None):
-        from .correlation_kernels import resampled_pearson
+        from .kernels.correlation import resampled_pearson
 
         return resampled_pearson(gold, pred, idx)
 
     def plain(self, gold, pred):
-        from .correlation_kernels import pearson
+        from .kernels.correlation import pearson
 
         return pearson(gold, pred)
 
@@ -192,12 +192,12 @@ class KendallTauB(_Correlation):
 
     def resampled(self, gold, pred, idx, cache=None):
         np = _np()
-        from .correlation_kernels import kendall_tau_b
+        from .kernels.correlation import kendall_tau_b
 
         return np.asarray([kendall_tau_b(gold[row], pred[row]) for row in np.asarray(idx)], dtype=np.float64)
 
     def plain(self, gold, pred):
-        from .correlation_kernels import kendall_tau_b
+        from .kernels.correlation import kendall_tau_b
 
         return kendall_tau_b(gold, pred)
 
@@ -228,7 +228,7 @@ class RocAuc(_Correlation):
             cache["codes"] = (valid, _dense_codes(pred, valid))
         valid, (codes, n_codes) = cache["codes"]
         if not _counting_fits(n_codes, idx):
-            from .correlation_kernels import resampled_roc_auc
+            from .kernels.correlation import resampled_roc_auc
 
             return resampled_roc_auc(gold, pred, idx)
         taken_valid = valid[idx]
@@ -241,6 +241,6 @@ class RocAuc(_Correlation):
         return np.where((n_pos > 0) & (n_neg > 0), auc, np.nan)
 
     def plain(self, gold, pred):
-        from .correlation_kernels import roc_auc
+        from .kernels.correlation import roc_auc
 
         return roc_auc(gold, pred)

@@ -17,7 +17,7 @@ import pytest
 from unitxt import load_dataset
 from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
-from unitxt.card_testing import test_card
+from unitxt.test_utils.card import test_card
 from unitxt.catalog import fetch_artifact
 from unitxt.evaluation import evaluate
 from unitxt.recipe import DatasetRecipe

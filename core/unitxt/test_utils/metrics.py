@@ -8,9 +8,9 @@ targets: numbers within `tolerance` (targets are usually written with 2 decimals
 import math
 from typing import Any, Dict, List, Optional, Sequence
 
-from .errors import UnitxtError
-from .metrics.base import Metric
-from .stream import ListStream
+from ..errors import UnitxtError
+from ..metrics.base import Metric
+from ..stream import ListStream
 
 
 class MetricTestError(AssertionError, UnitxtError):

@@ -19,13 +19,13 @@ import math
 import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .card import TaskCard
-from .errors import UnitxtError
-from .logging_utils import get_logger
-from .operator import SequentialOperator
-from .stream import ListStream, MultiStream
-from .templates import Template, TemplatesDict, TemplatesList, keyed_templates
-from .text_utils import print_dict, to_pretty_json
+from ..card import TaskCard
+from ..errors import UnitxtError
+from ..logging_utils import get_logger
+from ..operator import SequentialOperator
+from ..stream import ListStream, MultiStream
+from ..templates import Template, TemplatesDict, TemplatesList, keyed_templates
+from ..text_utils import print_dict, to_pretty_json
 
 DEFAULT_FULL_MISMATCH_PREDICTION_VALUES = ["a1s", "bfsdf", "dgdfgs", "gfjgfh", "ghfjgh"]
 EXAMPLES_SHOWN = 5
@@ -43,7 +43,7 @@ class CardTestError(UnitxtError, AssertionError):
 # ---------------------------------------------------------------- helpers
 def _resolve_card(card: Any) -> TaskCard:
     if isinstance(card, str):
-        from .catalog import get_from_catalog
+        from ..catalog import get_from_catalog
 
         card = get_from_catalog(card)
     if not isinstance(card, TaskCard):
@@ -63,7 +63,7 @@ def card_templates(card: TaskCard) -> List[Tuple[str, Template]]:
     result = []
     for key, template in keyed_templates(spec):
         if isinstance(template, str):
-            from .catalog import get_from_catalog
+            from ..catalog import get_from_catalog
 
             template = get_from_catalog(template)
         if not isinstance(template, Template):
@@ -128,7 +128,7 @@ def _debug_run(card: TaskCard, loader_limit: Optional[int]) -> None:
     for index, step in enumerate(card.preprocess_steps or []):
         operator = step
         if isinstance(step, str):
-            from .catalog import get_from_catalog
+            from ..catalog import get_from_catalog
 
             operator = get_from_catalog(step)
         name = step if isinstance(step, str) else (step.__id__ or type(step).__name__)
@@ -164,7 +164,7 @@ def _gold_predictions(rows: List[Dict[str, Any]]) -> List[Any]:
 
 
 def _evaluate_and_show(title: str, predictions: List[Any], rows: List[Dict[str, Any]]) -> Any:
-    from .evaluation import evaluate
+    from ..evaluation import evaluate
 
     print(SEPARATOR)
     print(title)
@@ -195,7 +195,7 @@ def _check_templates(
     reporter: _Reporter,
     settings: Dict[str, Any],
 ) -> None:
-    from .recipe import DatasetRecipe
+    from ..recipe import DatasetRecipe
 
     for count in demo_counts:
         recipe_kwargs = dict(settings["recipe_kwargs"])
@@ -310,8 +310,8 @@ def test_card(
 
 def test_adding_to_catalog(card: Any, name: str = "cards.test_card_round_trip") -> None:
     """Save the card to a temporary catalog and load it back: it must serialise and come back equal."""
-    from .artifact import Artifact
-    from .catalog import LocalCatalog, add_to_catalog
+    from ..artifact import Artifact
+    from ..catalog import LocalCatalog, add_to_catalog
 
     card = _resolve_card(card)
     with tempfile.TemporaryDirectory(prefix="unitxt-card-") as directory:

@@ -27,7 +27,7 @@ def test_type_index_is_current():
 def test_type_index_names_every_defining_module():
     from unitxt._type_index import TYPE_MODULES
 
-    assert TYPE_MODULES["add_fields"] == "operators"
+    assert TYPE_MODULES["add_fields"] == "operators.fields"
     assert TYPE_MODULES["accuracy"] == "metrics.classification"
     assert TYPE_MODULES["open_ai_inference_engine"].startswith("inference.")
     assert "artifact_link" not in TYPE_MODULES  # defined by artifact.py itself, always registered
@@ -73,6 +73,16 @@ def test_metrics_package_exports_lazily():
     from unitxt.metrics.text import Rouge as DefinedRouge
 
     assert Accuracy is DefinedAccuracy and Rouge is DefinedRouge and MetricPipeline.__module__ == "unitxt.metrics.pipeline"
+
+
+def test_operators_package_exports_lazily():
+    loaded = _new_modules("from unitxt.operators import Copy, AddConstant, FieldOperator, LiteralEval")
+    assert {"unitxt.operators.fields", "unitxt.operators.field_edits", "unitxt.processors"} <= set(loaded)
+    assert "unitxt.operators.struct_data" not in loaded and "unitxt.operators.dialog" not in loaded
+    from unitxt.operator import FieldOperator as BaseFieldOperator
+    from unitxt.operators import AddConstant, FieldOperator
+
+    assert FieldOperator is BaseFieldOperator and AddConstant.__module__ == "unitxt.operators.field_edits"
 
 
 def test_user_defined_type_resolves_after_its_import():

@@ -3,7 +3,7 @@
 from .card import TaskCard
 from .formats import ChatAPIFormat, SystemFormat
 from .loaders import LoadCSV, LoadFromDictionary, LoadHF, LoadJsonFile
-from .operators import AddFields, Copy, MapInstanceValues, Rename, RenameFields, Set
+from .operators.fields import AddFields, Copy, MapInstanceValues, Rename, RenameFields, Set
 from .recipe import DatasetRecipe, StandardRecipe
 from .splitters import RenameSplits, SplitRandomMix
 from .task import FormTask, Task

@@ -7,7 +7,7 @@ documented label list when the column is a plain integer). `classes` always list
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import ExecuteExpression, JoinStr, ListFieldValues, MapInstanceValues, RemoveFields, Rename, Set
-from unitxt.operators_extra import SetClassesFromData
+from unitxt.operators.label_spans import SetClassesFromData
 from unitxt.splitters import SplitRandomMix
 
 MULTI_CLASS_TEMPLATES = "templates.classification.multi_class.all"

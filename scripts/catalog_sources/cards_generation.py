@@ -4,7 +4,7 @@
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import ExecuteExpression, FilterByCondition, Rename, Set, Wrap
-from unitxt.operators_extra import IobToSpans, SetClassesFromData
+from unitxt.operators.label_spans import IobToSpans, SetClassesFromData
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
 

@@ -10,7 +10,7 @@ from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Cast, Copy, ExecuteExpression, FilterByCondition, IndexOf, ListFieldValues, Rename, Set
-from unitxt.operators_extra import ShuffleFieldValues
+from unitxt.operators.label_spans import ShuffleFieldValues
 from unitxt.splitters import RenameSplits, SplitRandomMix
 
 NO_TEST_LABELS_MIX = {"train": "train[95%]", "validation": "train[5%]", "test": "validation"}

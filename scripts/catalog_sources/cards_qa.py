@@ -3,7 +3,7 @@
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, ExecuteExpression, IndexOf, Set
-from unitxt.operators_extra import ShuffleFieldValues
+from unitxt.operators.label_spans import ShuffleFieldValues
 from unitxt.splitters import RenameSplits, SplitRandomMix
 
 

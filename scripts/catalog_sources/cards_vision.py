@@ -7,7 +7,7 @@ emit an image content part.
 """
 
 from unitxt.card import TaskCard
-from unitxt.image_operators import ImageToText
+from unitxt.operators.images import ImageToText
 from unitxt.loaders import LoadHF
 from unitxt.operators import Cast, Copy, ExecuteExpression, FilterByCondition, ListFieldValues, Rename, Set, Wrap
 from unitxt.splitters import RenameSplits, SplitRandomMix

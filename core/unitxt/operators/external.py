@@ -6,8 +6,8 @@ Python/Java names turned into JSON-schema types).
 import re
 from typing import Any, Dict, Optional
 
-from .errors import InstanceTypeError
-from .operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
+from ..errors import InstanceTypeError
+from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 
 
 class ReadFile(FieldOperator):

@@ -8,12 +8,13 @@ import random
 from collections import Counter
 from typing import Any, Callable, Dict, Generator, Iterable, List, Optional, Tuple, Union
 
-from .artifact import to_serializable
-from .dict_utils import dict_get, dict_set
-from .errors import InstanceTypeError, UnitxtError
-from .operator import InstanceOperator, MultiStreamOperator, StreamOperator
-from .operators import FilterByCondition, StreamRefiner, _CONDITIONS
-from .stream import GeneratorStream, MultiStream
+from ..artifact import to_serializable
+from ..dict_utils import dict_get, dict_set
+from ..errors import InstanceTypeError, UnitxtError
+from ..operator import InstanceOperator, MultiStreamOperator, StreamOperator
+from .fields import _CONDITIONS, FilterByCondition
+from .streams import StreamRefiner
+from ..stream import GeneratorStream, MultiStream
 
 _SHARED_COLUMNS = ("data_classification_policy", "recipe_metadata")  # must agree on both sides; kept once
 

@@ -4,10 +4,10 @@ serialising them into text with a format's demo layout, and finding IOB entity s
 
 from typing import Any, Dict, List, Optional
 
-from .dict_utils import dict_get, dict_set
-from .errors import InstanceTypeError, UnitxtError
-from .formats import Format
-from .operator import FieldOperator, InstanceOperator
+from ..dict_utils import dict_get, dict_set
+from ..errors import InstanceTypeError, UnitxtError
+from ..formats import Format
+from ..operator import FieldOperator, InstanceOperator
 
 
 class ToDialog(FieldOperator):

@@ -7,10 +7,10 @@ import json
 import random
 from typing import Any, Dict, Generator, List, Optional
 
-from .dict_utils import dict_get, dict_set
-from .errors import InstanceTypeError, UnitxtError
-from .operator import InstanceOperator, MultiStreamOperator
-from .stream import GeneratorStream, MultiStream
+from ..dict_utils import dict_get, dict_set
+from ..errors import InstanceTypeError, UnitxtError
+from ..operator import InstanceOperator, MultiStreamOperator
+from ..stream import GeneratorStream, MultiStream
 
 
 class SetClassesFromData(MultiStreamOperator):

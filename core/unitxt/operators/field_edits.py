@@ -8,9 +8,9 @@ import math
 import re
 from typing import Any, Dict, List, Optional
 
-from .dict_utils import dict_delete, dict_get, dict_set
-from .errors import InstanceTypeError, UnitxtError
-from .operator import FieldOperator, InstanceOperator
+from ..dict_utils import dict_delete, dict_get, dict_set
+from ..errors import InstanceTypeError, UnitxtError
+from ..operator import FieldOperator, InstanceOperator
 
 
 def _type_error(operator: Any, what: str, value: Any) -> InstanceTypeError:
@@ -270,7 +270,7 @@ class FormatText(InstanceOperator):
 
     def prepare(self) -> None:
         super().prepare()
-        from .format_utils import compile_format
+        from ..format_utils import compile_format
 
         self._format = compile_format(self.text, where="FormatText.text")
 

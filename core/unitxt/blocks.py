@@ -7,7 +7,8 @@ from .operators.fields import AddFields, Copy, MapInstanceValues, Rename, Rename
 from .recipe import DatasetRecipe, StandardRecipe
 from .splitters import RenameSplits, SplitRandomMix
 from .task import FormTask, Task
-from .templates import InputOutputTemplate, MultiReferenceTemplate, Template, TemplatesDict, TemplatesList
+from .templates.base import InputOutputTemplate, MultiReferenceTemplate, Template
+from .templates.collections import TemplatesDict, TemplatesList
 
 __all__ = [
     "TaskCard", "Task", "FormTask", "LoadHF", "LoadCSV", "LoadJsonFile", "LoadFromDictionary", "Set", "AddFields",

@@ -9,7 +9,7 @@ from .image_utils import normalize_media
 from .media_and_policy import encode_media_fields
 from .random_utils import InstanceRandom
 from .row_json import encode_json, fields_json, instance_key
-from .templates import Template
+from .templates.base import Template
 
 NO_EXCLUSIONS: frozenset = frozenset()
 DEMO_KEYS = ("source", "target", "target_prefix", "instruction")

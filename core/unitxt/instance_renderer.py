@@ -19,7 +19,7 @@ from .row_json import fields_json as fields_json_of
 from .samplers import RandomSampler
 from .settings_utils import settings
 from .system_prompts import SystemPrompt
-from .templates import Template
+from .templates.base import Template
 
 
 def default_format() -> SystemFormat:

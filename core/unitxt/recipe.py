@@ -19,7 +19,8 @@ from .samplers import Sampler
 from .stream import MultiStream
 from .system_prompts import SystemPrompt
 from .task import Task
-from .templates import Template, TemplatesDict, TemplatesList, keyed_templates
+from .templates.base import Template
+from .templates.collections import TemplatesDict, TemplatesList, keyed_templates
 
 TemplateSpec = Union[Template, TemplatesList, TemplatesDict, List[Template]]
 

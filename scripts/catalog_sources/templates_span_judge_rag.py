@@ -2,7 +2,7 @@
 
 from unitxt.serializers import ListSerializer
 from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, TemplatesList
-from unitxt.templates_extra import SpanLabelingTemplate
+from unitxt.templates.spans import SpanLabelingTemplate
 
 SPAN_PROCESSORS = ["processors.to_span_label_pairs"]
 RATING_PROCESSORS = ["processors.extract_mt_bench_rating_judgment"]

@@ -24,7 +24,8 @@ from ..errors import UnitxtError
 from ..logging_utils import get_logger
 from ..operator import SequentialOperator
 from ..stream import ListStream, MultiStream
-from ..templates import Template, TemplatesDict, TemplatesList, keyed_templates
+from ..templates.base import Template
+from ..templates.collections import TemplatesDict, TemplatesList, keyed_templates
 from ..text_utils import print_dict, to_pretty_json
 
 DEFAULT_FULL_MISMATCH_PREDICTION_VALUES = ["a1s", "bfsdf", "dgdfgs", "gfjgfh", "ghfjgh"]

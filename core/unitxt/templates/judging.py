@@ -7,10 +7,10 @@ import json
 import random
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from .artifact import Artifact
-from .errors import InstanceTypeError, UnitxtError
-from .templates import InputOutputTemplate, MultiReferenceTemplate, _content_seed
-from .templates_extra import SpanLabelingTemplate
+from ..artifact import Artifact
+from ..errors import InstanceTypeError, UnitxtError
+from .base import InputOutputTemplate, MultiReferenceTemplate, _content_seed
+from .spans import SpanLabelingTemplate
 
 
 class _PreprocessingTemplate(InputOutputTemplate):
@@ -214,7 +214,7 @@ class MultiTurnTemplate(MultiReferenceTemplate):
     turns_field: str
 
     def _turns(self, input_fields: Dict[str, Any]) -> Any:
-        from .dict_utils import dict_get, dict_has
+        from ..dict_utils import dict_get, dict_has
 
         if not dict_has(input_fields, self.turns_field):
             raise self._missing(self.turns_field, input_fields, "input", "turns_field")

@@ -2,9 +2,9 @@
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from .errors import InstanceTypeError
-from .format_utils import check_placeholders
-from .templates import InputFormatTemplate
+from ..errors import InstanceTypeError
+from ..format_utils import check_placeholders
+from .base import InputFormatTemplate
 
 
 class SpanLabelingTemplate(InputFormatTemplate):

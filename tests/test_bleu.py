@@ -12,16 +12,13 @@ from unitxt.metrics.kernels.bleu import (
     bleu_details_from_statistics,
     bleu_from_statistics,
     bleu_statistics,
-    chrf_from_statistics,
-    chrf_statistics,
     clear_tokenizer_cache,
     corpus_bleu,
-    corpus_chrf,
     sentence_bleu_scores,
-    sentence_chrf_scores,
     tokenize_13a,
     tokenize_none,
 )
+from unitxt.metrics.kernels.chrf import chrf_from_statistics, chrf_statistics, corpus_chrf, sentence_chrf_scores
 from unitxt.errors import MetricError
 
 WORDS = [

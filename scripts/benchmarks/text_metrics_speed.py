@@ -12,10 +12,9 @@ from typing import Callable, List, Tuple
 from unitxt.metrics.kernels.bleu import (
     bleu_from_statistics,
     bleu_statistics,
-    chrf_from_statistics,
-    chrf_statistics,
     clear_tokenizer_cache,
 )
+from unitxt.metrics.kernels.chrf import chrf_from_statistics, chrf_statistics
 from unitxt.metrics.kernels.rouge import rouge_instance_scores
 
 ROUGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]

@@ -176,18 +176,18 @@ class Chrf(_CorpusStatisticMetric):
     eps_smoothing: bool = False
 
     def statistics(self, predictions, references, task_data=None):
-        from .kernels.bleu import chrf_statistics
+        from .kernels.chrf import chrf_statistics
 
         return chrf_statistics(predictions, references, char_order=self.char_order, word_order=self.word_order,
                                beta=self.beta, lowercase=self.lowercase, whitespace=self.whitespace,
                                eps_smoothing=self.eps_smoothing)
 
     def score_rows(self, rows):
-        from .kernels.bleu import chrf_from_statistics
+        from .kernels.chrf import chrf_from_statistics
 
         return chrf_from_statistics(rows, self.beta, self.eps_smoothing)
 
     def score_vector(self, vector):
-        from .kernels.bleu import chrf_from_statistics
+        from .kernels.chrf import chrf_from_statistics
 
         return float(chrf_from_statistics(vector, self.beta, self.eps_smoothing))

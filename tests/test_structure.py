@@ -163,3 +163,13 @@ def test_package_has_no_import_cycle():
     graph = import_graph()
     assert "unitxt.artifact" in graph and "unitxt.catalog_store" in graph["unitxt.artifact"]
     assert find_cycle(graph) == []
+
+
+MAX_MODULE_LINES = 600  # the house rule: a module holds one concept and stays readable in one sitting
+
+
+def test_no_module_over_the_size_limit():
+    sizes = {str(path.relative_to(PACKAGE)): len(path.read_text(encoding="utf-8").splitlines())
+             for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts and path.name != "_type_index.py"}
+    assert {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES} == {}
+    assert sizes["artifact.py"] > 100  # the scan read the package

@@ -7,8 +7,9 @@ triples), `images` and `external` (files, URLs, Wikipedia, tool schemas). The ba
 lazily, on first use, from the one module that defines them.
 """
 
-import importlib
-from typing import Any, Dict
+from typing import Dict
+
+from ..lazy_imports import lazy_exports
 
 _EXPORTS: Dict[str, str] = {
     "fast_copy": ".fields",
@@ -19,27 +20,4 @@ _EXPORTS: Dict[str, str] = {
 }
 
 
-def _module_of(name: str) -> str:
-    """The module defining `name`: the table above, else the generated type index (operator classes only)."""
-    if name in _EXPORTS:
-        return _EXPORTS[name]
-    if not name[:1].isupper():
-        return ""
-    from .._type_index import TYPE_MODULES
-    from ..artifact import camel_to_snake
-
-    module = TYPE_MODULES.get(camel_to_snake(name), "")
-    return "." + module[len("operators."):] if module.startswith("operators.") else ""
-
-
-def __getattr__(name: str) -> Any:
-    module = _module_of(name)
-    if not module:
-        raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(list(globals()) + list(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, "operators.")

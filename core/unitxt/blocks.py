@@ -2,7 +2,8 @@
 
 from .card import TaskCard
 from .formats import ChatAPIFormat, SystemFormat
-from .loaders import LoadCSV, LoadFromDictionary, LoadHF, LoadJsonFile
+from .loaders.base import LoadFromDictionary
+from .loaders.hub_and_files import LoadCSV, LoadHF, LoadJsonFile
 from .operators.fields import AddFields, Copy, MapInstanceValues, Rename, RenameFields, Set
 from .recipe import DatasetRecipe, StandardRecipe
 from .splitters import RenameSplits, SplitRandomMix

@@ -8,8 +8,9 @@ import json
 import os
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
-from .loaders import Loader, LoaderError, _open_text
-from .operator import PackageRequirementsMixin
+from .base import Loader, LoaderError
+from .hub_and_files import _open_text
+from ..operator import PackageRequirementsMixin
 
 
 def parse_iob_sentences(lines: Iterable[str], column_names: Sequence[str]) -> Iterator[Dict[str, Any]]:

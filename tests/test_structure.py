@@ -173,3 +173,37 @@ def test_no_module_over_the_size_limit():
              for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts and path.name != "_type_index.py"}
     assert {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES} == {}
     assert sizes["artifact.py"] > 100  # the scan read the package
+
+
+# The layers of README "Layout": a module imports (at top level) only from its own layer or lower-numbered ones.
+LAYERS = {
+    1: "errors logging_utils settings_utils version lazy_imports dict_utils text_utils random_utils query_parser "
+       "type_utils data_types expressions expression_validation expression_runtime",
+    2: "artifact _type_index catalog_store catalog stream operator",
+    3: "loaders operators processors judgment_processors model_processors splitters samplers augmentors "
+       "table_augmentors serializers image_utils format_utils formats image_operators collections_operators",
+    4: "task card templates formats_tokenizer system_prompts",
+    5: "recipe instance_renderer demo_pool media_and_policy row_json batch_render dataset_builder benchmark standard "
+       "blocks",
+    6: "metrics",
+    7: "inference llm_as_judge llm_as_judge_constants llm_as_judge_meta llm_as_judge_operators llm_as_judge_prompts "
+       "llm_as_judge_templates signature",
+    8: "evaluation evaluation_inputs post_processing eval_utils results paired_comparison html_report plots",
+    9: "api explore test_utils",
+}
+_LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names.split()}
+
+
+def _layer(module: str) -> int:
+    """The layer of a module (by its top-level name under unitxt); 0 for the package itself."""
+    parts = module.split(".")
+    return 0 if len(parts) == 1 else _LAYER_OF[parts[1]]
+
+
+def test_every_module_has_a_layer_and_imports_only_lower_layers():
+    graph = import_graph()
+    unassigned = sorted(name for name in graph if len(name.split(".")) > 1 and name.split(".")[1] not in _LAYER_OF)
+    assert unassigned == []
+    upward = sorted(f"{module} -> {imported}" for module, imports in graph.items() for imported in imports
+                    if _layer(module) and _layer(imported) > _layer(module))
+    assert upward == []

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "scripts" / "catalog_sources"
 SNAPSHOT = ROOT / "catalog_snapshot"
 sys.path.insert(0, str(ROOT / "core"))
+sys.path.insert(0, str(SOURCES))  # the sources share helpers in catalog_sources/_shared.py
 
 
 def collect() -> Dict[str, str]:
@@ -27,7 +28,7 @@ def collect() -> Dict[str, str]:
 
     files: Dict[str, str] = {}
     owners: Dict[str, str] = {}
-    for source in sorted(SOURCES.glob("*.py")):
+    for source in sorted(path for path in SOURCES.glob("*.py") if not path.name.startswith("_")):
         spec = importlib.util.spec_from_file_location(f"catalog_source_{source.stem}", source)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

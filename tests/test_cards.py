@@ -10,6 +10,7 @@ the cards added (unitxt.operators.label_spans).
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from .card_mirrors import build_all
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "scripts" / "catalog_sources"
+sys.path.insert(0, str(SOURCES))  # the sources share helpers in catalog_sources/_shared.py
 SNAPSHOT = ROOT / "catalog_snapshot"
 CARD_MODULES = sorted(path for path in SOURCES.glob("cards_*.py") if path.stem != "cards_embedded")
 NONSENSE = "zzqx-17 nothing relevant"

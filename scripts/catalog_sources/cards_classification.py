@@ -4,9 +4,10 @@ Integer labels are mapped to readable class names in the order of each dataset's
 documented label list when the column is a plain integer). `classes` always lists every class of the dataset.
 """
 
+from _shared import card_tags, hf_url, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, JoinStr, ListFieldValues, MapInstanceValues, RemoveFields, Rename, Set
+from unitxt.operators import ExecuteExpression, JoinStr, ListFieldValues, RemoveFields, Rename, Set
 from unitxt.operators.label_spans import SetClassesFromData
 from unitxt.splitters import SplitRandomMix
 
@@ -15,20 +16,12 @@ MULTI_LABEL_TEMPLATES = "templates.classification.multi_label.all"
 TRAIN_TEST_MIX = {"train": "train[90%]", "validation": "train[10%]", "test": "test"}
 
 
-def hf(repo):
-    return f"https://huggingface.co/datasets/{repo}"
-
-
 def _tags(repo, paper=None, task="classification", **extra):
-    urls = {"dataset": hf(repo)}
-    if paper:
-        urls["paper"] = paper
-    return {"task": task, "language": "en", "modality": "text", "urls": urls, **extra}
+    return card_tags(task, dataset_url=hf_url(repo), paper=paper, **extra)
 
 
 def index_mapper(field, classes, start=0, process_every_value=False):
-    return MapInstanceValues(mappers={field: {str(start + index): name for index, name in enumerate(classes)}},
-                             process_every_value=process_every_value)
+    return index_to_label(field, classes, start, process_every_value=process_every_value)
 
 
 def multi_class_card(loader, classes, description, tags, text=None, label="label", start=0, mix=None,

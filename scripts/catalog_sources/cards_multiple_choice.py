@@ -6,6 +6,7 @@ WinoGrande) are tested on their validation split, with validation taken as a see
 the right answer at a fixed position (SciQ) get their choices shuffled with a seeded, content-derived permutation.
 """
 
+from _shared import card_tags, hf_url
 from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
@@ -33,16 +34,8 @@ MMLU_SUBJECTS = [
 ]
 
 
-def hf(repo):
-    return f"https://huggingface.co/datasets/{repo}"
-
-
 def _tags(repo, paper=None, **extra):
-    urls = {"dataset": hf(repo)}
-    if paper:
-        urls["paper"] = paper
-    return {"task": "multiple choice question answering", "language": "en", "modality": "text", "urls": urls,
-            **extra}
+    return card_tags("multiple choice question answering", dataset_url=hf_url(repo), paper=paper, **extra)
 
 
 def _card(loader, steps, task, description, tags):

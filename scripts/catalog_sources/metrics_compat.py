@@ -147,7 +147,7 @@ METRICS = {
 
 
 
-def _rag_pipeline(main_score, steps, metric, prefix):
+def _rag_pipeline(*, main_score, steps, metric, prefix):
     return MetricPipeline(main_score=main_score, preprocess_steps=steps, metric=metric, score_prefix=prefix)
 
 
@@ -157,18 +157,18 @@ _CONTEXT_IDS = [Copy(field="prediction/contexts_id", to_field="prediction"),
                 Wrap(field="task_data/reference_context_ids", inside="list", to_field="references")]
 METRICS.update({
     "rag.external_rag.answer_relevance.token_recall": (
-        _rag_pipeline("recall", _ANSWER_RELEVANCE, "metrics.token_overlap", "answer_relevance_token_recall_"),
+        _rag_pipeline(main_score="recall", steps=_ANSWER_RELEVANCE, metric="metrics.token_overlap", prefix="answer_relevance_token_recall_"),
         "rag", "Answer relevance: token recall of the question in the answer of a RAG response."),
     "rag.external_rag.context_relevance.token_precision": (
-        _rag_pipeline("precision", [Copy(field="prediction/contexts", to_field="references"),
+        _rag_pipeline(main_score="precision", steps=[Copy(field="prediction/contexts", to_field="references"),
                                     Copy(field="task_data/question", to_field="prediction")],
-                      "metrics.token_overlap", "context_relevance_token_precision_"),
+                      metric="metrics.token_overlap", prefix="context_relevance_token_precision_"),
         "rag", "Context relevance: token precision of the question against the retrieved contexts."),
     "rag.external_rag.context_correctness.map": (
-        _rag_pipeline("map", _CONTEXT_IDS, "metrics.map", "context_correctness_"),
+        _rag_pipeline(main_score="map", steps=_CONTEXT_IDS, metric="metrics.map", prefix="context_correctness_"),
         "rag", "Context correctness: mean average precision of the retrieved context ids."),
     "rag.external_rag.context_correctness.retrieval_at_k": (
-        _rag_pipeline("match_at_1", _CONTEXT_IDS, "metrics.retrieval_at_k", "context_correctness_"),
+        _rag_pipeline(main_score="match_at_1", steps=_CONTEXT_IDS, metric="metrics.retrieval_at_k", prefix="context_correctness_"),
         "rag", "Context correctness: precision/recall/match at k of the retrieved context ids."),
 })
 

@@ -183,8 +183,8 @@ LAYERS = {
     3: "loaders operators processors judgment_processors model_processors splitters samplers augmentors "
        "table_augmentors serializers image_utils format_utils formats image_operators collections_operators",
     4: "task card templates formats_tokenizer system_prompts",
-    5: "recipe instance_renderer demo_pool media_and_policy row_json batch_render dataset_builder benchmark standard "
-       "blocks",
+    5: "recipe instance_renderer demo_pool prompt_assembly media_and_policy row_json batch_render dataset_builder "
+       "benchmark standard blocks",
     6: "metrics",
     7: "inference llm_as_judge llm_as_judge_constants llm_as_judge_meta llm_as_judge_operators llm_as_judge_prompts "
        "llm_as_judge_templates signature",

@@ -67,7 +67,7 @@ class BatchPlan:
             not renderer._policy_checks
             and not renderer.media_fields
             and not renderer.augmentors
-            and renderer.static_system_prompt is not None
+            and renderer.prompt.static_system_prompt is not None
             and not renderer.demos.has_media
         )
         self.inline_sampler = type(renderer.demos.sampler) is RandomSampler
@@ -75,9 +75,9 @@ class BatchPlan:
         # checked against them when it was compiled); on any error `render_prompt` runs to raise its own error
         from .formats import SystemFormat
 
-        model = getattr(renderer.format, "_model", None)
+        model = getattr(renderer.prompt.format, "_model", None)
         self.prompt = None
-        if type(renderer.format) is SystemFormat and not renderer.format.format_args and model is not None:
+        if type(renderer.prompt.format) is SystemFormat and not renderer.prompt.format.format_args and model is not None:
             self.prompt = model._render_with_markers if model.has_marker else model._format_map
         # template index -> per pool position: (the demo formatted by the format, the demo's task_data JSON)
         self.demo_tables: Dict[int, List[Optional[Tuple[str, str]]]] = {}
@@ -120,7 +120,8 @@ class BatchPlan:
         first_word = (n_templates > 1) + (n_counts > 1)
         pool_keys, pool_size = renderer.demos.keys, len(renderer.demos.items or ())
         inline_sampler, sampler = self.inline_sampler, renderer.demos.sampler
-        render_prompt, system_prompt, prompt = renderer.format.render_prompt, renderer.static_system_prompt, self.prompt
+        render_prompt, system_prompt = renderer.prompt.format.render_prompt, renderer.prompt.static_system_prompt
+        prompt = self.prompt
         metadata_json, demo_tables = renderer._metadata_json, self.demo_tables
         metrics, template_postprocessors, group_keys = renderer.metrics, renderer.postprocessors, renderer.group_keys
         for instance in instances:

@@ -1,6 +1,7 @@
 """InstanceRenderer: one task-schema instance to one output row (template, number of demos and demos drawn from a
 generator seeded by the instance's content; system prompt, format, augmentation, media, data-classification checks).
-The demo pool and its sampling are in demo_pool.py; the columnar fast path is in batch_render.py."""
+The demo pool and its sampling are in demo_pool.py, system prompt and format in prompt_assembly.py, the columnar
+fast path in batch_render.py."""
 
 import itertools
 import json
@@ -8,23 +9,16 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from .artifact import Artifact
 from .demo_pool import DEMO_KEYS, DemoPool, render_demo
+from .prompt_assembly import PromptAssembler
 from .errors import UnitxtError
-from .formats import SystemFormat
-from .image_utils import merge_media, normalize_media, to_content_parts
-from .logging_utils import get_logger
+from .image_utils import merge_media, normalize_media
 from .media_and_policy import encode_media_fields, media_field_names, policy_checks, with_serializers
 from .random_utils import InstanceRandom
 from .row_json import encode_json
 from .row_json import fields_json as fields_json_of
 from .samplers import RandomSampler
 from .settings_utils import settings
-from .system_prompts import SystemPrompt
 from .templates.base import Template
-
-
-def default_format() -> SystemFormat:
-    """The format used when a recipe names none: instruction, demos, source and target prefix on their own lines."""
-    return SystemFormat(model_input_format="{system_prompt}\\N{instruction}\\N{demos}{source}\\N{target_prefix}")
 
 
 def _template_label(template: Template) -> Union[str, Dict[str, Any]]:
@@ -38,17 +32,6 @@ def _augments_demos(augmentor: Any) -> bool:
         return False
     check = getattr(augmentor, "augments_demos", None)
     return bool(check()) if callable(check) else hasattr(augmentor, "augment_demos")
-
-
-def _static_system_prompt(system_prompt: Optional[SystemPrompt]) -> Optional[str]:
-    """The fixed text of a plain textual/empty system prompt, or None when it must run as an operator."""
-    from .system_prompts import EmptySystemPrompt, TextualSystemPrompt
-
-    if system_prompt is None or type(system_prompt) is EmptySystemPrompt:
-        return ""
-    if type(system_prompt) is TextualSystemPrompt:
-        return system_prompt.text
-    return None
 
 
 def _postprocessor_reference(processor: Artifact) -> str:
@@ -68,10 +51,7 @@ class InstanceRenderer:
         templates = recipe.get_templates()
         self.labels = [_template_label(template) for template in templates]  # names of the templates as given
         self.templates = [with_serializers(template, recipe.serializer, bool(self.media_fields)) for template in templates]
-        self.chat_parts = recipe.produces_chat_source() and recipe.produces_media()
-        self._format_gets_media = self.chat_parts or not recipe.produces_chat_source()
-        self.format = recipe.format if recipe.format is not None else default_format()
-        self.system_prompt = recipe.system_prompt
+        self.prompt = PromptAssembler(recipe)
         self.counts = recipe._counts()
         self.base_seed = settings.seed if recipe.seed is None else recipe.seed
         self.metrics = list(recipe.metrics) if recipe.metrics is not None else list(self.task.metrics)
@@ -88,14 +68,10 @@ class InstanceRenderer:
         if recipe.postprocessors is not None:
             self.postprocessors = [list(recipe.postprocessors) for _ in self.templates]
         self.demo_augmentors = any(_augments_demos(augmentor) for augmentor in self.augmentors)
-        self._policy_checks = policy_checks([*self.templates, self.format, self.system_prompt, *self.augmentors,
+        self._policy_checks = policy_checks([*self.templates, self.prompt.format, self.prompt.system_prompt, *self.augmentors,
                                              *[getattr(t, "serializer", None) for t in self.templates]])
-        self._warned_chat_media = False
-        self.static_system_prompt = _static_system_prompt(self.system_prompt) if isinstance(self.format, SystemFormat) else None
         sampler = recipe.sampler or (recipe.card.sampler if recipe.card is not None and recipe.card.sampler else None)
-        self.demos = DemoPool(recipe, sampler or RandomSampler(), self.templates, self.format, self.media_fields)
-        self._format_process = self.format._raw_process()
-        self._system_prompt_process = self.system_prompt._raw_process() if self.system_prompt is not None else None
+        self.demos = DemoPool(recipe, sampler or RandomSampler(), self.templates, self.prompt.format, self.media_fields)
 
     def render_stream(self, stream, stream_name: str, skip: int, limit: Optional[int]) -> Iterator[Dict[str, Any]]:
         if skip:
@@ -172,9 +148,10 @@ class InstanceRenderer:
         demo_augmentor = augmentor if self.demo_augmentors and _augments_demos(augmentor) else None
         demo_media = demo_augmentor is None and self.demos.has_media and bool(indices) and self.demos.have_media(
             template_index, indices)
-        if self.static_system_prompt is not None and not media and not demo_augmentor and not demo_media:
-            source = self.format.render_prompt(
-                rendered["source"], rendered["instruction"], rendered["target_prefix"], self.static_system_prompt,
+        prompt = self.prompt
+        if prompt.static_system_prompt is not None and not media and not demo_augmentor and not demo_media:
+            source = prompt.format.render_prompt(
+                rendered["source"], rendered["instruction"], rendered["target_prefix"], prompt.static_system_prompt,
                 self.demos.text(template_index, indices) if indices else "",
             )
         else:
@@ -237,30 +214,4 @@ class InstanceRenderer:
             media = normalize_media(None)
         if media is not None:
             demos = [merge_media(media, demo.get("media"), {k: demo[k] for k in DEMO_KEYS}) for demo in demos]
-        return self._general_prompt(rendered, demos, media), media
-
-    def _general_prompt(self, rendered: Dict[str, Any], demos: List[Dict[str, Any]], media: Optional[Dict[str, Any]]) -> Any:
-        """System prompt and format applied as operators (chat formats, media, custom system prompts)."""
-        prompt = {
-            "source": rendered["source"],
-            "instruction": rendered["instruction"],
-            "target_prefix": rendered["target_prefix"],
-            "system_prompt": "",
-            "demos": demos,
-        }
-        if media is not None and self._format_gets_media:
-            prompt["media"] = media  # chat formats turn placeholders into content parts (only if the schema has them)
-        if self.system_prompt is not None:
-            prompt = self._system_prompt_process(prompt, None)
-        prompt = self._format_process(prompt, None)
-        source = prompt["source"]
-        if isinstance(source, list):
-            if self.chat_parts:
-                source = to_content_parts(source, media)
-            elif media is not None and not self._warned_chat_media:
-                self._warned_chat_media = True
-                get_logger().warning(
-                    "Rows carry media but the recipe was not detected as multimodal, so chat contents stay text with "
-                    "<img src=...> placeholders. Declare Image/Audio task fields or use ImageToText in the card."
-                )
-        return source
+        return self.prompt.general(rendered, demos, media), media

@@ -10,7 +10,8 @@ from .artifact import Artifact
 from .card import TaskCard
 from .errors import RecipeError
 from .formats import Format
-from .instance_renderer import InstanceRenderer, default_format  # noqa: F401  (default_format: part of the API)
+from .instance_renderer import InstanceRenderer
+from .prompt_assembly import default_format  # noqa: F401  (part of this module's API)
 from .media_and_policy import recipe_produces_media
 from .operator import SequentialOperator, SourceOperator
 from .query_parser import is_assignment_string, parse_assignments

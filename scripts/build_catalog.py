@@ -3,6 +3,7 @@
 Usage:
     python scripts/build_catalog.py          # rewrite catalog_snapshot/
     python scripts/build_catalog.py --check  # exit 1 when catalog_snapshot/ is stale
+It first regenerates (or, with --check, checks) the `__type__` -> module index core/unitxt/_type_index.py.
 Each module in catalog_sources/ defines `register(add)`; `add(name, artifact)` records one catalog entry.
 """
 
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "scripts" / "catalog_sources"
 SNAPSHOT = ROOT / "catalog_snapshot"
 sys.path.insert(0, str(ROOT / "core"))
+sys.path.insert(0, str(SOURCES))  # the sources share helpers in catalog_sources/_shared.py
 
 
 def collect() -> Dict[str, str]:
@@ -26,7 +28,7 @@ def collect() -> Dict[str, str]:
 
     files: Dict[str, str] = {}
     owners: Dict[str, str] = {}
-    for source in sorted(SOURCES.glob("*.py")):
+    for source in sorted(path for path in SOURCES.glob("*.py") if not path.name.startswith("_")):
         spec = importlib.util.spec_from_file_location(f"catalog_source_{source.stem}", source)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
@@ -58,6 +60,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check that the snapshot is up to date")
     arguments = parser.parse_args()
+    import subprocess
+
+    type_index = [sys.executable, str(ROOT / "scripts" / "build_type_index.py")] + (["--check"] if arguments.check else [])
+    if subprocess.run(type_index).returncode:
+        return 1
     wanted = collect()
     existing = current()
     stale = sorted(set(existing) - set(wanted))
@@ -79,8 +86,6 @@ def main() -> int:
         if directory.is_dir() and not any(directory.iterdir()):
             directory.rmdir()
     print(f"catalog_snapshot: {len(wanted)} artifacts ({len(changed)} written, {len(stale)} deleted).")
-    import subprocess
-
     return subprocess.run([sys.executable, str(ROOT / "scripts" / "build_catalog_index.py")]).returncode
 
 

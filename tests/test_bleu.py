@@ -1,4 +1,4 @@
-"""unitxt.bleu against the sacrebleu oracle: 13a tokenizer, corpus/sentence BLEU, chrF, bootstrap statistics."""
+"""unitxt.metrics.kernels.bleu against the sacrebleu oracle: 13a tokenizer, corpus/sentence BLEU, chrF, bootstrap statistics."""
 
 import random
 
@@ -7,21 +7,18 @@ import pytest
 import sacrebleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from unitxt.bleu import (
+from unitxt.metrics.kernels.bleu import (
     BLEU_TOKENIZERS,
     bleu_details_from_statistics,
     bleu_from_statistics,
     bleu_statistics,
-    chrf_from_statistics,
-    chrf_statistics,
     clear_tokenizer_cache,
     corpus_bleu,
-    corpus_chrf,
     sentence_bleu_scores,
-    sentence_chrf_scores,
     tokenize_13a,
     tokenize_none,
 )
+from unitxt.metrics.kernels.chrf import chrf_from_statistics, chrf_statistics, corpus_chrf, sentence_chrf_scores
 from unitxt.errors import MetricError
 
 WORDS = [

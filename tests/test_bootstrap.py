@@ -1,4 +1,4 @@
-"""Tests of the seeded, vectorised percentile bootstrap (unitxt.bootstrap)."""
+"""Tests of the seeded, vectorised percentile bootstrap (unitxt.metrics.kernels.bootstrap)."""
 
 import math
 import time
@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pytest
 
-from unitxt import bootstrap as bs
+from unitxt.metrics.kernels import bootstrap as bs
 from unitxt.errors import MetricError
 
 
@@ -170,7 +170,7 @@ def test_mean_ci_for_a_million_instances_completes():
 
 
 def test_two_valued_resampled_mean_row_by_row_for_large_resamples():
-    from unitxt.bootstrap import resampled_mean
+    from unitxt.metrics.kernels.bootstrap import resampled_mean
 
     rng = np.random.default_rng(11)
     values = rng.integers(0, 2, 70_000).astype(np.float64)

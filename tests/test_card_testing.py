@@ -1,9 +1,9 @@
-"""test_card / test_adding_to_catalog (unitxt.card_testing, documented as unitxt.test_utils.card) and print_dict."""
+"""test_card / test_adding_to_catalog (unitxt.test_utils.card, documented as unitxt.test_utils.card) and print_dict."""
 
 import pytest
 
 from unitxt.card import TaskCard
-from unitxt.card_testing import CardTestError, card_templates, test_adding_to_catalog, test_card
+from unitxt.test_utils.card import CardTestError, card_templates, test_adding_to_catalog, test_card
 from unitxt.loaders import LoadFromDictionary
 from unitxt.operators import Rename, Set
 from unitxt.templates import InputOutputTemplate

@@ -5,11 +5,12 @@ For every card of scripts/catalog_sources/cards_*.py: the catalog snapshot holds
 real LoadHF (offline, from a mirror in the dataset's real schema) with each of its templates, with 0 and 2 demos;
 gold references given as predictions score the maximum (1.0) of the task's main metric and fixed nonsense scores low.
 Plus the documented recipes (wnli, sst2, wmt.en_de) through the public load_dataset API, and the generic operators
-the cards added (unitxt.operators_extra).
+the cards added (unitxt.operators.label_spans).
 """
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ import pytest
 from unitxt import load_dataset
 from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
-from unitxt.card_testing import test_card
+from unitxt.test_utils.card import test_card
 from unitxt.catalog import fetch_artifact
 from unitxt.evaluation import evaluate
 from unitxt.recipe import DatasetRecipe
@@ -27,6 +28,7 @@ from .card_mirrors import build_all
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "scripts" / "catalog_sources"
+sys.path.insert(0, str(SOURCES))  # the sources share helpers in catalog_sources/_shared.py
 SNAPSHOT = ROOT / "catalog_snapshot"
 CARD_MODULES = sorted(path for path in SOURCES.glob("cards_*.py") if path.stem != "cards_embedded")
 NONSENSE = "zzqx-17 nothing relevant"
@@ -174,7 +176,7 @@ def test_wmt_en_de_with_all_translation_templates(in_mirror):
 
 # ------------------------------------------------------------------ the generic operators the cards use
 def test_iob_to_spans_bio_ids_text_tags_and_iob1():
-    from unitxt.operators_extra import IobToSpans
+    from unitxt.operators.label_spans import IobToSpans
 
     operator = IobToSpans(tag_names=["O", "B-PER", "I-PER", "B-LOC", "I-LOC"], type_names={"PER": "Person"})
     out = operator.process_instance({"tokens": ["Ann", "Lee", "saw", "New", "York", "."],
@@ -192,7 +194,7 @@ def test_iob_to_spans_bio_ids_text_tags_and_iob1():
 
 
 def test_shuffle_field_values_is_seeded_by_content():
-    from unitxt.operators_extra import ShuffleFieldValues
+    from unitxt.operators.label_spans import ShuffleFieldValues
 
     operator = ShuffleFieldValues(field="choices", seed_fields=["question"])
     first = operator.process_instance({"question": "q1", "choices": list("abcdefgh")})["choices"]
@@ -204,7 +206,7 @@ def test_shuffle_field_values_is_seeded_by_content():
 
 
 def test_set_classes_from_data_collects_sorted_values_over_all_streams():
-    from unitxt.operators_extra import SetClassesFromData
+    from unitxt.operators.label_spans import SetClassesFromData
     from unitxt.stream import MultiStream
 
     streams = MultiStream.from_iterables({"train": [{"label": "b"}, {"label": "a"}], "test": [{"label": "c"}],

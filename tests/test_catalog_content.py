@@ -404,7 +404,7 @@ _CURRENT_FIELDS: Dict[str, Any] = {}
 
 @pytest.mark.parametrize("name", TASK_NAMES)
 def test_every_task_and_its_templates_pass_test_card_on_synthetic_data(name, capsys):
-    from unitxt.card_testing import test_card
+    from unitxt.test_utils.card import test_card
     from unitxt.loaders import LoadFromDictionary
 
     task = _load(name)

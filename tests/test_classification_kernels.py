@@ -8,8 +8,8 @@ import pytest
 from sklearn import metrics as skm
 from sklearn.preprocessing import MultiLabelBinarizer
 
-from unitxt import bootstrap as bs
-from unitxt import classification_kernels as ck
+from unitxt.metrics.kernels import bootstrap as bs
+from unitxt.metrics.kernels import classification as ck
 from unitxt.errors import MetricError
 
 TOL = 1e-9
@@ -239,7 +239,7 @@ def test_ci_of_f1_micro_macro_and_accuracy_for_100k_instances():
 
 
 def test_gathered_counts_row_by_row_for_large_resamples_equal_one_offset_bincount():
-    from unitxt.classification_kernels import _offset_bincount, gathered_bincount
+    from unitxt.metrics.kernels.classification import _offset_bincount, gathered_bincount
 
     rng = np.random.default_rng(5)
     codes = rng.integers(0, 7, 70_000).astype(np.uint8)

@@ -108,7 +108,7 @@ def test_results_are_read_as_needed_and_cached():
 
 
 def test_classification_metrics_of_one_run_share_label_codes_and_resample_counts(monkeypatch):
-    import unitxt.classification_kernels as kernels
+    import unitxt.metrics.kernels.classification as kernels
 
     calls = []
     original = kernels._single_label_scores

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from unitxt.artifact import from_serializable
-from unitxt.dialog_operators import (
+from unitxt.operators.dialog import (
     InterleaveListsToDialogOperator,
     IobExtractor,
     SerializeDialog,
@@ -18,8 +18,8 @@ from unitxt.dialog_operators import (
 from unitxt.errors import MissingRequirementError, UnitxtError
 from unitxt.formats import SystemFormat
 from unitxt.formats_tokenizer import GraniteDocumentsFormat, HFSystemFormat
-from unitxt.image_operators import DecodeImage, HashImage, Oldify, PixelNoise, ToImage, ToRGB
-from unitxt.operators_tools import FixJsonSchemaOfParameterTypes, ReadFile, WikipediaFetcher, type_name_to_schema
+from unitxt.operators.images import DecodeImage, HashImage, Oldify, PixelNoise, ToImage, ToRGB
+from unitxt.operators.external import FixJsonSchemaOfParameterTypes, ReadFile, WikipediaFetcher, type_name_to_schema
 from unitxt.random_utils import InstanceRandom
 from unitxt.type_utils import make_checker, to_type
 

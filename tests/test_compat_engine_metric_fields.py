@@ -5,7 +5,7 @@ import pytest
 
 from tests.openai_protocol_server import OpenAIProtocolServer
 from unitxt.artifact import ArtifactDefinitionError, from_serializable
-from unitxt.bleu import bleu_statistics
+from unitxt.metrics.kernels.bleu import bleu_statistics
 
 
 def test_ollama_model_field_names_the_requested_model(tmp_path):

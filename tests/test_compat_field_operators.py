@@ -8,7 +8,7 @@ import pytest
 from unitxt.artifact import from_serializable
 from unitxt.errors import SandboxError, UnitxtError
 from unitxt.operators import Copy, ExecuteExpression, FilterByCondition
-from unitxt.operators_fields import (
+from unitxt.operators.field_edits import (
     AddConstant,
     Dictify,
     Fillna,

@@ -11,7 +11,7 @@ import pytest
 from unitxt.artifact import from_serializable
 from unitxt.errors import MissingRequirementError, UnitxtError
 from unitxt.loaders import LoadCSV, LoadHF, LoadJsonFile
-from unitxt.source_loaders import LoadFromKaggle, LoadFromSklearn, LoadIOB, parse_iob_sentences, turl_table
+from unitxt.loaders.other_sources import LoadFromKaggle, LoadFromSklearn, LoadIOB, parse_iob_sentences, turl_table
 
 from .hub_mirror import make_hub_dataset
 

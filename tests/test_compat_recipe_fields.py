@@ -8,7 +8,7 @@ import pytest
 from unitxt import load_dataset
 from unitxt.artifact import from_serializable
 from unitxt.errors import RecipeError
-from unitxt.metrics_huggingface import HuggingfaceMetric
+from unitxt.metrics.huggingface import HuggingfaceMetric
 from unitxt.random_utils import InstanceRandom
 from unitxt.samplers import DiverseLabelsSampler
 from unitxt.task import Task

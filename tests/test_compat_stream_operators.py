@@ -4,7 +4,7 @@ import pytest
 
 from unitxt.artifact import from_serializable
 from unitxt.errors import UnitxtError
-from unitxt.operators_streams import (
+from unitxt.operators.splits_and_streams import (
     AddIncrementalId,
     Apply,
     DeleteSplits,

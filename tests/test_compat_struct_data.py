@@ -11,7 +11,7 @@ from unitxt.artifact import from_serializable
 from unitxt.errors import MissingRequirementError, UnitxtError
 from unitxt.random_utils import InstanceRandom
 from unitxt.serializers import MultiTypeSerializer
-from unitxt.struct_data_operators import (
+from unitxt.operators.struct_data import (
     ConstructTableFromRowsCols,
     DictAsJsonSerializer,
     GetNumOfTableCells,

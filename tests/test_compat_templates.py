@@ -8,7 +8,7 @@ import pytest
 from unitxt.artifact import from_serializable
 from unitxt.errors import UnitxtError
 from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, MultipleChoiceTemplate
-from unitxt.templates_judging import (
+from unitxt.templates.judging import (
     DialogFieldsData,
     DialogPairwiseChoiceTemplate,
     DialogTemplate,

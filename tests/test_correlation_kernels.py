@@ -9,8 +9,8 @@ import pytest
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from unitxt import bootstrap as bs
-from unitxt import correlation_kernels as ck
+from unitxt.metrics.kernels import bootstrap as bs
+from unitxt.metrics.kernels import correlation as ck
 from unitxt.errors import MetricError
 
 TOL = 1e-9

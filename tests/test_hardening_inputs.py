@@ -215,7 +215,7 @@ def test_long_texts_show_rouge_l_progress_and_score_as_rouge_score(capsys):
 
     from rouge_score import rouge_scorer
 
-    from unitxt.rouge import LONG_TEXT_CHARACTERS, rouge_instance_scores
+    from unitxt.metrics.kernels.rouge import LONG_TEXT_CHARACTERS, rouge_instance_scores
 
     rng = random.Random(0)
     words = [f"w{i}" for i in range(300)]

@@ -12,7 +12,7 @@ from unitxt import add_to_catalog, evaluate, load_dataset
 from unitxt.card import TaskCard
 from unitxt.errors import MetricError, MissingRequirementError
 from unitxt.loaders import LoadFromDictionary
-from unitxt.metrics_huggingface import HuggingfaceMetric
+from unitxt.metrics.huggingface import HuggingfaceMetric
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate
 
@@ -163,7 +163,7 @@ def test_documented_use_in_the_catalog_and_evaluation(metric_dir, temp_catalog):
 
 
 def test_evaluate_is_imported_lazily_and_required_when_used(monkeypatch, metric_dir):
-    code = "import sys, unitxt.metrics_huggingface, unitxt.metrics; print('evaluate' in sys.modules)"
+    code = "import sys, unitxt.metrics.huggingface, unitxt.metrics; print('evaluate' in sys.modules)"
     env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent / "core"), "PATH": "/usr/bin:/bin"}
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert output.stdout.strip() == "False"

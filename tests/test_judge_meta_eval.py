@@ -8,13 +8,12 @@ import re
 
 import pytest
 from scipy.stats import pearsonr, spearmanr
-from unitxt.card_testing import test_card
+from unitxt.test_utils.card import test_card
 from unitxt.catalog import fetch_artifact
 from unitxt.evaluation import evaluate
-from unitxt.judge_meta_eval import ExtractArenaHardPreference
-from unitxt.loaders import LoaderError
+from unitxt.judgment_processors import ExtractArenaHardPreference
+from unitxt.loaders import LoaderError, LoadFromHFSpace
 from unitxt.recipe import DatasetRecipe
-from unitxt.source_loaders import LoadFromHFSpace
 
 from .space_mirrors import (
     ARENA_MODELS,

@@ -60,7 +60,7 @@ def test_load_hf_missing_dataset_is_clear_error(tmp_path, monkeypatch):
 
 
 def test_limit_notice_is_logged_once(caplog):
-    from unitxt import loaders
+    from unitxt.loaders import base as loaders
 
     loaders._limit_notices_shown.discard("LoadFromDictionary")
     with caplog.at_level(logging.INFO, logger="unitxt"):

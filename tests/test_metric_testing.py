@@ -6,7 +6,7 @@ from typing import Dict, List
 
 import pytest
 
-from unitxt.metric_testing import MetricTestError
+from unitxt.test_utils.metrics import MetricTestError
 from unitxt.metrics import InstanceMetric
 from unitxt.test_utils.metrics import apply_metric, test_metric
 

@@ -11,7 +11,7 @@ from sklearn.preprocessing import MultiLabelBinarizer
 
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError
-from unitxt.metrics_classification_extra import SumAccuracy, best_accuracy_threshold, best_f1_thresholds
+from unitxt.metrics.classification_variants import SumAccuracy, best_accuracy_threshold, best_f1_thresholds
 
 from .metric_cases import assert_close
 

@@ -5,7 +5,7 @@ import pytest
 
 from unitxt.artifact import Artifact, get_artifact_class
 from unitxt.catalog import fetch_artifact
-from unitxt.metric_base import Metric
+from unitxt.metrics.base import Metric
 
 METRIC_TYPES = """accuracy_fast f1_fast meteor_fast multi_turn_metric sql_execution_accuracy sql_non_execution_accuracy
 tool_call_key_value_extraction key_value_extraction is_code_mixed binary_accuracy binary_max_f1 binary_max_accuracy

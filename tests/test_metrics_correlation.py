@@ -14,10 +14,10 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 from unitxt import evaluate
-from unitxt.bootstrap import percentile_interval, resample_indices
+from unitxt.metrics.kernels.bootstrap import percentile_interval, resample_indices
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError
-from unitxt.metrics_correlation import KendallTauB, Pearson, RocAuc, Spearman
+from unitxt.metrics.correlation import KendallTauB, Pearson, RocAuc, Spearman
 from unitxt.settings_utils import settings
 
 from .metric_cases import assert_close, make_row

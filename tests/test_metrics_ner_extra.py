@@ -5,10 +5,10 @@ import difflib
 import numpy as np
 import pytest
 
-from unitxt.bootstrap import percentile_interval, resample_indices
+from unitxt.metrics.kernels.bootstrap import percentile_interval, resample_indices
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError
-from unitxt.metrics_ner_extra import fuzzy_ratio
+from unitxt.metrics.grouped_f1 import fuzzy_ratio
 from unitxt.settings_utils import settings
 
 

@@ -12,10 +12,10 @@ import pytest
 from unitxt import evaluate
 from unitxt.catalog import fetch_artifact, get_default_catalog
 from unitxt.errors import MetricError
-from unitxt.metric_base import InstanceMetric, Metric
-from unitxt.metrics_list import MetricsList
-from unitxt.metrics_rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
-from unitxt.metrics_string import TokenOverlap
+from unitxt.metrics.base import InstanceMetric, Metric
+from unitxt.metrics.lists import MetricsList
+from unitxt.metrics.rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
+from unitxt.metrics.string_match import TokenOverlap
 
 from .metric_cases import assert_close, make_row, random_text, random_text_corpus
 

@@ -8,11 +8,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from unitxt.bootstrap import percentile_interval, resample_indices
+from unitxt.metrics.kernels.bootstrap import percentile_interval, resample_indices
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError
-from unitxt.metrics_ner import NER
-from unitxt.metrics_retrieval import RetrievalAtK
+from unitxt.metrics.ner import NER
+from unitxt.metrics.retrieval import RetrievalAtK
 from unitxt.settings_utils import settings
 
 from .metric_cases import assert_close

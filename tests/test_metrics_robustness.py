@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from unitxt.bootstrap import percentile_interval, resample_indices
+from unitxt.metrics.kernels.bootstrap import percentile_interval, resample_indices
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError
-from unitxt.metrics_robustness import normalized_cohens_h, normalized_hedges_g, performance_drop_rate
+from unitxt.metrics.robustness import normalized_cohens_h, normalized_hedges_g, performance_drop_rate
 from unitxt.settings_utils import settings
 
 # group 1: original right, paraphrases 1 of 3 right; group 2: original right, paraphrase right;

@@ -7,7 +7,7 @@ import pytest
 
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError, MissingRequirementError
-from unitxt.metrics_sql import SQLExecutionAccuracy, SQLSandboxError, open_database, run_read_only
+from unitxt.metrics.sql import SQLExecutionAccuracy, SQLSandboxError, open_database, run_read_only
 
 DB = {"db_type": "in_memory", "data": {"people": {"columns": ["name", "age"],
                                                   "rows": [["ann", 31], ["bob", 25], ["cy", 40]]}}}

@@ -10,10 +10,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from unitxt.bootstrap import percentile_interval, resample_indices
+from unitxt.metrics.kernels.bootstrap import percentile_interval, resample_indices
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError
-from unitxt.metrics_string import Wer
+from unitxt.metrics.string_match import Wer
 from unitxt.settings_utils import settings
 
 from .metric_cases import assert_close, random_text_corpus

@@ -11,8 +11,8 @@ from nltk.translate.meteor_score import meteor_score
 
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError
-from unitxt.metrics_meteor import porter_stem, single_meteor, tokenize
-from unitxt.metrics_string_extra import canonical_finqa_program, relaxed_correct, run_finqa_program, \
+from unitxt.metrics.meteor import porter_stem, single_meteor, tokenize
+from unitxt.metrics.string_similarity import canonical_finqa_program, relaxed_correct, run_finqa_program, \
     finqa_program_tokens
 
 

@@ -12,10 +12,10 @@ import sacrebleu
 from rouge_score import rouge_scorer
 
 from unitxt import evaluate
-from unitxt.bootstrap import percentile_interval, resample_indices
+from unitxt.metrics.kernels.bootstrap import percentile_interval, resample_indices
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError, UnitxtError
-from unitxt.metrics_text import Bleu, Chrf, Rouge
+from unitxt.metrics.text import Bleu, Chrf, Rouge
 from unitxt.settings_utils import settings
 
 from .metric_cases import assert_close, make_row, random_text_corpus, reference_streams

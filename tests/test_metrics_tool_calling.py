@@ -7,7 +7,7 @@ from scipy import stats
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError, MissingRequirementError
 from unitxt.metrics import MetricsEnsemble
-from unitxt.metrics_tool_calling import flatten_tool_call, schema_errors
+from unitxt.metrics.tool_calling import flatten_tool_call, schema_errors
 
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1},
@@ -83,7 +83,7 @@ def test_key_value_extraction_of_tool_calls():
 
 
 def test_multi_turn_metric_scores_the_last_assistant_turn():
-    from unitxt.metrics_tool_calling import MultiTurnMetric
+    from unitxt.metrics.tool_calling import MultiTurnMetric
 
     wrapper = MultiTurnMetric(metric="metrics.accuracy")
     dialog = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "no"},

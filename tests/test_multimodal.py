@@ -12,7 +12,7 @@ from unitxt import load_dataset
 from unitxt.card import TaskCard
 from unitxt.data_types import Audio, Image, is_image_value
 from unitxt.errors import InstanceTypeError, MissingRequirementError
-from unitxt.image_operators import GrayScale, GridLines, ImageToText, WhiteNoise
+from unitxt.operators.images import GrayScale, GridLines, ImageToText, WhiteNoise
 from unitxt.image_utils import (
     clean_content_parts,
     content_parts,
@@ -340,7 +340,7 @@ def test_doc_multimodality_card_and_evaluation(tmp_path, monkeypatch):
 
     from unitxt.blocks import LoadHF, Set, TaskCard
     from unitxt.collections_operators import Explode, Wrap
-    from unitxt.image_operators import ImageToText
+    from unitxt.operators.images import ImageToText
     from unitxt.operators import Copy
 
     card = TaskCard(

@@ -8,8 +8,8 @@ import pytest
 from sklearn.metrics import precision_recall_fscore_support
 from sklearn.preprocessing import MultiLabelBinarizer
 
-from unitxt import bootstrap as bs
-from unitxt import ner_kernels as nk
+from unitxt.metrics.kernels import bootstrap as bs
+from unitxt.metrics.kernels import ner as nk
 from unitxt.errors import MetricError
 
 TOL = 1e-9

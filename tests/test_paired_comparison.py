@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from unitxt import compare, evaluate
-from unitxt.bootstrap import percentile_interval, resample_indices
+from unitxt.metrics.kernels.bootstrap import percentile_interval, resample_indices
 from unitxt.errors import UnitxtError
 
 

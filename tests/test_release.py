@@ -89,8 +89,8 @@ def test_release_folders_hold_only_the_release_files(release):
     for module in ("artifact", "recipe", "dataset_builder", "evaluation", "metrics"):
         assert f"    {module!r}: " in vendored
     assert "'cards.demo.sentiment'" not in vendored  # the catalog is embedded once, compressed
-    for helper in ("test_utils", "card_testing", "metric_testing"):  # developer test helpers are not shipped
-        assert f"    {helper!r}: " not in vendored
+    for helper in ("test_utils", "test_utils.card", "test_utils.metrics", "test_utils.operators"):
+        assert f"    {helper!r}: " not in vendored  # developer test helpers are not shipped
 
 
 def test_rebuild_is_byte_identical(release, tmp_path):

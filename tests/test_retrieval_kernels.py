@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, ndcg_score
 
-from unitxt import retrieval_kernels as rk
+from unitxt.metrics.kernels import retrieval as rk
 from unitxt.errors import MetricError
 
 TOL = 1e-9

@@ -1,4 +1,4 @@
-"""unitxt.rouge against the rouge_score oracle: randomized texts, hand-checked examples, LCS internals, errors."""
+"""unitxt.metrics.kernels.rouge against the rouge_score oracle: randomized texts, hand-checked examples, LCS internals, errors."""
 
 import random
 
@@ -9,7 +9,7 @@ from rouge_score.rouge_scorer import _lcs_table, lcs_ind
 from rouge_score.tokenize import tokenize as oracle_tokenize
 
 from unitxt.errors import MetricError
-from unitxt.rouge import (
+from unitxt.metrics.kernels.rouge import (
     DEFAULT_ROUGE_TYPES,
     lcs_length,
     lcs_reference_positions,

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import jaccard_score
 
-from unitxt import bootstrap as bs
-from unitxt import text_match_kernels as tm
+from unitxt.metrics.kernels import bootstrap as bs
+from unitxt.metrics.kernels import text_match as tm
 from unitxt.errors import MetricError
 
 TOL = 1e-9

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Union
 from .card import TaskCard
 from .errors import RecipeError, UnitxtError
 from .evaluation import evaluate, post_process  # noqa: F401 - part of the documented API
-from .loaders import LoadFromDictionary
+from .loaders.base import LoadFromDictionary
 from .recipe import DatasetRecipe, build_recipe
 
 

@@ -449,51 +449,28 @@ def to_serializable(value: Any) -> Any:
     raise ArtifactDefinitionError(f"Value {_short(value)} of type {type(value).__name__} is not serialisable.")
 
 
-# Modules of the library that define artifact classes; imported (all, once) the first time a __type__ is not yet
-# registered, so `import unitxt` stays fast. This is a fixed list of our own modules, never a name taken from data.
-BUILTIN_ARTIFACT_MODULES = (
-    "operators",
-    "loaders",
-    "splitters",
-    "task",
-    "card",
-    "templates", "templates_extra",
-    "formats",
-    "system_prompts",
-    "samplers",
-    "recipe",
-    "benchmark",
-    "processors", "judge_meta_eval",
-    "metrics",
-    "metrics_text", "metrics_bleu", "metrics_string", "metrics_correlation", "metrics_ner", "metrics_retrieval", "metrics_rag", "metrics_list",
-    "metrics_classification_extra", "metrics_string_extra", "metrics_ner_extra", "metrics_robustness", "metrics_sql",
-    "metrics_tool_calling", "metrics_ensemble", "metrics_meteor",
-    "serializers",
-    "augmentors", "image_operators", "metrics_huggingface",
-    "operators_extra",
-    "inference",
-    "operators_fields", "operators_streams", "judgment_processors", "templates_judging", "source_loaders",
-    "dialog_operators", "struct_data_operators", "table_augmentors", "formats_tokenizer", "operators_tools",
-    "model_processors",
-    "llm_as_judge_constants", "llm_as_judge_operators", "llm_as_judge", "llm_as_judge_templates", "llm_as_judge_meta",
-    "metrics_model_based",
-)
-_builtins_loaded = False
+def _type_modules() -> Dict[str, str]:
+    """The generated `__type__` -> module index (core/unitxt/_type_index.py, written by scripts/build_type_index.py)."""
+    from ._type_index import TYPE_MODULES
+
+    return TYPE_MODULES
+
+
+def _import_module_of(type_name: str) -> None:
+    """Import the one library module that defines `type_name` (a fixed name from the generated index, never data)."""
+    module = _type_modules().get(type_name)
+    if module is not None:
+        import importlib
+
+        importlib.import_module(f"{__package__}.{module}")
 
 
 def load_builtin_artifact_modules() -> None:
-    """Import every library module that registers artifact classes (idempotent)."""
-    global _builtins_loaded
-    if _builtins_loaded:
-        return
+    """Import every library module that registers artifact classes (for listings of all types; idempotent)."""
     import importlib
-    import importlib.util
 
-    for module in BUILTIN_ARTIFACT_MODULES:
-        full_name = f"{__package__}.{module}"
-        if importlib.util.find_spec(full_name) is not None:
-            importlib.import_module(full_name)
-    _builtins_loaded = True
+    for module in sorted(set(_type_modules().values())):
+        importlib.import_module(f"{__package__}.{module}")
 
 
 def get_artifact_class(type_name: str) -> type:
@@ -502,10 +479,11 @@ def get_artifact_class(type_name: str) -> type:
         raise UnknownArtifactTypeError(f"__type__ must be a string naming a registered artifact class, got "
                                        f"{type(type_name).__name__} {str(type_name)[:80]}.")
     if type_name not in _ARTIFACT_TYPES:
-        load_builtin_artifact_modules()
+        _import_module_of(type_name)
     try:
         return _ARTIFACT_TYPES[type_name]
     except (KeyError, TypeError):
+        load_builtin_artifact_modules()  # for the suggestions below
         close = difflib.get_close_matches(str(type_name), list(_ARTIFACT_TYPES), n=3)
         raise UnknownArtifactTypeError(
             f"Unknown artifact __type__ {type_name!r}"

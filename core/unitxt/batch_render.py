@@ -30,15 +30,15 @@ class RenderedStream(GeneratorStream):
         self.renderer = renderer
 
     def iter_columns(self, batch_size: int = 1000) -> Iterator[Dict[str, List[Any]]]:
-        """Batches of at most `batch_size` rows as {row key: column list}, keys in `recipe.ROW_KEYS` order."""
+        """Batches of at most `batch_size` rows as {row key: column list}, keys in `row_json.ROW_KEYS` order."""
         kwargs = self.gen_kwargs
         instances = kwargs["stream"]
         if kwargs["skip"]:
             instances = itertools.islice(instances, kwargs["skip"], None)
         if kwargs["limit"] is not None:
             instances = itertools.islice(instances, kwargs["limit"])
-        if self.renderer._pool_source is not None:
-            self.renderer.pool()
+        if self.renderer.demos.source is not None:
+            self.renderer.demos.materialise()
         plan = BatchPlan(self.renderer)
         iterator = iter(instances)
         while True:
@@ -67,17 +67,17 @@ class BatchPlan:
             not renderer._policy_checks
             and not renderer.media_fields
             and not renderer.augmentors
-            and renderer.static_system_prompt is not None
-            and not renderer._pool_media
+            and renderer.prompt.static_system_prompt is not None
+            and not renderer.demos.has_media
         )
-        self.inline_sampler = type(renderer.sampler) is RandomSampler
+        self.inline_sampler = type(renderer.demos.sampler) is RandomSampler
         # the plain SystemFormat's model_input_format applied directly to the five parts (its placeholders were
         # checked against them when it was compiled); on any error `render_prompt` runs to raise its own error
         from .formats import SystemFormat
 
-        model = getattr(renderer.format, "_model", None)
+        model = getattr(renderer.prompt.format, "_model", None)
         self.prompt = None
-        if type(renderer.format) is SystemFormat and not renderer.format.format_args and model is not None:
+        if type(renderer.prompt.format) is SystemFormat and not renderer.prompt.format.format_args and model is not None:
             self.prompt = model._render_with_markers if model.has_marker else model._format_map
         # template index -> per pool position: (the demo formatted by the format, the demo's task_data JSON)
         self.demo_tables: Dict[int, List[Optional[Tuple[str, str]]]] = {}
@@ -85,7 +85,7 @@ class BatchPlan:
     def _demo_table(self, template_index: int) -> List[Optional[Tuple[str, str]]]:
         table = self.demo_tables.get(template_index)
         if table is None:
-            table = self.demo_tables[template_index] = [None] * len(self.renderer._pool)
+            table = self.demo_tables[template_index] = [None] * len(self.renderer.demos.items)
         return table
 
     def _demo_entries(self, template_index: int, indices: List[int]) -> List[Tuple[str, str]]:
@@ -93,13 +93,16 @@ class BatchPlan:
         table = self._demo_table(template_index)
         for index in indices:
             if table[index] is None:
-                table[index] = (self.renderer._demos_text(template_index, [index]),
-                                self.renderer._demo_task_data(template_index, index))
+                table[index] = (self.renderer.demos.text(template_index, [index]),
+                                self.renderer.demos.task_data(template_index, index))
         return [table[index] for index in indices]
 
     def render(self, instances: List[Dict[str, Any]]) -> Dict[str, List[Any]]:
         """The rows of `instances` as columns."""
-        from .recipe import _NO_EXCLUSIONS, ROW_KEYS, _encode_json, _fields_json
+        from .demo_pool import NO_EXCLUSIONS as _NO_EXCLUSIONS
+        from .row_json import ROW_KEYS
+        from .row_json import encode_json as _encode_json
+        from .row_json import fields_json as _fields_json
 
         renderer = self.renderer
         columns = {key: [] for key in ROW_KEYS}
@@ -115,9 +118,10 @@ class BatchPlan:
         prefix, templates, counts = renderer.seed_prefix, renderer.templates, renderer.counts
         n_templates, n_counts = renderer.n_templates, len(counts)
         first_word = (n_templates > 1) + (n_counts > 1)
-        pool_keys, pool_size = renderer._pool_keys, len(renderer._pool or ())
-        inline_sampler, sampler = self.inline_sampler, renderer.sampler
-        render_prompt, system_prompt, prompt = renderer.format.render_prompt, renderer.static_system_prompt, self.prompt
+        pool_keys, pool_size = renderer.demos.keys, len(renderer.demos.items or ())
+        inline_sampler, sampler = self.inline_sampler, renderer.demos.sampler
+        render_prompt, system_prompt = renderer.prompt.format.render_prompt, renderer.prompt.static_system_prompt
+        prompt = self.prompt
         metadata_json, demo_tables = renderer._metadata_json, self.demo_tables
         metrics, template_postprocessors, group_keys = renderer.metrics, renderer.postprocessors, renderer.group_keys
         for instance in instances:

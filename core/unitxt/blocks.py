@@ -2,12 +2,14 @@
 
 from .card import TaskCard
 from .formats import ChatAPIFormat, SystemFormat
-from .loaders import LoadCSV, LoadFromDictionary, LoadHF, LoadJsonFile
-from .operators import AddFields, Copy, MapInstanceValues, Rename, RenameFields, Set
+from .loaders.base import LoadFromDictionary
+from .loaders.hub_and_files import LoadCSV, LoadHF, LoadJsonFile
+from .operators.fields import AddFields, Copy, MapInstanceValues, Rename, RenameFields, Set
 from .recipe import DatasetRecipe, StandardRecipe
 from .splitters import RenameSplits, SplitRandomMix
 from .task import FormTask, Task
-from .templates import InputOutputTemplate, MultiReferenceTemplate, Template, TemplatesDict, TemplatesList
+from .templates.base import InputOutputTemplate, MultiReferenceTemplate, Template
+from .templates.collections import TemplatesDict, TemplatesList
 
 __all__ = [
     "TaskCard", "Task", "FormTask", "LoadHF", "LoadCSV", "LoadJsonFile", "LoadFromDictionary", "Set", "AddFields",

@@ -3,7 +3,7 @@
 from typing import Dict, List, Optional, Union
 
 from .artifact import Artifact
-from .loaders import Loader
+from .loaders.base import Loader
 from .operator import Operator
 from .task import Task
 

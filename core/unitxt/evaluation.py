@@ -11,15 +11,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .errors import MetricError, UnitxtError
 from .evaluation_inputs import EvaluationInputs, positions_by_code
-from .metric_base import Metric, MetricScores, evaluation_memo, global_scores_together
+from .metrics.base import Metric, MetricScores, evaluation_memo, global_scores_together
 from .post_processing import LazyTaskData, _names, _Resolver, post_process_rows  # noqa: F401 - re-exported
 from .results import EvaluationResults
-
-
-def _np():
-    import numpy
-
-    return numpy
+from .lazy_imports import numpy_module as _np
 
 
 def rows_of(data: Any) -> List[Dict[str, Any]]:
@@ -195,7 +190,7 @@ def _evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: 
 def _partitions(inputs: EvaluationInputs) -> Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], List[int]]:
     """{(subset, metric names): positions}: rows sharing a subset and a metric list, in order of first appearance.
     Names of metric lists (metrics.qa.open.recommended_no_gpu) stand for their items."""
-    from .metrics_list import MetricsList
+    from .metrics.lists import MetricsList
 
     metric_codes, metric_lists = inputs.codes("metrics")
     subset_codes, subsets = inputs.codes("subset")

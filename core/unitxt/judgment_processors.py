@@ -282,3 +282,32 @@ __all__ = [
     "ScaleNumberToZeroOneReturnZeroIfFails", "ListToEmptyEntitiesTuples", "DictOfListsToPairs", "GetSQL",
     "ToolCallPostProcessor", "MultipleToolCallPostProcessor", "InferDictsToBinaryLogprobs",
 ]
+
+
+# Arena-Hard meta-evaluation: the judge's verdict and a signed gold preference (possibly a mean of two games,
+# hence +-2) read on one integer scale.
+_VERDICT = re.compile(r"\[\[\s*([AB<>=]+|[+-]?\d+)\s*\]\]")
+
+
+class ExtractArenaHardPreference(FieldOperator):
+    """The last [[...]] of the text as a preference for answer A: A>>B 3, A>B 1, A=B 0, B>A -1, B>>A -3, or a signed
+    integer written in the brackets (the gold of the two-game mean can be +-2); 0 when there is no verdict."""
+
+    _SCORES = {"A>>B": 3, "A>B": 1, "A=B": 0, "B>A": -1, "B>>A": -3}
+
+    def process_value(self, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        found = _VERDICT.findall(str(value))
+        if not found:
+            return 0
+        verdict = found[-1]
+        if verdict in self._SCORES:
+            return self._SCORES[verdict]
+        try:
+            return int(verdict)
+        except ValueError:
+            return 0
+
+
+__all__ = ["ExtractArenaHardPreference"]

@@ -23,7 +23,7 @@ from .llm_as_judge_prompts import (
     verdict_prompt,
 )
 from .logging_utils import get_logger
-from .metric_base import BulkInstanceMetric, MetricScores
+from .metrics.base import BulkInstanceMetric, MetricScores
 
 
 def _text(value: Any) -> str:

@@ -19,7 +19,7 @@ from .judgment_processors import (  # noqa: E402,F401 - re-exported for the judg
     ExtractVerbalJudgementBadGood,
     ExtractVerbalJudgment,
 )
-from .metrics_ensemble import WeightedWinRateCorrelation  # noqa: E402,F401 - the original's win-rate correlation
+from .metrics.ensemble import WeightedWinRateCorrelation  # noqa: E402,F401 - the original's win-rate correlation
 
 
 def model_win_rates(judgments: List[float], model_a: List[str], model_b: List[str]) -> Dict[str, float]:

@@ -17,7 +17,7 @@ from .artifact import Artifact
 from .errors import MetricError
 from .inference.base import InferenceEngine
 from .logging_utils import get_logger
-from .metric_base import BulkInstanceMetric
+from .metrics.base import BulkInstanceMetric
 
 _PAIRWISE_WINNER = {"a": 1.0, "tie": 0.5, "b": 0.0}
 
@@ -264,6 +264,6 @@ def yes_probability(tokens: List[Dict[str, Any]]) -> float:
     return math.nan
 
 
-from .metrics_ensemble import MetricsEnsemble  # noqa: E402,F401 - documented as unitxt.metrics.MetricsEnsemble
+from .metrics.ensemble import MetricsEnsemble  # noqa: E402,F401 - documented as unitxt.metrics.MetricsEnsemble
 
 

@@ -70,7 +70,7 @@ def _difference_row(a: float, b: float, samples_a: Any, samples_b: Any, count: i
                     confidence_level: float) -> Dict[str, Any]:
     import numpy as np
 
-    from .bootstrap import percentile_interval
+    from .metrics.kernels.bootstrap import percentile_interval
 
     observed = float(b) - float(a)
     differences = np.asarray(samples_b, dtype=np.float64) - np.asarray(samples_a, dtype=np.float64)
@@ -90,7 +90,7 @@ def _resampled(scores: Any, positions: Any, names: List[str], n_resamples: int, 
     """Each score's values over the seeded resamples of `positions` (the same draws for both runs)."""
     import numpy as np
 
-    from .bootstrap import resample_indices
+    from .metrics.kernels.bootstrap import resample_indices
 
     statistic = scores.resampled(positions, names)
     collected: Dict[str, List[Any]] = {name: [] for name in names}

@@ -457,7 +457,7 @@ def _nested_mean_ci(result, leaves) -> Tuple[float, float]:
     per resample, as its point estimate is; inner nodes get their own score_ci_low / score_ci_high."""
     import numpy as np
 
-    from .bootstrap import percentile_interval, resample_indices
+    from .metrics.kernels.bootstrap import percentile_interval, resample_indices
 
     n_resamples = int(settings.default_n_resamples)
     if n_resamples <= 0:

@@ -9,7 +9,7 @@ from typing import Any, Dict, List
 
 from .augmentors import Augmentor
 from .random_utils import InstanceRandom
-from .struct_data_operators import shuffle_table_columns, shuffle_table_rows
+from .operators.struct_data import shuffle_table_columns, shuffle_table_rows
 
 
 def is_table(value: Any) -> bool:

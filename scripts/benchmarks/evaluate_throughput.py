@@ -116,7 +116,7 @@ def run_text(n: int) -> None:
     import sacrebleu
     from rouge_score import rouge_scorer
 
-    from unitxt.metrics_text import Bleu, Rouge
+    from unitxt.metrics.text import Bleu, Rouge
 
     predictions, references = text_pairs(n)
     types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]

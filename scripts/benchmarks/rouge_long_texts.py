@@ -10,7 +10,7 @@ import argparse
 import random
 import time
 
-from unitxt.rouge import rouge_instance_scores
+from unitxt.metrics.kernels.rouge import rouge_instance_scores
 
 
 def text_pair(tokens: int, seed: int = 0):

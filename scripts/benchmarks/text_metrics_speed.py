@@ -9,14 +9,13 @@ import random
 import time
 from typing import Callable, List, Tuple
 
-from unitxt.bleu import (
+from unitxt.metrics.kernels.bleu import (
     bleu_from_statistics,
     bleu_statistics,
-    chrf_from_statistics,
-    chrf_statistics,
     clear_tokenizer_cache,
 )
-from unitxt.rouge import rouge_instance_scores
+from unitxt.metrics.kernels.chrf import chrf_from_statistics, chrf_statistics
+from unitxt.metrics.kernels.rouge import rouge_instance_scores
 
 ROUGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 

@@ -4,7 +4,7 @@ Text augmentors only change the task's augmentable_inputs; image augmentors need
 """
 
 from unitxt.augmentors import AugmentCase, AugmentPrefixSuffix, AugmentTypos, AugmentWhitespace, DemosLabelNoise, NullAugmentor
-from unitxt.image_operators import GrayScale, GridLines, WhiteNoise
+from unitxt.operators.images import GrayScale, GridLines, WhiteNoise
 
 WHITESPACE_WEIGHTS = {" ": 20, "\t": 10, "\n": 40, "": 30}
 

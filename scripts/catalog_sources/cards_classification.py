@@ -4,10 +4,11 @@ Integer labels are mapped to readable class names in the order of each dataset's
 documented label list when the column is a plain integer). `classes` always lists every class of the dataset.
 """
 
+from _shared import card_tags, hf_url, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, JoinStr, ListFieldValues, MapInstanceValues, RemoveFields, Rename, Set
-from unitxt.operators_extra import SetClassesFromData
+from unitxt.operators import ExecuteExpression, JoinStr, ListFieldValues, RemoveFields, Rename, Set
+from unitxt.operators.label_spans import SetClassesFromData
 from unitxt.splitters import SplitRandomMix
 
 MULTI_CLASS_TEMPLATES = "templates.classification.multi_class.all"
@@ -15,23 +16,15 @@ MULTI_LABEL_TEMPLATES = "templates.classification.multi_label.all"
 TRAIN_TEST_MIX = {"train": "train[90%]", "validation": "train[10%]", "test": "test"}
 
 
-def hf(repo):
-    return f"https://huggingface.co/datasets/{repo}"
-
-
 def _tags(repo, paper=None, task="classification", **extra):
-    urls = {"dataset": hf(repo)}
-    if paper:
-        urls["paper"] = paper
-    return {"task": task, "language": "en", "modality": "text", "urls": urls, **extra}
+    return card_tags(task, dataset_url=hf_url(repo), paper=paper, **extra)
 
 
 def index_mapper(field, classes, start=0, process_every_value=False):
-    return MapInstanceValues(mappers={field: {str(start + index): name for index, name in enumerate(classes)}},
-                             process_every_value=process_every_value)
+    return index_to_label(field, classes, start, process_every_value=process_every_value)
 
 
-def multi_class_card(loader, classes, description, tags, text=None, label="label", start=0, mix=None,
+def multi_class_card(*, loader, classes, description, tags, text=None, label="label", start=0, mix=None,
                      task="tasks.classification.multi_class.topic_classification", text_type="text",
                      type_of_class="topic", pre=(), map_labels=True):
     steps = list(pre)
@@ -124,110 +117,110 @@ MEDICAL_CONDITIONS = ["neoplasms", "digestive system diseases", "nervous system 
 
 def register(add):
     add("cards.ag_news", multi_class_card(
-        LoadHF(path="fancyzhx/ag_news"), AG_NEWS,
-        "AG News: news article titles and descriptions from the AG's corpus, in 4 topic classes. Published train "
+        loader=LoadHF(path="fancyzhx/ag_news"), classes=AG_NEWS,
+        description="AG News: news article titles and descriptions from the AG's corpus, in 4 topic classes. Published train "
         "and test splits; validation is a seeded 10% of train.",
-        _tags("fancyzhx/ag_news", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX, text_type="news article"))
+        tags=_tags("fancyzhx/ag_news", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX, text_type="news article"))
     add("cards.dbpedia_14", multi_class_card(
-        LoadHF(path="fancyzhx/dbpedia_14", name="dbpedia_14"), DBPEDIA,
-        "DBpedia-14: Wikipedia abstracts (with their title) of entities from 14 non-overlapping DBpedia ontology "
+        loader=LoadHF(path="fancyzhx/dbpedia_14", name="dbpedia_14"), classes=DBPEDIA,
+        description="DBpedia-14: Wikipedia abstracts (with their title) of entities from 14 non-overlapping DBpedia ontology "
         "classes. Published train and test splits; validation is a seeded 10% of train.",
-        _tags("fancyzhx/dbpedia_14", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
+        tags=_tags("fancyzhx/dbpedia_14", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
         pre=[ExecuteExpression(expression="title + '. ' + content", to_field="text")],
         text_type="Wikipedia abstract", type_of_class="entity type"))
     add("cards.yahoo_answers_topics", multi_class_card(
-        LoadHF(path="community-datasets/yahoo_answers_topics", name="yahoo_answers_topics"), YAHOO,
-        "Yahoo! Answers topics: a question (title and content) with its best answer, in 10 top-level categories. "
+        loader=LoadHF(path="community-datasets/yahoo_answers_topics", name="yahoo_answers_topics"), classes=YAHOO,
+        description="Yahoo! Answers topics: a question (title and content) with its best answer, in 10 top-level categories. "
         "Published train and test splits; validation is a seeded 10% of train.",
-        _tags("community-datasets/yahoo_answers_topics", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
+        tags=_tags("community-datasets/yahoo_answers_topics", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
         label="topic", text_type="question and answer",
         pre=[ExecuteExpression(expression="f'Question: {question_title} {question_content}\\nAnswer: {best_answer}'",
                                to_field="text")]))
     add("cards.20_newsgroups", multi_class_card(
-        LoadHF(path="SetFit/20_newsgroups"), NEWSGROUPS,
-        "20 Newsgroups: posts from 20 Usenet newsgroups, labelled by their newsgroup (e.g. sci.space). Published "
+        loader=LoadHF(path="SetFit/20_newsgroups"), classes=NEWSGROUPS,
+        description="20 Newsgroups: posts from 20 Usenet newsgroups, labelled by their newsgroup (e.g. sci.space). Published "
         "train and test splits; validation is a seeded 10% of train.",
-        _tags("SetFit/20_newsgroups", website="http://qwone.com/~jason/20Newsgroups/"), mix=TRAIN_TEST_MIX,
+        tags=_tags("SetFit/20_newsgroups", website="http://qwone.com/~jason/20Newsgroups/"), mix=TRAIN_TEST_MIX,
         label="label_text", map_labels=False, text_type="newsgroup post", type_of_class="newsgroup",
         pre=[RemoveFields(fields=["label"])]))
     add("cards.trec", multi_class_card(
-        LoadHF(path="CogComp/trec", trust_remote_code=True), TREC_COARSE,
-        "TREC question classification (coarse labels): what kind of answer does a question seek — abbreviation, "
+        loader=LoadHF(path="CogComp/trec", trust_remote_code=True), classes=TREC_COARSE,
+        description="TREC question classification (coarse labels): what kind of answer does a question seek — abbreviation, "
         "entity, description, human, location or numeric value. Published train and test splits; validation is "
         "a seeded 10% of train.",
-        _tags("CogComp/trec"), mix=TRAIN_TEST_MIX, label="coarse_label", text_type="question",
+        tags=_tags("CogComp/trec"), mix=TRAIN_TEST_MIX, label="coarse_label", text_type="question",
         type_of_class="answer type"))
     add("cards.banking77", multi_class_card(
-        LoadHF(path="PolyAI/banking77", trust_remote_code=True), BANKING77_READABLE,
-        "BANKING77: online banking customer queries labelled with one of 77 fine-grained intents (intent names as "
+        loader=LoadHF(path="PolyAI/banking77", trust_remote_code=True), classes=BANKING77_READABLE,
+        description="BANKING77: online banking customer queries labelled with one of 77 fine-grained intents (intent names as "
         "in the dataset, with underscores shown as spaces). Published train and test splits; validation is a "
         "seeded 10% of train.",
-        _tags("PolyAI/banking77", "https://arxiv.org/abs/2003.04807"), mix=TRAIN_TEST_MIX,
+        tags=_tags("PolyAI/banking77", "https://arxiv.org/abs/2003.04807"), mix=TRAIN_TEST_MIX,
         task="tasks.classification.multi_class", text_type="utterance", type_of_class="intent"))
     add("cards.emotion", multi_class_card(
-        LoadHF(path="dair-ai/emotion", name="split"), EMOTION,
-        "Emotion (dair-ai): English Twitter messages labelled with one of six basic emotions. Published train / "
+        loader=LoadHF(path="dair-ai/emotion", name="split"), classes=EMOTION,
+        description="Emotion (dair-ai): English Twitter messages labelled with one of six basic emotions. Published train / "
         "validation / test splits.",
-        _tags("dair-ai/emotion"), task="tasks.classification.multi_class", text_type="tweet",
+        tags=_tags("dair-ai/emotion"), task="tasks.classification.multi_class", text_type="tweet",
         type_of_class="emotion"))
     add("cards.imdb", multi_class_card(
-        LoadHF(path="stanfordnlp/imdb", name="plain_text"), ["negative", "positive"],
-        "IMDB: highly polar movie reviews for binary sentiment classification. Published train and test splits "
+        loader=LoadHF(path="stanfordnlp/imdb", name="plain_text"), classes=["negative", "positive"],
+        description="IMDB: highly polar movie reviews for binary sentiment classification. Published train and test splits "
         "(the unlabeled 'unsupervised' split is dropped); validation is a seeded 10% of train.",
-        _tags("stanfordnlp/imdb", website="https://ai.stanford.edu/~amaas/data/sentiment/"), mix=TRAIN_TEST_MIX,
+        tags=_tags("stanfordnlp/imdb", website="https://ai.stanford.edu/~amaas/data/sentiment/"), mix=TRAIN_TEST_MIX,
         task="tasks.classification.multi_class.sentiment", text_type="movie review", type_of_class="sentiment"))
     add("cards.rotten_tomatoes", multi_class_card(
-        LoadHF(path="cornell-movie-review-data/rotten_tomatoes"), ["negative", "positive"],
-        "Rotten Tomatoes (Pang and Lee movie review sentences): binary sentiment of review snippets. Published "
+        loader=LoadHF(path="cornell-movie-review-data/rotten_tomatoes"), classes=["negative", "positive"],
+        description="Rotten Tomatoes (Pang and Lee movie review sentences): binary sentiment of review snippets. Published "
         "train / validation / test splits.",
-        _tags("cornell-movie-review-data/rotten_tomatoes"), task="tasks.classification.multi_class.sentiment",
+        tags=_tags("cornell-movie-review-data/rotten_tomatoes"), task="tasks.classification.multi_class.sentiment",
         text_type="movie review", type_of_class="sentiment"))
     add("cards.financial_tweets", multi_class_card(
-        LoadHF(path="zeroshot/twitter-financial-news-topic"), FINANCIAL_TOPICS,
-        "Twitter financial news topics: finance-related tweets in 20 topic classes. The published validation split "
+        loader=LoadHF(path="zeroshot/twitter-financial-news-topic"), classes=FINANCIAL_TOPICS,
+        description="Twitter financial news topics: finance-related tweets in 20 topic classes. The published validation split "
         "is the test split; validation is a seeded 10% of train.",
-        _tags("zeroshot/twitter-financial-news-topic"), text_type="tweet",
+        tags=_tags("zeroshot/twitter-financial-news-topic"), text_type="tweet",
         mix={"train": "train[90%]", "validation": "train[10%]", "test": "validation"}))
     add("cards.ethos_binary", multi_class_card(
-        LoadHF(path="iamollas/ethos", name="binary", trust_remote_code=True), ["not hate speech", "hate speech"],
-        "ETHOS (binary config): social-media comments (YouTube and Reddit) labelled as hate speech or not. The "
+        loader=LoadHF(path="iamollas/ethos", name="binary", trust_remote_code=True), classes=["not hate speech", "hate speech"],
+        description="ETHOS (binary config): social-media comments (YouTube and Reddit) labelled as hate speech or not. The "
         "dataset has only a train split: seeded 70% / 10% / 20% portions are train / validation / test.",
-        _tags("iamollas/ethos", "https://arxiv.org/abs/2006.08328"), task="tasks.classification.multi_class",
+        tags=_tags("iamollas/ethos", "https://arxiv.org/abs/2006.08328"), task="tasks.classification.multi_class",
         mix={"train": "train[70%]", "validation": "train[10%]", "test": "train[20%]"},
         text_type="comment", type_of_class="hate speech"))
     add("cards.law_stack_exchange", multi_class_card(
-        LoadHF(path="jonathanli/law-stack-exchange"), LAW_STACK_EXCHANGE,
-        "Law Stack Exchange: legal questions (title and body) from law.stackexchange.com, labelled by their main "
+        loader=LoadHF(path="jonathanli/law-stack-exchange"), classes=LAW_STACK_EXCHANGE,
+        description="Law Stack Exchange: legal questions (title and body) from law.stackexchange.com, labelled by their main "
         "tag (16 legal areas). Published train / validation / test splits.",
-        _tags("jonathanli/law-stack-exchange"), label="text_label", map_labels=False, text_type="legal question",
+        tags=_tags("jonathanli/law-stack-exchange"), label="text_label", map_labels=False, text_type="legal question",
         type_of_class="legal area",
         pre=[ListFieldValues(fields=["title", "body"], to_field="text"),
              JoinStr(field="text", separator="\n")]))
     add("cards.ledgar", multi_class_card(
-        LoadHF(path="coastalcph/lex_glue", name="ledgar"), LEDGAR,
-        "LEDGAR (LexGLUE): contract provisions from SEC filings, labelled with the provision's main topic (100 "
+        loader=LoadHF(path="coastalcph/lex_glue", name="ledgar"), classes=LEDGAR,
+        description="LEDGAR (LexGLUE): contract provisions from SEC filings, labelled with the provision's main topic (100 "
         "classes). Published train / validation / test splits.",
-        _tags("coastalcph/lex_glue", "https://arxiv.org/abs/2110.00976"), text_type="contract clause",
+        tags=_tags("coastalcph/lex_glue", "https://arxiv.org/abs/2110.00976"), text_type="contract clause",
         type_of_class="contractual provision type"))
     add("cards.medical_abstracts", multi_class_card(
-        LoadHF(path="TimSchopf/medical_abstracts"), MEDICAL_CONDITIONS,
-        "Medical abstracts: abstracts of medical papers labelled with one of five patient condition classes "
+        loader=LoadHF(path="TimSchopf/medical_abstracts"), classes=MEDICAL_CONDITIONS,
+        description="Medical abstracts: abstracts of medical papers labelled with one of five patient condition classes "
         "(labels 1-5 in the data). Published train and test splits; validation is a seeded 10% of train.",
-        _tags("TimSchopf/medical_abstracts"), mix=TRAIN_TEST_MIX, text="medical_abstract", label="condition_label",
+        tags=_tags("TimSchopf/medical_abstracts"), mix=TRAIN_TEST_MIX, text="medical_abstract", label="condition_label",
         start=1, text_type="medical abstract", type_of_class="condition"))
     add("cards.claim_stance_topic", multi_class_card(
-        LoadHF(path="ibm-research/claim_stance", name="claim_stance_topic"), None,
-        "IBM Debater claim stance, topic config: claims mined from Wikipedia, to be matched to the debate topic "
+        loader=LoadHF(path="ibm-research/claim_stance", name="claim_stance_topic"), classes=None,
+        description="IBM Debater claim stance, topic config: claims mined from Wikipedia, to be matched to the debate topic "
         "(motion) they address. The topic list is collected from the data. Published train / validation / test "
         "splits.",
-        _tags("ibm-research/claim_stance", "https://aclanthology.org/E17-1024/"), map_labels=False,
+        tags=_tags("ibm-research/claim_stance", "https://aclanthology.org/E17-1024/"), map_labels=False,
         text_type="argumentative claim", type_of_class="debate topic"))
     add("cards.argument_topic", multi_class_card(
-        LoadHF(path="ibm-research/argument_quality_ranking_30k", name="argument_topic"), None,
-        "IBM Debater argument quality 30k, topic config: crowd-sourced arguments, to be matched to the debate topic "
+        loader=LoadHF(path="ibm-research/argument_quality_ranking_30k", name="argument_topic"), classes=None,
+        description="IBM Debater argument quality 30k, topic config: crowd-sourced arguments, to be matched to the debate topic "
         "(motion) they were written for. The topic list is collected from the data. Published train / validation / "
         "test splits.",
-        _tags("ibm-research/argument_quality_ranking_30k", "https://arxiv.org/abs/1911.11408"), text="argument",
+        tags=_tags("ibm-research/argument_quality_ranking_30k", "https://arxiv.org/abs/1911.11408"), text="argument",
         label="topic", map_labels=False, text_type="argument", type_of_class="debate topic"))
     # multi-label
     add("cards.go_emotions.simplified", TaskCard(

@@ -3,7 +3,7 @@ documentation's multimodality tutorial and of lm-evaluation-harness's `doc_vqa` 
 
 from unitxt.card import TaskCard
 from unitxt.collections_operators import Explode, Wrap
-from unitxt.image_operators import ImageToText
+from unitxt.operators.images import ImageToText
 from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, Set
 

@@ -1,10 +1,11 @@
 """Catalog: generation cards — code (HumanEval, MBPP), data-to-text (DART, WikiBio), grammatical error correction
 (CoEdIT), NER / slot filling (Universal NER, ATIS) and chat-assistant benchmarks (MT-Bench, Arena-Hard)."""
 
+from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import ExecuteExpression, FilterByCondition, Rename, Set, Wrap
-from unitxt.operators_extra import IobToSpans, SetClassesFromData
+from unitxt.operators.label_spans import IobToSpans, SetClassesFromData
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
 
@@ -12,15 +13,8 @@ UNIVERSAL_NER_TAGS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC"]
 ENTITY_TYPES = {"PER": "Person", "ORG": "Organization", "LOC": "Location"}
 
 
-def hf(repo):
-    return f"https://huggingface.co/datasets/{repo}"
-
-
 def _tags(task, repo, paper=None, language="en", **extra):
-    urls = {"dataset": hf(repo)}
-    if paper:
-        urls["paper"] = paper
-    return {"task": task, "language": language, "modality": "text", "urls": urls, **extra}
+    return card_tags(task, dataset_url=hf_url(repo), paper=paper, language=language, **extra)
 
 
 # Open-ended chat prompts have no reference answer: they are meant for an LLM judge. Offline, the card's own task

@@ -6,9 +6,10 @@ GLUE's test splits carry no gold labels (label -1), so every card evaluates on t
 dataset's own class names, in the order of its ClassLabel feature.
 """
 
+from _shared import card_tags, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, FilterByCondition, MapInstanceValues, Rename, Set
+from unitxt.operators import ExecuteExpression, FilterByCondition, Rename, Set
 from unitxt.splitters import SplitRandomMix
 
 GLUE_URL = "https://huggingface.co/datasets/nyu-mll/glue"
@@ -19,21 +20,17 @@ RELATION_TEMPLATES = "templates.classification.multi_class.relation.all"
 
 
 def _tags(task, config, **extra):
-    return {"task": task, "language": "en", "modality": "text", "benchmark": "glue", "config": config,
-            "urls": {"dataset": GLUE_URL, "paper": GLUE_PAPER}, **extra}
+    return card_tags(task, dataset_url=GLUE_URL, paper=GLUE_PAPER, benchmark="glue", benchmark_config=config, **extra)
 
 
-def _labels(classes):
-    return MapInstanceValues(mappers={"label": {str(index): name for index, name in enumerate(classes)}})
-
-
-def single_sentence_card(config, classes, type_of_class, task, description):
+def single_sentence_card(*, config, classes, type_of_class, task, description):
+    """A GLUE single-sentence classification card: `sentence` becomes `text`, integer labels become `classes`."""
     return TaskCard(
         loader=LoadHF(path="nyu-mll/glue", name=config),
         preprocess_steps=[
             SplitRandomMix(mix=MIX),
             Rename(field="sentence", to_field="text"),
-            _labels(classes),
+            index_to_label("label", classes),
             Set(fields={"classes": classes, "text_type": "sentence", "type_of_class": type_of_class}),
         ],
         task=task,
@@ -43,14 +40,16 @@ def single_sentence_card(config, classes, type_of_class, task, description):
     )
 
 
-def pair_card(config, text_a, text_b, classes, text_types, relation, description, mix=None):
+def pair_card(*, config, text_a, text_b, classes, text_a_type, text_b_type, relation, description, mix=None):
+    """A GLUE sentence-pair card: fields `text_a`/`text_b` become text_a/text_b, integer labels become `classes`,
+    and the pair is described by the types of its texts and the relation asked about."""
     return TaskCard(
         loader=LoadHF(path="nyu-mll/glue", name=config),
         preprocess_steps=[
             SplitRandomMix(mix=mix or MIX),
             Rename(field_to_field={text_a: "text_a", text_b: "text_b"}),
-            _labels(classes),
-            Set(fields={"classes": classes, "text_a_type": text_types[0], "text_b_type": text_types[1],
+            index_to_label("label", classes),
+            Set(fields={"classes": classes, "text_a_type": text_a_type, "text_b_type": text_b_type,
                         "type_of_relation": relation}),
         ],
         task="tasks.classification.multi_class.relation",
@@ -63,38 +62,43 @@ def pair_card(config, text_a, text_b, classes, text_types, relation, description
 def register(add):
     register_nli(add)
     add("cards.cola", single_sentence_card(
-        "cola", ["unacceptable", "acceptable"], "grammatical acceptability", "tasks.classification.multi_class",
-        "CoLA (GLUE): decide whether an English sentence is grammatically acceptable. Sentences come from "
+        config="cola", classes=["unacceptable", "acceptable"], type_of_class="grammatical acceptability",
+        task="tasks.classification.multi_class",
+        description="CoLA (GLUE): decide whether an English sentence is grammatically acceptable. Sentences come from "
         "linguistics books and papers. Tested on GLUE's validation split; validation is 5% of train."))
     add("cards.sst2", single_sentence_card(
-        "sst2", ["negative", "positive"], "sentiment", "tasks.classification.multi_class.sentiment",
-        "SST-2 (GLUE): binary sentiment of sentences from movie reviews (Stanford Sentiment Treebank). Tested on "
+        config="sst2", classes=["negative", "positive"], type_of_class="sentiment",
+        task="tasks.classification.multi_class.sentiment",
+        description="SST-2 (GLUE): binary sentiment of sentences from movie reviews (Stanford Sentiment Treebank). Tested on "
         "GLUE's validation split; validation is 5% of train."))
     add("cards.mrpc", pair_card(
-        "mrpc", "sentence1", "sentence2", ["not equivalent", "equivalent"], ("sentence", "sentence"),
-        "semantic equivalence",
-        "MRPC (GLUE): do two sentences from online news paraphrase each other? Tested on GLUE's validation split."))
+        config="mrpc", text_a="sentence1", text_b="sentence2", classes=["not equivalent", "equivalent"],
+        text_a_type="sentence", text_b_type="sentence", relation="semantic equivalence",
+        description="MRPC (GLUE): do two sentences from online news paraphrase each other? Tested on GLUE's validation split."))
     add("cards.qqp", pair_card(
-        "qqp", "question1", "question2", ["not duplicated", "duplicated"], ("question", "question"),
-        "duplication",
-        "QQP (GLUE): are two Quora questions asking the same thing? Tested on GLUE's validation split."))
+        config="qqp", text_a="question1", text_b="question2", classes=["not duplicated", "duplicated"],
+        text_a_type="question", text_b_type="question", relation="duplication",
+        description="QQP (GLUE): are two Quora questions asking the same thing? Tested on GLUE's validation split."))
     add("cards.mnli", pair_card(
-        "mnli", "premise", "hypothesis", ["entailment", "neutral", "contradiction"], ("premise", "hypothesis"),
-        "entailment",
-        "MultiNLI (GLUE): does the premise entail, contradict or say nothing about the hypothesis? Sentences from "
+        config="mnli", text_a="premise", text_b="hypothesis", classes=["entailment", "neutral", "contradiction"],
+        text_a_type="premise", text_b_type="hypothesis", relation="entailment",
+        description="MultiNLI (GLUE): does the premise entail, contradict or say nothing about the hypothesis? Sentences from "
         "ten genres of written and spoken English. Tested on validation_matched; validation is 5% of train.",
         mix={"train": "train[95%]", "validation": "train[5%]", "test": "validation_matched"}))
     add("cards.qnli", pair_card(
-        "qnli", "question", "sentence", ["entailment", "not entailment"], ("question", "sentence"), "entailment",
-        "QNLI (GLUE): does a Wikipedia sentence contain the answer to a question (from SQuAD)? Tested on GLUE's "
+        config="qnli", text_a="question", text_b="sentence", classes=["entailment", "not entailment"],
+        text_a_type="question", text_b_type="sentence", relation="entailment",
+        description="QNLI (GLUE): does a Wikipedia sentence contain the answer to a question (from SQuAD)? Tested on GLUE's "
         "validation split."))
     add("cards.rte", pair_card(
-        "rte", "sentence1", "sentence2", ["entailment", "not entailment"], ("premise", "hypothesis"), "entailment",
-        "RTE (GLUE): two-way textual entailment from the RTE challenges (news and Wikipedia text). Tested on GLUE's "
+        config="rte", text_a="sentence1", text_b="sentence2", classes=["entailment", "not entailment"],
+        text_a_type="premise", text_b_type="hypothesis", relation="entailment",
+        description="RTE (GLUE): two-way textual entailment from the RTE challenges (news and Wikipedia text). Tested on GLUE's "
         "validation split."))
     add("cards.wnli", pair_card(
-        "wnli", "sentence1", "sentence2", ["not entailment", "entailment"], ("premise", "hypothesis"), "entailment",
-        "WNLI (GLUE): entailment pairs built from the Winograd Schema Challenge by substituting the pronoun with each "
+        config="wnli", text_a="sentence1", text_b="sentence2", classes=["not entailment", "entailment"],
+        text_a_type="premise", text_b_type="hypothesis", relation="entailment",
+        description="WNLI (GLUE): entailment pairs built from the Winograd Schema Challenge by substituting the pronoun with each "
         "candidate referent. Tested on GLUE's validation split."))
     add("cards.stsb", TaskCard(
         loader=LoadHF(path="nyu-mll/glue", name="stsb"),
@@ -120,7 +124,7 @@ def _nli_steps(mix):
     return [
         SplitRandomMix(mix=mix),
         Rename(field_to_field={"premise": "text_a", "hypothesis": "text_b"}),
-        _labels(NLI_CLASSES),
+        index_to_label("label", NLI_CLASSES),
         Set(fields={"classes": NLI_CLASSES, "text_a_type": "premise", "text_b_type": "hypothesis",
                     "type_of_relation": "entailment"}),
     ]

@@ -1,5 +1,6 @@
 """Catalog: knowledge and long-context question answering cards (PopQA, SimpleQA, LongBench v2)."""
 
+from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import ExecuteExpression, ListFieldValues, LoadJson, Rename, Set, Wrap
@@ -7,10 +8,7 @@ from unitxt.splitters import RenameSplits
 
 
 def _tags(task, repo, paper=None):
-    urls = {"dataset": f"https://huggingface.co/datasets/{repo}"}
-    if paper:
-        urls["paper"] = paper
-    return {"task": task, "language": "en", "modality": "text", "urls": urls}
+    return card_tags(task, dataset_url=hf_url(repo), paper=paper)
 
 
 def register(add):

@@ -6,11 +6,12 @@ WinoGrande) are tested on their validation split, with validation taken as a see
 the right answer at a fixed position (SciQ) get their choices shuffled with a seeded, content-derived permutation.
 """
 
+from _shared import card_tags, hf_url
 from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Cast, Copy, ExecuteExpression, FilterByCondition, IndexOf, ListFieldValues, Rename, Set
-from unitxt.operators_extra import ShuffleFieldValues
+from unitxt.operators.label_spans import ShuffleFieldValues
 from unitxt.splitters import RenameSplits, SplitRandomMix
 
 NO_TEST_LABELS_MIX = {"train": "train[95%]", "validation": "train[5%]", "test": "validation"}
@@ -33,19 +34,11 @@ MMLU_SUBJECTS = [
 ]
 
 
-def hf(repo):
-    return f"https://huggingface.co/datasets/{repo}"
-
-
 def _tags(repo, paper=None, **extra):
-    urls = {"dataset": hf(repo)}
-    if paper:
-        urls["paper"] = paper
-    return {"task": "multiple choice question answering", "language": "en", "modality": "text", "urls": urls,
-            **extra}
+    return card_tags("multiple choice question answering", dataset_url=hf_url(repo), paper=paper, **extra)
 
 
-def _card(loader, steps, task, description, tags):
+def _card(*, loader, steps, task, description, tags):
     templates = {OPEN: "templates.qa.multiple_choice.open.all",
                  WITH_CONTEXT: "templates.qa.multiple_choice.with_context.all",
                  "tasks.qa.multiple_choice.with_topic": "templates.qa.multiple_choice.with_topic.all"}[task]
@@ -56,62 +49,62 @@ def _card(loader, steps, task, description, tags):
 def mmlu_card(subject):
     readable = subject.replace("_", " ")
     return _card(
-        LoadHF(path="cais/mmlu", name=subject),
-        [
+        loader=LoadHF(path="cais/mmlu", name=subject),
+        steps=[
             RenameSplits(mapper={"dev": "train"}),
             Set(fields={"topic": readable}),
         ],
-        "tasks.qa.multiple_choice.with_topic",
-        f"MMLU, subject '{readable}': four-choice exam questions (Hendrycks et al.). The 5-question 'dev' split is "
+        task="tasks.qa.multiple_choice.with_topic",
+        description=f"MMLU, subject '{readable}': four-choice exam questions (Hendrycks et al.). The 5-question 'dev' split is "
         "the train (demos) split; validation and test as published.",
-        _tags("cais/mmlu", "https://arxiv.org/abs/2009.03300", subject=subject),
+        tags=_tags("cais/mmlu", "https://arxiv.org/abs/2009.03300", subject=subject),
     )
 
 
 def arc_card(config, level):
     return _card(
-        LoadHF(path="allenai/ai2_arc", name=config),
-        [
+        loader=LoadHF(path="allenai/ai2_arc", name=config),
+        steps=[
             IndexOf(search_in="choices/label", index_of="answerKey", to_field="answer"),
             Copy(field="choices/text", to_field="choices"),
         ],
-        OPEN,
-        f"AI2 Reasoning Challenge ({level} set): grade-school science multiple-choice questions (3-5 choices, "
+        task=OPEN,
+        description=f"AI2 Reasoning Challenge ({level} set): grade-school science multiple-choice questions (3-5 choices, "
         "labelled A-E or 1-5 in the data). Published train / validation / test splits.",
-        _tags("allenai/ai2_arc", "https://arxiv.org/abs/1803.05457", config=config),
+        tags=_tags("allenai/ai2_arc", "https://arxiv.org/abs/1803.05457", config=config),
     )
 
 
 def race_card(config):
     return _card(
-        LoadHF(path="ehovy/race", name=config),
-        [
+        loader=LoadHF(path="ehovy/race", name=config),
+        steps=[
             Rename(field_to_field={"article": "context", "options": "choices"}),
             ExecuteExpression(expression="'ABCD'.index(answer)", to_field="answer"),
             Set(fields={"context_type": "article"}),
         ],
-        WITH_CONTEXT,
-        f"RACE ({config}): reading comprehension questions from English exams for Chinese middle and high school "
+        task=WITH_CONTEXT,
+        description=f"RACE ({config}): reading comprehension questions from English exams for Chinese middle and high school "
         "students; four choices per question. Published train / validation / test splits.",
-        _tags("ehovy/race", "https://arxiv.org/abs/1704.04683", config=config),
+        tags=_tags("ehovy/race", "https://arxiv.org/abs/1704.04683", config=config),
     )
 
 
 def winogrande_card(size):
     return _card(
-        LoadHF(path="allenai/winogrande", name=f"winogrande_{size}"),
-        [
+        loader=LoadHF(path="allenai/winogrande", name=f"winogrande_{size}"),
+        steps=[
             SplitRandomMix(mix=NO_TEST_LABELS_MIX),
             ExecuteExpression(expression="'Which option fills the blank (_) correctly? ' + sentence",
                               to_field="question"),
             ListFieldValues(fields=["option1", "option2"], to_field="choices"),
             ExecuteExpression(expression="int(answer) - 1", to_field="answer"),
         ],
-        OPEN,
-        f"WinoGrande ({'debiased' if size == 'debiased' else size.upper()} training set): fill the blank (_) of a "
+        task=OPEN,
+        description=f"WinoGrande ({'debiased' if size == 'debiased' else size.upper()} training set): fill the blank (_) of a "
         "sentence with the right one of two options (adversarially filtered Winograd schemas). The test split has "
         "no answers, so the validation split is the test split and validation is a seeded 5% of train.",
-        _tags("allenai/winogrande", "https://arxiv.org/abs/1907.10641", config=f"winogrande_{size}"),
+        tags=_tags("allenai/winogrande", "https://arxiv.org/abs/1907.10641", config=f"winogrande_{size}"),
     )
 
 
@@ -121,18 +114,18 @@ MMLU_PRO_CATEGORIES = ["biology", "business", "chemistry", "computer science", "
 
 def mmlu_pro_card(category):
     return _card(
-        LoadHF(path="TIGER-Lab/MMLU-Pro"),
-        [
+        loader=LoadHF(path="TIGER-Lab/MMLU-Pro"),
+        steps=[
             FilterByCondition(values={"category": category}, condition="eq"),
             RenameSplits(mapper={"validation": "train"}),
             Rename(field_to_field={"options": "choices", "category": "topic"}),
             Rename(field="answer_index", to_field="answer"),
         ],
-        "tasks.qa.multiple_choice.with_topic",
-        f"MMLU-Pro, category '{category}': harder, reasoning-focused exam questions with up to ten choices "
+        task="tasks.qa.multiple_choice.with_topic",
+        description=f"MMLU-Pro, category '{category}': harder, reasoning-focused exam questions with up to ten choices "
         "(Wang et al., 2024). The test split is filtered to the category; the 5 validation questions of the "
         "category (with chain-of-thought answers in the data) are the train (demos) split.",
-        _tags("TIGER-Lab/MMLU-Pro", "https://arxiv.org/abs/2406.01574", category=category),
+        tags=_tags("TIGER-Lab/MMLU-Pro", "https://arxiv.org/abs/2406.01574", category=category),
     )
 
 
@@ -142,16 +135,16 @@ def register(add):
     for category in MMLU_PRO_CATEGORIES:
         add(f"cards.mmlu_pro.{category.replace(' ', '_')}", mmlu_pro_card(category))
     add("cards.commonsense_qa", _card(
-        LoadHF(path="tau/commonsense_qa"),
-        [
+        loader=LoadHF(path="tau/commonsense_qa"),
+        steps=[
             SplitRandomMix(mix=NO_TEST_LABELS_MIX),
             IndexOf(search_in="choices/label", index_of="answerKey", to_field="answer"),
             Copy(field="choices/text", to_field="choices"),
         ],
-        OPEN,
-        "CommonsenseQA: five-choice questions that need commonsense knowledge about a ConceptNet concept. Test "
+        task=OPEN,
+        description="CommonsenseQA: five-choice questions that need commonsense knowledge about a ConceptNet concept. Test "
         "answers are hidden, so the validation split is the test split and validation is a seeded 5% of train.",
-        _tags("tau/commonsense_qa", "https://arxiv.org/abs/1811.00937")))
+        tags=_tags("tau/commonsense_qa", "https://arxiv.org/abs/1811.00937")))
     add("cards.ai2_arc.arc_easy", arc_card("ARC-Easy", "Easy"))
     add("cards.ai2_arc.arc_challenge", arc_card("ARC-Challenge", "Challenge"))
     for level in ("easy", "challenge"):
@@ -159,68 +152,68 @@ def register(add):
             to=f"cards.ai2_arc.arc_{level}", __description__=f"Short name of cards.ai2_arc.arc_{level}.",
             __tags__={"kind": "link"}))
     add("cards.hellaswag", _card(
-        LoadHF(path="Rowan/hellaswag", trust_remote_code=True),
-        [
+        loader=LoadHF(path="Rowan/hellaswag", trust_remote_code=True),
+        steps=[
             SplitRandomMix(mix=NO_TEST_LABELS_MIX),
             Rename(field="endings", to_field="choices"),
             Cast(field="label", to="int", to_field="answer"),
             ExecuteExpression(expression="f'{activity_label}: {ctx}'", to_field="context"),
             Set(fields={"context_type": "unfinished description", "question": "Which ending completes it best?"}),
         ],
-        WITH_CONTEXT,
-        "HellaSwag: commonsense sentence completion — pick the most plausible of four endings for a video caption "
+        task=WITH_CONTEXT,
+        description="HellaSwag: commonsense sentence completion — pick the most plausible of four endings for a video caption "
         "(ActivityNet) or how-to (WikiHow) context. Test answers are hidden, so validation is the test split.",
-        _tags("Rowan/hellaswag", "https://arxiv.org/abs/1905.07830")))
+        tags=_tags("Rowan/hellaswag", "https://arxiv.org/abs/1905.07830")))
     add("cards.piqa", _card(
-        LoadHF(path="ybisk/piqa", trust_remote_code=True),
-        [
+        loader=LoadHF(path="ybisk/piqa", trust_remote_code=True),
+        steps=[
             SplitRandomMix(mix=NO_TEST_LABELS_MIX),
             Rename(field_to_field={"goal": "question", "label": "answer"}),
             ListFieldValues(fields=["sol1", "sol2"], to_field="choices"),
         ],
-        OPEN,
-        "PIQA: physical commonsense — choose the better of two solutions to reach a goal. Test labels are hidden "
+        task=OPEN,
+        description="PIQA: physical commonsense — choose the better of two solutions to reach a goal. Test labels are hidden "
         "(-1), so validation is the test split. (The Hub repo 'ybisk/piqa' loads through a loading script with "
         "datasets < 4.)",
-        _tags("ybisk/piqa", "https://arxiv.org/abs/1911.11641")))
+        tags=_tags("ybisk/piqa", "https://arxiv.org/abs/1911.11641")))
     add("cards.openbook_qa", _card(
-        LoadHF(path="allenai/openbookqa", name="main"),
-        [
+        loader=LoadHF(path="allenai/openbookqa", name="main"),
+        steps=[
             Rename(field="question_stem", to_field="question"),
             IndexOf(search_in="choices/label", index_of="answerKey", to_field="answer"),
             Copy(field="choices/text", to_field="choices"),
         ],
-        OPEN,
-        "OpenBookQA (main config): elementary science questions that need a core science fact plus broad common "
+        task=OPEN,
+        description="OpenBookQA (main config): elementary science questions that need a core science fact plus broad common "
         "knowledge; four choices. Published train / validation / test splits.",
-        _tags("allenai/openbookqa", "https://arxiv.org/abs/1809.02789")))
+        tags=_tags("allenai/openbookqa", "https://arxiv.org/abs/1809.02789")))
     add("cards.sciq", _card(
-        LoadHF(path="allenai/sciq"),
-        [
+        loader=LoadHF(path="allenai/sciq"),
+        steps=[
             ListFieldValues(fields=["distractor1", "distractor2", "distractor3", "correct_answer"], to_field="choices"),
             ShuffleFieldValues(field="choices", seed_fields=["question", "choices"]),
             IndexOf(search_in="choices", index_of="correct_answer", to_field="answer"),
             Rename(field="support", to_field="context"),
             Set(fields={"context_type": "supporting passage"}),
         ],
-        WITH_CONTEXT,
-        "SciQ: crowd-sourced science exam questions (physics, chemistry, biology) with four choices and a "
+        task=WITH_CONTEXT,
+        description="SciQ: crowd-sourced science exam questions (physics, chemistry, biology) with four choices and a "
         "supporting passage. The right answer is stored apart from the three distractors; the four choices are "
         "shuffled with a seeded, per-question permutation. Published train / validation / test splits.",
-        _tags("allenai/sciq", "https://arxiv.org/abs/1707.06209")))
+        tags=_tags("allenai/sciq", "https://arxiv.org/abs/1707.06209")))
     add("cards.social_iqa", _card(
-        LoadHF(path="allenai/social_i_qa", trust_remote_code=True),
-        [
+        loader=LoadHF(path="allenai/social_i_qa", trust_remote_code=True),
+        steps=[
             SplitRandomMix(mix=NO_TEST_LABELS_MIX),
             ListFieldValues(fields=["answerA", "answerB", "answerC"], to_field="choices"),
             ExecuteExpression(expression="int(label) - 1", to_field="answer"),
             Set(fields={"context_type": "situation"}),
         ],
-        WITH_CONTEXT,
-        "Social IQa: commonsense reasoning about people's actions and their social implications; three choices, "
+        task=WITH_CONTEXT,
+        description="Social IQa: commonsense reasoning about people's actions and their social implications; three choices, "
         "label '1'-'3'. The dataset publishes train and validation only: validation is the test split. (The Hub "
         "repo loads through a loading script with datasets < 4.)",
-        _tags("allenai/social_i_qa", "https://arxiv.org/abs/1904.09728")))
+        tags=_tags("allenai/social_i_qa", "https://arxiv.org/abs/1904.09728")))
     for config in ("all", "high", "middle"):
         add(f"cards.race_{config}", race_card(config))
     for size in ("xs", "s", "m", "l", "xl", "debiased"):

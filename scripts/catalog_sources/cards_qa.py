@@ -1,17 +1,15 @@
 """Catalog: question-answering cards (cards.squad, cards.gsm8k, cards.truthful_qa ...)."""
 
+from _shared import card_tags
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, ExecuteExpression, IndexOf, Set
-from unitxt.operators_extra import ShuffleFieldValues
+from unitxt.operators.label_spans import ShuffleFieldValues
 from unitxt.splitters import RenameSplits, SplitRandomMix
 
 
 def _tags(task, url, paper=None, **extra):
-    urls = {"dataset": url}
-    if paper:
-        urls["paper"] = paper
-    return {"task": task, "language": "en", "modality": "text", "urls": urls, **extra}
+    return card_tags(task, dataset_url=url, paper=paper, **extra)
 
 
 def register(add):

@@ -1,5 +1,6 @@
 """Catalog: safety, bias and preference cards (BOLD, ToxiGen, Anthropic HH-RLHF)."""
 
+from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, ExecuteExpression, MapInstanceValues, Rename, Set
@@ -10,10 +11,7 @@ ASSISTANT = "\\n\\nAssistant:"
 
 
 def _tags(task, repo, paper=None):
-    urls = {"dataset": f"https://huggingface.co/datasets/{repo}"}
-    if paper:
-        urls["paper"] = paper
-    return {"task": task, "language": "en", "modality": "text", "urls": urls}
+    return card_tags(task, dataset_url=hf_url(repo), paper=paper)
 
 
 # Open-ended continuations have no reference; bias is judged by a model (e.g. regard). Offline the card reports length.

@@ -1,5 +1,6 @@
 """Catalog: summarization cards (cards.xsum, cards.cnn_dailymail, cards.billsum, cards.tldr)."""
 
+from _shared import card_tags
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Rename, Set, Wrap
@@ -7,13 +8,11 @@ from unitxt.splitters import SplitRandomMix
 
 
 def _tags(url, paper=None, **extra):
-    urls = {"dataset": url}
-    if paper:
-        urls["paper"] = paper
-    return {"task": "summarization", "language": "en", "modality": "text", "urls": urls, **extra}
+    return card_tags("summarization", dataset_url=url, paper=paper, **extra)
 
 
-def _card(loader, document, summary, document_type, description, tags, mix=None):
+def _card(*, loader, document, summary, document_type, description, tags, mix=None):
+    """A summarization card: the `document` field is summarised, `summary` is the (single) reference summary."""
     steps = [mix] if mix is not None else []
     steps += [
         Rename(field=document, to_field="document"),
@@ -27,25 +26,28 @@ def _card(loader, document, summary, document_type, description, tags, mix=None)
 
 def register(add):
     add("cards.xsum", _card(
-        LoadHF(path="EdinburghNLP/xsum", trust_remote_code=True), "document", "summary", "document",
-        "XSum: BBC news articles, each with a one-sentence summary (the article's introductory sentence) — extreme "
+        loader=LoadHF(path="EdinburghNLP/xsum", trust_remote_code=True), document="document", summary="summary",
+        document_type="document",
+        description="XSum: BBC news articles, each with a one-sentence summary (the article's introductory sentence) — extreme "
         "summarization. Splits train / validation / test as published.",
-        _tags("https://huggingface.co/datasets/EdinburghNLP/xsum", "https://arxiv.org/abs/1808.08745")))
+        tags=_tags("https://huggingface.co/datasets/EdinburghNLP/xsum", "https://arxiv.org/abs/1808.08745")))
     add("cards.cnn_dailymail", _card(
-        LoadHF(path="abisee/cnn_dailymail", name="3.0.0"), "article", "highlights", "article",
-        "CNN / Daily Mail (version 3.0.0, non-anonymized): news articles with their bullet-point highlights "
+        loader=LoadHF(path="abisee/cnn_dailymail", name="3.0.0"), document="article", summary="highlights",
+        document_type="article",
+        description="CNN / Daily Mail (version 3.0.0, non-anonymized): news articles with their bullet-point highlights "
         "(joined by newlines) as the summary. Splits train / validation / test as published.",
-        _tags("https://huggingface.co/datasets/abisee/cnn_dailymail", "https://arxiv.org/abs/1704.04368")))
+        tags=_tags("https://huggingface.co/datasets/abisee/cnn_dailymail", "https://arxiv.org/abs/1704.04368")))
     add("cards.billsum", _card(
-        LoadHF(path="FiscalNote/billsum"), "text", "summary", "bill",
-        "BillSum: US Congressional bills with their human-written summaries from the Congressional Research "
+        loader=LoadHF(path="FiscalNote/billsum"), document="text", summary="summary", document_type="bill",
+        description="BillSum: US Congressional bills with their human-written summaries from the Congressional Research "
         "Service. The published test split is the test split; validation is a seeded 5% of train (the California "
         "test split 'ca_test' is not used).",
-        _tags("https://huggingface.co/datasets/FiscalNote/billsum", "https://arxiv.org/abs/1910.00523"),
+        tags=_tags("https://huggingface.co/datasets/FiscalNote/billsum", "https://arxiv.org/abs/1910.00523"),
         mix=SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]", "test": "test"})))
     add("cards.tldr", _card(
-        LoadHF(path="webis/tldr-17", trust_remote_code=True), "content", "summary", "reddit post",
-        "Webis-TLDR-17: Reddit posts whose authors added a 'TL;DR' line, used as the summary of the post. The "
+        loader=LoadHF(path="webis/tldr-17", trust_remote_code=True), document="content", summary="summary",
+        document_type="reddit post",
+        description="Webis-TLDR-17: Reddit posts whose authors added a 'TL;DR' line, used as the summary of the post. The "
         "dataset has only a train split: seeded 70% / 10% / 20% train / validation / test portions of it are used.",
-        _tags("https://huggingface.co/datasets/webis/tldr-17"),
+        tags=_tags("https://huggingface.co/datasets/webis/tldr-17"),
         mix=SplitRandomMix(mix={"train": "train[70%]", "validation": "train[10%]", "test": "train[20%]"})))

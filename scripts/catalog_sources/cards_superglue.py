@@ -6,9 +6,10 @@ gold labels (label -1, ReCoRD answers []), so every card evaluates on the public
 and takes a seeded 5% of train as its "validation" split.
 """
 
+from _shared import card_tags, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, MapInstanceValues, Rename, Set
+from unitxt.operators import ExecuteExpression, Rename, Set
 from unitxt.splitters import SplitRandomMix
 
 URL = "https://huggingface.co/datasets/aps/super_glue"
@@ -17,8 +18,7 @@ MIX = {"train": "train[95%]", "validation": "train[5%]", "test": "validation"}
 
 
 def _tags(task, config, **extra):
-    return {"task": task, "language": "en", "modality": "text", "benchmark": "superglue", "config": config,
-            "urls": {"dataset": URL, "paper": PAPER}, **extra}
+    return card_tags(task, dataset_url=URL, paper=PAPER, benchmark="superglue", benchmark_config=config, **extra)
 
 
 def _loader(config):
@@ -26,7 +26,7 @@ def _loader(config):
 
 
 def _labels(classes, field="label"):
-    return MapInstanceValues(mappers={field: {str(index): name for index, name in enumerate(classes)}})
+    return index_to_label(field, classes)
 
 
 def register(add):

@@ -6,6 +6,7 @@ serializer decides the layout: the cards' own templates use a markdown TableSeri
 templates the recipe's `serializer=` picks it (TableSerializer layouts: markdown, csv, json, indexed_rows).
 """
 
+from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import (
@@ -28,15 +29,8 @@ TABLE_AS_LINES = "'\\n'.join([' | '.join([str(c) for c in row]) for row in [tabl
 ANSWER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_string_stripped"]
 
 
-def hf(repo):
-    return f"https://huggingface.co/datasets/{repo}"
-
-
 def _tags(task, repo, paper=None, **extra):
-    urls = {"dataset": hf(repo)}
-    if paper:
-        urls["paper"] = paper
-    return {"task": task, "language": "en", "modality": "table", "urls": urls, **extra}
+    return card_tags(task, dataset_url=hf_url(repo), paper=paper, modality="table", **extra)
 
 
 def _table(header, rows):

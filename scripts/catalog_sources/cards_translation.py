@@ -12,7 +12,7 @@ PAIRS = {"de": ("wmt/wmt16", "de-en", 16), "fr": ("wmt/wmt14", "fr-en", 14), "ro
          "tr": ("wmt/wmt16", "tr-en", 16)}
 
 
-def translation_card(source, target, repo, config, year):
+def translation_card(*, source, target, repo, config, year):
     return TaskCard(
         loader=LoadHF(path=repo, name=config),
         preprocess_steps=[
@@ -32,5 +32,5 @@ def translation_card(source, target, repo, config, year):
 
 def register(add):
     for other, (repo, config, year) in PAIRS.items():
-        add(f"cards.wmt.en_{other}", translation_card("en", other, repo, config, year))
-        add(f"cards.wmt.{other}_en", translation_card(other, "en", repo, config, year))
+        add(f"cards.wmt.en_{other}", translation_card(source="en", target=other, repo=repo, config=config, year=year))
+        add(f"cards.wmt.{other}_en", translation_card(source=other, target="en", repo=repo, config=config, year=year))

@@ -6,8 +6,9 @@ placeholder), so the generic with-context QA templates render it: text formats k
 emit an image content part.
 """
 
+from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
-from unitxt.image_operators import ImageToText
+from unitxt.operators.images import ImageToText
 from unitxt.loaders import LoadHF
 from unitxt.operators import Cast, Copy, ExecuteExpression, FilterByCondition, ListFieldValues, Rename, Set, Wrap
 from unitxt.splitters import RenameSplits, SplitRandomMix
@@ -17,10 +18,7 @@ MC_VARIANTS = ("default", "title", "instruction", "empty")
 
 
 def _tags(task, repo, paper=None):
-    urls = {"dataset": f"https://huggingface.co/datasets/{repo}"}
-    if paper:
-        urls["paper"] = paper
-    return {"task": task, "language": "en", "modality": "image", "urls": urls}
+    return card_tags(task, dataset_url=hf_url(repo), paper=paper, modality="image")
 
 
 def _image_context():

@@ -9,10 +9,15 @@ runs them against Space mirrors instead of the generic Hub-dataset card harness.
 """
 
 from unitxt.card import TaskCard
-from unitxt.dialog_operators import InterleaveListsToDialogOperator
-from unitxt.judge_meta_eval import ExtractArenaHardPreference
+from unitxt.judgment_processors import ExtractArenaHardPreference
 from unitxt.operators import (
     Copy,
+    DeleteSplits,
+    DuplicateSplit,
+    FilterByConditionBasedOnFields,
+    InterleaveListsToDialogOperator,
+    JoinStreams,
+    Lower,
     ExecuteExpression,
     FilterByCondition,
     MapInstanceValues,
@@ -21,17 +26,10 @@ from unitxt.operators import (
     SelectFields,
     Set,
 )
-from unitxt.operators_fields import Lower
-from unitxt.operators_streams import (
-    DeleteSplits,
-    DuplicateSplit,
-    FilterByConditionBasedOnFields,
-    JoinStreams,
-)
-from unitxt.source_loaders import LoadFromHFSpace
+from unitxt.loaders import LoadFromHFSpace
 from unitxt.task import Task
 from unitxt.templates import TemplatesList
-from unitxt.templates_judging import (
+from unitxt.templates import (
     DialogFieldsData,
     DialogPairwiseChoiceTemplate,
     DialogTemplate,

@@ -1,7 +1,7 @@
 """Catalog: the metrics the original catalog and its documentation name that are not model-backed
 (binary and multi-label precision/recall, regression errors, robustness group metrics, SQL, tool calling, ...)."""
 
-from unitxt.metrics_classification_extra import (
+from unitxt.metrics.classification_variants import (
     AccuracyFast,
     BinaryAccuracy,
     BinaryMaxAccuracy,
@@ -21,13 +21,13 @@ from unitxt.metrics_classification_extra import (
     SumAccuracy,
 )
 from unitxt.metrics import ExactMatchMM, F1Binary
-from unitxt.metrics_ensemble import IsCodeMixed, RerankRecall, WeightedWinRateCorrelation
-from unitxt.metrics_meteor import Meteor, MeteorFast
-from unitxt.metrics_ner_extra import KPA, FuzzyNer, MetricBasedNer
-from unitxt.metrics_rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
-from unitxt.metrics_sql import SQLExecutionAccuracy, SQLNonExecutionAccuracy
-from unitxt.metrics_string import TokenOverlap
-from unitxt.metrics_string_extra import (
+from unitxt.metrics.ensemble import IsCodeMixed, RerankRecall, WeightedWinRateCorrelation
+from unitxt.metrics.meteor import Meteor, MeteorFast
+from unitxt.metrics.grouped_f1 import KPA, FuzzyNer, MetricBasedNer
+from unitxt.metrics.rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
+from unitxt.metrics.sql import SQLExecutionAccuracy, SQLNonExecutionAccuracy
+from unitxt.metrics.string_match import TokenOverlap
+from unitxt.metrics.string_similarity import (
     CharEditDistanceAccuracy,
     F1Strings,
     FinQAEval,
@@ -36,7 +36,7 @@ from unitxt.metrics_string_extra import (
     StringContainmentRatio,
     WebsrcSquadF1,
 )
-from unitxt.metrics_tool_calling import (
+from unitxt.metrics.tool_calling import (
     KeyValueExtraction,
     MultiTurnToolCallingMetric,
     ReflectionToolCallingMetric,
@@ -45,9 +45,9 @@ from unitxt.metrics_tool_calling import (
     ToolCallKeyValueExtraction,
 )
 from unitxt.metrics import MetricPipeline
-from unitxt.metrics_list import MetricsList
+from unitxt.metrics.lists import MetricsList
 from unitxt.operators import Copy, Split, Wrap
-import unitxt.metrics_robustness as robustness
+import unitxt.metrics.robustness as robustness
 
 METRICS = {
     # classification
@@ -147,7 +147,7 @@ METRICS = {
 
 
 
-def _rag_pipeline(main_score, steps, metric, prefix):
+def _rag_pipeline(*, main_score, steps, metric, prefix):
     return MetricPipeline(main_score=main_score, preprocess_steps=steps, metric=metric, score_prefix=prefix)
 
 
@@ -157,18 +157,18 @@ _CONTEXT_IDS = [Copy(field="prediction/contexts_id", to_field="prediction"),
                 Wrap(field="task_data/reference_context_ids", inside="list", to_field="references")]
 METRICS.update({
     "rag.external_rag.answer_relevance.token_recall": (
-        _rag_pipeline("recall", _ANSWER_RELEVANCE, "metrics.token_overlap", "answer_relevance_token_recall_"),
+        _rag_pipeline(main_score="recall", steps=_ANSWER_RELEVANCE, metric="metrics.token_overlap", prefix="answer_relevance_token_recall_"),
         "rag", "Answer relevance: token recall of the question in the answer of a RAG response."),
     "rag.external_rag.context_relevance.token_precision": (
-        _rag_pipeline("precision", [Copy(field="prediction/contexts", to_field="references"),
+        _rag_pipeline(main_score="precision", steps=[Copy(field="prediction/contexts", to_field="references"),
                                     Copy(field="task_data/question", to_field="prediction")],
-                      "metrics.token_overlap", "context_relevance_token_precision_"),
+                      metric="metrics.token_overlap", prefix="context_relevance_token_precision_"),
         "rag", "Context relevance: token precision of the question against the retrieved contexts."),
     "rag.external_rag.context_correctness.map": (
-        _rag_pipeline("map", _CONTEXT_IDS, "metrics.map", "context_correctness_"),
+        _rag_pipeline(main_score="map", steps=_CONTEXT_IDS, metric="metrics.map", prefix="context_correctness_"),
         "rag", "Context correctness: mean average precision of the retrieved context ids."),
     "rag.external_rag.context_correctness.retrieval_at_k": (
-        _rag_pipeline("match_at_1", _CONTEXT_IDS, "metrics.retrieval_at_k", "context_correctness_"),
+        _rag_pipeline(main_score="match_at_1", steps=_CONTEXT_IDS, metric="metrics.retrieval_at_k", prefix="context_correctness_"),
         "rag", "Context correctness: precision/recall/match at k of the retrieved context ids."),
 })
 

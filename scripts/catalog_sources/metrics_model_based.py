@@ -1,7 +1,7 @@
 """Catalog: model-based metrics (optional extras): metrics.bert_score.*, metrics.sentence_bert.*,
 metrics.perplexity.*, metrics.reward.*, metrics.rag.context_relevance.perplexity_*, metrics.granite_guardian.*."""
 
-from unitxt.metrics_model_based import (
+from unitxt.metrics.model_based import (
     BertScore,
     GraniteGuardianAgenticRisk,
     GraniteGuardianAssistantRisk,

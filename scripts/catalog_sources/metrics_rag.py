@@ -1,7 +1,7 @@
 """Catalog: lexical RAG metrics (metrics.rag.*) and recommended metric lists (metrics.qa.open.*)."""
 
-from unitxt.metrics_list import MetricsList
-from unitxt.metrics_rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
+from unitxt.metrics.lists import MetricsList
+from unitxt.metrics.rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
 
 METRICS = {
     "rag.faithfulness.token_k_precision": (

@@ -1,8 +1,8 @@
 """Catalog: correlation, ranking, retrieval and NER metrics (metrics.spearman, metrics.mrr, metrics.ner, ...)."""
 
-from unitxt.metrics_correlation import KendallTauB, Pearson, RocAuc, Spearman
-from unitxt.metrics_ner import NER
-from unitxt.metrics_retrieval import MAP, MRR, NDCG, QueryNDCG, RetrievalAtK
+from unitxt.metrics.correlation import KendallTauB, Pearson, RocAuc, Spearman
+from unitxt.metrics.ner import NER
+from unitxt.metrics.retrieval import MAP, MRR, NDCG, QueryNDCG, RetrievalAtK
 
 METRICS = {
     "spearman": (Spearman(), "correlation", "Spearman rank correlation of numeric predictions and references (p-value too)."),

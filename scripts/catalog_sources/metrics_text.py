@@ -1,8 +1,8 @@
 """Catalog: text-generation and string-matching metrics (metrics.rouge, metrics.bleu, metrics.squad, ...)."""
 
-from unitxt.metrics_string import ANLS, CharEditDistAccuracy, CharEditDistance, ExactMatch, Squad, TokenOverlap, Wer
-from unitxt.metrics_bleu import NmtBleu, NormalizedSacrebleu, Sacrebleu
-from unitxt.metrics_text import Bleu, Chrf, Rouge
+from unitxt.metrics.string_match import ANLS, CharEditDistAccuracy, CharEditDistance, ExactMatch, Squad, TokenOverlap, Wer
+from unitxt.metrics.bleu import NmtBleu, NormalizedSacrebleu, Sacrebleu
+from unitxt.metrics.text import Bleu, Chrf, Rouge
 
 METRICS = {
     "rouge": (Rouge(), "generation",

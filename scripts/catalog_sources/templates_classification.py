@@ -1,28 +1,16 @@
 """Catalog: classification templates (templates.classification.*) and the generic key-value / pass-through ones."""
 
-from unitxt.templates import InputFormatTemplate, InputOutputTemplate, KeyValTemplate, TemplatesList, YesNoTemplate
+from _shared import add_template_family
+from unitxt.templates import InputFormatTemplate, InputOutputTemplate, KeyValTemplate, YesNoTemplate
 
 LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.lower_case_till_punc"]
 MULTI_LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_list_by_comma"]
 YES_NO_PROCESSORS = ["processors.take_first_non_empty_line", "processors.convert_to_boolean"]
 
 
-def add_family(add, prefix, templates, tags, task):
-    """Add `prefix.<variant>` for every template and `prefix.all` listing them (in the given order)."""
-    names = []
-    for variant, template in templates.items():
-        template.__dict__["__tags__"] = dict(tags)
-        name = f"{prefix}.{variant}" if variant else prefix
-        add(name, template)
-        names.append(name)
-    add(f"{prefix}.all", TemplatesList(
-        names, __description__=f"Every template of {prefix} (for {task}).", __tags__=dict(tags),
-    ))
-
-
 def register(add):
     tags = {"task": "classification", "modality": "text"}
-    add_family(add, "templates.classification.multi_class", {
+    add_template_family(add, prefix="templates.classification.multi_class", templates={
         "default": InputOutputTemplate(
             instruction="Classify the {type_of_class} of the following {text_type} to one of these options: "
                         "{classes}.",
@@ -62,9 +50,9 @@ def register(add):
             postprocessors=LABEL_PROCESSORS,
             __description__="Only the text; the options are not shown (for fine-tuned classifiers).",
         ),
-    }, tags, "tasks.classification.multi_class and its topic/sentiment variants")
+    }, tags=tags, task="tasks.classification.multi_class and its topic/sentiment variants")
 
-    add_family(add, "templates.classification.multi_class.relation", {
+    add_template_family(add, prefix="templates.classification.multi_class.relation", templates={
         "default": InputOutputTemplate(
             instruction="Given a {text_a_type} and {text_b_type} classify the {type_of_relation} of the "
                         "{text_b_type} to one of {classes}.",
@@ -96,9 +84,9 @@ def register(add):
             postprocessors=LABEL_PROCESSORS,
             __description__="The two texts on separate lines; nothing else.",
         ),
-    }, tags, "tasks.classification.multi_class.relation")
+    }, tags=tags, task="tasks.classification.multi_class.relation")
 
-    add_family(add, "templates.classification.multi_label", {
+    add_template_family(add, prefix="templates.classification.multi_label", templates={
         "default": InputOutputTemplate(
             instruction="Which of these {type_of_classes} apply to the following {text_type}: {classes}? "
                         "List every one that applies, separated by commas.",
@@ -134,9 +122,9 @@ def register(add):
             postprocessors=MULTI_LABEL_PROCESSORS,
             __description__="Only the text; the answer is the comma-separated labels.",
         ),
-    }, tags, "tasks.classification.multi_label")
+    }, tags=tags, task="tasks.classification.multi_label")
 
-    add_family(add, "templates.classification.binary", {
+    add_template_family(add, prefix="templates.classification.binary", templates={
         "default": YesNoTemplate(
             instruction="Does the following {text_type} belong to the class '{class}'? Answer yes or no.",
             input_format="{text_type}: {text}",
@@ -162,7 +150,7 @@ def register(add):
             postprocessors=YES_NO_PROCESSORS,
             __description__="Text and a yes/no question under headings; predictions become TRUE, FALSE or OTHER.",
         ),
-    }, tags, "tasks.classification.binary")
+    }, tags=tags, task="tasks.classification.binary")
 
     general = {"task": "any", "modality": "text"}
     add("templates.key_val", KeyValTemplate(

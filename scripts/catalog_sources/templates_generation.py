@@ -1,28 +1,16 @@
 """Catalog: templates of the text generation tasks (summarization, translation, paraphrase, grammatical error
 correction, generic generation, language identification)."""
 
-from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, TemplatesList
+from _shared import add_template_family
+from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate
 
 TEXT_PROCESSORS = ["processors.to_string_stripped"]
 LINE_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_string_stripped"]
 
 
-def add_family(add, prefix, templates, tags, task):
-    """Add `prefix.<variant>` for every template and `prefix.all` listing them (in the given order)."""
-    names = []
-    for variant, template in templates.items():
-        template.__dict__["__tags__"] = dict(tags)
-        name = f"{prefix}.{variant}" if variant else prefix
-        add(name, template)
-        names.append(name)
-    add(f"{prefix}.all", TemplatesList(
-        names, __description__=f"Every template of {prefix} (for {task}).", __tags__=dict(tags),
-    ))
-
-
 def _summarization(add):
     tags = {"task": "summarization", "modality": "text"}
-    add_family(add, "templates.summarization.abstractive", {
+    add_template_family(add, prefix="templates.summarization.abstractive", templates={
         "default": MultiReferenceTemplate(
             instruction="Summarize the following {document_type}.",
             input_format="{document_type}: {document}",
@@ -77,12 +65,12 @@ def _summarization(add):
             __description__="The whole request in the input, no instruction or prefix (the template "
                             "lm-evaluation-harness's xsum and cnn_dailymail tasks use).",
         ),
-    }, tags, "tasks.summarization.abstractive")
+    }, tags=tags, task="tasks.summarization.abstractive")
 
 
 def _translation(add):
     tags = {"task": "translation", "modality": "text"}
-    add_family(add, "templates.translation.directed", {
+    add_template_family(add, prefix="templates.translation.directed", templates={
         "default": InputOutputTemplate(
             instruction="Translate the following text from {source_language} to {target_language}.",
             input_format="{source_language}: {text}",
@@ -119,12 +107,12 @@ def _translation(add):
             postprocessors=LINE_PROCESSORS,
             __description__="Only the source text.",
         ),
-    }, tags, "tasks.translation.directed")
+    }, tags=tags, task="tasks.translation.directed")
 
 
 def _rewriting(add):
     tags = {"task": "paraphrasing", "modality": "text"}
-    add_family(add, "templates.rewriting.paraphrase", {
+    add_template_family(add, prefix="templates.rewriting.paraphrase", templates={
         "default": InputOutputTemplate(
             instruction="Paraphrase the following {text_type}: say the same thing in different words.",
             input_format="{text_type}: {input_text}",
@@ -155,12 +143,12 @@ def _rewriting(add):
             postprocessors=LINE_PROCESSORS,
             __description__="Only the text to paraphrase.",
         ),
-    }, tags, "tasks.rewriting.paraphrase")
+    }, tags=tags, task="tasks.rewriting.paraphrase")
 
 
 def _grammar(add):
     tags = {"task": "grammatical error correction", "modality": "text"}
-    add_family(add, "templates.grammatical_error_correction", {
+    add_template_family(add, prefix="templates.grammatical_error_correction", templates={
         "default": MultiReferenceTemplate(
             instruction="Correct the grammar, spelling and punctuation of the following text. If it is already "
                         "correct, repeat it unchanged.",
@@ -199,12 +187,12 @@ def _grammar(add):
             __description__="A one-line request followed by the text (the template lm-evaluation-harness's "
                             "coedit_gec task uses).",
         ),
-    }, tags, "tasks.grammatical_error_correction")
+    }, tags=tags, task="tasks.grammatical_error_correction")
 
 
 def _generation(add):
     tags = {"task": "generation", "modality": "text"}
-    add_family(add, "templates.generation", {
+    add_template_family(add, prefix="templates.generation", templates={
         "default": InputOutputTemplate(
             instruction="Given the following {type_of_input}, generate the corresponding {type_of_output}.",
             input_format="{type_of_input}: {input}",
@@ -235,12 +223,12 @@ def _generation(add):
             postprocessors=TEXT_PROCESSORS,
             __description__="The input passed through unchanged; the output is the target.",
         ),
-    }, tags, "tasks.generation")
+    }, tags=tags, task="tasks.generation")
 
 
 def _generation_from_pair(add):
     tags = {"task": "generation", "modality": "text"}
-    add_family(add, "templates.generation.from_pair", {
+    add_template_family(add, prefix="templates.generation.from_pair", templates={
         "default": InputOutputTemplate(
             instruction="Given the following {type_of_input_a} and {type_of_input_b}, generate the corresponding "
                         "{type_of_output}.",
@@ -258,13 +246,13 @@ def _generation_from_pair(add):
             postprocessors=TEXT_PROCESSORS,
             __description__="Instruction-only phrasing; the two inputs follow, one after the other.",
         ),
-    }, tags, "tasks.generation.from_pair")
+    }, tags=tags, task="tasks.generation.from_pair")
 
 
 def _language_identification(add):
     tags = {"task": "language identification", "modality": "text"}
     processors = ["processors.take_first_non_empty_line", "processors.lower_case_till_punc"]
-    add_family(add, "templates.language_identification", {
+    add_template_family(add, prefix="templates.language_identification", templates={
         "default": InputOutputTemplate(
             instruction="Which language is the following text written in? Answer with the name of the language.",
             input_format="Text: {text}",
@@ -294,7 +282,7 @@ def _language_identification(add):
             postprocessors=processors,
             __description__="Only the text.",
         ),
-    }, tags, "tasks.language_identification")
+    }, tags=tags, task="tasks.language_identification")
 
 
 def register(add):

@@ -1,6 +1,7 @@
 """Catalog: regression (templates.regression.*) and question answering (templates.qa.*) templates."""
 
-from unitxt.templates import InputOutputTemplate, MultipleChoiceTemplate, MultiReferenceTemplate, TemplatesList
+from _shared import add_template_family
+from unitxt.templates import InputOutputTemplate, MultipleChoiceTemplate, MultiReferenceTemplate
 
 NUMBER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.cast_to_float_return_nan_if_failed"]
 ANSWER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_string_stripped"]
@@ -9,22 +10,9 @@ NUMBER_CHOICE_PROCESSORS = ["processors.to_string_stripped", "processors.take_fi
                             "processors.remove_punctuations"]
 
 
-def add_family(add, prefix, templates, tags, task):
-    """Add `prefix.<variant>` for every template and `prefix.all` listing them (in the given order)."""
-    names = []
-    for variant, template in templates.items():
-        template.__dict__["__tags__"] = dict(tags)
-        name = f"{prefix}.{variant}" if variant else prefix
-        add(name, template)
-        names.append(name)
-    add(f"{prefix}.all", TemplatesList(
-        names, __description__=f"Every template of {prefix} (for {task}).", __tags__=dict(tags),
-    ))
-
-
 def _regression(add):
     tags = {"task": "regression", "modality": "text"}
-    add_family(add, "templates.regression.single_text", {
+    add_template_family(add, prefix="templates.regression.single_text", templates={
         "default": InputOutputTemplate(
             instruction="Rate the {attribute_name} of the following text on a scale from {min_value} to "
                         "{max_value}. Answer with a number.",
@@ -57,9 +45,9 @@ def _regression(add):
             postprocessors=NUMBER_PROCESSORS,
             __description__="Only the text; the answer is the number.",
         ),
-    }, tags, "tasks.regression.single_text")
+    }, tags=tags, task="tasks.regression.single_text")
 
-    add_family(add, "templates.regression.two_texts", {
+    add_template_family(add, prefix="templates.regression.two_texts", templates={
         "default": InputOutputTemplate(
             instruction="Rate the {attribute_name} of the two texts on a scale from {min_value} to {max_value}. "
                         "Answer with a number.",
@@ -100,12 +88,12 @@ def _regression(add):
             __description__="One question naming the range and both texts; an answer that is not a number counts "
                             "as 0 (the template lm-evaluation-harness's stsb task uses).",
         ),
-    }, tags, "tasks.regression.two_texts and tasks.regression.two_texts.similarity")
+    }, tags=tags, task="tasks.regression.two_texts and tasks.regression.two_texts.similarity")
 
 
 def _open_qa(add):
     tags = {"task": "question answering", "modality": "text"}
-    add_family(add, "templates.qa.open", {
+    add_template_family(add, prefix="templates.qa.open", templates={
         "": MultiReferenceTemplate(
             input_format="Question: {question}",
             target_prefix="Answer: ",
@@ -142,12 +130,12 @@ def _open_qa(add):
             postprocessors=ANSWER_PROCESSORS,
             __description__="Only the question.",
         ),
-    }, tags, "tasks.qa.open")
+    }, tags=tags, task="tasks.qa.open")
 
 
 def _context_qa(add):
     tags = {"task": "question answering", "modality": "text"}
-    add_family(add, "templates.qa.with_context", {
+    add_template_family(add, prefix="templates.qa.with_context", templates={
         "default": MultiReferenceTemplate(
             instruction="Answer the question based on the {context_type}.",
             input_format="{context_type}: {context}\nQuestion: {question}",
@@ -186,12 +174,12 @@ def _context_qa(add):
             postprocessors=ANSWER_PROCESSORS,
             __description__="Only the context and the question.",
         ),
-    }, tags, "tasks.qa.with_context.extractive and tasks.qa.with_context.abstractive")
+    }, tags=tags, task="tasks.qa.with_context.extractive and tasks.qa.with_context.abstractive")
 
 
 def _multiple_choice(add):
     tags = {"task": "multiple choice question answering", "modality": "text"}
-    add_family(add, "templates.qa.multiple_choice.open", {
+    add_template_family(add, prefix="templates.qa.multiple_choice.open", templates={
         "default": MultipleChoiceTemplate(
             instruction="Answer the multiple-choice question with the letter of the right choice.",
             input_format="Question: {question}\nChoices: {choices}",
@@ -230,9 +218,9 @@ def _multiple_choice(add):
             postprocessors=LETTER_PROCESSORS,
             __description__="Only the question and the lettered choices.",
         ),
-    }, tags, "tasks.qa.multiple_choice.open")
+    }, tags=tags, task="tasks.qa.multiple_choice.open")
 
-    add_family(add, "templates.qa.multiple_choice.with_topic", {
+    add_template_family(add, prefix="templates.qa.multiple_choice.with_topic", templates={
         "default": MultipleChoiceTemplate(
             instruction="The following is a multiple-choice question about {topic}. Answer with the letter of the "
                         "right choice.",
@@ -263,9 +251,9 @@ def _multiple_choice(add):
             postprocessors=LETTER_PROCESSORS,
             __description__="Only the question and the lettered choices (the topic is not shown).",
         ),
-    }, tags, "tasks.qa.multiple_choice.with_topic")
+    }, tags=tags, task="tasks.qa.multiple_choice.with_topic")
 
-    add_family(add, "templates.qa.multiple_choice.with_context", {
+    add_template_family(add, prefix="templates.qa.multiple_choice.with_context", templates={
         "default": MultipleChoiceTemplate(
             instruction="Answer the question about the {context_type} with the letter of the right choice.",
             input_format="{context_type}: {context}\nQuestion: {question}\nChoices: {choices}",
@@ -295,7 +283,7 @@ def _multiple_choice(add):
             postprocessors=LETTER_PROCESSORS,
             __description__="Only the context, the question and the lettered choices.",
         ),
-    }, tags, "tasks.qa.multiple_choice.with_context")
+    }, tags=tags, task="tasks.qa.multiple_choice.with_context")
     # The prompt of the lmms-eval harness for image multiple choice (e.g. AI2D): not part of .all.
     add("templates.qa.multiple_choice.with_context.lmms_eval", MultipleChoiceTemplate(
         input_format="{context}\n{question}\n{choices}\nAnswer with the option's letter from the given choices "

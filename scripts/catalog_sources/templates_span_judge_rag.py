@@ -1,8 +1,9 @@
 """Catalog: span labeling / NER templates, response assessment (LLM-as-judge) templates and RAG templates."""
 
+from _shared import add_template_family
 from unitxt.serializers import ListSerializer
-from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, TemplatesList
-from unitxt.templates_extra import SpanLabelingTemplate
+from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate
+from unitxt.templates.spans import SpanLabelingTemplate
 
 SPAN_PROCESSORS = ["processors.to_span_label_pairs"]
 RATING_PROCESSORS = ["processors.extract_mt_bench_rating_judgment"]
@@ -10,25 +11,9 @@ NUMBER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.cast_to
 ANSWER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_string_stripped"]
 
 
-def add_family(add, prefix, templates, tags, task):
-    """Add `prefix.<variant>` for every template and `prefix.all` listing them (in the given order)."""
-    names = []
-    for variant, template in templates.items():
-        template.__dict__["__tags__"] = dict(tags)
-        if variant.startswith("templates."):
-            name = variant  # a template named outside the family (still listed in its .all)
-        else:
-            name = f"{prefix}.{variant}" if variant else prefix
-        add(name, template)
-        names.append(name)
-    add(f"{prefix}.all", TemplatesList(
-        names, __description__=f"Every template of {prefix} (for {task}).", __tags__=dict(tags),
-    ))
-
-
 def _spans(add):
     tags = {"task": "span labeling", "modality": "text"}
-    add_family(add, "templates.span_labeling.extraction", {
+    add_template_family(add, prefix="templates.span_labeling.extraction", templates={
         "default": SpanLabelingTemplate(
             instruction="Find every span of the {text_type} that is one of these {class_type}s: {classes}. List "
                         "them as 'span: {class_type}' separated by commas, or write None when there is none.",
@@ -63,10 +48,10 @@ def _spans(add):
             postprocessors=SPAN_PROCESSORS,
             __description__="Only the text; the answer is 'span: label, ...' (or None).",
         ),
-    }, tags, "tasks.span_labeling.extraction")
+    }, tags=tags, task="tasks.span_labeling.extraction")
 
     ner_tags = {"task": "named entity recognition", "modality": "text"}
-    add_family(add, "templates.ner.all_entity_types", {
+    add_template_family(add, prefix="templates.ner.all_entity_types", templates={
         "default": SpanLabelingTemplate(
             instruction="List the named entities of the following text whose type is one of: {entity_types}. "
                         "Write them as 'entity: type' separated by commas, or None when there is none.",
@@ -87,9 +72,9 @@ def _spans(add):
             postprocessors=SPAN_PROCESSORS,
             __description__="Only the text.",
         ),
-    }, ner_tags, "tasks.ner.all_entity_types")
+    }, tags=ner_tags, task="tasks.ner.all_entity_types")
 
-    add_family(add, "templates.ner.single_entity_type", {
+    add_template_family(add, prefix="templates.ner.single_entity_type", templates={
         "default": SpanLabelingTemplate(
             instruction="List every {entity_type} mentioned in the following text as '<mention>: {entity_type}', "
                         "separated by commas, or write None when there is none.",
@@ -110,7 +95,7 @@ def _spans(add):
             postprocessors=SPAN_PROCESSORS,
             __description__="Only the text.",
         ),
-    }, ner_tags, "tasks.ner.single_entity_type")
+    }, tags=ner_tags, task="tasks.ner.single_entity_type")
 
 
 JUDGE_INSTRUCTION = (
@@ -123,7 +108,7 @@ JUDGE_INSTRUCTION = (
 
 def _judges(add):
     tags = {"task": "response assessment", "modality": "text"}
-    add_family(add, "templates.response_assessment.rating.single_turn", {
+    add_template_family(add, prefix="templates.response_assessment.rating.single_turn", templates={
         "default": InputOutputTemplate(
             instruction="Rate the quality of the answer to the question on a scale from 1 to 10. Reply with the "
                         "number only.",
@@ -149,11 +134,11 @@ def _judges(add):
             postprocessors=RATING_PROCESSORS,
             __description__="MT-Bench style judge prompt: explanation, then a 1-10 rating as '[[N]]' (read as N/10).",
         ),
-    }, tags, "tasks.response_assessment.rating.single_turn")
+    }, tags=tags, task="tasks.response_assessment.rating.single_turn")
 
     reference_note = (" Compare it with the reference answer, which is correct; mistakes relative to the reference "
                       "lower the rating.")
-    add_family(add, "templates.response_assessment.rating.single_turn_with_reference", {
+    add_template_family(add, prefix="templates.response_assessment.rating.single_turn_with_reference", templates={
         "default": InputOutputTemplate(
             instruction="Rate the answer to the question on a scale from 1 to 10, using the reference answer as the "
                         "standard of correctness. Reply with the number only.",
@@ -172,9 +157,9 @@ def _judges(add):
             postprocessors=RATING_PROCESSORS,
             __description__="MT-Bench style judge prompt with a reference answer; rating '[[N]]' read as N/10.",
         ),
-    }, tags, "tasks.response_assessment.rating.single_turn_with_reference")
+    }, tags=tags, task="tasks.response_assessment.rating.single_turn_with_reference")
 
-    add_family(add, "templates.response_assessment.pairwise_comparative_rating.single_turn", {
+    add_template_family(add, prefix="templates.response_assessment.pairwise_comparative_rating.single_turn", templates={
         "default": InputOutputTemplate(
             instruction="Two assistants answered the same question. Decide which answer is better. Reply with A, B "
                         "or tie, in double square brackets, e.g. [[A]].",
@@ -196,13 +181,13 @@ def _judges(add):
             postprocessors=["processors.double_brackets_or_text"],
             __description__="MT-Bench style pairwise judge prompt; the verdict is read from the double brackets.",
         ),
-    }, tags, "tasks.response_assessment.pairwise_comparative_rating.single_turn")
+    }, tags=tags, task="tasks.response_assessment.pairwise_comparative_rating.single_turn")
 
 
 def _rag(add):
     tags = {"task": "rag", "modality": "text"}
     passages = ListSerializer(separator="\n\n")
-    add_family(add, "templates.rag.response_generation", {
+    add_template_family(add, prefix="templates.rag.response_generation", templates={
         "default": MultiReferenceTemplate(
             instruction="Answer the question using the passages below. If they do not contain the answer, say so.",
             input_format="Passages:\n{contexts}\n\nQuestion: {question}",
@@ -238,9 +223,9 @@ def _rag(add):
             postprocessors=["processors.to_string_stripped"],
             __description__="Only the passages and the question.",
         ),
-    }, tags, "tasks.rag.response_generation")
+    }, tags=tags, task="tasks.rag.response_generation")
 
-    add_family(add, "templates.rag.end_to_end", {
+    add_template_family(add, prefix="templates.rag.end_to_end", templates={
         "default": MultiReferenceTemplate(
             input_format="{question}",
             references_field="reference_answers",
@@ -248,9 +233,9 @@ def _rag(add):
             __description__="The question passed to a RAG pipeline; predictions (answer/contexts dicts) are not "
                             "post-processed.",
         ),
-    }, tags, "tasks.rag.end_to_end")
+    }, tags=tags, task="tasks.rag.end_to_end")
 
-    add_family(add, "templates.rag.retrieval", {
+    add_template_family(add, prefix="templates.rag.retrieval", templates={
         "default": InputOutputTemplate(
             instruction="List the ids of the passages relevant to the question, most relevant first, separated by "
                         "commas.",
@@ -261,7 +246,7 @@ def _rag(add):
             postprocessors=["processors.take_first_non_empty_line", "processors.to_list_by_comma"],
             __description__="Asks for a comma-separated ranked list of passage ids.",
         ),
-    }, {"task": "retrieval", "modality": "text"}, "tasks.rag.retrieval")
+    }, tags={"task": "retrieval", "modality": "text"}, task="tasks.rag.retrieval")
 
 
 def register(add):

@@ -8,7 +8,7 @@ import torch
 import transformers
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from unitxt.metrics_model_based import Perplexity, Reward
+from unitxt.metrics.model_based import Perplexity, Reward
 
 TEXTS = ["Paris is the capital of France.", "What is the capital of France?", "Lyon is a city.",
          "Generate a question: ", "Is this answer good?"] * 4

@@ -1,0 +1,15 @@
+"""Loaders: source operators that read data. `base` (Loader, LoaderError, LoadFromDictionary, MultipleSourceLoader),
+`hub_and_files` (LoadHF, LoadCSV, LoadJsonFile, LoadFromFsspec: Hugging Face datasets and files at any fsspec URL),
+`other_sources` (IOB/CoNLL files, Hugging Face Spaces, Kaggle, scikit-learn, TURL tables).
+
+`from unitxt.loaders import X` works for every built-in loader class; names are imported lazily, on first use, from
+the one module that defines them.
+"""
+
+from typing import Dict
+
+from ..lazy_imports import lazy_exports
+
+_EXPORTS: Dict[str, str] = {"Loader": ".base", "LoaderError": ".base"}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, "loaders.")

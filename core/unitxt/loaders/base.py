@@ -1,0 +1,112 @@
+"""Loader base classes and in-memory loaders: `Loader` (a source operator; every loader tags each instance with
+`data_classification_policy` and caps each split at `loader_limit`), LoadFromDictionary and MultipleSourceLoader."""
+
+import itertools
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
+
+from ..errors import UnitxtError
+from ..logging_utils import get_logger
+from ..operator import SourceOperator
+from ..stream import GeneratorStream, MultiStream
+
+_limit_notices_shown = set()
+
+
+class LoaderError(UnitxtError):
+    """Data could not be loaded."""
+
+
+class Loader(SourceOperator):
+    """Base loader. Subclasses implement `load_generators()` -> {split: zero-argument generator function}."""
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
+    loader_limit: Optional[int] = None
+    streaming: bool = False
+    _default_policy: List[str] = ["proprietary"]
+
+    def data_policy(self) -> List[str]:
+        return list(self.data_classification_policy or self._default_policy)
+
+    def verify(self) -> None:
+        super().verify()
+        if self.loader_limit is not None and self.loader_limit < 0:
+            raise LoaderError("loader_limit must be >= 0.", artifact=type(self).__name__, field="loader_limit")
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        """Abstract hook: {split: zero-argument generator function} for each split the loader provides."""
+        raise NotImplementedError(f"{type(self).__name__}.load_generators() is not implemented")
+
+    def _announce_limit(self) -> None:
+        key = type(self).__name__
+        if self.loader_limit is not None and key not in _limit_notices_shown:
+            _limit_notices_shown.add(key)
+            get_logger().info(f"Loading limited to {self.loader_limit} instances by setting {key}.loader_limit;")
+
+    def _split_stream(self, generator: Callable[[], Iterable[Dict[str, Any]]], policy: List[str]) -> Iterator:
+        rows = generator()
+        if self.loader_limit is not None:
+            rows = itertools.islice(rows, self.loader_limit)  # reads no row past the limit
+        for instance in rows:
+            if not isinstance(instance, dict):
+                raise LoaderError(f"Loaded rows must be dicts, got {type(instance).__name__}.", artifact=self.artifact_name)
+            instance["data_classification_policy"] = list(policy)
+            yield instance
+
+    def process(self) -> MultiStream:
+        self._announce_limit()
+        policy = self.data_policy()
+        generators = self.load_generators()
+        return MultiStream(
+            {
+                split: GeneratorStream(self._split_stream, {"generator": generator, "policy": policy})
+                for split, generator in generators.items()
+            }
+        )
+
+
+class LoadFromDictionary(Loader):
+    """Load in-memory data: `data={"train": [{...}, ...], "test": [...]}`."""
+
+    data: Dict[str, List[Dict[str, Any]]]
+
+    def verify(self) -> None:
+        super().verify()
+        for split, rows in self.data.items():
+            for index, row in enumerate(rows):
+                if not isinstance(row, dict):
+                    raise LoaderError(
+                        f"Row {index} of split '{split}' is a {type(row).__name__}, expected a dict.",
+                        artifact=type(self).__name__,
+                        field="data",
+                    )
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        import copy
+
+        return {
+            split: (lambda rows=rows: (copy.deepcopy(row) for row in rows)) for split, rows in self.data.items()
+        }
+
+
+class MultipleSourceLoader(Loader):
+    """Concatenate the splits of several loaders."""
+
+    sources: List[Loader]
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        streams: Dict[str, List[Any]] = {}
+        for source in self.sources:
+            for split, stream in source().items():
+                streams.setdefault(split, []).append(stream)
+
+        def chain(parts):
+            for part in parts:
+                yield from part
+
+        return {split: (lambda parts=parts: chain(parts)) for split, parts in streams.items()}
+
+    def data_policy(self) -> List[str]:
+        if self.data_classification_policy:
+            return list(self.data_classification_policy)
+        return sorted({policy for source in self.sources for policy in source.data_policy()})

@@ -1,0 +1,31 @@
+"""Metrics: `base` (Metric, InstanceMetric, GlobalMetric, BulkInstanceMetric, MetricScores: score once, then global
+scores and bootstrap CIs for any subset), one module per family (classification, text, string_match, correlation,
+ner, retrieval, rag, ...) and `kernels/` (the numpy kernels the families share).
+
+`from unitxt.metrics import X` works for the base classes and for every built-in metric class; names are imported
+lazily, on first use, from the one module that defines them, so importing a single family stays cheap.
+"""
+
+from typing import Dict
+
+from ..lazy_imports import lazy_exports
+
+_BASE = ("BulkInstanceMetric", "GlobalMetric", "InstanceMetric", "Metric", "MetricScores", "Statistic",
+         "mean_statistic")
+_CLASSIFICATION = ("Accuracy", "ExactMatchMM", "StringContainment", "UnsortedListExactMatch", "JaccardIndex",
+                   "PredictionLength", "F1", "F1Macro", "F1Micro", "F1Weighted", "ClassificationScore",
+                   "PrecisionMacro", "PrecisionMicro", "RecallMacro", "RecallMicro", "MatthewsCorrelation", "F1Binary",
+                   "F1MultiLabel", "F1MicroMultiLabel", "F1MacroMultiLabel")
+_EXPORTS: Dict[str, str] = {
+    **{name: ".base" for name in _BASE},
+    **{name: ".classification" for name in _CLASSIFICATION},
+    "MetricPipeline": ".pipeline",
+    "HuggingfaceMetric": ".huggingface",
+    "MetricsEnsemble": ".ensemble",
+}
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, "metrics.")
+
+
+__all__ = list(_EXPORTS)

@@ -1,0 +1,484 @@
+"""Metric base classes: scores per instance once, then global scores and bootstrap CIs for any subset cheaply.
+
+Every metric turns (predictions, references, task_data) into a `MetricScores`: the instance score dicts plus a
+vectorised `statistic(idx) -> {score name: values}` over index matrices (r, m). Global scores of any subset are
+`statistic(subset[None, :])`; CIs resample positions within the subset. InstanceMetric statistics reduce per-instance
+values; fast GlobalMetrics reduce per-instance sufficient statistics (counts); other GlobalMetrics fall back to
+calling `compute` per resample (documented slow path).
+"""
+
+import math
+from collections.abc import Sequence as SequenceABC
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+
+from ..errors import MetricError
+from ..operator import PackageRequirementsMixin, StreamOperator
+from ..settings_utils import settings
+from ..type_utils import describe_value_type, make_checker, to_type, type_to_string
+from ..lazy_imports import numpy_module as _np
+
+Statistic = Callable[[Any], Dict[str, Any]]
+
+
+class MetricScores:
+    """The scores of one metric over a fixed list of instances."""
+
+    def __init__(self, metric: "Metric", instance_scores: List[Dict[str, Any]], statistic: Statistic, n: int):
+        self.metric = metric
+        self.instance_scores = instance_scores
+        self.statistic = statistic
+        self.n = n
+
+    def _positions(self, positions: Optional[Any]) -> Any:
+        np = _np()
+        return np.arange(self.n, dtype=np.int64) if positions is None else np.asarray(positions, dtype=np.int64)
+
+    def point_scores(self, positions: Any) -> Dict[str, Any]:
+        """The global scores over `positions` (raw names, no CIs)."""
+        values = self.statistic(positions[None, :])
+        scores = {name: _to_python(array[0]) for name, array in values.items()}
+        if self.metric.main_score not in scores:
+            raise MetricError(f"{type(self.metric).__name__} did not produce its main score '{self.metric.main_score}'.",
+                              artifact=self.metric.artifact_name)
+        return scores
+
+    def ci_names(self, point: Dict[str, Any]) -> List[str]:
+        return [name for name in self.metric.resolved_ci_scores() if name in point]
+
+    def resampled(self, positions: Any, names: List[str]) -> Statistic:
+        """Statistic over resample index matrices of positions (idx indexes into `positions`)."""
+        full = len(positions) == self.n and (self.n == 0 or (positions[0] == 0 and positions[-1] == self.n - 1))
+
+        def statistic(idx):
+            computed = self.statistic(idx if full else positions[idx])
+            return {name: computed[name] for name in names}
+
+        return statistic
+
+    def finish(self, point: Dict[str, Any], intervals: Dict[str, Any], count: int) -> Dict[str, Any]:
+        """Prefix names and add CIs, score, score_name and num_of_instances."""
+        scores = dict(point)
+        for name, (low, high) in intervals.items():
+            scores[f"{name}_ci_low"] = low
+            scores[f"{name}_ci_high"] = high
+        metric = self.metric
+        result = metric.prefixed(scores)
+        prefixed_main = metric.score_prefix + metric.main_score
+        result["score"] = result[prefixed_main]
+        result["score_name"] = prefixed_main
+        if f"{prefixed_main}_ci_low" in result:
+            result["score_ci_low"] = result[f"{prefixed_main}_ci_low"]
+            result["score_ci_high"] = result[f"{prefixed_main}_ci_high"]
+        result["num_of_instances"] = int(count)
+        return result
+
+    def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
+        """Global scores over `positions` (default: all instances), with CIs for the metric's ci_scores."""
+        positions = self._positions(positions)
+        if len(positions) == 0:
+            return {}
+        return global_scores_together([self], positions, with_ci)[0]
+
+
+def global_scores_together(scores_list: List["MetricScores"], positions: Any, with_ci: bool = True) -> List[Dict[str, Any]]:
+    """Global scores of several metrics over the same instances, sharing one stream of bootstrap resamples."""
+    from .kernels.bootstrap import percentile_interval, resample_indices
+
+    np = _np()
+    positions = np.asarray(positions, dtype=np.int64)
+    points = [scores.point_scores(positions) for scores in scores_list]
+    plans = []
+    for scores, point in zip(scores_list, points):
+        metric = scores.metric
+        names = scores.ci_names(point)
+        if with_ci and metric.resolved_n_resamples() > 0 and names and len(positions) > 1:
+            plans.append((scores, names, scores.resampled(positions, names)))
+    intervals: List[Dict[str, Any]] = [{} for _ in scores_list]
+    groups: Dict[Any, List[Any]] = {}
+    for plan in plans:  # metrics with the same resampling settings share the index matrices
+        key = (plan[0].metric.resolved_n_resamples(), plan[0].metric.confidence_level)
+        groups.setdefault(key, []).append(plan)
+    for (n_resamples, confidence_level), members in groups.items():
+        collected: Dict[int, Dict[str, List[Any]]] = {id(plan[0]): {} for plan in members}
+        for idx in resample_indices(len(positions), n_resamples, seed=int(settings.seed)):
+            for scores, names, statistic in members:
+                for name, values in statistic(idx).items():
+                    collected[id(scores)].setdefault(name, []).append(np.asarray(values, dtype=np.float64))
+        for scores, names, _ in members:
+            position = next(i for i, candidate in enumerate(scores_list) if candidate is scores)
+            intervals[position] = {
+                name: percentile_interval(np.concatenate(parts), confidence_level)
+                for name, parts in collected[id(scores)].items()
+            }
+    return [scores.finish(point, interval, len(positions))
+            for scores, point, interval in zip(scores_list, points, intervals)]
+
+
+class ColumnScores(SequenceABC):
+    """Instance score dicts built on access from per-instance value arrays ({score name: n values}): a metric over
+    a million instances keeps a few arrays, not a million dicts. Behaves as the list of those dicts: a dict read
+    once is kept, so changes to it (or assignments) stay."""
+
+    def __init__(self, columns: Dict[str, Any], n: int):
+        self.columns = columns
+        self.n = n
+        self.built: Dict[int, Dict[str, Any]] = {}
+
+    def __len__(self) -> int:
+        return self.n
+
+    def _position(self, index: int) -> int:
+        position = index + self.n if index < 0 else index
+        if not 0 <= position < self.n:
+            raise IndexError(f"instance {index} out of range ({self.n} instances)")
+        return position
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.n))]
+        position = self._position(index)
+        scores = self.built.get(position)
+        if scores is None:
+            scores = self.built[position] = {name: _to_python(values[position]) for name, values in self.columns.items()}
+        return scores
+
+    def __setitem__(self, index: int, scores: Dict[str, Any]) -> None:
+        self.built[self._position(index)] = scores
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, SequenceABC) and not isinstance(other, (str, bytes)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None
+
+
+_EVALUATION_MEMO: "ContextVar[Optional[Dict[Any, Any]]]" = ContextVar("unitxt_evaluation_memo", default=None)
+
+
+@contextmanager
+def evaluation_memo():
+    """Within one evaluation, metrics over the same instances share work they would each repeat (label encodings,
+    per-resample counts). Keys hold ids of the input lists, which stay alive for the whole evaluation."""
+    token = _EVALUATION_MEMO.set({})
+    try:
+        yield
+    finally:
+        _EVALUATION_MEMO.reset(token)
+
+
+def shared(key: Any, compute: Callable[[], Any]) -> Any:
+    """`compute()` once per key within the current evaluation_memo (every call computes outside of one)."""
+    memo = _EVALUATION_MEMO.get()
+    if memo is None:
+        return compute()
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
+def _to_python(value: Any) -> Any:
+    if hasattr(value, "item"):
+        value = value.item()
+    return value
+
+
+def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic:
+    """Statistic reducing per-instance value arrays (NaN values are ignored; all-NaN gives NaN)."""
+    np = _np()
+    arrays = {name: np.asarray(array, dtype=np.float64) for name, array in values.items()}
+    if reduction == "mean":
+        from .kernels.bootstrap import resampled_mean
+
+        return lambda idx: {name: resampled_mean(array, idx) for name, array in arrays.items()}
+    reducers = {"median": np.nanmedian, "max": np.nanmax, "min": np.nanmin}
+    if reduction not in reducers:
+        raise MetricError(f"Unknown reduction '{reduction}'; use mean, median, max or min.")
+    reducer = reducers[reduction]
+
+    def statistic(idx):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN resample row is NaN, by design
+            return {name: reducer(array[idx], axis=1) for name, array in arrays.items()}
+
+    return statistic
+
+
+class Metric(PackageRequirementsMixin, StreamOperator):
+    """Base of all metrics. Subclasses implement `score(predictions, references, task_data) -> MetricScores`."""
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
+    main_score: Optional[str] = None
+    prediction_type: Any = Any
+    single_reference_per_prediction: bool = False
+    score_prefix: str = ""
+    n_resamples: Optional[int] = None
+    confidence_level: float = 0.95
+    ci_scores: Optional[List[str]] = None
+
+    def verify(self) -> None:
+        super().verify()
+        if not self.main_score:
+            raise MetricError(f"{type(self).__name__} must set main_score.", artifact=type(self).__name__,
+                              field="main_score")
+
+    def resolved_n_resamples(self) -> int:
+        return int(settings.default_n_resamples if self.n_resamples is None else self.n_resamples)
+
+    def resolved_ci_scores(self) -> List[str]:
+        return list(self.ci_scores) if self.ci_scores is not None else [self.main_score]
+
+    def prefixed(self, scores: Dict[str, Any]) -> Dict[str, Any]:
+        if not self.score_prefix:
+            return dict(scores)
+        return {self.score_prefix + name: value for name, value in scores.items()}
+
+    # ------------------------------------------------------------------ input checks
+    def check_inputs(self, predictions: Sequence[Any], references: Sequence[Sequence[Any]], task_data: Sequence[Any]) -> None:
+        if len(predictions) != len(references) or len(task_data) != len(predictions):
+            raise MetricError(
+                f"{len(predictions)} predictions, {len(references)} reference lists and {len(task_data)} task_data "
+                "entries; they must have the same length.",
+                artifact=self.artifact_name,
+            )
+        expected = to_type(self.prediction_type) if isinstance(self.prediction_type, str) else self.prediction_type
+        if expected is not Any:
+            check = make_checker(expected)
+            for index, prediction in enumerate(predictions):
+                if not check(prediction) and not _is_nan(prediction):
+                    raise MetricError(
+                        f"Prediction {index} is {describe_value_type(prediction)} ({repr(prediction)[:100]}), but "
+                        f"{type(self).__name__} expects {type_to_string(expected)}. Add a post-processor to the "
+                        "template that converts the model output (e.g. processors.to_number).",
+                        artifact=self.artifact_name,
+                        field="prediction",
+                    )
+        for index, refs in enumerate(references):
+            if not isinstance(refs, (list, tuple)):
+                raise MetricError(
+                    f"References of instance {index} must be a list, got {describe_value_type(refs)}.",
+                    artifact=self.artifact_name,
+                    field="references",
+                )
+            if self.single_reference_per_prediction and len(refs) != 1:
+                raise MetricError(
+                    f"{type(self).__name__} needs exactly one reference per prediction; instance {index} has {len(refs)}.",
+                    artifact=self.artifact_name,
+                    field="references",
+                )
+            if expected is not Any:
+                check = make_checker(expected)
+                for reference in refs:
+                    if not check(reference) and not _is_nan(reference):
+                        raise MetricError(
+                            f"A reference of instance {index} is {describe_value_type(reference)} "
+                            f"({repr(reference)[:100]}), but {type(self).__name__} expects {type_to_string(expected)}.",
+                            artifact=self.artifact_name,
+                            field="references",
+                        )
+
+    # ------------------------------------------------------------------ scoring
+    def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Dict[str, Any]]) -> MetricScores:
+        """Abstract hook of metric families (InstanceMetric, GlobalMetric, ...)."""
+        raise NotImplementedError(f"{type(self).__name__}.score(predictions, references, task_data) is not implemented")
+
+    def evaluate(self, predictions: List[Any], references: List[List[Any]], task_data: Optional[List[Dict[str, Any]]] = None) -> MetricScores:
+        """Check inputs and score (the entry point used by the evaluation pipeline)."""
+        self.check_missing_requirements()
+        task_data = task_data if task_data is not None else [{} for _ in predictions]
+        if not isinstance(predictions, list):
+            predictions = list(predictions)
+        if not isinstance(references, list) or not all(type(refs) is list for refs in references):
+            for index, refs in enumerate(references):  # a string would be split into characters: never silently
+                if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable) or isinstance(refs, dict):
+                    raise MetricError(
+                        f"References of instance {index} must be a list of references, got "
+                        f"{describe_value_type(refs)} ({repr(refs)[:60]}); wrap a single reference in a list: "
+                        f"[{repr(refs)[:40]}].", artifact=self.artifact_name, field="references")
+            references = [list(refs) for refs in references]
+        self.check_inputs(predictions, references, task_data)
+        return self.score(predictions, references, task_data)
+
+    def process(self, stream, stream_name: Optional[str] = None):
+        """Score a stream of evaluation instances ({prediction, references, task_data}); adds their `score` field.
+
+        Materialises the stream (global scores need every instance)."""
+        instances = list(stream)
+        if not instances:
+            return
+        task_data = [instance.get("task_data") or {} for instance in instances]
+        scores = self.evaluate(
+            [instance["prediction"] for instance in instances],
+            [instance.get("references") or [] for instance in instances],
+            [_as_dict(item) for item in task_data],
+        )
+        global_scores = scores.global_scores()
+        for instance, instance_scores in zip(instances, scores.instance_scores):
+            instance["score"] = {"instance": self._finish_instance(instance_scores), "global": global_scores}
+            yield instance
+
+    def _finish_instance(self, scores: Dict[str, Any]) -> Dict[str, Any]:
+        result = self.prefixed(scores)
+        main = self.score_prefix + self.main_score
+        result["score"] = result.get(main, math.nan)
+        result["score_name"] = main
+        return result
+
+    def instance_results(self, scores: MetricScores) -> List[Dict[str, Any]]:
+        return [self._finish_instance(instance) for instance in scores.instance_scores]
+
+
+def _as_dict(task_data: Any) -> Dict[str, Any]:
+    if isinstance(task_data, str):
+        import json
+
+        return json.loads(task_data)
+    return task_data
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+class InstanceMetric(Metric):
+    """Scores each instance by itself (`compute`); global scores reduce instance scores per `reduction_map`."""
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
+    reduction_map: Optional[Dict[str, List[str]]] = None
+    implemented_reductions = ("mean", "median", "max", "min")
+
+    def resolved_reduction_map(self) -> Dict[str, List[str]]:
+        return self.reduction_map if self.reduction_map is not None else {"mean": [self.main_score]}
+
+    def verify(self) -> None:
+        super().verify()
+        for reduction in self.resolved_reduction_map():
+            if reduction not in self.implemented_reductions:
+                raise MetricError(
+                    f"Unknown reduction '{reduction}' in reduction_map; use {', '.join(self.implemented_reductions)}.",
+                    artifact=type(self).__name__,
+                    field="reduction_map",
+                )
+
+    def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__}.compute(references, prediction, task_data)")
+
+    def compute_all(self, predictions: List[Any], references: List[List[Any]], task_data: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Instance scores of all instances (override for a vectorised implementation)."""
+        return [self.compute(refs, prediction, data) for prediction, refs, data in zip(predictions, references, task_data)]
+
+    def score(self, predictions, references, task_data) -> MetricScores:
+        instance_scores = self.compute_all(predictions, references, task_data)
+        return self.scores_from_instances(instance_scores)
+
+    def scores_from_instances(self, instance_scores: List[Dict[str, Any]]) -> MetricScores:
+        np = _np()
+        reductions = self.resolved_reduction_map()
+        statistics = []
+        seen: set = set()
+        # "mean" keeps score names; other reductions add a suffix (f1_median), except for a single reduction, and the
+        # main score keeps its name in the first reduction listing it when no mean reduction does.
+        main_plain = None if self.main_score in reductions.get("mean", []) else self.main_score
+        for reduction, names in reductions.items():
+            values = {}
+            for name in names:
+                column = [scores.get(name, math.nan) for scores in instance_scores]
+                plain = reduction == "mean" or len(reductions) == 1 or (name == main_plain and name not in seen)
+                global_name = name if plain else f"{name}_{reduction}"
+                seen.add(name)
+                values[global_name] = np.asarray([math.nan if v is None else v for v in column], dtype=np.float64)
+            statistics.append(mean_statistic(values, reduction))
+
+        def statistic(idx):
+            combined = {}
+            for part in statistics:
+                combined.update(part(idx))
+            return combined
+
+        return MetricScores(self, instance_scores, statistic, len(instance_scores))
+
+
+class BulkInstanceMetric(InstanceMetric):
+    """Like InstanceMetric, but `compute(references, predictions, task_data)` scores a batch at once."""
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
+    batch_size: int = 256
+
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]) -> List[Dict[str, Any]]:  # type: ignore[override]
+        raise NotImplementedError(f"{type(self).__name__}.compute(references, predictions, task_data)")
+
+    def compute_all(self, predictions, references, task_data):
+        results: List[Dict[str, Any]] = []
+        for start in range(0, len(predictions), self.batch_size):
+            stop = start + self.batch_size
+            batch = self.compute(references[start:stop], predictions[start:stop], task_data[start:stop])
+            if len(batch) != len(predictions[start:stop]):
+                raise MetricError(f"{type(self).__name__}.compute returned {len(batch)} results for "
+                                  f"{len(predictions[start:stop])} instances.", artifact=self.artifact_name)
+            results.extend(batch)
+        return results
+
+
+class GlobalMetric(Metric):
+    """Scores need all instances together (`compute(references, predictions, task_data) -> dict`).
+
+    Instance scores come from computing on each instance alone (unless process_single_instances=False). Subclasses
+    that can decompose their score into per-instance statistics override `fast_statistic` (no per-resample compute).
+    """
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
+    process_single_instances: bool = True
+
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]) -> Dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__}.compute(references, predictions, task_data)")
+
+    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        """Vectorised statistic over index matrices, or None to use `compute` (slow path)."""
+        return None
+
+    def single_instance_scores(self, predictions, references, task_data, statistic: Statistic) -> Dict[str, Any]:
+        """Score of each instance alone: {name: n values}. Default: the statistic on one-instance rows, chunked."""
+        np = _np()
+        n = len(predictions)
+        parts: Dict[str, List[Any]] = {}
+        step = 4096
+        for start in range(0, n, step):
+            rows = np.arange(start, min(n, start + step), dtype=np.int64)[:, None]
+            for name, values in statistic(rows).items():
+                parts.setdefault(name, []).append(np.asarray(values))
+        return {name: np.concatenate(chunks) for name, chunks in parts.items()}
+
+    def score(self, predictions, references, task_data) -> MetricScores:
+        n = len(predictions)
+        statistic = self.fast_statistic(predictions, references, task_data)
+        if statistic is None:
+            statistic = self._slow_statistic(predictions, references, task_data)
+        if self.process_single_instances and n:
+            instance_scores = ColumnScores(self.single_instance_scores(predictions, references, task_data, statistic),
+                                           n)
+        else:
+            instance_scores = [{} for _ in range(n)]
+        return MetricScores(self, instance_scores, statistic, n)
+
+    def _slow_statistic(self, predictions, references, task_data) -> Statistic:
+        np = _np()
+
+        def statistic(idx):
+            rows: Dict[str, List[float]] = {}
+            for row in idx:
+                row = [int(i) for i in row]
+                result = self.compute([references[i] for i in row], [predictions[i] for i in row], [task_data[i] for i in row])
+                for name, value in result.items():
+                    if isinstance(value, (int, float)) or value is None:
+                        rows.setdefault(name, []).append(math.nan if value is None else float(value))
+            return {name: np.asarray(values, dtype=np.float64) for name, values in rows.items()}
+
+        return statistic

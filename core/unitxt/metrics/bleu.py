@@ -1,0 +1,165 @@
+"""The BLEU metrics under the original system's catalog names, with its scales and keys.
+
+- `Sacrebleu` (metrics.sacrebleu): sacrebleu.corpus_bleu on its 0..100 scale, with counts, totals, precisions, bp,
+  sys_len and ref_len; an instance is scored as a one-sentence corpus.
+- `NormalizedSacrebleu` (metrics.normalized_sacrebleu): corpus BLEU with effective n-gram order, score and
+  precisions / 100 and bp rounded to 2 decimals; instances are sentence BLEU.
+- `NmtBleu` (metrics.bleu): the BLEU of HF evaluate's `bleu` metric (tensorflow nmt: shortest reference length, no
+  smoothing, 0..1), with precisions, brevity_penalty, length_ratio, translation_length, reference_length.
+"""
+
+from typing import Any, Callable, Dict, Optional
+
+from .base import MetricScores
+from .text import Bleu, _CorpusStatisticMetric
+from ..lazy_imports import numpy_module as _np
+
+
+class _DetailedScores(MetricScores):
+    """MetricScores whose global scores also carry the score's parts computed over the same instances."""
+
+    def __init__(self, base: MetricScores, stats: Any, details: Callable[[Any], Dict[str, Any]]):
+        super().__init__(base.metric, base.instance_scores, base.statistic, base.n)
+        self.stats = stats
+        self.details = details
+
+    def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
+        scores = super().global_scores(positions, with_ci)
+        if scores:
+            rows = self.stats if positions is None else self.stats[_np().asarray(positions, dtype=_np().int64)]
+            scores.update(self.details(rows.sum(axis=0)))
+        return scores
+
+
+class _DetailedCorpusMetric(_CorpusStatisticMetric):
+    """A corpus statistic metric that reports the parts of its score, globally and per instance."""
+
+    def details(self, vector: Any) -> Dict[str, Any]:
+        """The parts of the score of one summed statistics vector (JSON-friendly values)."""
+        raise NotImplementedError
+
+    def score(self, predictions, references, task_data):
+        scores = super().score(predictions, references, task_data)
+        stats = getattr(scores.statistic, "stats", None)
+        if stats is None:
+            stats = self.statistics(list(predictions), [list(refs) for refs in references], task_data)
+        for instance, row in zip(scores.instance_scores, stats):
+            instance.update(self.details(row))
+        return _DetailedScores(scores, stats, self.details)
+
+
+class Sacrebleu(_DetailedCorpusMetric, Bleu):
+    """sacrebleu.corpus_bleu on its 0..100 scale with its parts (as HF evaluate's `sacrebleu`)."""
+
+    main_score = "sacrebleu"
+    _scale = 1.0
+
+    def sentence_scores(self, stats):
+        from .kernels.bleu import bleu_from_statistics
+
+        return bleu_from_statistics(stats, self.smooth_method, self.smooth_value)
+
+    def details(self, vector):
+        from .kernels.bleu import bleu_details_from_statistics
+
+        parts = bleu_details_from_statistics(vector, self.smooth_method, self.smooth_value)
+        return {name: parts[name] for name in ("counts", "totals", "precisions", "bp", "sys_len", "ref_len")}
+
+
+class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
+    """Corpus BLEU with effective n-gram order, / 100 and rounded to 2 decimals (score and precisions).
+
+    `language_to_tokenizer` (the original catalog format) picks each instance's tokenizer from its task_data
+    `target_language` (lower-cased; a language mapped to None, or not listed, uses `tokenize`)."""
+
+    main_score = "sacrebleu"
+    language_to_tokenizer: Optional[Dict[str, Optional[str]]] = None
+
+    def statistics(self, predictions, references, task_data=None):
+        if not self.language_to_tokenizer or task_data is None:
+            return super().statistics(predictions, references, task_data)
+        np = _np()
+        from .kernels.bleu import bleu_statistics
+
+        chosen = []
+        for data in task_data:
+            language = str((data or {}).get("target_language", "")).strip().lower()
+            chosen.append(self.language_to_tokenizer.get(language) or self.tokenize)
+        rows = None
+        for tokenize in sorted(set(chosen)):
+            positions = [i for i, name in enumerate(chosen) if name == tokenize]
+            part = bleu_statistics([predictions[i] for i in positions], [references[i] for i in positions],
+                                   tokenize=tokenize, lowercase=self.lowercase)
+            if rows is None:
+                rows = np.zeros((len(predictions), part.shape[1]), dtype=part.dtype)
+            rows[positions] = part
+        return rows if rows is not None else super().statistics(predictions, references, task_data)
+
+    def fast_statistic(self, predictions, references, task_data):
+        statistic = super().fast_statistic(predictions, references, task_data)
+        main = self.main_score
+
+        def rounded(idx):
+            values = statistic(idx)[main]
+            if len(values) == 1:
+                return {main: _np().asarray([round(float(values[0]), 2)])}
+            return {main: _np().round(values, 2)}
+
+        rounded.stats = statistic.stats
+        return rounded
+
+    def score_rows(self, rows):
+        from .kernels.bleu import bleu_from_statistics
+
+        return bleu_from_statistics(rows, self.smooth_method, self.smooth_value, effective_order=True)
+
+    def score_vector(self, vector):
+        from .kernels.bleu import bleu_from_statistics
+
+        return float(bleu_from_statistics(vector, self.smooth_method, self.smooth_value, effective_order=True))
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        columns = super().single_instance_scores(predictions, references, task_data, statistic)
+        return {name: _np().round(values, 2) for name, values in columns.items()}
+
+    def details(self, vector):
+        from .kernels.bleu import bleu_details_from_statistics
+
+        parts = bleu_details_from_statistics(vector, self.smooth_method, self.smooth_value, effective_order=True)
+        result = {name: parts[name] for name in ("counts", "totals", "sys_len", "ref_len")}
+        result["precisions"] = [round(value / 100.0, 2) for value in parts["precisions"]]
+        result["bp"] = round(parts["bp"], 2)
+        return result
+
+
+class NmtBleu(_DetailedCorpusMetric):
+    """BLEU as HF evaluate's `bleu` metric (tensorflow nmt compute_bleu): 13a tokens, clipped n-gram precisions up to
+    `max_order`, no smoothing, brevity penalty against the shortest reference; 0..1. Instances: the same formula on
+    each instance alone."""
+
+    main_score = "bleu"
+    max_order: int = 4
+    _scale = 1.0
+
+    def statistics(self, predictions, references, task_data=None):
+        from .kernels.bleu import bleu_statistics
+
+        return bleu_statistics(predictions, references, tokenize="13a", max_ngram_order=self.max_order,
+                               reference_length="shortest")
+
+    def score_rows(self, rows):
+        from .kernels.bleu import nmt_bleu_from_statistics
+
+        return nmt_bleu_from_statistics(rows)["bleu"]
+
+    def score_vector(self, vector):
+        return float(self.score_rows(_np().asarray(vector)[None, :])[0])
+
+    def details(self, vector):
+        from .kernels.bleu import nmt_bleu_from_statistics
+
+        parts = nmt_bleu_from_statistics(_np().asarray(vector)[None, :])
+        return {"precisions": [float(value) for value in parts["precisions"][0]],
+                "brevity_penalty": float(parts["brevity_penalty"][0]), "length_ratio": float(parts["length_ratio"][0]),
+                "translation_length": int(parts["translation_length"][0]),
+                "reference_length": int(parts["reference_length"][0])}

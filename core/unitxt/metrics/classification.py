@@ -1,0 +1,356 @@
+"""Classification and accuracy-style metrics (numpy/scipy only): accuracy, exact/containment matches, Jaccard,
+prediction length, F1 (macro/micro/weighted/binary/multi-label), precision, recall and Matthews correlation."""
+
+import math
+from typing import Any, Dict, List, Optional
+
+from ..errors import MetricError
+from .base import GlobalMetric, InstanceMetric, Metric, Statistic
+from ..lazy_imports import numpy_module as _np
+
+
+def _first_reference(references: List[List[Any]], metric: Metric) -> List[Any]:
+    firsts = []
+    for index, refs in enumerate(references):
+        if len(refs) == 0:
+            raise MetricError(f"Instance {index} has no reference.", artifact=metric.artifact_name, field="references")
+        firsts.append(refs[0])
+    return firsts
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return "__nan__"  # a NaN prediction never equals a class
+    if isinstance(value, list):
+        return tuple(_hashable(item) for item in value)
+    return value
+
+
+# ---------------------------------------------------------------- accuracy-style instance metrics
+class Accuracy(InstanceMetric):
+    """1 when the prediction equals one of the references, else 0."""
+
+    main_score = "accuracy"
+    ci_scores = ["accuracy"]
+
+    def compute(self, references, prediction, task_data):
+        return {"accuracy": float(any(_equal(prediction, reference) for reference in references))}
+
+    def compute_all(self, predictions, references, task_data):
+        return [
+            {"accuracy": 1.0 if any(_equal(p, r) for r in refs) else 0.0} for p, refs in zip(predictions, references)
+        ]
+
+
+def _equal(prediction: Any, reference: Any) -> bool:
+    if isinstance(prediction, float) and math.isnan(prediction):
+        return False
+    return prediction == reference
+
+
+class ExactMatchMM(InstanceMetric):
+    """Multiple-choice answer match (MMStar style): the lower-cased gold option letter equals the prediction's first
+    character, or the character after "(", "option " or "the answer is " at its start (best reference)."""
+
+    main_score = "exact_match_mm"
+    ci_scores = ["exact_match_mm"]
+
+    @staticmethod
+    def option_match(prediction: str, reference: str) -> float:
+        answer = reference.lower().strip().replace("\n", " ")
+        predicted = prediction.lower().strip().replace("\n", " ")
+        for prefix in ("", "(", "option ", "the answer is "):
+            if predicted.startswith(prefix) and len(predicted) > len(prefix) and answer == predicted[len(prefix)]:
+                return 1.0
+        return 0.0
+
+    def compute(self, references, prediction, task_data):
+        return {"exact_match_mm": max((self.option_match(str(prediction), str(r)) for r in references), default=0.0)}
+
+
+class StringContainment(InstanceMetric):
+    """1 when some reference occurs in the prediction."""
+
+    main_score = "string_containment"
+    ci_scores = ["string_containment"]
+
+    def compute(self, references, prediction, task_data):
+        from .kernels.text_match import string_containment
+
+        return {"string_containment": string_containment([str(r) for r in references], str(prediction))}
+
+
+class UnsortedListExactMatch(InstanceMetric):
+    """1 when the predicted list equals a reference list up to order."""
+
+    main_score = "unsorted_list_exact_match"
+    ci_scores = ["unsorted_list_exact_match"]
+
+    def compute(self, references, prediction, task_data):
+        try:
+            predicted = sorted(map(str, prediction))
+        except TypeError:
+            return {"unsorted_list_exact_match": 0.0}
+        match = any(sorted(map(str, reference)) == predicted for reference in references)
+        return {"unsorted_list_exact_match": float(match)}
+
+
+class JaccardIndex(InstanceMetric):
+    """|pred ∩ ref| / |pred ∪ ref| of the predicted and reference sets (max over references)."""
+
+    main_score = "jaccard_index"
+    ci_scores = ["jaccard_index"]
+
+    def compute(self, references, prediction, task_data):
+        predicted = set(map(str, prediction)) if isinstance(prediction, (list, tuple, set)) else {str(prediction)}
+        best = 0.0
+        for reference in references:
+            gold = set(map(str, reference)) if isinstance(reference, (list, tuple, set)) else {str(reference)}
+            union = predicted | gold
+            best = max(best, len(predicted & gold) / len(union) if union else 1.0)
+        return {"jaccard_index": best}
+
+
+class PredictionLength(InstanceMetric):
+    """Length of the prediction in characters (global: mean). The instance score is a one-item list ([60]), as the
+    original system reports it."""
+
+    main_score = "prediction_length"
+    ci_scores = ["prediction_length"]
+
+    def compute(self, references, prediction, task_data):
+        return {"prediction_length": float(len(prediction))}
+
+    def score(self, predictions, references, task_data):
+        scores = super().score(predictions, references, task_data)
+        scores.instance_scores = [{"prediction_length": [len(prediction)]} for prediction in predictions]
+        return scores
+
+
+# ---------------------------------------------------------------- single-label classification (global, fast CIs)
+class _LabelCounts:
+    """Label codes of (first reference, prediction) pairs and the counts of the latest resample chunk: the
+    classification metrics of one evaluation (f1_micro, f1_macro, precision...) share both."""
+
+    def __init__(self, predictions: List[Any], references: List[List[Any]], metric: Metric):
+        from .kernels.classification import _prepare, encode_labels
+
+        gold = [_hashable(reference) for reference in _first_reference(references, metric)]
+        encoding = encode_labels(gold, [_hashable(prediction) for prediction in predictions])
+        self.classes = encoding.classes
+        self.prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
+        self.latest: tuple = (None, False, None)
+
+    def scores(self, idx: Any, with_matthews: bool) -> Dict[str, Any]:
+        from .kernels.classification import _single_label_scores
+
+        latest_idx, latest_matthews, latest_scores = self.latest
+        if latest_idx is idx and (latest_matthews or not with_matthews):
+            return latest_scores
+        scores = _single_label_scores(self.prepared, idx, with_matthews=with_matthews)
+        self.latest = (idx, with_matthews, scores)
+        return scores
+
+
+def _label_counts(predictions: List[Any], references: List[List[Any]], metric: Metric) -> _LabelCounts:
+    from .base import shared
+
+    return shared(("label_counts", id(predictions), id(references)),
+                  lambda: _LabelCounts(predictions, references, metric))
+
+
+class F1(GlobalMetric):
+    """F1 family over the classes seen in the references (predictions outside them count as wrong).
+
+    Reports `main_score` plus f1_<class> per class (for the micro/macro variants), using per-instance label codes
+    so bootstrap resamples are scored with bincounts.
+    """
+
+    main_score = "f1_macro"
+    average: str = "macro"
+    report_per_class: bool = True
+    ci_scores = None
+
+    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        labels = _label_counts(predictions, references, self)
+        classes = labels.classes
+        main = self.main_score
+        full_n = len(predictions)
+
+        def statistic(idx):
+            scores = labels.scores(idx, with_matthews=False)
+            result = {main: scores[self._kernel_name()]}
+            if self.report_per_class and idx.shape[1] == full_n and idx.shape[0] == 1:
+                per_class = scores["f1_per_class"]
+                for position, label in enumerate(classes):
+                    result[f"f1_{label}"] = per_class[:, position]
+            return result
+
+        return statistic
+
+    def _kernel_name(self) -> str:
+        return {"micro": "f1_micro", "macro": "f1_macro", "weighted": "f1_weighted"}[self.average]
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        np = _np()
+        gold = _first_reference(references, self)
+        correct = np.asarray([_equal(p, g) for p, g in zip(predictions, gold)], dtype=np.float64)
+        return {self.main_score: correct}
+
+
+class F1Macro(F1):
+    main_score = "f1_macro"
+    average = "macro"
+
+
+class F1Micro(F1):
+    main_score = "f1_micro"
+    average = "micro"
+    report_per_class = False
+
+
+class F1Weighted(F1):
+    main_score = "f1_weighted"
+    average = "weighted"
+    report_per_class = False
+
+
+class ClassificationScore(GlobalMetric):
+    """One score of the classification kernel (precision/recall micro/macro/weighted, in_classes_support, ...)."""
+
+    main_score = "precision_macro"
+
+    def fast_statistic(self, predictions, references, task_data):
+        labels = _label_counts(predictions, references, self)
+        main = self.main_score
+        with_matthews = main == "matthews_correlation"
+
+        def statistic(idx):
+            return {main: labels.scores(idx, with_matthews=with_matthews)[main]}
+
+        return statistic
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        if self.main_score == "matthews_correlation":
+            return super().single_instance_scores(predictions, references, task_data, statistic)
+        np = _np()
+        gold = _first_reference(references, self)
+        return {self.main_score: np.asarray([_equal(p, g) for p, g in zip(predictions, gold)], dtype=np.float64)}
+
+
+class PrecisionMacro(ClassificationScore):
+    main_score = "precision_macro"
+
+
+class PrecisionMicro(ClassificationScore):
+    main_score = "precision_micro"
+
+
+class RecallMacro(ClassificationScore):
+    main_score = "recall_macro"
+
+
+class RecallMicro(ClassificationScore):
+    main_score = "recall_micro"
+
+
+class MatthewsCorrelation(ClassificationScore):
+    main_score = "matthews_correlation"
+
+
+class F1Binary(GlobalMetric):
+    """Binary F1 of the positive class (predictions and references are 0/1 or booleans; >= threshold is positive),
+    with precision and recall, and the same three for the negative class (`*_neg` keys). As in the original system,
+    a single instance has no F1 (instance scores are NaN); unlike it, `score_ci_*` is the positive class's interval
+    (the original system reports the negative class's there)."""
+
+    main_score = "f1_binary"
+    pos_label: Any = 1
+    threshold: float = 0.5
+    prediction_type = "Union[float, int, bool]"
+    ci_scores = ["f1_binary", "precision_binary", "recall_binary"]
+
+    def _binary(self, value: Any) -> int:
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, (int, float)):
+            return int(not math.isnan(value) and value >= self.threshold)
+        return int(value == self.pos_label)
+
+    def fast_statistic(self, predictions, references, task_data):
+        np = _np()
+        gold = np.asarray([self._binary(reference) for reference in _first_reference(references, self)], dtype=np.int64)
+        pred = np.asarray([self._binary(prediction) for prediction in predictions], dtype=np.int64)
+        classes = {"": (gold, pred), "_neg": (1 - gold, 1 - pred)}
+        counts = {suffix: ((g & p).astype(np.float64), ((1 - g) & p).astype(np.float64), (g & (1 - p)).astype(np.float64))
+                  for suffix, (g, p) in classes.items()}
+
+        def statistic(idx):
+            result = {}
+            for suffix, (tp, fp, fn) in counts.items():
+                t, f_p, f_n = tp[idx].sum(axis=1), fp[idx].sum(axis=1), fn[idx].sum(axis=1)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    precision = np.where(t + f_p > 0, t / np.maximum(t + f_p, 1e-300), 0.0)
+                    recall = np.where(t + f_n > 0, t / np.maximum(t + f_n, 1e-300), 0.0)
+                    f1 = np.where(precision + recall > 0,
+                                  2 * precision * recall / np.maximum(precision + recall, 1e-300), 0.0)
+                result.update({f"f1_binary{suffix}": f1, f"precision_binary{suffix}": precision,
+                               f"recall_binary{suffix}": recall})
+            return result
+
+        return statistic
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        return {self.main_score: _np().full(len(predictions), math.nan)}
+
+
+class F1MultiLabel(GlobalMetric):
+    """Multi-label F1 (micro or macro) over lists of class names; classes are those seen in the references. The
+    macro average also reports each class's F1 (`f1_<class>`: globally, and per instance for the classes in the
+    instance's references), as the original system does."""
+
+    main_score = "f1_macro"
+    average: str = "macro"
+    prediction_type = "List[str]"
+
+    def fast_statistic(self, predictions, references, task_data):
+        from .kernels.classification import encode_multilabel, multilabel_resampler
+
+        encoding = encode_multilabel(_first_reference(references, self), predictions)
+        resampler = multilabel_resampler(encoding, per_class=self.average == "macro")
+        key = f"f1_{self.average}"
+        main = self.main_score
+        per_class = [(f"f1_{label}", column) for column, label in enumerate(encoding.classes)]
+
+        def statistic(idx):
+            scores = resampler(idx)
+            result = {main: scores[key]}
+            if self.average == "macro":
+                result.update((name, scores["f1_per_class"][:, column]) for name, column in per_class)
+            return result
+
+        return statistic
+
+    def score(self, predictions, references, task_data):
+        """Global scores over all instances; an instance is scored alone, over the classes of its own references."""
+        from .kernels.classification import multilabel_scores
+
+        scores = super().score(predictions, references, task_data)
+        key = f"f1_{self.average}"
+        for index, (prediction, gold) in enumerate(zip(predictions, _first_reference(references, self))):
+            alone = multilabel_scores([gold], [prediction]) if gold else {key: 0.0, "f1_per_class": {}}
+            instance = {self.main_score: alone[key]}
+            if self.average == "macro":
+                instance.update((f"f1_{label}", value) for label, value in alone["f1_per_class"].items())
+            scores.instance_scores[index] = instance
+        return scores
+
+
+class F1MicroMultiLabel(F1MultiLabel):
+    main_score = "f1_micro"
+    average = "micro"
+
+
+class F1MacroMultiLabel(F1MultiLabel):
+    main_score = "f1_macro"
+    average = "macro"

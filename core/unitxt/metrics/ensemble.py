@@ -1,0 +1,183 @@
+"""Metrics combining other scores: MetricsEnsemble (weighted sum of several metrics' instance scores),
+weighted_win_rate_correlation (agreement of pairwise win rates), rerank_recall (recall@k of reranking scores per
+query) and is_code_mixed (a generative model asked which language a text is in).
+"""
+
+import math
+from typing import Any, Dict, List, Optional, Union
+
+from ..errors import MetricError
+from .base import GlobalMetric, InstanceMetric, Metric, MetricScores
+
+
+def _fetch(metric: Any) -> Metric:
+    if isinstance(metric, str):
+        from ..catalog import fetch_artifact
+
+        return fetch_artifact(metric)[0]
+    return metric
+
+
+class MetricsEnsemble(InstanceMetric):
+    """Several metrics combined into one score: `ensemble_score` = sum of weight_i * main instance score of metric i
+    (weights default to equal). Each metric's instance scores are reported with the prefix `ensemble_<i>_`; the
+    global score is the mean ensemble score, with its bootstrap CI."""
+
+    main_score = "ensemble_score"
+    reduction_map = {"mean": ["ensemble_score"]}
+    ci_scores = ["ensemble_score"]
+    metrics: List[Union[Metric, str]]
+    weights: Optional[List[float]] = None
+
+    def prepare(self) -> None:
+        super().prepare()
+        self.metrics = [_fetch(metric) for metric in self.metrics]
+
+    def verify(self) -> None:
+        super().verify()
+        if not self.metrics:
+            raise MetricError("MetricsEnsemble needs at least one metric.", artifact=type(self).__name__,
+                              field="metrics")
+        if self.weights is not None and len(self.weights) != len(self.metrics):
+            raise MetricError(f"MetricsEnsemble has {len(self.metrics)} metrics but {len(self.weights)} weights.",
+                              artifact=type(self).__name__, field="weights")
+
+    @staticmethod
+    def get_prefix_name(index: int) -> str:
+        return f"ensemble_{index}_"
+
+    def resolved_weights(self) -> List[float]:
+        return list(self.weights) if self.weights is not None else [1 / len(self.metrics)] * len(self.metrics)
+
+    def score(self, predictions, references, task_data) -> MetricScores:
+        combined: List[Dict[str, Any]] = [{} for _ in predictions]
+        totals = [0.0 for _ in predictions]
+        for index, (metric, weight) in enumerate(zip(self.metrics, self.resolved_weights())):
+            scores = metric.evaluate(predictions, references, task_data)
+            prefix = self.get_prefix_name(index)
+            for position, instance in enumerate(metric.instance_results(scores)):
+                value = instance.get("score", math.nan)
+                value = value[0] if isinstance(value, list) and len(value) == 1 else value
+                totals[position] += weight * (math.nan if value is None else float(value))
+                combined[position].update({prefix + name: item for name, item in instance.items()
+                                           if name not in ("score", "score_name")})
+        for position, total in enumerate(totals):
+            combined[position][self.main_score] = total
+        return self.scores_from_instances(combined)
+
+
+# ---------------------------------------------------------------- win-rate correlation
+def _win_counts(outcome: float):
+    """(wins of model a, wins of model b) from a signed outcome: +k a won k times, -k b won k times, 0 a tie."""
+    if outcome > 0:
+        return outcome, 0.0
+    if outcome < 0:
+        return 0.0, -outcome
+    return 1.0, 1.0
+
+
+def win_rates(pairs: List[tuple], outcomes: List[float]) -> Dict[str, float]:
+    """Each model's wins / battles over the (model_a, model_b) pairs and their outcomes."""
+    wins: Dict[str, float] = {}
+    battles: Dict[str, float] = {}
+    for (a, b), outcome in zip(pairs, outcomes):
+        wins_a, wins_b = _win_counts(outcome)
+        for model, won in ((a, wins_a), (b, wins_b)):
+            wins[model] = wins.get(model, 0.0) + won
+            battles[model] = battles.get(model, 0.0) + wins_a + wins_b
+    return {model: wins[model] / battles[model] if battles[model] else math.nan for model in wins}
+
+
+class WeightedWinRateCorrelation(GlobalMetric):
+    """Pairwise comparisons (task_data model_a, model_b; predictions and references signed outcomes, see
+    _win_counts) turned into each model's win rate, predicted vs gold; reports their Pearson and Spearman
+    correlations (main: spearman_corr). An instance alone scores `loss` = |prediction - reference|."""
+
+    main_score = "spearman_corr"
+    prediction_type = "Union[float, int]"
+
+    def compute(self, references, predictions, task_data):
+        from .kernels.correlation import pearson, spearman
+
+        if len(predictions) == 1:
+            return {"loss": abs(float(predictions[0]) - float(references[0][0]))}
+        for index, data in enumerate(task_data):
+            if "model_a" not in data or "model_b" not in data:
+                raise MetricError(f"WeightedWinRateCorrelation needs task_data model_a and model_b (instance {index}).",
+                                  artifact=self.artifact_name, field="task_data")
+        pairs = [(str(d["model_a"]), str(d["model_b"])) for d in task_data]
+        predicted = win_rates(pairs, [float(p) for p in predictions])
+        gold = win_rates(pairs, [float(int(r[0])) for r in references])
+        models = sorted(set(predicted) & set(gold))
+        x = [predicted[m] for m in models]
+        y = [gold[m] for m in models]
+        return {"pearson_corr": pearson(y, x), "spearman_corr": spearman(y, x)}
+
+
+# ---------------------------------------------------------------- reranking
+def recall_at_k(scored: Dict[str, float], relevant: set, k: int) -> float:
+    """Share of the relevant passages among the k best scored (ties: larger passage id first, as trec_eval)."""
+    if not relevant:
+        return 0.0
+    ranked = sorted(scored, key=lambda pid: (scored[pid], pid), reverse=True)
+    return len(relevant & set(ranked[:k])) / len(relevant)
+
+
+class RerankRecall(GlobalMetric):
+    """Recall@k of reranking: instances are (query, passage) pairs (task_data `query_id_field`, `passage_id_field`)
+    with a predicted relevance score and a 0/1 reference; per query, the share of gold passages ranked in the top
+    k, averaged over queries (recall_at_<k> for each k of `at_k`)."""
+
+    main_score = "recall_at_5"
+    query_id_field: str = "query_id"
+    passage_id_field: str = "passage_id"
+    at_k: List[int] = [1, 2, 5]
+    n_resamples = 0
+
+    def prepare(self) -> None:
+        super().prepare()
+        if self.main_score not in {f"recall_at_{k}" for k in self.at_k}:  # e.g. at_k=[1, 2]: main is the largest k
+            self.main_score = f"recall_at_{max(self.at_k)}"
+
+    def compute(self, references, predictions, task_data):
+        results: Dict[Any, Dict[str, float]] = {}
+        relevant: Dict[Any, set] = {}
+        for refs, prediction, data in zip(references, predictions, task_data):
+            for field in (self.query_id_field, self.passage_id_field):
+                if field not in data:
+                    raise MetricError(f"RerankRecall needs task_data '{field}'.", artifact=self.artifact_name,
+                                      field="task_data")
+            qid, pid = data[self.query_id_field], str(data[self.passage_id_field])
+            try:
+                score = float(prediction)
+            except (TypeError, ValueError):
+                score = math.nan
+            results.setdefault(qid, {})[pid] = -math.inf if math.isnan(score) else score
+            relevant.setdefault(qid, set())
+            if int(refs[0]) > 0:
+                relevant[qid].add(pid)
+        return {f"recall_at_{k}": float(sum(recall_at_k(results[q], relevant[q], k) for q in results) / len(results))
+                for k in self.at_k}
+
+
+# ---------------------------------------------------------------- code mixing (model-backed)
+class IsCodeMixed(InstanceMetric):
+    """1 when a generative model, asked in which language the prediction is written, answers with a number of
+    languages ("The text is written in 2 languages") — i.e. the text is code-mixed. Needs `inference_model` (an
+    inference engine; the original uses Nexusflow/Starling-LM-7B-beta through transformers)."""
+
+    main_score = "is_code_mixed"
+    reduction_map = {"mean": ["is_code_mixed"]}
+    prediction_type = str
+    inference_model: Optional[Any] = None
+    _requirements_list = {"transformers": "runs the language-identification model", "torch": "model runtime"}
+
+    def compute_all(self, predictions, references, task_data):
+        if self.inference_model is None:
+            raise MetricError("IsCodeMixed asks a generative model which language each text is in: set "
+                              "inference_model to an inference engine (e.g. one serving Nexusflow/Starling-LM-7B-beta).",
+                              artifact=self.artifact_name, field="inference_model")
+        prompts = [{"source": f"Text: {text}\nIdentify the language of the text.\nThe text is written in",
+                    "data_classification_policy": ["public"]} for text in predictions]
+        answers = self.inference_model.infer(prompts)
+        return [{self.main_score: float(str(answer).strip().split(" ")[0].isnumeric())} for answer in answers]

@@ -1,0 +1,223 @@
+"""Grouped F1 metrics with approximate matching: fuzzy_ner, metric_based_ner and kpa (key point analysis).
+
+Elements (entity (text, type) pairs, or KPA's key points) are grouped (by entity type / key point). Per instance and
+group, precision counts (matched predictions, predictions) and recall counts (matched references, references) are
+computed once; global scores and bootstrap resamples re-sum them. Groups seen in the references are scored
+(f1_<group>, macro averages); predicted groups absent from the references only lower precision
+(`in_classes_support` is the share of predictions in reference groups). Zero denominators give `zero_division`.
+"""
+
+import difflib
+import math
+from collections import Counter
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from ..errors import MetricError
+from .base import GlobalMetric, Metric, Statistic
+from ..lazy_imports import numpy_module as _np
+
+
+Element = Tuple[str, str]
+
+
+def _grouped(elements: List[Element]) -> Dict[str, Counter]:
+    groups: Dict[str, Counter] = {}
+    for text, group in elements:
+        groups.setdefault(group, Counter())[text] += 1
+    return groups
+
+
+def exact_ratio(actual: Counter, total: Counter, matcher: Optional[Callable] = None) -> Tuple[int, int]:
+    """(matched, size) of `actual`: each distinct element matches up to its count in `total`."""
+    if matcher is None:
+        return sum(min(count, total[key]) for key, count in actual.items()), sum(actual.values())
+    matched = 0
+    for key, count in actual.items():
+        best = matcher(key, list(total))
+        matched += min(count, total[best]) if best is not None else 0
+    return matched, sum(actual.values())
+
+
+def fuzzy_ratio(a: str, b: str) -> int:
+    """fuzz.ratio: round(100 * similarity) of difflib's SequenceMatcher (fuzzywuzzy's pure-Python ratio)."""
+    return int(round(100 * difflib.SequenceMatcher(None, a, b).ratio()))
+
+
+class _GroupedF1(GlobalMetric):
+    """Base of the grouped F1 family (see the module docstring); subclasses say what the elements are."""
+
+    __abstract__ = True
+    main_score = "f1_micro"
+    single_reference_per_prediction = True
+    zero_division: float = 0.0
+    report_per_group_scores: bool = True
+    groups: Optional[List[str]] = None
+    ci_scores = ["f1_micro", "f1_macro"]
+
+    def elements(self, value: Any, task_data: Dict[str, Any]) -> List[Element]:
+        raise NotImplementedError
+
+    def matcher(self, groups_of_instances: List[Tuple[Dict[str, Counter], Dict[str, Counter]]]):
+        """A function (key, candidate keys) -> best candidate or None; None means exact matching."""
+        return None
+
+    def _counts(self, predictions, references, task_data):
+        np = _np()
+        grouped = [(_grouped(self.elements(refs[0], data)), _grouped(self.elements(pred, data)))
+                   for pred, refs, data in zip(predictions, references, task_data)]
+        matcher = self.matcher(grouped)
+        names = sorted({g for gold, pred in grouped for g in list(gold) + list(pred)}, key=str)
+        column = {name: i for i, name in enumerate(names)}
+        counts = np.zeros((len(grouped), len(names), 4), dtype=np.float64)  # pn, pd, rn, rd
+        for row, (gold, pred) in enumerate(grouped):
+            for group in set(gold) | set(pred):
+                gold_group, pred_group = gold.get(group, Counter()), pred.get(group, Counter())
+                pn, pd = exact_ratio(pred_group, gold_group, matcher)
+                rn, rd = exact_ratio(gold_group, pred_group, matcher)
+                counts[row, column[group]] = (pn, pd, rn, rd)
+        return names, counts
+
+    def _scores(self, sums: Any, names: List[str], per_group: bool) -> Dict[str, Any]:
+        """Scores of summed counts (r, G, 4) -> {name: (r,)}."""
+        np = _np()
+        zero = self.zero_division
+        pn, pd, rn, rd = (sums[..., k] for k in range(4))
+
+        def ratio(numerator, denominator):
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return np.where((numerator == 0) & (denominator == 0), zero, numerator / np.where(denominator == 0,
+                                                                                                    1, denominator))
+
+        precision, recall = ratio(pn, pd), ratio(rn, rd)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            f1 = np.where(precision + recall > 0, 2 * precision * recall / np.where(precision + recall > 0,
+                                                                                   precision + recall, 1), zero)
+        known = rd > 0 if self.groups is None else np.isin(np.asarray(names, dtype=object), self.groups)[None, :] & (
+            (pd + rd) > 0)
+        n_known = known.sum(axis=1)
+
+        def macro(values):
+            return np.where(n_known > 0, np.where(known, values, 0).sum(axis=1) / np.maximum(n_known, 1), zero)
+
+        totals = [x.sum(axis=1) for x in (pn, pd, rn, rd)]
+        micro_p, micro_r = ratio(totals[0], totals[1]), ratio(totals[2], totals[3])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            micro_f1 = np.where(micro_p + micro_r > 0, 2 * micro_p * micro_r / np.where(micro_p + micro_r > 0,
+                                                                                     micro_p + micro_r, 1), zero)
+        unknown = np.where(known, 0, pd).sum(axis=1)
+        result = {
+            "f1_macro": macro(f1), "recall_macro": macro(recall), "precision_macro": macro(precision),
+            "in_classes_support": np.where(totals[1] > 0, 1.0 - unknown / np.where(totals[1] > 0, totals[1], 1), 1.0),
+            "f1_micro": micro_f1, "recall_micro": micro_r, "precision_micro": micro_p,
+        }
+        if per_group and self.report_per_group_scores:
+            for position, name in enumerate(names):
+                if known[0, position]:
+                    result[f"f1_{name}"] = f1[:, position]
+        return result
+
+    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        np = _np()
+        names, counts = self._counts(predictions, references, task_data)
+        n = len(predictions)
+
+        def statistic(idx):
+            idx = np.asarray(idx)
+            if not names:
+                return {key: np.full(idx.shape[0], self.zero_division) for key in
+                        ("f1_micro", "f1_macro", "recall_micro", "precision_micro", "recall_macro",
+                         "precision_macro", "in_classes_support")}
+            sums = counts[idx].sum(axis=1)
+            return self._scores(sums, names, per_group=idx.shape == (1, n))
+
+        statistic.parts = (names, counts)
+        return statistic
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        np = _np()
+        names, counts = statistic.parts
+        rows = [self._scores(counts[i][None], names, per_group=True) if names else {} for i in range(len(counts))]
+        keys = sorted({k for row in rows for k in row})
+        return {key: np.asarray([row[key][0] if key in row else math.nan for row in rows]) for key in keys}
+
+
+class FuzzyNer(_GroupedF1):
+    """NER F1 over (entity text, type) pairs where a predicted entity matches the reference entity of the same type
+    with the highest fuzz ratio above `fuzz_ratio` (0-100)."""
+
+    prediction_type = "List[Tuple[str, str]]"
+    fuzz_ratio: int = 75
+
+    def elements(self, value, task_data):
+        return [(str(pair[0]), str(pair[1])) for pair in value]
+
+    def matcher(self, groups_of_instances):
+        threshold = self.fuzz_ratio
+
+        def best(key, candidates):
+            best_key, best_score = None, threshold
+            for candidate in candidates:
+                score = fuzzy_ratio(key, candidate)
+                if score > best_score:
+                    best_key, best_score = candidate, score
+            return best_key
+
+        return best
+
+
+class MetricBasedNer(_GroupedF1):
+    """NER F1 where entity texts of the same type match when `metric` (any metric over a string prediction and
+    string references, default exact match) scores the pair at least `min_score_for_match`."""
+
+    prediction_type = "List[Tuple[str, str]]"
+    metric: Metric = "metrics.accuracy"
+    min_score_for_match: float = 0.75
+    n_resamples = 0
+
+    def prepare(self) -> None:
+        super().prepare()
+        if isinstance(self.metric, str):
+            from ..catalog import fetch_artifact
+
+            self.metric = fetch_artifact(self.metric)[0]
+
+    def elements(self, value, task_data):
+        return [(str(pair[0]), str(pair[1])) for pair in value]
+
+    def matcher(self, groups_of_instances):
+        pairs = sorted({(p, g) for gold, pred in groups_of_instances for group in set(gold) & set(pred)
+                        for p in pred[group] for g in gold[group]} | {(g, p) for gold, pred in groups_of_instances
+                                                                     for group in set(gold) & set(pred)
+                                                                     for p in pred[group] for g in gold[group]})
+        similarity: Dict[Tuple[str, str], float] = {}
+        if pairs:
+            scored = self.metric.evaluate([a for a, _ in pairs], [[b] for _, b in pairs])
+            main = self.metric.main_score
+            for pair, instance in zip(pairs, scored.instance_scores):
+                value = instance.get(main, math.nan)
+                similarity[pair] = float(value[0] if isinstance(value, list) else value)
+        threshold = self.min_score_for_match
+
+        def best(key, candidates):
+            best_key, best_score = None, -math.inf
+            for candidate in candidates:
+                score = similarity.get((key, candidate), math.nan)
+                if score >= threshold and score > best_score:
+                    best_key, best_score = candidate, score
+            return best_key
+
+        return best
+
+
+class KPA(_GroupedF1):
+    """Key point analysis: the prediction (a key point name or "none") and the reference stand for task_data
+    `keypoint`; "none" is ignored. F1 per key point, micro and macro."""
+
+    prediction_type = str
+
+    def elements(self, value, task_data):
+        if "keypoint" not in task_data:
+            raise MetricError("KPA needs task_data field 'keypoint'.", artifact=self.artifact_name, field="task_data")
+        if str(value) == "none":
+            return []
+        return [(str(task_data["keypoint"]), str(task_data["keypoint"]))]

@@ -1,0 +1,2 @@
+"""Vectorised numpy kernels the metric families share: classification counts, correlations, NER span counts,
+retrieval ranks, text matching, BLEU/chrF and ROUGE statistics, and the seeded percentile bootstrap."""

@@ -1,0 +1,78 @@
+"""MetricPipeline: operators prepare the evaluation instances, an inner metric scores them, operators adjust the
+scores (the metrics tutorial's pipelines)."""
+
+from typing import Any, Dict, List, Optional
+
+from .base import Metric, MetricScores
+from ..operator import Operator, SequentialOperator
+
+
+class MetricPipeline(Metric):
+    """Prepare instances with operators, score them with an inner metric, then adjust the scores.
+
+    `preprocess_steps` see evaluation instances {"prediction", "references", "task_data"}; `postprocess_steps` see
+    {"score": {"instance": {...}, "global": {...}}} (as in the metrics tutorial: Rename "score/global/f1" ...).
+    With main_score="score" the inner metric's main score stays the main score.
+    """
+
+    metric: Metric
+    main_score: Optional[str] = "score"
+    preprocess_steps: List[Operator] = []
+    postprocess_steps: List[Operator] = []
+
+    def evaluate(self, predictions, references, task_data=None):
+        task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
+        instances = [
+            {"prediction": p, "references": list(r), "task_data": t} for p, r, t in zip(predictions, references, task_data)
+        ]
+        if self.preprocess_steps:
+            instances = SequentialOperator(steps=list(self.preprocess_steps)).process_instances(instances)
+        inner = self.metric.evaluate(
+            [i["prediction"] for i in instances], [i["references"] for i in instances], [i["task_data"] for i in instances]
+        )
+        return _PipelineScores(self, inner)
+
+    def score(self, predictions, references, task_data):
+        return self.evaluate(predictions, references, task_data)
+
+    def instance_results(self, scores: MetricScores) -> List[Dict[str, Any]]:
+        return scores.instance_scores
+
+
+class _PipelineScores(MetricScores):
+    """Scores of the inner metric after the pipeline's postprocess steps (and score prefix)."""
+
+    def __init__(self, pipeline: MetricPipeline, inner: MetricScores):
+        super().__init__(pipeline, inner.instance_scores, inner.statistic, inner.n)
+        self.inner = inner
+        global_scores = inner.global_scores(with_ci=False) if pipeline.postprocess_steps else {}
+        wrapped = [{"score": {"instance": dict(scores), "global": dict(global_scores)}}
+                   for scores in inner.metric.instance_results(inner)]
+        self.instance_scores = [self._finish(item["score"]["instance"]) for item in self._post(wrapped)]
+
+    def _post(self, wrapped: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        steps = self.metric.postprocess_steps
+        return SequentialOperator(steps=list(steps)).process_instances(wrapped) if steps and wrapped else wrapped
+
+    def _finish(self, scores: Dict[str, Any]) -> Dict[str, Any]:
+        pipeline = self.metric
+        inner_main = scores.get("score_name")
+        result = pipeline.prefixed({k: v for k, v in scores.items()
+                                    if k not in ("score", "score_name", "num_of_instances")})
+        main = pipeline.score_prefix + (inner_main if pipeline.main_score == "score" else pipeline.main_score)
+        result["score"] = result.get(main, scores.get("score"))
+        result["score_name"] = main
+        if f"{main}_ci_low" in result:
+            result["score_ci_low"], result["score_ci_high"] = result[f"{main}_ci_low"], result[f"{main}_ci_high"]
+        elif "score_ci_low" in scores:
+            result["score_ci_low"], result["score_ci_high"] = scores["score_ci_low"], scores["score_ci_high"]
+        return result
+
+    def global_scores(self, positions=None, with_ci=True):
+        computed = self.inner.global_scores(positions, with_ci)
+        if not computed:
+            return {}
+        wrapped = self._post([{"score": {"instance": {}, "global": computed}}])[0]["score"]["global"]
+        result = self._finish(wrapped)
+        result["num_of_instances"] = computed.get("num_of_instances")
+        return result

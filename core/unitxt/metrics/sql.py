@@ -1,0 +1,255 @@
+"""Text-to-SQL metrics: execution accuracy over a SQLite database (stdlib sqlite3), and non-execution equivalence.
+
+sql_execution_accuracy runs the gold and the predicted query and compares their result tables (ignoring column
+names; row order too unless the gold query has ORDER BY). Queries run sandboxed: a file database is opened
+read-only (`mode=ro` URI), an authorizer refuses everything but reading (writes, ATTACH, PRAGMA, DDL), a progress
+handler stops a query past `sql_timeout` seconds and at most `max_rows` rows are fetched. The database comes from
+task_data `db`: {"db_type": "sqlite"/"local", "db_path": file} or {"db_type": "in_memory", "data": {table:
+{"columns": [...], "rows": [[...], ...]}}}.
+"""
+
+import sqlite3
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..errors import MetricError
+from .base import InstanceMetric
+
+
+class SQLSandboxError(MetricError):
+    """A query was refused or stopped by the SQL sandbox."""
+
+
+_ALLOWED_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION}
+_RECURSIVE = getattr(sqlite3, "SQLITE_RECURSIVE", None)
+if _RECURSIVE is not None:
+    _ALLOWED_ACTIONS.add(_RECURSIVE)
+
+
+def _read_only_authorizer(action: int, arg1: Any, arg2: Any, db_name: Any, trigger: Any) -> int:
+    return sqlite3.SQLITE_OK if action in _ALLOWED_ACTIONS else sqlite3.SQLITE_DENY
+
+
+def _quote(name: str) -> str:
+    return '"' + str(name).replace('"', '""') + '"'
+
+
+def open_database(db: Dict[str, Any]) -> sqlite3.Connection:
+    """A connection to the database described by task_data `db`, not yet restricted (see run_read_only)."""
+    if not isinstance(db, dict):
+        raise MetricError(f"task_data 'db' must be a dict describing the database, got {type(db).__name__}.")
+    db_type = db.get("db_type", "sqlite")
+    if db_type == "in_memory":
+        tables = db.get("data")
+        if not isinstance(tables, dict) or not tables:
+            raise MetricError("An in_memory database needs 'data': {table: {'columns': [...], 'rows': [...]}}.")
+        connection = sqlite3.connect(":memory:")
+        for name, table in tables.items():
+            columns = list(table["columns"])
+            connection.execute(f"CREATE TABLE {_quote(name)} ({', '.join(_quote(c) for c in columns)})")
+            placeholders = ", ".join("?" for _ in columns)
+            connection.executemany(f"INSERT INTO {_quote(name)} VALUES ({placeholders})",
+                                   [list(row) for row in table.get("rows", [])])
+        connection.commit()
+        return connection
+    if db_type in ("sqlite", "local"):
+        path = db.get("db_path") or db.get("path")
+        if not path:
+            raise MetricError(f"A {db_type} database needs 'db_path', the SQLite file to query (read-only).")
+        from pathlib import Path
+
+        if not Path(path).is_file():
+            raise MetricError(f"SQLite database file not found: {path}.")
+        return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    raise MetricError(f"Unsupported db_type {db_type!r}; use 'sqlite' (with db_path) or 'in_memory' (with data). "
+                      "Remote databases are not supported.")
+
+
+def run_read_only(connection: sqlite3.Connection, query: str, timeout: float, max_rows: int) -> List[Tuple[Any, ...]]:
+    """Rows of `query` under the sandbox: read-only authorizer, time budget, row cap (SQLSandboxError past them)."""
+    deadline = time.monotonic() + timeout
+    connection.set_authorizer(_read_only_authorizer)
+    connection.set_progress_handler(lambda: 1 if time.monotonic() > deadline else 0, 1000)
+    try:
+        cursor = connection.execute(query)
+        rows = cursor.fetchmany(max_rows + 1)
+    except sqlite3.OperationalError as error:
+        if "interrupted" in str(error):
+            raise SQLSandboxError(f"SQL query exceeded its time budget of {timeout}s.") from None
+        raise
+    finally:
+        connection.set_progress_handler(None, 0)
+    if len(rows) > max_rows:
+        raise SQLSandboxError(f"SQL query returned more than {max_rows} rows.")
+    return rows
+
+
+def _cells(row: Tuple[Any, ...], fill: Optional[str]) -> List[str]:
+    return sorted(fill if value is None and fill is not None else str(value) for value in row)
+
+
+def same_rows_ordered(a: List[Tuple], b: List[Tuple]) -> bool:
+    """Same rows in the same order, each row compared as a sorted list of cell texts (NULL as 0)."""
+    if len(a) != len(b) or (a and len(a[0]) != len(b[0])):
+        return False
+    return [_cells(row, "0") for row in a] == [_cells(row, "0") for row in b]
+
+
+def same_rows_unordered(a: List[Tuple], b: List[Tuple]) -> bool:
+    """Same multiset of rows (each a sorted list of cell texts), ignoring row and column order."""
+    if len(a) != len(b) or (a and len(a[0]) != len(b[0])):
+        return False
+    return sorted(_cells(row, None) for row in a) == sorted(_cells(row, None) for row in b)
+
+
+def rows_subset(small: List[Tuple], big: List[Tuple], respect_order: bool) -> bool:
+    """Every row of `small` (non-empty) has a distinct row of `big` containing its cell values."""
+    if not small:
+        return False
+    small_sets, big_sets = [set(_cells(r, None)) for r in small], [set(_cells(r, None)) for r in big]
+    if respect_order:
+        i = 0
+        for row in big_sets:
+            if i < len(small_sets) and small_sets[i] <= row:
+                i += 1
+        return i == len(small_sets)
+    used: set = set()
+    for row in small_sets:
+        match = next((j for j, candidate in enumerate(big_sets) if j not in used and row <= candidate), None)
+        if match is None:
+            return False
+        used.add(match)
+    return True
+
+
+def normalize_sql(query: str) -> str:
+    """Lower-cased, whitespace-collapsed, without a trailing semicolon."""
+    return " ".join(query.strip().rstrip(";").split()).lower()
+
+
+def extract_select(prediction: str) -> str:
+    """From a model answer: the text from its first SELECT, cut after the first semicolon."""
+    if not prediction.startswith("SELECT") and "SELECT" in prediction:
+        prediction = prediction[prediction.find("SELECT"):]
+    if ";" in prediction:
+        prediction = prediction[: prediction.find(";") + 1]
+    return prediction
+
+
+class SQLExecutionAccuracy(InstanceMetric):
+    """Execution accuracy of predicted SQL against the gold query (first reference), with runtimes and error flags."""
+
+    main_score = "non_empty_execution_accuracy"
+    reduction_map = {"mean": ["execution_accuracy", "non_empty_execution_accuracy",
+                              "subset_non_empty_execution_result", "non_empty_gold_df", "gold_sql_runtime",
+                              "predicted_sql_runtime", "pred_to_gold_runtime_ratio", "gold_error", "predicted_error"]}
+    ci_scores = ["execution_accuracy", "non_empty_execution_accuracy", "subset_non_empty_execution_result",
+                 "gold_sql_runtime", "predicted_sql_runtime"]
+    prediction_type = "Any"
+    sql_timeout: float = 30.0
+    max_rows: int = 100000
+
+    def _run(self, db: Dict[str, Any], query: str) -> Tuple[Optional[List[Tuple]], float, str]:
+        start = time.perf_counter()
+        connection = open_database(db)
+        try:
+            rows = run_read_only(connection, query, self.sql_timeout, self.max_rows)
+            return rows, time.perf_counter() - start, ""
+        except (sqlite3.Error, SQLSandboxError) as error:
+            return None, time.perf_counter() - start, f"{type(error).__name__}: {error}"
+        finally:
+            connection.close()
+
+    def compute(self, references, prediction, task_data):
+        zero = {name: 0.0 for name in self.reduction_map["mean"]}
+        result = dict(zero, error_message="")
+        predicted = extract_select(str(prediction or ""))
+        if not predicted.strip():
+            return result
+        if "db" not in task_data:
+            raise MetricError("SQLExecutionAccuracy needs task_data 'db' describing the database.",
+                              artifact=self.artifact_name, field="task_data")
+        gold_sql = str(references[0])
+        gold_rows, gold_time, gold_error = self._run(task_data["db"], gold_sql)
+        result["gold_sql_runtime"] = gold_time
+        if gold_rows is None:
+            result.update(gold_error=1.0, error_message=f"gold SQL failed: {gold_error}")
+            return result
+        non_empty_gold = float(len(gold_rows) > 0)
+        result["non_empty_gold_df"] = non_empty_gold
+        if normalize_sql(predicted) == normalize_sql(gold_sql):
+            result.update(execution_accuracy=1.0, non_empty_execution_accuracy=non_empty_gold,
+                          subset_non_empty_execution_result=non_empty_gold)
+            return result
+        predicted_rows, predicted_time, predicted_error = self._run(task_data["db"], predicted)
+        result["predicted_sql_runtime"] = predicted_time
+        result["pred_to_gold_runtime_ratio"] = predicted_time / gold_time if gold_time > 0 else 0.0
+        if predicted_rows is None:
+            result.update(predicted_error=1.0, error_message=predicted_error)
+            return result
+        ordered = "ORDER BY" in gold_sql.upper()
+        same = same_rows_ordered(predicted_rows, gold_rows) if ordered else same_rows_unordered(predicted_rows,
+                                                                                                gold_rows)
+        result["execution_accuracy"] = float(same)
+        if non_empty_gold:
+            result["non_empty_execution_accuracy"] = float(same)
+            subset = rows_subset(gold_rows, predicted_rows, ordered) or rows_subset(predicted_rows, gold_rows, ordered)
+            result["subset_non_empty_execution_result"] = float(subset)
+        return result
+
+
+class SQLNonExecutionAccuracy(InstanceMetric):
+    """Equivalence of predicted and gold SQL without running them: exact match after normalisation, and parse
+    validity and equivalence by the optional sqlglot and sqlparse packages (required to run this metric)."""
+
+    main_score = "sqlglot_equivalence"
+    reduction_map = {"mean": ["sqlglot_validity", "sqlparse_validity", "sqlglot_equivalence",
+                              "sqlglot_optimized_equivalence", "sqlparse_equivalence", "sql_exact_match",
+                              "sql_syntactic_equivalence"]}
+    ci_scores = ["sqlglot_validity", "sqlparse_validity", "sqlglot_equivalence", "sqlglot_optimized_equivalence",
+                 "sqlparse_equivalence", "sql_exact_match", "sql_syntactic_equivalence"]
+    prediction_type = "Any"
+    _requirements_list = {"sqlglot": "SQL parsing for equivalence", "sqlparse": "SQL formatting for equivalence"}
+
+    def compute(self, references, prediction, task_data):
+        import sqlglot
+        import sqlparse
+
+        predicted, gold = extract_select(str(prediction or "")), str(references[0])
+
+        def glot(query):
+            try:
+                return sqlglot.parse_one(query)
+            except Exception:  # noqa: BLE001 - any parser failure means "not parsable"
+                return None
+
+        def optimized(query):
+            try:
+                from sqlglot.optimizer import optimize
+
+                return optimize(sqlglot.parse_one(query)).sql()
+            except Exception:  # noqa: BLE001
+                return None
+
+        def parse_format(query):
+            try:
+                return sqlparse.format(query, reindent=True, keyword_case="upper").strip() if query.strip() else None
+            except Exception:  # noqa: BLE001
+                return None
+
+        predicted_tree, gold_tree = glot(predicted), glot(gold)
+        predicted_format = parse_format(predicted)
+        result = {
+            "sqlglot_validity": float(predicted_tree is not None),
+            "sqlparse_validity": float(predicted_format is not None),
+            "sqlglot_equivalence": float(predicted_tree is not None and gold_tree is not None
+                                         and predicted_tree == gold_tree),
+            "sqlglot_optimized_equivalence": float(predicted_tree is not None and optimized(predicted) is not None
+                                                   and optimized(predicted) == optimized(gold)),
+            "sqlparse_equivalence": float(predicted_format is not None and predicted_format == parse_format(gold)),
+            "sql_exact_match": float(normalize_sql(predicted) == normalize_sql(gold)),
+        }
+        result["sql_syntactic_equivalence"] = float(any(result[key] for key in (
+            "sqlglot_equivalence", "sqlglot_optimized_equivalence", "sqlparse_equivalence", "sql_exact_match")))
+        return result
+

@@ -1,0 +1,161 @@
+"""String-matching metrics: exact match, token overlap, SQuAD EM/F1, character edit distance, ANLS, corpus WER.
+
+Instance metrics score each prediction against its best reference (global = mean of instance scores). WER is a
+corpus ratio (total word edits / total reference words), so it is a GlobalMetric whose bootstrap resamples re-sum
+per-instance edit and length counts. All scores are on a 0..1 scale.
+"""
+
+from typing import Any, Dict, List, Optional
+
+from .base import GlobalMetric, InstanceMetric, Statistic
+from ..lazy_imports import numpy_module as _np
+
+
+class ExactMatch(InstanceMetric):
+    """1 when the prediction string equals one of the references exactly, else 0."""
+
+    main_score = "exact_match"
+    prediction_type = str
+    ci_scores = ["exact_match"]
+
+    def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
+        return {"exact_match": 1.0 if prediction in references else 0.0}
+
+    def compute_all(self, predictions, references, task_data):
+        return [{"exact_match": 1.0 if p in refs else 0.0} for p, refs in zip(predictions, references)]
+
+
+def token_overlap_scores(references: List[str], prediction: str, normalize: bool = True) -> Dict[str, float]:
+    """Bag-of-words precision, recall and f1 of the prediction's tokens, each the best over the references.
+
+    With `normalize`, texts are SQuAD-normalised first (lowercase, no punctuation, no articles a/an/the).
+    """
+    from .kernels.text_match import normalize_squad_answer, token_overlap
+
+    if normalize:
+        prediction = normalize_squad_answer(prediction)
+        references = [normalize_squad_answer(reference) for reference in references]
+    best = {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+    for reference in references:
+        scores = token_overlap([reference], prediction)
+        for name, value in scores.items():
+            if value > best[name]:
+                best[name] = value
+    return best
+
+
+class TokenOverlap(InstanceMetric):
+    """Token precision, recall and f1 between the prediction and its references (best reference per score).
+
+    Tokens are whitespace words of the SQuAD-normalised texts (normalize=False keeps the raw words).
+    """
+
+    main_score = "f1"
+    prediction_type = str
+    normalize: bool = True
+    ci_scores = ["f1", "precision", "recall"]
+    reduction_map = {"mean": ["f1", "precision", "recall"]}
+
+    def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
+        return token_overlap_scores(references, prediction, self.normalize)
+
+
+class Squad(InstanceMetric):
+    """SQuAD v1.1 exact match and token F1 (best reference, SQuAD normalisation), on a 0..1 scale."""
+
+    main_score = "f1"
+    prediction_type = str
+    ci_scores = ["f1", "exact_match"]
+    reduction_map = {"mean": ["f1", "exact_match"]}
+
+    def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
+        from .kernels.text_match import squad_exact_match, squad_f1
+
+        return {"exact_match": squad_exact_match(references, prediction) / 100.0,
+                "f1": squad_f1(references, prediction) / 100.0}
+
+
+class CharEditDistance(InstanceMetric):
+    """Character Levenshtein distance (an edit count) from the prediction to the closest reference, whitespace removed
+    from both first; global: the mean count (lower is better). As the original system's metrics.char_edit_distance."""
+
+    main_score = "char_edit_distance"
+    prediction_type = str
+    ci_scores = ["char_edit_distance"]
+
+    def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
+        from .kernels.text_match import char_edit_distance
+
+        return {self.main_score: char_edit_distance(_without_whitespace(references), "".join(str(prediction).split()),
+                                                    normalized=False)}
+
+
+class CharEditDistAccuracy(CharEditDistance):
+    """1 - character edit distance / length of the longer text, whitespace removed from prediction and references
+    first (higher is better; as the original system's metrics.char_edit_dist_accuracy)."""
+
+    main_score = "char_edit_dist_accuracy"
+    ci_scores = ["char_edit_dist_accuracy"]
+
+    def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
+        from .kernels.text_match import char_edit_distance
+
+        return {self.main_score: 1.0 - char_edit_distance(_without_whitespace(references),
+                                                          "".join(str(prediction).split()), normalized=True)}
+
+
+def _without_whitespace(texts: List[str]) -> List[str]:
+    return ["".join(str(text).split()) for text in texts]
+
+
+class ANLS(InstanceMetric):
+    """Average Normalized Levenshtein Similarity (DocVQA): best 1 - NL over references, 0 when NL > threshold (an NL
+    of exactly the threshold keeps 1 - NL, as the original system's metrics.anls)."""
+
+    main_score = "anls"
+    prediction_type = str
+    threshold: float = 0.5
+    ci_scores = ["anls"]
+
+    def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
+        from .kernels.text_match import anls
+
+        return {"anls": anls(references, prediction, threshold=self.threshold)}
+
+
+class Wer(GlobalMetric):
+    """Corpus word error rate: total word edits / total reference words (like jiwer.wer); lower is better.
+
+    Needs exactly one reference per prediction. Instance scores are the per-instance WER (NaN for an empty
+    reference with a non-empty prediction, where WER is undefined).
+    """
+
+    main_score = "wer"
+    prediction_type = str
+    single_reference_per_prediction = True
+    ci_scores = ["wer"]
+
+    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        from .kernels.text_match import resampled_corpus_wer, word_edit_counts
+
+        edits, lengths = word_edit_counts([refs[0] for refs in references], list(predictions))
+        main = self.main_score
+
+        def statistic(idx):
+            return {main: resampled_corpus_wer(edits, lengths, idx)}
+
+        statistic.counts = (edits, lengths)
+        return statistic
+
+    def single_instance_scores(self, predictions, references, task_data, statistic) -> Dict[str, Any]:
+        np = _np()
+        from .kernels.text_match import resampled_corpus_wer
+
+        edits, lengths = statistic.counts
+        return {self.main_score: resampled_corpus_wer(edits, lengths, np.arange(len(edits))[:, None])}
+
+    def compute(self, references: List[List[str]], predictions: List[str], task_data: List[Dict[str, Any]]
+                ) -> Dict[str, float]:
+        from .kernels.text_match import corpus_wer
+
+        return {self.main_score: corpus_wer([refs[0] for refs in references], list(predictions))}

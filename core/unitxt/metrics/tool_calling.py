@@ -1,0 +1,350 @@
+"""Tool-calling metrics: predicted tool calls ({"name": ..., "arguments": {...}}) against reference calls and the
+tool schemas of task_data `__tools__`/`tools` (OpenAI function format: {"function": {"name", "parameters"}} or the
+function dict itself).
+
+tool_calling_metric (exact match, tool name accuracy, argument name recall/precision, argument value precision,
+schema validation), key_value_extraction and tool_call_key_value_extraction (a per-key metric over flattened
+calls), reflection_tool_calling_metric_syntactic and multi_turn_tool_calling_metric (schema conformity, with an
+explanation of every violation), multi_turn_metric (any metric applied to the last assistant turn of a dialog).
+JSON-schema checks are a small built-in validator (type, enum, required, properties, additionalProperties, items,
+minimum/maximum, minLength/maxLength, anyOf/oneOf) — no jsonschema package needed.
+"""
+
+import json
+import math
+from typing import Any, Dict, List, Optional
+
+from ..errors import MetricError
+from .base import GlobalMetric, InstanceMetric, Metric, MetricScores
+from ..lazy_imports import numpy_module as _np
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _tool_call(value: Any, metric: Any, what: str) -> Dict[str, Any]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            value = None
+    if not isinstance(value, dict) or "name" not in value:
+        raise MetricError(f"{type(metric).__name__} expects {what} tool calls as {{'name': ..., 'arguments': {{...}}}}"
+                          f", got {str(value)[:100]!r}.", artifact=metric.artifact_name, field=what)
+    arguments = value.get("arguments") or {}
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            arguments = {"__unparsable__": arguments}
+    return {"name": value["name"], "arguments": arguments if isinstance(arguments, dict) else {}}
+
+
+def tool_schemas(task_data: Dict[str, Any]) -> Dict[str, Any]:
+    """{tool name: parameters schema} from task_data __tools__ (or tools), as OpenAI tools or plain functions."""
+    tools = task_data.get("__tools__", task_data.get("tools")) or []
+    if isinstance(tools, str):
+        tools = json.loads(tools)
+    schemas = {}
+    for tool in tools:
+        function = tool.get("function", tool) if isinstance(tool, dict) else None
+        if isinstance(function, dict) and "name" in function:
+            schemas[function["name"]] = function.get("parameters") or {"type": "object", "properties": {}}
+    return schemas
+
+
+_JSON_TYPES = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool) or isinstance(v, float) and v.is_integer(),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "null": lambda v: v is None,
+}
+
+
+def schema_errors(schema: Any, value: Any, path: str = "arguments") -> List[str]:
+    """Violations of a JSON schema (the subset tool definitions use) by `value`, as readable messages."""
+    if not isinstance(schema, dict):
+        return [] if schema in (True, None) else [f"{path}: invalid schema {schema!r}"]
+    errors: List[str] = []
+    if "anyOf" in schema or "oneOf" in schema:
+        options = schema.get("anyOf", schema.get("oneOf"))
+        if not any(not schema_errors(option, value, path) for option in options):
+            errors.append(f"{path}: matches none of the allowed schemas")
+    expected = schema.get("type")
+    if expected is not None:
+        types = expected if isinstance(expected, list) else [expected]
+        known = [t for t in types if t in _JSON_TYPES]
+        if known and not any(_JSON_TYPES[t](value) for t in known):
+            return errors + [f"{path}: expected {' or '.join(types)}, got {type(value).__name__} {str(value)[:40]!r}"]
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{path}: {value!r} is not one of {schema['enum']}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            errors.append(f"{path}: {value} is below the minimum {schema['minimum']}")
+        if "maximum" in schema and value > schema["maximum"]:
+            errors.append(f"{path}: {value} is above the maximum {schema['maximum']}")
+    if isinstance(value, str):
+        if "minLength" in schema and len(value) < schema["minLength"]:
+            errors.append(f"{path}: shorter than {schema['minLength']} characters")
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            errors.append(f"{path}: longer than {schema['maxLength']} characters")
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        for name in schema.get("required", []):
+            if name not in value:
+                errors.append(f"{path}: missing required parameter '{name}'")
+        for name, item in value.items():
+            if name in properties:
+                errors.extend(schema_errors(properties[name], item, f"{path}.{name}"))
+            elif schema.get("additionalProperties") is False or (properties and "additionalProperties" not in schema
+                                                                 and path == "arguments"):
+                errors.append(f"{path}: unknown parameter '{name}'")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                errors.extend(schema_errors(schema["additionalProperties"], item, f"{path}.{name}"))
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for position, item in enumerate(value):
+            errors.extend(schema_errors(schema["items"], item, f"{path}[{position}]"))
+    return errors
+
+
+def call_errors(call: Dict[str, Any], schemas: Dict[str, Any]) -> List[str]:
+    """Why a tool call does not conform to the available tools (empty when it does)."""
+    if not schemas:
+        return ["no tool specifications available"]
+    if call["name"] not in schemas:
+        return [f"function '{call['name']}' does not exist (available: {', '.join(sorted(schemas))})"]
+    if "__unparsable__" in call["arguments"]:
+        return ["arguments are not valid JSON"]
+    return schema_errors(schemas[call["name"]], call["arguments"])
+
+
+class ToolCallingMetric(InstanceMetric):
+    """Compares a predicted tool call with the reference calls (best reference per score)."""
+
+    main_score = "exact_match"
+    prediction_type = "Any"
+    ci_scores = ["exact_match"]
+    reduction_map = {"mean": ["exact_match", "tool_name_accuracy", "argument_name_recall", "argument_name_precision",
+                              "argument_value_precision", "argument_schema_validation"]}
+
+    def compute(self, references, prediction, task_data):
+        predicted = _tool_call(prediction, self, "prediction")
+        golds = [_tool_call(reference, self, "reference") for reference in references]
+        arguments = predicted["arguments"]
+
+        def best(score):
+            return max((score(gold) for gold in golds), default=0.0)
+
+        def name_recall(gold):
+            return len(set(arguments) & set(gold["arguments"])) / len(gold["arguments"]) if gold["arguments"] else 1.0
+
+        def name_precision(gold):
+            if arguments:
+                return len(set(arguments) & set(gold["arguments"])) / len(arguments)
+            return 1.0 if not gold["arguments"] else 0.0
+
+        def value_precision(gold):
+            if arguments:
+                same = sum(key in gold["arguments"] and _dumps(value) == _dumps(gold["arguments"][key])
+                           for key, value in arguments.items())
+                return same / len(arguments)
+            return 1.0 if not gold["arguments"] else 0.0
+
+        schemas = tool_schemas(task_data)
+        valid = predicted["name"] in schemas and not call_errors(predicted, schemas)
+        return {
+            "exact_match": float(_dumps(predicted) in {_dumps(gold) for gold in golds}),
+            "tool_name_accuracy": float(str(predicted["name"]) in {str(gold["name"]) for gold in golds}),
+            "argument_name_recall": best(name_recall),
+            "argument_name_precision": best(name_precision),
+            "argument_value_precision": best(value_precision),
+            "argument_schema_validation": float(valid),
+        }
+
+
+class ReflectionToolCallingMetricSyntactic(InstanceMetric):
+    """Whether each predicted tool call (or list of calls) conforms to the tool schemas: existing function and
+    parameters, parameter types, required parameters, allowed values/ranges. `overall_valid` per instance and its
+    global share; `explanations` lists the violations (None when valid)."""
+
+    main_score = "overall_valid"
+    ci_scores = ["overall_valid"]
+    prediction_type = "Any"
+
+    def compute(self, references, prediction, task_data):
+        schemas = tool_schemas(task_data)
+        calls = prediction if isinstance(prediction, list) else [prediction]
+        problems: List[str] = []
+        if not calls:
+            problems.append("no tool call")
+        for call in calls:
+            try:
+                problems.extend(call_errors(_tool_call(call, self, "prediction"), schemas))
+            except MetricError:
+                problems.append(f"malformed tool call {str(call)[:80]!r}")
+        return {"overall_valid": float(not problems), "explanations": "; ".join(problems) if problems else None}
+
+
+class MultiTurnToolCallingMetric(ReflectionToolCallingMetricSyntactic):
+    """Schema conformity of the tool calls of a multi-turn conversation (a list of calls per instance): the share
+    of conforming calls (`argument_schema_validation`) and whether all conform (`overall_valid`)."""
+
+    main_score = "argument_schema_validation"
+    ci_scores = ["argument_schema_validation"]
+    reduction_map = {"mean": ["argument_schema_validation", "overall_valid"]}
+
+    def compute(self, references, prediction, task_data):
+        schemas = tool_schemas(task_data)
+        calls = prediction if isinstance(prediction, list) else [prediction]
+        problems, valid = [], 0
+        for call in calls:
+            try:
+                errors = call_errors(_tool_call(call, self, "prediction"), schemas)
+            except MetricError:
+                errors = [f"malformed tool call {str(call)[:80]!r}"]
+            valid += not errors
+            problems.extend(errors)
+        return {"argument_schema_validation": valid / len(calls) if calls else math.nan,
+                "overall_valid": float(bool(calls) and not problems),
+                "explanations": "; ".join(problems) if problems else None}
+
+
+class ReflectionToolCallingMetric(ReflectionToolCallingMetricSyntactic):
+    """Syntactic schema checks plus the original system's LLM-based semantic reflection (hallucination, value format,
+    function selection). The semantic part needs an LLM judge: running it reports the requirement."""
+
+    _requirements_list = {"llmevalkit": "the LLM-based tool-call reflection toolkit"}
+
+
+# ---------------------------------------------------------------- key-value extraction
+class KeyValueExtraction(GlobalMetric):
+    """Scores dict predictions key by key with `metric` against the first reference dict: per key the mean score
+    (`<m>_<key>`), micro (over key occurrences) and macro (over keys) averages, and the share of predicted keys that
+    exist in the references (`<m>_legal_keys_in_predictions`). A key in only one of prediction/reference scores 0."""
+
+    prediction_type = "Dict[str, Any]"
+    metric: Metric
+    main_score: Optional[str] = "key_value_extraction_micro"
+
+    def prepare(self) -> None:
+        super().prepare()
+        if isinstance(self.metric, str):
+            from ..catalog import fetch_artifact
+
+            self.metric = fetch_artifact(self.metric)[0]
+        self.main_score = f"{self.metric.main_score}_micro"
+
+    def _flatten(self, value: Any) -> Dict[str, Any]:
+        if not isinstance(value, dict):
+            raise MetricError(f"{type(self).__name__} expects dict predictions and references, got "
+                              f"{type(value).__name__}.", artifact=self.artifact_name, field="prediction")
+        return value
+
+    def fast_statistic(self, predictions, references, task_data):
+        """Per-instance, per-key scores computed once (NaN: key in neither); resamples average them."""
+        np = _np()
+        golds = [self._flatten(refs[0]) for refs in references]
+        predicted = [self._flatten(p) for p in predictions]
+        keys = sorted({key for gold in golds for key in gold})
+        pairs = [(i, k, p[key], g[key]) for i, (p, g) in enumerate(zip(predicted, golds))
+                 for k, key in enumerate(keys) if key in p and key in g]
+        table = np.full((len(predicted), len(keys)), np.nan)
+        for i, (p, g) in enumerate(zip(predicted, golds)):
+            for k, key in enumerate(keys):
+                if (key in p) != (key in g):
+                    table[i, k] = 0.0
+        if pairs:
+            inner = self.metric.evaluate([a for _, _, a, _ in pairs], [[b] for _, _, _, b in pairs])
+            for (i, k, _, _), instance in zip(pairs, inner.metric.instance_results(inner)):
+                table[i, k] = float(instance["score"])
+        present = (~np.isnan(table)).astype(np.float64)
+        values = np.nan_to_num(table)
+        illegal = np.asarray([sum(key not in keys for key in p) for p in predicted], dtype=np.float64)
+        total = np.asarray([len(p) for p in predicted], dtype=np.float64)
+        name = self.metric.main_score
+
+        def statistic(idx):
+            from .kernels.bootstrap import resampled_sums
+
+            idx = np.asarray(idx)
+            sums, counts = resampled_sums(values, idx), resampled_sums(present, idx)
+            if sums.ndim == 1:  # no keys at all
+                sums, counts = sums.reshape(-1, 0), counts.reshape(-1, 0)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                means = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+                n_keys = (counts > 0).sum(axis=1)
+                result = {f"{name}_{key}": means[:, k] for k, key in enumerate(keys)}
+                result[f"{name}_micro"] = np.where(counts.sum(axis=1) > 0, sums.sum(axis=1)
+                                                   / np.maximum(counts.sum(axis=1), 1), np.nan)
+                result[f"{name}_macro"] = np.where(n_keys > 0, np.nansum(means, axis=1) / np.maximum(n_keys, 1),
+                                                   np.nan)
+                taken_total, taken_illegal = total[idx].sum(axis=1), illegal[idx].sum(axis=1)
+                result[f"{name}_legal_keys_in_predictions"] = np.where(
+                    taken_total > 0, 1 - taken_illegal / np.maximum(taken_total, 1), 0.0)
+            return result
+
+        return statistic
+
+
+def flatten_tool_call(value: Any, parent: str = "", sep: str = ".") -> Dict[str, Any]:
+    """Nested dicts as dotted keys; a list of dicts is indexed (k.0.x), or keyed by each dict's single key when every
+    dict has exactly one, distinct key."""
+    flat: Dict[str, Any] = {}
+    for key, item in value.items():
+        name = f"{parent}{sep}{key}" if parent else str(key)
+        if isinstance(item, list) and item and all(isinstance(e, dict) for e in item):
+            keys = [next(iter(e)) for e in item if len(e) == 1]
+            if len(keys) == len(item) and len(set(keys)) == len(keys):
+                for element in item:
+                    flat.update(flatten_tool_call(element, name, sep))
+                continue
+            for position, element in enumerate(item):
+                flat.update(flatten_tool_call(element, f"{name}{sep}{position}", sep))
+        elif isinstance(item, dict):
+            flat.update(flatten_tool_call(item, name, sep))
+        else:
+            flat[name] = item
+    return flat
+
+
+class ToolCallKeyValueExtraction(KeyValueExtraction):
+    """Key-value extraction over tool calls flattened to keys (name, arguments.city, arguments.address.street...)."""
+
+    prediction_type = "Any"
+    flatten_list_of_dictionaries: bool = False
+
+    def _flatten(self, value: Any) -> Dict[str, Any]:
+        return flatten_tool_call(_tool_call(value, self, "tool call"))
+
+
+# ---------------------------------------------------------------- multi-turn
+class MultiTurnMetric(Metric):
+    """Applies `metric` to multi-turn predictions: a dialog prediction (a list of {"role", "content"} turns) is
+    scored by the content of its last assistant turn; other predictions are passed as they are."""
+
+    metric: Metric
+    main_score: Optional[str] = "score"
+
+    def prepare(self) -> None:
+        super().prepare()
+        if isinstance(self.metric, str):
+            from ..catalog import fetch_artifact
+
+            self.metric = fetch_artifact(self.metric)[0]
+
+    @staticmethod
+    def last_assistant_turn(prediction: Any) -> Any:
+        if isinstance(prediction, list) and prediction and all(isinstance(t, dict) and "role" in t for t in prediction):
+            turns = [t for t in prediction if t.get("role") == "assistant"]
+            return turns[-1].get("content", "") if turns else ""
+        return prediction
+
+    def evaluate(self, predictions, references, task_data=None) -> MetricScores:
+        return self.metric.evaluate([self.last_assistant_turn(p) for p in predictions], references, task_data)
+
+    def instance_results(self, scores: MetricScores) -> List[Dict[str, Any]]:
+        return self.metric.instance_results(scores)

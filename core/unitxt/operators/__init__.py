@@ -1,0 +1,23 @@
+"""Operators that prepare data: `fields` (instance and field operators), `streams` (stream operators), `field_edits`
+(arithmetic, text and collection edits of a field), `splits_and_streams` (split joins, balancing, numbering, Apply),
+`label_spans` (class lists from data, BIO/IOB tags to spans), `dialog`, `struct_data` (tables, key-value pairs,
+triples), `images` and `external` (files, URLs, Wikipedia, tool schemas). The base classes are in `unitxt.operator`.
+
+`from unitxt.operators import X` works for every built-in operator class and the base classes; names are imported
+lazily, on first use, from the one module that defines them.
+"""
+
+from typing import Dict
+
+from ..lazy_imports import lazy_exports
+
+_EXPORTS: Dict[str, str] = {
+    "fast_copy": ".fields",
+    **{name: "..operator" for name in ("Operator", "FieldOperator", "InstanceOperator", "StreamOperator",
+                                      "MultiStreamOperator", "PagedStreamOperator", "SequentialOperator",
+                                      "SourceOperator")},
+    "LiteralEval": "..processors",  # one literal_eval type, also importable from here
+}
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, "operators.")

@@ -1,0 +1,110 @@
+"""Operators that read outside data or fix tool definitions: ReadFile (a local file or URL), WikipediaFetcher (a page
+through the optional Wikipedia-API package) and FixJsonSchemaOfParameterTypes (tool parameter types written as
+Python/Java names turned into JSON-schema types).
+"""
+
+import re
+from typing import Any, Dict, Optional
+
+from ..errors import InstanceTypeError
+from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
+
+
+class ReadFile(FieldOperator):
+    """The text of the file (or http(s) URL) named by the value, decoded with `encoding` (bad bytes replaced)."""
+
+    encoding: str = "utf-8"
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise InstanceTypeError(f"ReadFile needs a path or URL, got {type(value).__name__}.",
+                                    artifact=self.artifact_name, field=self.field)
+        if value.startswith(("http://", "https://")):
+            from urllib import request
+
+            with request.urlopen(value) as response:  # noqa: S310 - http(s) only, checked above
+                return response.read().decode(self.encoding, errors="replace")
+        with open(value, encoding=self.encoding, errors="replace") as handle:
+            return handle.read()
+
+
+class WikipediaFetcher(PackageRequirementsMixin, FieldOperator):
+    """A Wikipedia page named by the last path part of the value (a URL or title) -> {"title", "body"}, the body
+    being the page's text or summary (`mode`). Needs the Wikipedia-API package."""
+
+    mode: str = "text"
+    _requirements_list = {"wikipediaapi": "pip install Wikipedia-API"}
+
+    def process_value(self, value: Any) -> Any:
+        self.check_missing_requirements()
+        import wikipediaapi
+
+        if "_wikipedia" not in self.__dict__:
+            self.__dict__["_wikipedia"] = wikipediaapi.Wikipedia("Unitxt")
+        page = self.__dict__["_wikipedia"].page(str(value).split("/")[-1])
+        return {"title": page.title, "body": getattr(page, "summary" if self.mode == "summary" else "text")}
+
+
+_SIMPLE_TYPES = {
+    "": "object", "any": "object", "Any": "object", "dict": "object", "Dict": "object", "HashMap": "object",
+    "Hashtable": "object", "Array": "array", "ArrayList": "array", "list": "array", "List": "array", "Queue": "array",
+    "Stack": "array", "tuple": "array", "Set": "array", "set": "array", "Bigint": "integer", "byte": "integer",
+    "int": "integer", "long": "integer", "short": "integer", "bool": "boolean", "Boolean": "boolean",
+    "char": "string", "str": "string", "String": "string", "double": "number", "float": "number",
+}
+
+
+def type_name_to_schema(name: str) -> Dict[str, Any]:
+    """A parameter type as written in tool definitions ("List[int]", "str, optional", "Union[int, str]") -> a
+    JSON-schema fragment ({"type": "array", "items": {"type": "integer"}}, ...); unknown names are kept as types."""
+    if name in _SIMPLE_TYPES:
+        return {"type": _SIMPLE_TYPES[name]}
+    match = re.match(r"^(List|Tuple)\[(.*?)\]$", name)
+    if match:
+        inner = match.group(2) if match.group(1) == "List" else match.group(2).split(",")[0].strip()
+        return {"type": "array", "items": type_name_to_schema(inner)}
+    match = re.match(r"^Union\[(.*?)\]$", name)
+    if match:
+        return {"anyOf": [type_name_to_schema(part.strip()) for part in match.group(1).split(",")]}
+    if re.match(r"^Callable\[(.*?)\]$", name):
+        return {"type": "object"}
+    if "," in name:
+        first, *rest = [part.strip() for part in name.split(",")]
+        schema = type_name_to_schema(first)
+        for part in rest:
+            if part.lower().startswith("default"):
+                pieces = re.split(r"[= ]", part, maxsplit=1)
+                if len(pieces) == 2:
+                    schema["default"] = pieces[1]
+        if any(part.lower().startswith("optional") for part in rest):
+            return {"anyOf": [schema, {"type": "null"}]}
+        return schema
+    return {"type": name}
+
+
+def _fix_types(value: Any) -> None:
+    if isinstance(value, dict):
+        for key in list(value):
+            if key == "type" and isinstance(value[key], str):
+                value.update(type_name_to_schema(value.pop("type")))
+            else:
+                _fix_types(value[key])
+    elif isinstance(value, list):
+        for item in value:
+            _fix_types(item)
+
+
+class FixJsonSchemaOfParameterTypes(InstanceOperator):
+    """Rewrite every `type` string inside `main_field` (tool definitions) as a JSON-schema type."""
+
+    main_field: str
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if self.main_field not in instance:
+            raise InstanceTypeError(f"Field '{self.main_field}' is missing.", artifact=self.artifact_name,
+                                    field=self.main_field)
+        _fix_types(instance[self.main_field])
+        return instance
+
+
+__all__ = ["ReadFile", "WikipediaFetcher", "FixJsonSchemaOfParameterTypes", "type_name_to_schema"]

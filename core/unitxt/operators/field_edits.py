@@ -1,0 +1,335 @@
+"""Field operators of the original catalog format: arithmetic, text edits, collection slicing and mapping.
+
+Each one changes the value of `field` (or every pair of `field_to_field`) and writes it to `to_field`; the
+FieldOperator fields (`process_every_value`, `not_exist_ok`, `get_default`, ...) apply as everywhere.
+"""
+
+import math
+import re
+from typing import Any, Dict, List, Optional
+
+from ..dict_utils import dict_delete, dict_get, dict_set
+from ..errors import InstanceTypeError, UnitxtError
+from ..operator import FieldOperator, InstanceOperator
+
+
+def _type_error(operator: Any, what: str, value: Any) -> InstanceTypeError:
+    return InstanceTypeError(f"{type(operator).__name__} needs {what}, got {type(value).__name__}: {str(value)[:120]!r}.",
+                             artifact=operator.artifact_name, field=operator.field)
+
+
+class AddConstant(FieldOperator):
+    """`add + value`: a number added to a number, or a list/text prepended (`add=[0]` to [1, 2] -> [0, 1, 2])."""
+
+    add: Any
+
+    def process_value(self, value: Any) -> Any:
+        try:
+            return self.add + value
+        except TypeError:
+            raise _type_error(self, f"a value that can be added to {self.add!r}", value) from None
+
+
+class Lower(FieldOperator):
+    """Lower-case a text."""
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise _type_error(self, "a string", value)
+        return value.lower()
+
+
+class Upper(FieldOperator):
+    """Upper-case the text form of a value."""
+
+    def process_value(self, value: Any) -> Any:
+        return str(value).upper()
+
+
+class MapValues(FieldOperator):
+    """Replace a value by `mapping[str(value)]`; a value not in the mapping is an error."""
+
+    mapping: Dict[str, Any]
+
+    def process_value(self, value: Any) -> Any:
+        key = str(value)
+        if key not in self.mapping:
+            raise UnitxtError(f"Value {value!r} is not a key of the mapping (keys: {list(self.mapping)[:20]}).",
+                              artifact=self.artifact_name, field=self.field)
+        return self.mapping[key]
+
+
+class MapReplace(FieldOperator):
+    """Apply every `old -> new` text replacement of `mapping`, in order."""
+
+    mapping: Dict[str, str]
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise _type_error(self, "a string", value)
+        for old, new in self.mapping.items():
+            value = value.replace(old, new)
+        return value
+
+
+class Replace(FieldOperator):
+    """Replace every occurrence of `old` by `new` in a text."""
+
+    old: str
+    new: str
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise _type_error(self, "a string", value)
+        return value.replace(self.old, self.new)
+
+
+class RegexSplit(FieldOperator):
+    """Split a text on the regular expression `by` (re.split: captured groups are kept)."""
+
+    by: str
+
+    def prepare(self) -> None:
+        super().prepare()
+        try:
+            self._pattern = re.compile(self.by)
+        except re.error as error:
+            raise UnitxtError(f"RegexSplit.by is not a regular expression: {error}", artifact=type(self).__name__,
+                              field="by") from None
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise _type_error(self, "a string", value)
+        return self._pattern.split(value)
+
+
+class Join(FieldOperator):
+    """Join a list of texts with `by`."""
+
+    by: str
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, (list, tuple)):
+            raise _type_error(self, "a list of strings", value)
+        return self.by.join(value)
+
+
+class SplitStrip(FieldOperator):
+    """Split a text on `delimiter`; with `strip_every_element`, strip each part."""
+
+    delimiter: str = " "
+    strip_every_element: bool = False
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise _type_error(self, "a string", value)
+        parts = value.split(self.delimiter)
+        return [part.strip() for part in parts] if self.strip_every_element else parts
+
+
+class ToListByComma(SplitStrip):
+    """"a, b,c" -> ["a", "b", "c"]."""
+
+    delimiter: str = ","
+    strip_every_element: bool = True
+
+
+class ToListByCommaSpace(SplitStrip):
+    """"a, b, c" -> ["a", "b", "c"] (splits on ", " only)."""
+
+    delimiter: str = ", "
+    strip_every_element: bool = True
+
+
+class GroupDictWithRegex(FieldOperator):
+    """The named groups of `pattern` matched at the start of a text, as a dict ({} when it does not match).
+    `flags` are re flags as an int (16 = re.DOTALL)."""
+
+    pattern: str
+    flags: int = 0
+
+    def prepare(self) -> None:
+        super().prepare()
+        try:
+            self._pattern = re.compile(self.pattern, self.flags)
+        except re.error as error:
+            raise UnitxtError(f"GroupDictWithRegex.pattern is not a regular expression: {error}",
+                              artifact=type(self).__name__, field="pattern") from None
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise _type_error(self, "a string", value)
+        match = self._pattern.match(value)
+        return match.groupdict() if match else {}
+
+
+class Dictify(FieldOperator):
+    """Zip a sequence with `with_keys` into a dict: ["user", "hi"] with keys [role, content] -> {role: user, ...}."""
+
+    with_keys: List[str]
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, (list, tuple)):
+            raise _type_error(self, "a list or tuple", value)
+        return dict(zip(self.with_keys, value))
+
+
+class Filter(FieldOperator):
+    """Drop the items equal to one of `values` from a list (or the keys from a dict)."""
+
+    values: List[Any]
+
+    def process_value(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: item for key, item in value.items() if key not in self.values}
+        if isinstance(value, (list, tuple, set)):
+            return type(value)(item for item in value if item not in self.values)
+        raise _type_error(self, "a list, tuple, set or dict", value)
+
+
+class RemoveValues(FieldOperator):
+    """Drop the items of a list that are in `unallowed_values`."""
+
+    unallowed_values: List[Any]
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, list):
+            raise _type_error(self, "a list", value)
+        return [item for item in value if item not in self.unallowed_values]
+
+
+class Slice(FieldOperator):
+    """`value[start:stop:step]` of a list or text."""
+
+    start: Optional[int] = None
+    stop: Optional[int] = None
+    step: Optional[int] = None
+
+    def process_value(self, value: Any) -> Any:
+        try:
+            return value[self.start:self.stop:self.step]
+        except TypeError:
+            raise _type_error(self, "a list or string", value) from None
+
+
+class Get(FieldOperator):
+    """`value[item]`: an element of a list (negative indices allowed) or a key of a dict."""
+
+    item: Any
+
+    def process_value(self, value: Any) -> Any:
+        try:
+            return value[self.item]
+        except (KeyError, IndexError, TypeError):
+            raise _type_error(self, f"a collection holding item {self.item!r}", value) from None
+
+
+class Pop(FieldOperator):
+    """Remove and return an element of a list (`item`, default the last) or a key of a dict (the source keeps
+    the rest: pop `dialog` item -1 to `last_turn` leaves the earlier turns in `dialog`)."""
+
+    item: Any = None
+
+    def process_value(self, value: Any) -> Any:
+        try:
+            if isinstance(value, dict):
+                return value.pop(self.item)
+            return value.pop() if self.item is None else value.pop(self.item)
+        except (KeyError, IndexError, TypeError, AttributeError):
+            raise _type_error(self, f"a list or dict holding item {self.item!r}", value) from None
+
+
+class GetLength(FieldOperator):
+    """`len(value)`."""
+
+    def process_value(self, value: Any) -> Any:
+        try:
+            return len(value)
+        except TypeError:
+            raise _type_error(self, "a sized value", value) from None
+
+
+class Fillna(FieldOperator):
+    """Replace a NaN number by `value` (other values pass unchanged)."""
+
+    value: Any
+
+    def process_value(self, value: Any) -> Any:
+        if isinstance(value, float) and math.isnan(value):
+            return self.value
+        if type(value).__name__.startswith("float") and hasattr(value, "item") and math.isnan(float(value)):
+            return self.value  # numpy floats
+        return value
+
+
+class FormatText(InstanceOperator):
+    """`to_field` = `text` with `{field}` placeholders filled from the instance's top-level fields."""
+
+    text: str
+    to_field: str
+
+    def prepare(self) -> None:
+        super().prepare()
+        from ..format_utils import compile_format
+
+        self._format = compile_format(self.text, where="FormatText.text")
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        values = {}
+        for name in self._format.fields:
+            value = dict_get(instance, name)
+            values[name] = value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else str(value)
+        instance[self.to_field] = self._format.render(values, "text")
+        return instance
+
+
+class Move(InstanceOperator):
+    """Move a value from `field` to `to_field` (paths and `*` allowed): the source is removed."""
+
+    field: str
+    to_field: str
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        value = dict_get(instance, self.field)
+        dict_delete(instance, self.field)
+        dict_set(instance, self.to_field, value)
+        return instance
+
+
+def _replace_key_values(value: Any, key: str, mapping: Dict[str, Any], removed: List[Any]) -> Any:
+    if isinstance(value, list):
+        return [_replace_key_values(item, key, mapping, removed) for item in value]
+    if not isinstance(value, dict):
+        return value
+    result = {}
+    for name, item in value.items():
+        if name == key and isinstance(item, list):
+            result[name] = [mapping.get(entry, entry) for entry in item
+                            if not isinstance(entry, (dict, list)) and entry not in removed]
+        elif name == key and not isinstance(item, (dict, list)):
+            if item in removed:
+                continue
+            result[name] = mapping.get(item, item) if isinstance(item, str) else item
+        else:
+            result[name] = _replace_key_values(item, key, mapping, removed)
+    return result
+
+
+class RecursiveReplace(InstanceOperator):
+    """Everywhere in the instance, the value of a `key` entry is mapped through `map_values` (a list value item by
+    item); entries (or list items) whose value is in `remove_values` are dropped (JSON-schema `type` names:
+    "dict" -> "object")."""
+
+    key: str
+    map_values: Dict[str, Any]
+    remove_values: Optional[List[Any]] = None
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        return _replace_key_values(instance, self.key, self.map_values, list(self.remove_values or []))
+
+
+__all__ = [
+    "AddConstant", "Lower", "Upper", "MapValues", "MapReplace", "Replace", "RegexSplit", "Join", "SplitStrip",
+    "ToListByComma", "ToListByCommaSpace", "GroupDictWithRegex", "Dictify", "Filter", "RemoveValues", "Slice", "Get",
+    "Pop", "GetLength", "Fillna", "FormatText", "Move", "RecursiveReplace",
+]

@@ -1,0 +1,447 @@
+"""Instance and field operators: copying, setting, renaming, selecting, mapping values, filtering by condition or
+expression, JSON, casting, zipping, indexing, joining and splitting strings."""
+
+import copy
+import json
+from typing import Any, Dict, Generator, Iterable, List, Optional
+
+from ..dict_utils import dict_delete, dict_get, dict_has, dict_set
+from ..errors import InstanceTypeError, UnitxtError
+from ..operator import FieldOperator, InstanceOperator, StreamOperator
+
+_IMMUTABLE = (str, int, float, bool, type(None), bytes)
+
+
+def fast_copy(value: Any) -> Any:
+    """Deep copy that skips the work for immutable scalars (the common case)."""
+    if isinstance(value, _IMMUTABLE):
+        return value
+    if isinstance(value, list) and all(isinstance(item, _IMMUTABLE) for item in value):
+        return list(value)
+    return copy.deepcopy(value)
+
+
+class Copy(FieldOperator):
+    """Copy a field's value to another field (deep copy, so later changes do not alias)."""
+
+    def process_value(self, value: Any) -> Any:
+        return fast_copy(value)
+
+
+class Set(InstanceOperator):
+    """Set fields to constant values: `Set(fields={"source_language": "english"})` (paths allowed)."""
+
+    fields: Dict[str, Any]
+    use_deepcopy: bool = True
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        for path, value in self.fields.items():
+            dict_set(instance, path, fast_copy(value) if self.use_deepcopy else value)
+        return instance
+
+    def _instance_function(self):
+        """`process` with the per-value decisions taken once per stream: immutable values need no copy and plain
+        keys (no `/`) need no path walk."""
+        if type(self).process is not Set.process or any("/" in path for path in self.fields):
+            return super()._instance_function()
+        plan = [(path, value, _copier(value) if self.use_deepcopy else None) for path, value in self.fields.items()]
+
+        def set_fields(instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+            for path, value, copier in plan:
+                instance[path] = value if copier is None else copier(value)
+            return instance
+
+        return set_fields
+
+
+def _copier(value: Any) -> Any:
+    """How `fast_copy` copies this value (None: it is immutable and shared as is)."""
+    if isinstance(value, _IMMUTABLE):
+        return None
+    if isinstance(value, list) and all(isinstance(item, _IMMUTABLE) for item in value):
+        return list
+    return copy.deepcopy
+
+
+class AddFields(Set):
+    """Legacy name of Set."""
+
+
+class Rename(FieldOperator):
+    """Rename fields: `Rename(field="old", to_field="new")` or `Rename(field_to_field={"old": "new"})`."""
+
+    def process_value(self, value: Any) -> Any:
+        return value
+
+    def process_instance_fields(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        for source, target in self._pairs:
+            if "/" not in source and "/" not in target and source in instance:
+                instance[target] = instance.pop(source)  # the common case: a top-level key
+                continue
+            if self.not_exist_ok and not dict_has(instance, source):
+                continue
+            value = dict_get(instance, source)
+            dict_delete(instance, source)
+            dict_set(instance, target, value)
+        return instance
+
+
+class RenameFields(Rename):
+    """Legacy name of Rename."""
+
+
+class RemoveFields(InstanceOperator):
+    """Remove fields (paths allowed)."""
+
+    fields: List[str]
+    not_exist_ok: bool = False
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        for path in self.fields:
+            dict_delete(instance, path, not_exist_ok=self.not_exist_ok)
+        return instance
+
+
+class SelectFields(InstanceOperator):
+    """Keep only the listed top-level fields (and the data classification tag)."""
+
+    fields: List[str]
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        keep = set(self.fields) | {"data_classification_policy"}
+        missing = [field for field in self.fields if field not in instance]
+        if missing:
+            dict_get(instance, missing[0])
+        return {key: value for key, value in instance.items() if key in keep}
+
+
+class MapInstanceValues(InstanceOperator):
+    """Map field values through dictionaries: `mappers={"label": {"0": "negative", "1": "positive"}}`.
+
+    Values are looked up by their string form (JSON keys are strings). With `strict`, an unmapped value is an error;
+    otherwise it passes through unchanged. `process_every_value` maps each element of a list value.
+    """
+
+    mappers: Dict[str, Dict[str, Any]]
+    strict: bool = True
+    process_every_value: bool = False
+
+    def _map(self, field: str, mapper: Dict[str, Any], value: Any) -> Any:
+        key = value if isinstance(value, str) else json.dumps(value) if not isinstance(value, (int, float)) else str(value)
+        if isinstance(value, bool):
+            key = str(value)
+        if key in mapper:
+            return mapper[key]
+        if self.strict:
+            raise UnitxtError(
+                f"Value {value!r} of field '{field}' is not in the mapping (keys: {list(mapper)[:20]}).",
+                artifact=self.artifact_name,
+                field=field,
+            )
+        return value
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        for field, mapper in self.mappers.items():
+            value = dict_get(instance, field)
+            if self.process_every_value:
+                if not isinstance(value, list):
+                    raise InstanceTypeError(
+                        f"process_every_value needs a list, got {type(value).__name__}.", field=field
+                    )
+                mapped = [self._map(field, mapper, item) for item in value]
+            else:
+                mapped = self._map(field, mapper, value)
+            dict_set(instance, field, mapped)
+        return instance
+
+
+_CONDITIONS = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "in": lambda a, b: a in b,
+    "not in": lambda a, b: a not in b,
+    "exists": None,  # values={"a/b": True}: the field exists (False: it does not); handled in keep()
+}
+
+
+class FilterByCondition(StreamOperator):
+    """Keep instances whose fields satisfy `condition` against `values` (eq, ne, gt, ge, lt, le, in, not in; or
+    exists: `values={"a/b": True}` keeps instances that have the field, False those that do not)."""
+
+    values: Dict[str, Any]
+    condition: str
+    error_on_filtered_all: bool = True
+
+    def verify(self) -> None:
+        if self.condition not in _CONDITIONS:
+            raise UnitxtError(
+                f"Unknown condition '{self.condition}'; use one of {', '.join(_CONDITIONS)}.",
+                artifact=type(self).__name__,
+                field="condition",
+            )
+
+    def keep(self, instance: Dict[str, Any]) -> bool:
+        if self.condition == "exists":
+            return all(dict_has(instance, field) == bool(wanted) for field, wanted in self.values.items())
+        compare = _CONDITIONS[self.condition]
+        for field, expected in self.values.items():
+            try:
+                if not compare(dict_get(instance, field), expected):
+                    return False
+            except TypeError as error:
+                raise InstanceTypeError(
+                    f"Can not apply '{self.condition}' to {dict_get(instance, field)!r} and {expected!r}: {error}",
+                    field=field,
+                ) from None
+        return True
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        kept = 0
+        for instance in stream:
+            if self.keep(instance):
+                kept += 1
+                yield instance
+        if kept == 0 and self.error_on_filtered_all:
+            raise UnitxtError(
+                f"{type(self).__name__} filtered out every instance of stream '{stream_name}'. "
+                "Set error_on_filtered_all=False if that is intended.",
+                artifact=self.artifact_name,
+            )
+
+
+class FilterByExpression(StreamOperator):
+    """Keep instances for which a sandboxed boolean expression over their fields is true."""
+
+    _positional_args = ("expression",)
+    expression: str
+    error_on_filtered_all: bool = True
+
+    def prepare(self) -> None:
+        from ..expressions import compile_expression
+
+        self._compiled = compile_expression(self.expression)
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        kept = 0
+        evaluate = self._compiled.evaluate
+        for instance in stream:
+            if evaluate(instance):
+                kept += 1
+                yield instance
+        if kept == 0 and self.error_on_filtered_all:
+            raise UnitxtError(
+                f"FilterByExpression('{self.expression}') filtered out every instance of stream '{stream_name}'.",
+                artifact=self.artifact_name,
+            )
+
+
+class ExecuteExpression(InstanceOperator):
+    """Store the value of a sandboxed expression over the instance's fields in `to_field`."""
+
+    _positional_args = ("expression",)
+    expression: str
+    to_field: str
+    imports_list: List[str] = []  # modules the expression uses: only the sandbox's own (re, json, math, itertools)
+
+    def prepare(self) -> None:
+        from ..expression_runtime import _MODULES
+        from ..expressions import compile_expression
+
+        refused = [name for name in self.imports_list if name not in _MODULES]
+        if refused:
+            raise UnitxtError(f"imports_list may only name the sandbox's modules {sorted(_MODULES)}; refused: "
+                              f"{refused}.", artifact=type(self).__name__, field="imports_list")
+        self._compiled = compile_expression(self.expression)
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        dict_set(instance, self.to_field, self._compiled.evaluate(instance))
+        return instance
+
+
+class ListFieldValues(InstanceOperator):
+    """Collect the values of several fields into a list field."""
+
+    fields: List[str]
+    to_field: str
+    use_deepcopy: bool = False
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        values = [dict_get(instance, field) for field in self.fields]
+        dict_set(instance, self.to_field, copy.deepcopy(values) if self.use_deepcopy else values)
+        return instance
+
+
+class LoadJson(FieldOperator):
+    """Parse JSON text into a value."""
+
+    failure_value: Any = None
+    allow_failure: bool = False
+
+    def process_value(self, value: Any) -> Any:
+        try:
+            return json.loads(value)
+        except (TypeError, ValueError) as error:
+            if self.allow_failure:
+                return self.failure_value
+            raise InstanceTypeError(f"Not valid JSON: {str(value)[:200]!r} ({error})") from None
+
+
+class DumpJson(FieldOperator):
+    """Serialise a value to JSON text."""
+
+    def process_value(self, value: Any) -> Any:
+        return json.dumps(value, ensure_ascii=False)
+
+
+class Wrap(FieldOperator):
+    """Wrap a value in a list or tuple (`inside="list"`)."""
+
+    inside: str = "list"
+
+    def verify(self) -> None:
+        super().verify()
+        if self.inside not in ("list", "tuple"):
+            raise UnitxtError("Wrap.inside must be 'list' or 'tuple'.", artifact=type(self).__name__, field="inside")
+
+    def process_value(self, value: Any) -> Any:
+        return [value] if self.inside == "list" else (value,)
+
+
+class Cast(FieldOperator):
+    """Cast a value to int, float, str or bool; `failure_default` (if set) replaces values that do not cast."""
+
+    to: str
+    failure_default: Any = "__raise__"
+
+    _CASTS = {"int": int, "float": float, "str": str, "bool": bool}
+
+    def verify(self) -> None:
+        super().verify()
+        if self.to not in self._CASTS:
+            raise UnitxtError(f"Cast.to must be one of {sorted(self._CASTS)}.", artifact=type(self).__name__, field="to")
+
+    def process_value(self, value: Any) -> Any:
+        try:
+            if self.to == "int" and isinstance(value, str):
+                return int(float(value)) if value.strip().lstrip("+-").replace(".", "", 1).isdigit() else int(value)
+            return self._CASTS[self.to](value)
+        except (TypeError, ValueError):
+            if self.failure_default != "__raise__":
+                return self.failure_default
+            raise InstanceTypeError(f"Can not cast {value!r} to {self.to}.") from None
+
+
+class CastFields(InstanceOperator):
+    """Cast several fields: `fields={"label": "int"}`."""
+
+    fields: Dict[str, str]
+    failure_defaults: Dict[str, Any] = {}
+    process_every_value: bool = False
+
+    def prepare(self) -> None:
+        self._casts = {
+            field: Cast(to=to, field=field, failure_default=self.failure_defaults.get(field, "__raise__"))
+            for field, to in self.fields.items()
+        }
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        for field, cast in self._casts.items():
+            value = dict_get(instance, field)
+            if self.process_every_value and isinstance(value, list):
+                dict_set(instance, field, [cast.process_value(item) for item in value])
+            else:
+                dict_set(instance, field, cast.process_value(value))
+        return instance
+
+
+
+class ZipFieldValues(InstanceOperator):
+    """Zip several list fields into a list of tuples (as lists) in `to_field`."""
+
+    fields: List[str]
+    to_field: str
+    longest: bool = False
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        import itertools
+
+        values = [dict_get(instance, field) for field in self.fields]
+        zipped = itertools.zip_longest(*values) if self.longest else zip(*values)
+        dict_set(instance, self.to_field, [list(items) for items in zipped])
+        return instance
+
+
+class IndexOf(InstanceOperator):
+    """Store the position of `index_of`'s value inside the list in `search_in`."""
+
+    search_in: str
+    index_of: str
+    to_field: str
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        haystack = dict_get(instance, self.search_in)
+        needle = dict_get(instance, self.index_of)
+        try:
+            dict_set(instance, self.to_field, haystack.index(needle))
+        except ValueError:
+            raise UnitxtError(f"{needle!r} is not in field '{self.search_in}'.", field=self.search_in) from None
+        return instance
+
+
+class GetItemByIndex(FieldOperator):
+    """Replace an index with the item at that index of a constant list: `items_list=["neg", "pos"]`."""
+
+    items_list: List[Any]
+
+    def process_value(self, value: Any) -> Any:
+        try:
+            return self.items_list[int(value)]
+        except (IndexError, ValueError, TypeError):
+            raise InstanceTypeError(f"Index {value!r} is not valid for a list of {len(self.items_list)} items.") from None
+
+
+class TakeByField(InstanceOperator):
+    """`to_field = instance[field][instance[index]]` (e.g. pick the gold choice text by its index)."""
+
+    field: str
+    index: str
+    to_field: Optional[str] = None
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        container = dict_get(instance, self.field)
+        key = dict_get(instance, self.index)
+        try:
+            value = container[key]
+        except (KeyError, IndexError, TypeError):
+            raise UnitxtError(f"Can not take item {key!r} from field '{self.field}'.", field=self.field) from None
+        dict_set(instance, self.to_field or self.field, value)
+        return instance
+
+
+class JoinStr(FieldOperator):
+    """Join a list of strings with `separator`."""
+
+    separator: str = ","
+
+    def process_value(self, value: Any) -> Any:
+        return self.separator.join(str(item) for item in value)
+
+
+class Split(FieldOperator):
+    """Split a string by `by` into a list."""
+
+    by: str
+
+    def process_value(self, value: Any) -> Any:
+        return value.split(self.by)
+
+
+class Strip(FieldOperator):
+    """Strip surrounding whitespace."""
+
+    def process_value(self, value: Any) -> Any:
+        return value.strip()

@@ -1,0 +1,205 @@
+"""Image operators: `ImageToText` (an image field becomes a media placeholder) and image augmentors.
+
+`ImageToText(field="image", to_field="context")` stores the image in the instance's `media["images"]` as a data URL
+and writes `<img src="media/images/i">` into `to_field`, so any text template can place it; chat formats turn the
+placeholder into an `image_url` content part. Image augmentors (white noise, grid lines, gray scale) edit every image
+of the instance (media images and image-valued input fields) and need Pillow, imported lazily.
+"""
+
+from typing import Any, Dict, List, Optional
+
+from ..augmentors import Augmentor
+from ..data_types import is_image_value, is_video_value
+from ..dict_utils import dict_get, dict_set
+from ..errors import InstanceTypeError
+from ..image_utils import decode_image, image_reference, pil_to_data_url, require_pillow
+from ..operator import FieldOperator, InstanceOperator
+from ..random_utils import InstanceRandom
+
+
+class ImageToText(InstanceOperator):
+    """Move the image in `field` into `media["images"]`; `to_field` (default: `field`) gets its placeholder."""
+
+    field: str
+    to_field: Optional[str] = None
+    produces_media = True  # class marker read by the recipe's schema detection (not a field)
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        value = dict_get(instance, self.field)
+        if not is_image_value(value):
+            raise InstanceTypeError(
+                f"ImageToText: field '{self.field}' holds a {type(value).__name__}, not an image (a PIL image, image "
+                "bytes, a data URL, an image file path or an HF Image dict).",
+                artifact=self.artifact_name, field=self.field,
+            )
+        dict_set(instance, self.to_field or self.field, image_reference(instance, value))
+        return instance
+
+
+class ImageAugmentor(Augmentor):
+    """Base of image augmentors: `augment_image(pil_image, rng) -> pil_image` is applied to every image."""
+
+    def augment_image(self, image: Any, rng: InstanceRandom) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.augment_image(image, rng)")
+
+    def _augment_encoded(self, value: Any, rng: InstanceRandom) -> str:
+        image = decode_image(value, self.artifact_name)
+        return pil_to_data_url(self.augment_image(image, rng), "PNG")
+
+    def _augment_field(self, value: Any, rng: InstanceRandom) -> Any:
+        if is_image_value(value):
+            return self._augment_encoded(value, rng)
+        if isinstance(value, list) and is_video_value(value):
+            return [self._augment_encoded(frame, rng) for frame in value]
+        return value
+
+    def augment_instance(self, instance, task, rng):
+        require_pillow(self.artifact_name)
+        result = dict(instance)
+        media = instance.get("media")
+        if media and media.get("images"):
+            result["media"] = dict(media, images=[self._augment_encoded(url, rng) for url in media["images"]])
+        inputs = instance.get("input_fields")
+        if isinstance(inputs, dict):
+            result["input_fields"] = {name: self._augment_field(value, rng) for name, value in inputs.items()}
+        return result
+
+
+def _numpy_rng(rng: InstanceRandom) -> Any:
+    import numpy as np
+
+    return np.random.default_rng(rng.randrange(2**32))
+
+
+class WhiteNoise(ImageAugmentor):
+    """Adds Gaussian pixel noise with standard deviation `std` (pixel units, 0..255)."""
+
+    std: float = 25.0
+
+    def augment_image(self, image, rng):
+        import numpy as np
+
+        Image = require_pillow(self.artifact_name)
+        pixels = np.asarray(image.convert("RGB"), dtype=np.float32)
+        noisy = pixels + _numpy_rng(rng).normal(0.0, self.std, size=pixels.shape)
+        return Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8), mode="RGB")
+
+
+class GridLines(ImageAugmentor):
+    """Draws horizontal and vertical lines every `spacing` pixels (random offset) of `line_width` and `color`."""
+
+    spacing: int = 20
+    line_width: int = 1
+    color: List[int] = [0, 0, 0]
+
+    def augment_image(self, image, rng):
+        require_pillow(self.artifact_name)
+        from PIL import ImageDraw
+
+        image = image.convert("RGB")
+        draw = ImageDraw.Draw(image)
+        width, height = image.size
+        spacing = max(1, self.spacing)
+        offset = rng.randrange(spacing)
+        color = tuple(self.color)
+        for x in range(offset, width, spacing):
+            draw.line([(x, 0), (x, height)], fill=color, width=self.line_width)
+        for y in range(offset, height, spacing):
+            draw.line([(0, y), (width, y)], fill=color, width=self.line_width)
+        return image
+
+
+class GrayScale(ImageAugmentor):
+    """Converts to gray levels (kept as an RGB image so downstream formats stay the same)."""
+
+    def augment_image(self, image, rng):
+        return image.convert("L").convert("RGB")
+
+
+class PixelNoise(ImageAugmentor):
+    """Recolours a random `noise_rate` share of the `square_size` x `square_size` squares of the image."""
+
+    square_size: int = 1
+    noise_rate: float = 0.3
+
+    def augment_image(self, image, rng):
+        import numpy as np
+
+        Image = require_pillow(self.artifact_name)
+        pixels = np.asarray(image.convert("RGB"))
+        height, width, channels = pixels.shape
+        size = max(1, self.square_size)
+        generator = _numpy_rng(rng)
+        rows, columns = -(-height // size), -(-width // size)
+        mask = np.repeat(np.repeat(generator.random((rows, columns)) < self.noise_rate, size, 0), size, 1)
+        colours = np.repeat(np.repeat(generator.integers(0, 256, (rows, columns, channels), dtype=np.uint8),
+                                      size, 0), size, 1)
+        mask, colours = mask[:height, :width], colours[:height, :width]
+        return Image.fromarray(np.where(mask[:, :, None], colours, pixels).astype(np.uint8), mode="RGB")
+
+
+class Oldify(ImageAugmentor):
+    """An old-photo look: a yellowish tint (`tint_strength`), film-grain noise (`noise_strength`), a slight blur,
+    lower contrast and higher brightness."""
+
+    noise_strength: int = 30
+    tint_strength: float = 0.4
+
+    def augment_image(self, image, rng):
+        import numpy as np
+
+        Image = require_pillow(self.artifact_name)
+        from PIL import ImageEnhance, ImageFilter
+
+        pixels = np.asarray(image.convert("RGB"), dtype=np.float32)
+        tinted = pixels * (1 - self.tint_strength) + np.array([255, 228, 170], np.float32) * self.tint_strength
+        grain = _numpy_rng(rng).normal(0.0, self.noise_strength, pixels.shape)
+        old = Image.fromarray(np.clip(tinted.astype(np.uint8) + grain, 0, 255).astype(np.uint8), mode="RGB")
+        old = old.filter(ImageFilter.GaussianBlur(radius=1))
+        return ImageEnhance.Brightness(ImageEnhance.Contrast(old).enhance(0.6)).enhance(1.2)
+
+
+class ToImage(FieldOperator):
+    """A PIL image -> the Image type {"image": image, "format": its format (JPEG when unknown)}."""
+
+    def process_value(self, value: Any) -> Any:
+        return {"image": value, "format": getattr(value, "format", None) or "JPEG"}
+
+
+class HashImage(FieldOperator):
+    """The MD5 hex digest of a PIL image's pixel bytes (an id for the image; needs Pillow)."""
+
+    def process_value(self, value: Any) -> Any:
+        import hashlib
+
+        require_pillow(self.artifact_name)
+        image = value["image"] if isinstance(value, dict) and "image" in value else value
+        if not hasattr(image, "tobytes"):
+            image = decode_image(image, self.artifact_name)
+        return hashlib.md5(image.tobytes()).hexdigest()  # noqa: S324 - an id, not security
+
+
+class DecodeImage(FieldOperator):
+    """Base64 text of an image file -> a PIL image (needs Pillow)."""
+
+    def process_value(self, value: Any) -> Any:
+        import base64
+        import io
+
+        Image = require_pillow(self.artifact_name)
+        return Image.open(io.BytesIO(base64.b64decode(value)))
+
+
+class ToRGB(FieldOperator):
+    """Convert the image of an Image value ({"image", "format"}) to RGB (needs Pillow)."""
+
+    def process_value(self, value: Any) -> Any:
+        require_pillow(self.artifact_name)
+        if not isinstance(value, dict) or not hasattr(value.get("image"), "convert"):
+            raise InstanceTypeError(f"ToRGB needs an Image value {{'image': PIL image, 'format': ...}}, got "
+                                    f"{type(value).__name__}.", artifact=self.artifact_name, field=self.field)
+        return dict(value, image=value["image"].convert("RGB"))
+
+
+__all__ = ["ImageToText", "ImageAugmentor", "WhiteNoise", "GridLines", "GrayScale", "PixelNoise", "Oldify", "ToImage",
+           "HashImage", "DecodeImage", "ToRGB"]

@@ -1,0 +1,163 @@
+"""Stream operators: exploding list fields, collating, duplicating, deduplicating, shuffling, refining (limits
+and filters on a split), numbering instances and merging streams."""
+
+import copy
+import hashlib
+import json
+import random
+from typing import Any, Dict, Generator, Iterable, List, Optional
+
+from ..dict_utils import dict_get, dict_set
+from ..errors import InstanceTypeError, UnitxtError
+from ..operator import MultiStreamOperator, PagedStreamOperator, StreamOperator
+from ..settings_utils import settings
+from ..stream import MultiStream
+
+
+class Explode(StreamOperator):
+    """One output instance per element of a list field (the element replaces the list in `to_field`)."""
+
+    field: str
+    to_field: Optional[str] = None
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        target = self.to_field or self.field
+        for instance in stream:
+            values = dict_get(instance, self.field)
+            if not isinstance(values, list):
+                raise InstanceTypeError(f"Explode needs a list, got {type(values).__name__}.", field=self.field)
+            for value in values:
+                new_instance = copy.deepcopy(instance) if len(values) > 1 else instance
+                dict_set(new_instance, target, value)
+                yield new_instance
+
+
+class CollateInstances(StreamOperator):
+    """Group every `batch_size` consecutive instances into one whose fields are lists of the group's values."""
+
+    batch_size: int
+
+    def verify(self) -> None:
+        if self.batch_size < 1:
+            raise UnitxtError("batch_size must be >= 1.", artifact=type(self).__name__, field="batch_size")
+
+    def _collate(self, batch: List[Dict[str, Any]]) -> Dict[str, Any]:
+        keys = list(batch[0])
+        collated = {key: [instance.get(key) for instance in batch] for key in keys if key != "data_classification_policy"}
+        if "data_classification_policy" in batch[0]:
+            policies = sorted({policy for instance in batch for policy in instance.get("data_classification_policy") or []})
+            collated["data_classification_policy"] = policies
+        return collated
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        batch: List[Dict[str, Any]] = []
+        for instance in stream:
+            batch.append(instance)
+            if len(batch) == self.batch_size:
+                yield self._collate(batch)
+                batch = []
+        if batch:
+            yield self._collate(batch)
+
+
+class DuplicateInstances(StreamOperator):
+    """Repeat every instance `num_duplications` times (optionally recording the copy index)."""
+
+    num_duplications: int
+    duplication_index_field: Optional[str] = None
+
+    def verify(self) -> None:
+        if self.num_duplications < 1:
+            raise UnitxtError("num_duplications must be >= 1.", artifact=type(self).__name__, field="num_duplications")
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        for instance in stream:
+            for index in range(self.num_duplications):
+                duplicate = copy.deepcopy(instance) if index < self.num_duplications - 1 else instance
+                if self.duplication_index_field:
+                    duplicate[self.duplication_index_field] = index
+                yield duplicate
+
+
+def _instance_key(instance: Dict[str, Any], fields: List[str]) -> str:
+    values = [dict_get(instance, field) for field in fields]
+    return json.dumps(values, sort_keys=True, ensure_ascii=False, default=str)
+
+
+class Deduplicate(StreamOperator):
+    """Drop instances whose `by` fields repeat an earlier instance (keeps a set of seen keys in memory)."""
+
+    by: List[str]
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        seen = set()
+        for instance in stream:
+            key = hashlib.sha1(_instance_key(instance, self.by).encode("utf-8")).digest()
+            if key not in seen:
+                seen.add(key)
+                yield instance
+
+
+class Shuffle(PagedStreamOperator):
+    """Shuffle instances within pages of `page_size` (bounded memory), seeded and deterministic per stream."""
+
+    seed: Optional[int] = None
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        seed = settings.seed if self.seed is None else self.seed
+        self._random = random.Random(f"{seed}:{stream_name}")
+        yield from super().process(stream, stream_name)
+
+    def process_page(self, page: List[Dict[str, Any]], stream_name: Optional[str]) -> Generator:
+        self._random.shuffle(page)
+        yield from page
+
+
+class StreamRefiner(StreamOperator):
+    """Limit the number of instances of the selected streams to `max_instances`."""
+
+    max_instances: Optional[int] = None
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        if self.max_instances is None:
+            yield from stream
+            return
+        for index, instance in enumerate(stream):
+            if index >= self.max_instances:
+                return
+            yield instance
+
+
+class AddID(StreamOperator):
+    """Add a running id per stream (`<prefix><stream>-<index>`), deterministic."""
+
+    id_field_name: str = "id"
+    prefix: str = ""
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        for index, instance in enumerate(stream):
+            instance[self.id_field_name] = f"{self.prefix}{stream_name}-{index}"
+            yield instance
+
+
+class MergeStreams(MultiStreamOperator):
+    """Concatenate streams into one (`streams_to_merge`, default all) named `new_stream_name`."""
+
+    streams_to_merge: Optional[List[str]] = None
+    new_stream_name: str = "all"
+    add_origin_stream_name: bool = True
+    origin_stream_name_field_name: str = "origin"
+
+    def process(self, multi_stream: MultiStream) -> MultiStream:
+        from ..stream import GeneratorStream
+
+        names = self.streams_to_merge or list(multi_stream)
+
+        def merged():
+            for name in names:
+                for instance in multi_stream[name]:
+                    if self.add_origin_stream_name:
+                        instance[self.origin_stream_name_field_name] = name
+                    yield instance
+
+        return MultiStream({self.new_stream_name: GeneratorStream(merged)})

@@ -1,0 +1,233 @@
+"""Choice templates: MultipleChoiceTemplate (enumerated options, seeded shuffling, the answer as its enumerator)
+and YesNoTemplate (a yes/no answer about one class)."""
+
+import random
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from ..errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
+from ..format_utils import check_placeholders
+from .base import InputFormatTemplate, _content_seed
+
+
+def _roman(number: int) -> str:
+    numerals = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+                (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))  # fmt: skip
+    result = []
+    for value, letters in numerals:
+        count, number = divmod(number, value)
+        result.append(letters * count)
+    return "".join(result)
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+ENUMERATORS = ("capitals", "lowercase", "numbers", "roman")
+
+
+class MultipleChoiceTemplate(InputFormatTemplate):
+    """Multiple choice: enumerates the choices, fills `{choices}` / `{numerals}`, and targets the answer's numeral.
+
+    `target_field` holds the answer as an index into the choices or as the choice text. `enumerator` is "capitals"
+    (A, B, ...), "lowercase", "numbers" (1, 2, ...), "roman" (I, II, ...) or a list of numerals. With
+    `shuffle_choices`, the order is a permutation seeded by the instance's input fields (and `shuffle_choices_seed`),
+    so the same instance always gets the same order. Shuffling applies in `render`/`process`; the single-sided
+    `input_fields_to_source` / `reference_fields_to_target_and_references` use the original order.
+    """
+
+    choices_field: str = "choices"
+    target_field: str = "answer"
+    enumerator: Union[str, List[str]] = "capitals"
+    source_choice_format: str = "{choice_numeral}. {choice_text}"
+    target_choice_format: str = "{choice_numeral}"
+    choices_separator: str = ", "
+    shuffle_choices: bool = False
+    shuffle_choices_seed: Optional[int] = None
+    postprocessors: List[Any] = ["processors.to_string_stripped"]  # as the original system; catalog templates add first_character
+    _synthesized = ("choices", "numerals")  # filled by the template in input_format, instruction and target_prefix
+
+    def prepare(self) -> None:
+        super().prepare()
+        choice_names = ["choice_numeral", "choice_text"]
+        self._source_choice = self._compile(self.source_choice_format, "source_choice_format")
+        self._target_choice = self._compile(self.target_choice_format, "target_choice_format")
+        check_placeholders(self._source_choice, choice_names, where=f"{type(self).__name__}.source_choice_format")
+        check_placeholders(self._target_choice, choice_names, where=f"{type(self).__name__}.target_choice_format")
+
+    def verify(self) -> None:
+        super().verify()
+        if isinstance(self.enumerator, str):
+            if self.enumerator not in ENUMERATORS:
+                raise ArtifactDefinitionError(
+                    f"{type(self).__name__}.enumerator must be one of {', '.join(ENUMERATORS)} or a list of "
+                    f"numerals, got {self.enumerator!r}.",
+                    field="enumerator",
+                )
+        elif not self.enumerator:
+            raise ArtifactDefinitionError(f"{type(self).__name__}.enumerator list is empty.", field="enumerator")
+
+    def numerals(self, count: int) -> List[str]:
+        """The first `count` numerals of the enumerator."""
+        enumerator = self.enumerator
+        if enumerator == "numbers":
+            return [str(index + 1) for index in range(count)]
+        if enumerator == "roman":
+            return [_roman(index + 1) for index in range(count)]
+        if isinstance(enumerator, str):
+            symbols: Union[str, List[str]] = _LETTERS if enumerator == "capitals" else _LETTERS.lower()
+        else:
+            symbols = enumerator
+        if count > len(symbols):
+            raise InstanceTypeError(
+                f"Enumerator {enumerator if isinstance(enumerator, str) else 'list'!r} has {len(symbols)} numerals, "
+                f"but the instance has {count} choices.",
+                artifact=self.artifact_name,
+                field=self.choices_field,
+            )
+        return list(symbols[:count])
+
+    def _raw_choices(self, *sources: Dict[str, Any]) -> List[Any]:
+        for fields in sources:
+            if self.choices_field in fields:
+                choices = fields[self.choices_field]
+                if not isinstance(choices, (list, tuple)):
+                    raise InstanceTypeError(
+                        f"choices_field '{self.choices_field}' must hold a list, got {type(choices).__name__}.",
+                        artifact=self.artifact_name,
+                        field=self.choices_field,
+                    )
+                return list(choices)
+        available = sorted({str(key) for fields in sources for key in fields})
+        raise MissingFieldError(
+            f"{type(self).__name__} needs the choices in field '{self.choices_field}' (available: "
+            f"{', '.join(available) or 'none'}).",
+            artifact=self.artifact_name,
+            field=self.choices_field,
+        )
+
+    def _answer_index(self, choices: List[Any], texts: List[str], *sources: Dict[str, Any]) -> int:
+        for fields in sources:
+            if self.target_field in fields:
+                answer = fields[self.target_field]
+                break
+        else:
+            available = sorted({str(key) for fields in sources for key in fields})
+            raise MissingFieldError(
+                f"{type(self).__name__} needs the answer in field '{self.target_field}' (available: "
+                f"{', '.join(available) or 'none'}).",
+                artifact=self.artifact_name,
+                field=self.target_field,
+            )
+        if isinstance(answer, int) and not isinstance(answer, bool):
+            if not 0 <= answer < len(choices):
+                raise InstanceTypeError(
+                    f"Answer index {answer} is out of range for {len(choices)} choices.",
+                    artifact=self.artifact_name,
+                    field=self.target_field,
+                )
+            return answer
+        for candidates in (choices, texts):
+            if answer in candidates:
+                return candidates.index(answer)
+        raise InstanceTypeError(
+            f"Answer {answer!r} is neither an index nor one of the choices {texts!r:.300}.",
+            artifact=self.artifact_name,
+            field=self.target_field,
+        )
+
+    def _choice_texts(self, choices: List[Any], instance: Dict[str, Any]) -> List[str]:
+        return [choice if type(choice) is str else self._serialize(choice, instance) for choice in choices]
+
+    def _enumerated(self, texts: List[str], numerals: List[str]) -> str:
+        render = self._source_choice.render
+        return self.choices_separator.join(
+            render({"choice_numeral": numeral, "choice_text": text}, "source_choice_format")
+            for numeral, text in zip(numerals, texts)
+        )
+
+    def _target(self, numeral: str, text: str) -> str:
+        return self._target_choice.render({"choice_numeral": numeral, "choice_text": text}, "target_choice_format")
+
+    def render(
+        self,
+        input_fields: Dict[str, Any],
+        reference_fields: Dict[str, Any],
+        instance: Optional[Dict[str, Any]] = None,
+    ) -> Dict[str, Any]:
+        if instance is None:
+            instance = {}
+        try:
+            choices = self._raw_choices(input_fields, reference_fields)
+            texts = self._choice_texts(choices, instance)
+            answer = self._answer_index(choices, texts, reference_fields, input_fields)
+            if self.shuffle_choices:
+                order = list(range(len(texts)))
+                random.Random(_content_seed(input_fields, self.shuffle_choices_seed)).shuffle(order)
+                texts = [texts[index] for index in order]
+                answer = order.index(answer)
+            numerals = self.numerals(len(texts))
+            values = self._input_values(input_fields, instance)
+            values["choices"] = self._enumerated(texts, numerals)
+            values["numerals"] = ", ".join(numerals)
+            source = self._input.render(values, "input_format")
+            target = self._target(numerals[answer], texts[answer])
+            result = self._result(values, source, target, [target])
+            # the answer each choice would have: task_data "options" (read by option-selecting engines and judges)
+            result["options"] = [self._target(numeral, text) for numeral, text in zip(numerals, texts)]
+            return result
+        except UnitxtError as error:
+            raise error.with_context(artifact=self.artifact_name) from None
+
+    def input_fields_to_source(self, input_fields: Dict[str, object]) -> str:
+        texts = self._choice_texts(self._raw_choices(input_fields), {})
+        numerals = self.numerals(len(texts))
+        values = self._input_values(input_fields, {})
+        values["choices"] = self._enumerated(texts, numerals)
+        values["numerals"] = ", ".join(numerals)
+        return self._input.render(values, "input_format")
+
+    def reference_fields_to_target_and_references(self, reference_fields: Dict[str, object]) -> Tuple[str, List[str]]:
+        choices = self._raw_choices(reference_fields)
+        texts = self._choice_texts(choices, {})
+        answer = self._answer_index(choices, texts, reference_fields)
+        target = self._target(self.numerals(len(texts))[answer], texts[answer])
+        return target, [target]
+
+
+class YesNoTemplate(InputFormatTemplate):
+    """Asks whether the instance belongs to a class: the answer is `yes_answer` iff the queried class (`class_field`,
+    an input field) is among the gold labels (`label_field`, a reference field holding a list or a single label)."""
+
+    class_field: str
+    label_field: str
+    yes_answer: str = "Yes"
+    no_answer: str = "No"
+
+    def _answer(self, class_sources: Tuple[Dict[str, Any], ...], reference_fields: Dict[str, Any]) -> str:
+        for fields in class_sources:
+            if self.class_field in fields:
+                queried = fields[self.class_field]
+                break
+        else:
+            raise self._missing(self.class_field, class_sources[0], "input", "class_field")
+        try:
+            labels = reference_fields[self.label_field]
+        except KeyError:
+            raise self._missing(self.label_field, reference_fields, "reference", "label_field") from None
+        if isinstance(labels, (str, int, float)):
+            labels = [labels]
+        if not isinstance(labels, (list, tuple, set)):
+            raise InstanceTypeError(
+                f"label_field '{self.label_field}' must hold a label or a list of labels, got {type(labels).__name__}.",
+                artifact=self.artifact_name,
+                field=self.label_field,
+            )
+        return self.yes_answer if queried in labels else self.no_answer
+
+    def _target_and_references(
+        self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], instance: Dict[str, Any]
+    ) -> Tuple[str, List[str]]:
+        answer = self._answer((input_fields, reference_fields), reference_fields)
+        return answer, [answer]
+
+    def reference_fields_to_target_and_references(self, reference_fields: Dict[str, object]) -> Tuple[str, List[str]]:
+        answer = self._answer((reference_fields,), reference_fields)
+        return answer, [answer]

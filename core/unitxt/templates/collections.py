@@ -1,0 +1,59 @@
+"""Template collections: TemplatesList and TemplatesDict (a card's several templates) and `keyed_templates`, the
+one place any template spec (one, a list, a dict or a collection) is unpacked into (key, template) pairs."""
+
+from typing import Any, Dict, List, Tuple
+
+from ..artifact import Artifact
+from .base import Template
+
+
+class TemplatesList(Artifact):
+    """A list of templates (strings are catalog names, resolved when read)."""
+
+    items: List[Template]
+    _positional_args = ("items",)
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index: int) -> Template:
+        return self.items[index]
+
+
+class TemplatesDict(Artifact):
+    """Named templates (strings are catalog names, resolved when read)."""
+
+    items: Dict[str, Template]
+    _positional_args = ("items",)
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, key: str) -> Template:
+        return self.items[key]
+
+    def keys(self):
+        return self.items.keys()
+
+    def values(self):
+        return self.items.values()
+
+
+def keyed_templates(spec: Any) -> List[Tuple[str, Any]]:
+    """(key, template) pairs of any template spec: one template, a list, a dict, a TemplatesList or a TemplatesDict;
+    keys are the list positions as strings, or the dict keys. The one place template collections are unpacked."""
+    if spec is None:
+        return []
+    if isinstance(spec, (TemplatesList, TemplatesDict)):
+        spec = spec.items
+    if isinstance(spec, dict):
+        return [(str(key), template) for key, template in spec.items()]
+    if isinstance(spec, (list, tuple)):
+        return [(str(index), template) for index, template in enumerate(spec)]
+    return [("0", spec)]

@@ -1,0 +1,73 @@
+"""More template types: SpanLabelingTemplate (span extraction / NER targets built from character offsets)."""
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..errors import InstanceTypeError
+from ..format_utils import check_placeholders
+from .base import InputFormatTemplate
+
+
+class SpanLabelingTemplate(InputFormatTemplate):
+    """Span extraction: the target lists the gold spans as `span_label_format` items ("Miramar: Location") joined by
+    `span_separator`; the span texts are cut from `text_field` (an input field) at `spans_starts_field` /
+    `spans_ends_field` (reference fields, character offsets, end exclusive) and paired with `labels_field`, in text
+    order. Only labels in `labels_support` are kept when it is set; with no (kept) span the target is `empty_target`.
+    The default post-processor parses "span: label, ..." back into [span, label] pairs.
+    """
+
+    text_field: str = "text"
+    spans_starts_field: str = "spans_starts"
+    spans_ends_field: str = "spans_ends"
+    labels_field: str = "labels"
+    labels_support: Optional[List[str]] = None
+    span_label_format: str = "{span}: {label}"
+    span_separator: str = ", "
+    empty_target: str = "None"
+    postprocessors: List[Any] = ["processors.to_span_label_pairs"]
+
+    def prepare(self) -> None:
+        super().prepare()
+        self._span_label = self._compile(self.span_label_format, "span_label_format")
+        check_placeholders(self._span_label, ["span", "label"], where=f"{type(self).__name__}.span_label_format")
+
+    def _field(self, name: str, sources: Tuple[Dict[str, Any], ...], where: str) -> Any:
+        for fields in sources:
+            if name in fields:
+                return fields[name]
+        merged: Dict[str, Any] = {}
+        for fields in sources:
+            merged.update(fields)
+        raise self._missing(name, merged, "input or reference", where)
+
+    def _span_target(self, *sources: Dict[str, Any]) -> str:
+        text = self._field(self.text_field, sources, "text_field")
+        starts = self._field(self.spans_starts_field, sources, "spans_starts_field")
+        ends = self._field(self.spans_ends_field, sources, "spans_ends_field")
+        labels = self._field(self.labels_field, sources, "labels_field")
+        if not (len(starts) == len(ends) == len(labels)):
+            raise InstanceTypeError(
+                f"{self.spans_starts_field}, {self.spans_ends_field} and {self.labels_field} must have the same "
+                f"length, got {len(starts)}, {len(ends)} and {len(labels)}.",
+                artifact=self.artifact_name,
+                field=self.labels_field,
+            )
+        items = []
+        for start, end, label in sorted(zip(starts, ends, labels), key=lambda item: (item[0], item[1])):
+            if self.labels_support is not None and label not in self.labels_support:
+                continue
+            values = {"span": str(text)[start:end], "label": str(label)}
+            items.append(self._span_label.render(values, "span_label_format"))
+        return self.span_separator.join(items) if items else self.empty_target
+
+    def _target_and_references(
+        self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], instance: Dict[str, Any]
+    ) -> Tuple[str, List[str]]:
+        target = self._span_target(reference_fields, input_fields)
+        return target, [target]
+
+    def reference_fields_to_target_and_references(self, reference_fields: Dict[str, object]) -> Tuple[str, List[str]]:
+        target = self._span_target(reference_fields)
+        return target, [target]
+
+
+__all__ = ["SpanLabelingTemplate"]

@@ -129,3 +129,14 @@ def test_classification_metrics_of_one_run_share_label_codes_and_resample_counts
         main = scores["score_name"]
         for key in (main, f"{main}_ci_low", f"{main}_ci_high"):
             assert shared_run.global_scores[key] == scores[key]
+
+
+def test_a_streamed_dataset_and_a_generator_of_predictions_score_as_the_in_memory_path():
+    """evaluate() accepts an iterable of predictions and a streamed (iterable) dataset; the numbers are the in-memory
+    path's (today it reads the stream once into columns; chunked scoring is a later step)."""
+    predictions, rows = random_rows(300, 5)
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate((p for p in predictions), datasets.Dataset.from_list(rows).to_iterable_dataset())
+    assert streamed.global_scores == in_memory.global_scores
+    assert streamed.subsets_scores == in_memory.subsets_scores
+    assert [r["score"]["instance"] for r in streamed] == [r["score"]["instance"] for r in in_memory]

@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from ...errors import MetricError
+from .text_inputs import checked_text_inputs
 
 __all__ = [
     "BLEU_TOKENIZERS",
@@ -131,41 +132,8 @@ def _bleu_tokenizer(tokenize: str) -> Callable[[str], List[str]]:
 
 
 def _check_inputs(predictions: Sequence[str], references: Sequence[Sequence[Optional[str]]]) -> List[List[str]]:
-    """Validate the inputs; return per instance the list of non-None references."""
-    if isinstance(predictions, str) or not isinstance(predictions, (list, tuple)):
-        raise MetricError(
-            f"predictions must be a list of strings, got {type(predictions).__name__}", field="prediction"
-        )
-    if isinstance(references, str) or not isinstance(references, (list, tuple)):
-        raise MetricError(
-            f"references must be a list of lists of strings, got {type(references).__name__}", field="references"
-        )
-    if len(predictions) != len(references):
-        raise MetricError(
-            f"got {len(predictions)} predictions but {len(references)} reference lists", field="references"
-        )
-    cleaned = []
-    for index, (prediction, refs) in enumerate(zip(predictions, references)):
-        if not isinstance(prediction, str):
-            raise MetricError(
-                f"prediction #{index} must be a string, got {type(prediction).__name__}", field="prediction"
-            )
-        if isinstance(refs, str) or not isinstance(refs, (list, tuple)):
-            raise MetricError(
-                f"references of instance #{index} must be a list of strings, got {type(refs).__name__}",
-                field="references",
-            )
-        present = [ref for ref in refs if ref is not None]
-        if not present:
-            raise MetricError(f"instance #{index} has no references", field="references")
-        for ref in present:
-            if not isinstance(ref, str):
-                raise MetricError(
-                    f"references of instance #{index} must be strings, got {type(ref).__name__}",
-                    field="references",
-                )
-        cleaned.append(present)
-    return cleaned
+    """Validate the inputs; return per instance the list of non-None references (sacrebleu's padding)."""
+    return checked_text_inputs(predictions, references, drop_missing_references=True)
 
 
 def _as_float_rows(stats: ArrayLike, width_check: Callable[[int], bool], what: str) -> np.ndarray:

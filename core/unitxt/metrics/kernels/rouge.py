@@ -23,6 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ...errors import MetricError
+from .text_inputs import checked_text_inputs
 
 __all__ = [
     "DEFAULT_ROUGE_TYPES",
@@ -329,36 +330,7 @@ def rouge_for_instance(
 
 def _check_texts(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> None:
     """Raise MetricError unless predictions is a list of strings and references a same-length list of lists."""
-    if isinstance(predictions, str) or not isinstance(predictions, (list, tuple)):
-        raise MetricError(
-            f"predictions must be a list of strings, got {type(predictions).__name__}", field="prediction"
-        )
-    if isinstance(references, str) or not isinstance(references, (list, tuple)):
-        raise MetricError(
-            f"references must be a list of lists of strings, got {type(references).__name__}", field="references"
-        )
-    if len(predictions) != len(references):
-        raise MetricError(
-            f"got {len(predictions)} predictions but {len(references)} reference lists", field="references"
-        )
-    for index, (prediction, refs) in enumerate(zip(predictions, references)):
-        if not isinstance(prediction, str):
-            raise MetricError(
-                f"prediction #{index} must be a string, got {type(prediction).__name__}", field="prediction"
-            )
-        if isinstance(refs, str) or not isinstance(refs, (list, tuple)):
-            raise MetricError(
-                f"references of instance #{index} must be a list of strings, got {type(refs).__name__}",
-                field="references",
-            )
-        if not refs:
-            raise MetricError(f"instance #{index} has no references", field="references")
-        for ref in refs:
-            if not isinstance(ref, str):
-                raise MetricError(
-                    f"references of instance #{index} must be strings, got {type(ref).__name__}",
-                    field="references",
-                )
+    checked_text_inputs(predictions, references)
 
 
 LONG_TEXT_CHARACTERS = 200_000  # above this many characters of prediction + references, ROUGE-L shows progress

@@ -148,15 +148,19 @@ def test_arena_shuffling_template_swaps_answers_and_negates_the_gold(spaces):
     shuffled = _rows(ARENA + "first_game_only_gpt_4_judge", 1)
     swapped = 0
     for a, b in zip(plain, shuffled):
-        assert _data(a) == {**_data(b), "metadata": _data(a)["metadata"]}
         gold = _data(a)["answer_a_preference"]
         if a["source"] == b["source"]:
+            assert _data(a) == {**_data(b), "metadata": _data(a)["metadata"]}
             assert b["target"] == f"[[{gold}]]"
         else:
             swapped += 1
             assert b["target"] == f"[[{-gold}]]"
             shown_a = b["source"].split("Assistant A's Answer|>\n")[1].split("\n")[0]
             assert shown_a == _data(a)["answer_b"]
+            # task_data holds what was judged: answers, their models and the gold sign swapped together
+            expected = dict(_data(a), answer_a=_data(a)["answer_b"], answer_b=_data(a)["answer_a"],
+                            model_a=_data(a)["model_b"], model_b=_data(a)["model_a"], answer_a_preference=-gold)
+            assert {**_data(b), "metadata": None} == {**expected, "metadata": None}
     assert 0 < swapped < len(plain)
 
 
@@ -257,3 +261,36 @@ def test_space_loader_globs_the_cached_snapshot_and_explains_a_missing_one(space
     missing = LoadFromHFSpace(space_name="nobody/nothing", data_files={"train": "data/*.jsonl"})
     with pytest.raises(LoaderError, match="not in the Hugging Face cache"):
         list(missing()["train"])
+
+
+def test_shuffled_arena_instances_carry_the_swapped_models_in_task_data():
+    """arena_hard_with_shuffling swaps the answers, their model ids and the gold sign on about half the instances;
+    task_data holds the fields as judged, so win rates by model credit each verdict to the right model. The column
+    path (load_dataset) and the per-instance path give the same rows."""
+    from unitxt import load_dataset
+    from unitxt.card import TaskCard
+    from unitxt.loaders import LoadFromDictionary
+
+    battles = [{"question": f"q{i}", "answer_a": f"first answer {i}", "answer_b": f"second answer {i}",
+                "model_a": f"m{i % 3}", "model_b": "baseline", "answer_a_preference": (i % 7) - 3}
+               for i in range(40)]
+    card = TaskCard(loader=LoadFromDictionary(data={"test": battles}),
+                    task=fetch_artifact("cards.arena_hard.response_assessment.pairwise_comparative_rating."
+                                        "first_game_only_gpt_4_judge")[0].task,
+                    templates=["templates.response_assessment.pairwise_comparative_rating.arena_hard_with_shuffling"])
+    rows = list(DatasetRecipe(card=card, template_card_index=0)()["test"])
+    assert rows == [dict(row) for row in load_dataset(card=card, template_card_index=0, split="test")]
+    swapped = 0
+    for battle, row in zip(battles, rows):
+        data = json.loads(row["task_data"])
+        if (data["model_a"], data["model_b"]) == ("baseline", battle["model_a"]):
+            swapped += 1
+            assert (data["answer_a"], data["answer_b"]) == (battle["answer_b"], battle["answer_a"])
+            assert data["answer_a_preference"] == -battle["answer_a_preference"]
+            assert row["references"] == [f"[[{-battle['answer_a_preference']}]]"]
+            assert row["source"].index(battle["answer_b"]) < row["source"].index(battle["answer_a"])
+        else:
+            assert (data["model_a"], data["model_b"], data["answer_a"]) == (
+                battle["model_a"], "baseline", battle["answer_a"])
+            assert data["answer_a_preference"] == battle["answer_a_preference"]
+    assert 10 <= swapped <= 30

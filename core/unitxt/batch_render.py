@@ -181,6 +181,8 @@ class BatchPlan:
                                        system_prompt, demos_text)
             sources.append(source)
             policy = instance.get("data_classification_policy") or []
+            if "task_fields" in rendered:  # the template changed what the instance is (e.g. swapped answers)
+                fields_json = _fields_json(*rendered["task_fields"])
             separator = ", " if len(fields_json) > 2 else ""
             options = rendered.get("options")
             if options is not None:

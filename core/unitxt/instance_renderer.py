@@ -158,6 +158,8 @@ class InstanceRenderer:
             source, media = self._general_source(instance, rendered, template_index, indices, media, demo_augmentor,
                                                  aug_rng)
         policy = instance.get("data_classification_policy") or []
+        if "task_fields" in rendered:  # the template changed what the instance is (e.g. swapped answers)
+            fields_json = fields_json_of(*rendered["task_fields"])
         separator = ", " if len(fields_json) > 2 else ""
         options = rendered.get("options")
         if options is not None or indices:  # as the original system: choices' answers and the demos' task data

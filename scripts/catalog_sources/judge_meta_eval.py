@@ -495,10 +495,9 @@ def _templates(add):
         PairwiseComparativeRatingTemplate(
             shuffle=True, **arena,
             __description__="Arena-Hard style pairwise judge prompt; about half the instances (seeded by content) "
-                            "show the answers swapped and negate the gold preference. " + reading
-                            + " Caveat: task_data keeps the unswapped model_a/model_b, so a win-rate correlation "
-                              "over this template attributes swapped verdicts to the wrong models; prefer "
-                              "arena_hard_preference for that metric."))
+                            "show the answers and their model ids swapped and negate the gold preference (the "
+                            "row's task_data holds the swapped fields, so win rates credit the right models). "
+                            + reading))
     processor = ExtractArenaHardPreference()
     processor.__dict__["__description__"] = ExtractArenaHardPreference.__doc__.strip().splitlines()[0]
     processor.__dict__["__tags__"] = {"kind": "processor", "family": "llm_as_judge"}

@@ -21,13 +21,20 @@ class _PreprocessingTemplate(InputOutputTemplate):
     def preprocess(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any]) -> Tuple[Dict, Dict]:
         return input_fields, reference_fields
 
+    # True where preprocessing changes what the instance is (answers and their model ids swapped): the row's
+    # task_data then holds the preprocessed fields, so metrics reading it (win rates by model) see what was judged
+    _task_data_follows_preprocessing = False
+
     def render(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any],
                instance: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         try:
             inputs, references = self.preprocess(dict(input_fields), dict(reference_fields))
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
-        return super().render(inputs, references, instance)
+        result = super().render(inputs, references, instance)
+        if self._task_data_follows_preprocessing and (inputs != input_fields or references != reference_fields):
+            result["task_fields"] = (inputs, references)
+        return result
 
 
 class InputOutputTemplateWithCustomTarget(InputOutputTemplate):
@@ -145,6 +152,7 @@ class PairwiseComparativeRatingTemplate(_PreprocessingTemplate):
     choice_b_id_field: str
     answer_field: str
     shuffle: bool = False
+    _task_data_follows_preprocessing = True
 
     def preprocess(self, input_fields, reference_fields):
         if self.shuffle and random.Random(_content_seed(input_fields, "comparative")).random() <= 0.5:

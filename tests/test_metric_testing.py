@@ -12,6 +12,8 @@ from unitxt.test_utils.metrics import apply_metric, test_metric
 
 
 class SumAccuracy(InstanceMetric):
+    __type_name__ = "doc_example_sum_accuracy"  # keeps the built-in `sum_accuracy` type registered
+
     main_score = "sum_accuracy"  # name of the main score
     reduction_map = {"mean": ["sum_accuracy"]}  # defines that the global score is a mean of the instance scores
     ci_scores = ["sum_accuracy"]  # define that confidence internal should be calculated on the score

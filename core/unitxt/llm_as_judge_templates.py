@@ -56,10 +56,10 @@ class LLMAsJudgeBase(BulkInstanceMetric):
     prediction_type = Any
 
     def judge_task(self) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.judge_task() is not implemented")
 
     def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.judge_instances() is not implemented")
 
     def recipe(self) -> Any:
         from .recipe import DatasetRecipe

@@ -164,7 +164,7 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
 
     def _infer_log_probs(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]
                          ) -> List[TextGenerationInferenceOutput]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}._infer_log_probs() is not implemented")
 
     # ------------------------------------------------------------------ machinery
     def check_policy(self, rows: Sequence[Dict[str, Any]]) -> None:

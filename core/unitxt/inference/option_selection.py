@@ -20,7 +20,7 @@ class OptionSelectingByLogProbsInferenceEngine(InferenceEngine):
 
     def options_log_probs(self, pairs: List[Tuple[str, str]]) -> List[float]:
         """log P(option | context) for each (context, option)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.options_log_probs() is not implemented")
 
     def cache_input_key(self, item: EngineInput, row: Dict[str, Any]) -> str:
         """The answer depends on the options too, not only on the prompt."""

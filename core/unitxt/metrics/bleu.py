@@ -36,7 +36,7 @@ class _DetailedCorpusMetric(_CorpusStatisticMetric):
 
     def details(self, vector: Any) -> Dict[str, Any]:
         """The parts of the score of one summed statistics vector (JSON-friendly values)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.details() is not implemented")
 
     def score(self, predictions, references, task_data):
         scores = super().score(predictions, references, task_data)

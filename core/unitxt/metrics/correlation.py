@@ -97,11 +97,11 @@ class _Correlation(GlobalMetric):
 
     def resampled(self, gold: Any, pred: Any, idx: Any, cache: Optional[Dict[str, Any]] = None) -> Any:
         """Score of every resample row of idx (r, m); `cache` keeps per-dataset preparations between calls."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.resampled() is not implemented")
 
     def plain(self, gold: Any, pred: Any) -> float:
         """Score of the given instances (reference library semantics)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.plain() is not implemented")
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         gold, pred = self._arrays(predictions, references)

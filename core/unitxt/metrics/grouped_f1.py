@@ -55,7 +55,7 @@ class _GroupedF1(GlobalMetric):
     ci_scores = ["f1_micro", "f1_macro"]
 
     def elements(self, value: Any, task_data: Dict[str, Any]) -> List[Element]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.elements() is not implemented")
 
     def matcher(self, groups_of_instances: List[Tuple[Dict[str, Counter], Dict[str, Counter]]]):
         """A function (key, candidate keys) -> best candidate or None; None means exact matching."""

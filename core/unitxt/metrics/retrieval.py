@@ -32,7 +32,7 @@ class RetrievalMetric(InstanceMetric):
         return list(self.ci_scores) if self.ci_scores is not None else self.score_names()
 
     def scores(self, gold: List[Hashable], ranked: List[Hashable]) -> Dict[str, float]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.scores() is not implemented")
 
     def compute(self, references: List[List[str]], prediction: List[str], task_data: Dict[str, Any]) -> Dict[str, float]:
         return self.scores(gold_ids(references), list(prediction))

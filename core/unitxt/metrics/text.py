@@ -70,15 +70,15 @@ class _CorpusStatisticMetric(GlobalMetric):
 
     def statistics(self, predictions: List[str], references: List[List[str]], task_data: Any = None) -> Any:
         """Per-instance statistics, an int array (n, width) whose row sums give the corpus statistics."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.statistics() is not implemented")
 
     def score_rows(self, rows: Any) -> Any:
         """0..100 scores of an array of summed statistics rows (r, width)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.score_rows() is not implemented")
 
     def score_vector(self, vector: Any) -> float:
         """0..100 score of one summed statistics vector, with the reference library's exact arithmetic."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.score_vector() is not implemented")
 
     def sentence_scores(self, stats: Any) -> Any:
         """0..100 sentence-level score of each per-instance row."""

@@ -188,7 +188,8 @@ LAYERS = {
     6: "metrics",
     7: "inference llm_as_judge llm_as_judge_constants llm_as_judge_meta llm_as_judge_operators llm_as_judge_prompts "
        "llm_as_judge_templates signature",
-    8: "evaluation evaluation_inputs post_processing eval_utils results paired_comparison html_report plots",
+    8: "evaluation evaluation_inputs post_processing eval_utils results paired_comparison html_report plots "
+       "streamed_evaluation",
     9: "api explore test_utils",
 }
 _LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names.split()}

@@ -191,6 +191,7 @@ TYPE_MODULES = {
     'key_val_template': 'templates.base',
     'key_value_extraction': 'metrics.tool_calling',
     'kpa': 'metrics.grouped_f1',
+    'label_pair_metric': 'metrics.classification',
     'length_balancer': 'operators.splits_and_streams',
     'list_field_values': 'operators.fields',
     'list_serializer': 'serializers',

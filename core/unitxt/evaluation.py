@@ -7,7 +7,7 @@ import gc
 import json
 from collections.abc import Sequence
 from contextlib import contextmanager
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from .errors import MetricError, UnitxtError
 from .evaluation_inputs import EvaluationInputs, positions_by_code
@@ -117,15 +117,39 @@ class _ScoredPartition:
             _merge(result, computed if computed is not None else scores.global_scores(positions, with_ci=with_ci))
         return result
 
+    def main_score_resamples(self, n_resamples: int, seed: int) -> Any:
+        """The first metric's main score on each of `n_resamples` resamples of the partition."""
+        from .metrics.kernels.bootstrap import resample_indices
 
-def evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: bool = True) -> EvaluationResults:
-    """Score predictions against unitxt rows (a Dataset, a split, or a list of rows), column by column."""
-    with _collector_paused(), evaluation_memo():
+        np = _np()
+        metric, scores = self.metric_scores[0]
+        return np.concatenate([np.asarray(scores.statistic(idx)[metric.main_score], dtype=np.float64)
+                               for idx in resample_indices(len(self.positions), n_resamples, seed=seed)])
+
+
+def evaluate(predictions: Iterable[Any], data: Any, calc_confidence_intervals: bool = True,
+             chunk_size: Optional[int] = None) -> EvaluationResults:
+    """Score predictions against unitxt rows (a Dataset, a split, or a list of rows), column by column.
+
+    A stream of rows (an IterableDataset, a generator), or any data with `chunk_size` given, is scored chunk by chunk
+    in bounded memory (see streamed_evaluation.py): the same scores, Poisson-bootstrap CIs, and no instances kept."""
+    if chunk_size is not None or is_row_stream(data):
+        from .streamed_evaluation import evaluate_in_chunks
+
+        return evaluate_in_chunks(predictions, data, calc_confidence_intervals, chunk_size)
+    with collector_paused(), evaluation_memo():
         return _evaluate(predictions, data, calc_confidence_intervals)
 
 
+def is_row_stream(data: Any) -> bool:
+    """Rows read one pass at a time: an IterableDataset, a generator or another iterator (not a list or Dataset)."""
+    if isinstance(data, (list, tuple, dict, str, bytes)) or hasattr(data, "column_names") and hasattr(data, "__len__"):
+        return False
+    return hasattr(data, "__iter__") and not hasattr(data, "__len__")
+
+
 @contextmanager
-def _collector_paused():
+def collector_paused():
     """Evaluation makes millions of short-lived lists and dicts and no reference cycles: Python's cyclic garbage
     collector would re-scan every live object many times over (5x the post-processing time at 1M rows)."""
     was_enabled = gc.isenabled()
@@ -230,17 +254,21 @@ def _check_policy(metric: Metric, inputs: EvaluationInputs, positions: List[int]
 
 def _warn_about_non_text_predictions(predictions: List[Any], partitions: Dict[Any, List[int]], resolver: _Resolver
                                      ) -> None:
+    warn_about_non_text(non_text_prediction_counts(predictions, partitions, resolver), len(predictions))
+
+
+def non_text_prediction_counts(predictions: List[Any], partitions: Dict[Any, List[int]], resolver: _Resolver) -> Any:
     """Model outputs are text. Where every metric of a row takes any value or text (accuracy, f1, rouge, ...), a
     prediction of another type is post-processed and scored as given (text processors see its str(): True -> "True",
-    ["a"] -> "['a']"), which is rarely what was meant: one warning counts them by type. Metrics that declare numeric
-    or list predictions (correlations, retrieval, multi-label) check their own inputs instead."""
+    ["a"] -> "['a']"), which is rarely what was meant: they are counted by type, for one warning. Metrics that declare
+    numeric or list predictions (correlations, retrieval, multi-label) check their own inputs instead."""
     from collections import Counter
 
     from .type_utils import to_type
 
     counts: Counter = Counter()
     if all(type(prediction) is str for prediction in predictions):
-        return
+        return counts
     for (_, metric_names), positions in partitions.items():
         expected = set()
         for name in metric_names:
@@ -248,21 +276,30 @@ def _warn_about_non_text_predictions(predictions: List[Any], partitions: Dict[An
             expected.add(to_type(declared) if isinstance(declared, str) else declared)
         if expected <= {Any, str}:
             counts.update(type(predictions[p]).__name__ for p in positions if not isinstance(predictions[p], str))
+    return counts
+
+
+def warn_about_non_text(counts: Any, total: int) -> None:
     if counts:
         from .logging_utils import get_logger
 
         kinds = ", ".join(f"{kind}: {count}" for kind, count in sorted(counts.items()))
-        get_logger().warning(f"{sum(counts.values())} of {len(predictions)} predictions are not text ({kinds}); they "
+        get_logger().warning(f"{sum(counts.values())} of {total} predictions are not text ({kinds}); they "
                              "were post-processed and scored as given (text processors see their str()). Pass model "
                              "outputs as strings.")
 
 
 def _prediction_list(predictions: Any, stage: str) -> List[Any]:
     """The predictions as a list; None, a single string or a non-iterable is a clear error."""
+    return list(check_predictions(predictions, stage))
+
+
+def check_predictions(predictions: Any, stage: str) -> Any:
+    """The predictions, refused when None, a single string, a dict or not iterable."""
     if predictions is None or isinstance(predictions, (str, bytes, dict)) or not hasattr(predictions, "__iter__"):
         raise MetricError(f"predictions must be a list with one prediction per instance, got "
                           f"{type(predictions).__name__} {repr(predictions)[:60]}.", field="predictions", stage=stage)
-    return list(predictions)
+    return predictions
 
 
 def post_process(predictions: Sequence[Any], data: Any) -> List[Any]:

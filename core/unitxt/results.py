@@ -457,7 +457,7 @@ def _nested_mean_ci(result, leaves) -> Tuple[float, float]:
     per resample, as its point estimate is; inner nodes get their own score_ci_low / score_ci_high."""
     import numpy as np
 
-    from .metrics.kernels.bootstrap import percentile_interval, resample_indices
+    from .metrics.kernels.bootstrap import percentile_interval
 
     n_resamples = int(settings.default_n_resamples)
     if n_resamples <= 0:
@@ -465,11 +465,7 @@ def _nested_mean_ci(result, leaves) -> Tuple[float, float]:
     order = {path: offset for offset, path in enumerate(leaves)}
 
     def leaf_vector(path):
-        metric, scores = leaves[path].metric_scores[0]
-        n = len(leaves[path].positions)
-        chunks = [np.asarray(scores.statistic(idx)[metric.main_score], dtype=np.float64)
-                  for idx in resample_indices(n, n_resamples, seed=int(settings.seed) + order[path])]
-        return np.concatenate(chunks)
+        return leaves[path].main_score_resamples(n_resamples, seed=int(settings.seed) + order[path])
 
     def node_vector(node, prefix):
         vectors = []
@@ -483,6 +479,7 @@ def _nested_mean_ci(result, leaves) -> Tuple[float, float]:
                 vector = node_vector(value, path)
                 value["score_ci_low"], value["score_ci_high"] = percentile_interval(vector, 0.95)
                 vectors.append(vector)
-        return np.nanmean(np.vstack(vectors), axis=0)
+        shortest = min(len(vector) for vector in vectors)  # a streamed leaf has its metric's own resample count
+        return np.nanmean(np.vstack([vector[:shortest] for vector in vectors]), axis=0)
 
     return percentile_interval(node_vector(result, ()), 0.95)

@@ -52,19 +52,45 @@ def datasets_version() -> str:
         return "none"
 
 
+def _recipe_description(data: Any) -> Any:
+    metadata = data.get("metadata") if isinstance(data, dict) else None
+    if isinstance(metadata, dict):
+        return ",".join(f"{key}={metadata[key]}" for key in _RECIPE_KEYS if key in metadata)
+    return None
+
+
 def recipe_descriptions(task_data: Sequence[Any]) -> List[str]:
     """The distinct recipe settings recorded in the rows' metadata, canonical (sorted keys), sorted."""
-    seen = set()
-    for data in task_data:
-        metadata = data.get("metadata") if isinstance(data, dict) else None
-        if isinstance(metadata, dict):
-            seen.add(",".join(f"{key}={metadata[key]}" for key in _RECIPE_KEYS if key in metadata))
-    return sorted(seen)
+    return sorted({description for description in map(_recipe_description, task_data) if description is not None})
+
+
+def _row_parts(rows: Iterable[Dict[str, Any]]) -> Iterable[str]:
+    return (_canonical([row.get(key) for key in _ROW_KEYS]) for row in rows)
 
 
 def rows_digest(rows: Sequence[Dict[str, Any]]) -> str:
     """Hash of the model inputs and everything the evaluation reads from each row."""
-    return _digest(_canonical([row.get(key) for key in _ROW_KEYS]) for row in rows)
+    return _digest(_row_parts(rows))
+
+
+class StreamSignature:
+    """The signature of an evaluation read chunk by chunk: the same string as `build_signature` over all the rows."""
+
+    def __init__(self):
+        self.hasher = hashlib.sha256()
+        self.recipes: set = set()
+
+    def add(self, rows: Iterable[Dict[str, Any]], task_data: Iterable[Any]) -> None:
+        for part in _row_parts(rows):
+            self.hasher.update(part.encode("utf-8", "surrogatepass"))
+            self.hasher.update(b"\0")
+        self.recipes.update(description for description in map(_recipe_description, task_data)
+                            if description is not None)
+
+    def signature(self, metrics: Sequence[Any], with_ci: bool, chunk_size: int) -> str:
+        """Resamples are Poisson-weighted and drawn chunk by chunk: the field says so (CIs differ from in-memory)."""
+        return _signature_fields(sorted(self.recipes), self.hasher.hexdigest()[:10], metrics, with_ci,
+                                 f"(poisson,chunk={chunk_size})")
 
 
 def metrics_description(metrics: Sequence[Any]) -> str:
@@ -77,16 +103,21 @@ def metrics_description(metrics: Sequence[Any]) -> str:
 def build_signature(rows: Sequence[Dict[str, Any]], task_data: Sequence[Any], metrics: Sequence[Any],
                     with_ci: bool) -> str:
     """The signature string: `key:value` fields joined by `|`."""
+    return _signature_fields(recipe_descriptions(task_data), rows_digest(rows), metrics, with_ci)
+
+
+def _signature_fields(recipes: List[str], data_digest: str, metrics: Sequence[Any], with_ci: bool,
+                      bootstrap: str = "") -> str:
     resamples = sorted({int(metric.resolved_n_resamples()) for metric in metrics}) if with_ci else [0]
     confidence = sorted({float(metric.confidence_level) for metric in metrics}) if with_ci else []
     fields = [
         f"unitxt:{version}",
         f"datasets:{datasets_version()}",
         f"catalog:{catalogs_digest()}",
-        f"recipe:{';'.join(recipe_descriptions(task_data)) or 'none'}",
-        f"data:{rows_digest(rows)}",
+        f"recipe:{';'.join(recipes) or 'none'}",
+        f"data:{data_digest}",
         f"metrics:{metrics_description(metrics)}",
-        f"resamples:{','.join(map(str, resamples))}",
+        f"resamples:{','.join(map(str, resamples))}{bootstrap if with_ci else ''}",
         f"confidence:{','.join(map(str, confidence)) or 'none'}",
         f"seed:{int(settings.seed)}",
     ]

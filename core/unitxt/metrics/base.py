@@ -25,6 +25,10 @@ Statistic = Callable[[Any], Dict[str, Any]]
 class MetricScores:
     """The scores of one metric over a fixed list of instances."""
 
+    # {global score name: per-instance values} when every global score is the NaN-ignoring mean of these values:
+    # the scores then merge over chunks of a stream (see metrics/accumulators.py)
+    mean_values: Optional[Dict[str, Any]] = None
+
     def __init__(self, metric: "Metric", instance_scores: List[Dict[str, Any]], statistic: Statistic, n: int):
         self.metric = metric
         self.instance_scores = instance_scores
@@ -289,6 +293,11 @@ class Metric(PackageRequirementsMixin, StreamOperator):
 
     def evaluate(self, predictions: List[Any], references: List[List[Any]], task_data: Optional[List[Dict[str, Any]]] = None) -> MetricScores:
         """Check inputs and score (the entry point used by the evaluation pipeline)."""
+        return self.score(*self.checked_inputs(predictions, references, task_data))
+
+    def checked_inputs(self, predictions: List[Any], references: List[List[Any]],
+                       task_data: Optional[List[Dict[str, Any]]] = None) -> tuple:
+        """(predictions, references, task_data) as lists, after the requirement and input checks."""
         self.check_missing_requirements()
         task_data = task_data if task_data is not None else [{} for _ in predictions]
         if not isinstance(predictions, list):
@@ -302,7 +311,7 @@ class Metric(PackageRequirementsMixin, StreamOperator):
                         f"[{repr(refs)[:40]}].", artifact=self.artifact_name, field="references")
             references = [list(refs) for refs in references]
         self.check_inputs(predictions, references, task_data)
-        return self.score(predictions, references, task_data)
+        return predictions, references, task_data
 
     def process(self, stream, stream_name: Optional[str] = None):
         """Score a stream of evaluation instances ({prediction, references, task_data}); adds their `score` field.
@@ -381,6 +390,7 @@ class InstanceMetric(Metric):
         np = _np()
         reductions = self.resolved_reduction_map()
         statistics = []
+        means: Dict[str, Any] = {}
         seen: set = set()
         # "mean" keeps score names; other reductions add a suffix (f1_median), except for a single reduction, and the
         # main score keeps its name in the first reduction listing it when no mean reduction does.
@@ -394,6 +404,8 @@ class InstanceMetric(Metric):
                 seen.add(name)
                 values[global_name] = np.asarray([math.nan if v is None else v for v in column], dtype=np.float64)
             statistics.append(mean_statistic(values, reduction))
+            if reduction == "mean":
+                means.update(values)
 
         def statistic(idx):
             combined = {}
@@ -401,7 +413,10 @@ class InstanceMetric(Metric):
                 combined.update(part(idx))
             return combined
 
-        return MetricScores(self, instance_scores, statistic, len(instance_scores))
+        scores = MetricScores(self, instance_scores, statistic, len(instance_scores))
+        if set(reductions) == {"mean"}:
+            scores.mean_values = means
+        return scores
 
 
 class BulkInstanceMetric(InstanceMetric):

@@ -159,7 +159,41 @@ def _label_counts(predictions: List[Any], references: List[List[Any]], metric: M
                   lambda: _LabelCounts(predictions, references, metric))
 
 
-class F1(GlobalMetric):
+class LabelPairMetric(GlobalMetric):
+    """Scores computed from the (first reference, prediction) label pairs alone, by the classification kernel: the
+    metrics of one evaluation share the label codes and resample counts, and a stream merges its pairs' counts
+    chunk by chunk (metrics/accumulators.py). Subclasses pick their scores from the kernel's with
+    `select_label_scores`."""
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
+    def needs_matthews(self) -> bool:
+        return False
+
+    def select_label_scores(self, scores: Dict[str, Any], classes: List[Any], whole: bool) -> Dict[str, Any]:
+        """This metric's scores from the kernel's ({name: values per resample}); `whole` when the scores cover every
+        instance scored (per-class scores are reported then)."""
+        raise NotImplementedError(f"{type(self).__name__}.select_label_scores(scores, classes, whole)")
+
+    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        labels = _label_counts(predictions, references, self)
+        full_n = len(predictions)
+        with_matthews = self.needs_matthews()
+
+        def statistic(idx):
+            scores = labels.scores(idx, with_matthews=with_matthews)
+            return self.select_label_scores(scores, labels.classes, idx.shape == (1, full_n))
+
+        return statistic
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        np = _np()
+        gold = _first_reference(references, self)
+        correct = np.asarray([_equal(p, g) for p, g in zip(predictions, gold)], dtype=np.float64)
+        return {self.main_score: correct}
+
+
+class F1(LabelPairMetric):
     """F1 family over the classes seen in the references (predictions outside them count as wrong).
 
     Reports `main_score` plus f1_<class> per class (for the micro/macro variants), using per-instance label codes
@@ -171,31 +205,16 @@ class F1(GlobalMetric):
     report_per_class: bool = True
     ci_scores = None
 
-    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
-        labels = _label_counts(predictions, references, self)
-        classes = labels.classes
-        main = self.main_score
-        full_n = len(predictions)
-
-        def statistic(idx):
-            scores = labels.scores(idx, with_matthews=False)
-            result = {main: scores[self._kernel_name()]}
-            if self.report_per_class and idx.shape[1] == full_n and idx.shape[0] == 1:
-                per_class = scores["f1_per_class"]
-                for position, label in enumerate(classes):
-                    result[f"f1_{label}"] = per_class[:, position]
-            return result
-
-        return statistic
+    def select_label_scores(self, scores, classes, whole):
+        result = {self.main_score: scores[self._kernel_name()]}
+        if self.report_per_class and whole:
+            per_class = scores["f1_per_class"]
+            for position, label in enumerate(classes):
+                result[f"f1_{label}"] = per_class[:, position]
+        return result
 
     def _kernel_name(self) -> str:
         return {"micro": "f1_micro", "macro": "f1_macro", "weighted": "f1_weighted"}[self.average]
-
-    def single_instance_scores(self, predictions, references, task_data, statistic):
-        np = _np()
-        gold = _first_reference(references, self)
-        correct = np.asarray([_equal(p, g) for p, g in zip(predictions, gold)], dtype=np.float64)
-        return {self.main_score: correct}
 
 
 class F1Macro(F1):
@@ -215,27 +234,21 @@ class F1Weighted(F1):
     report_per_class = False
 
 
-class ClassificationScore(GlobalMetric):
+class ClassificationScore(LabelPairMetric):
     """One score of the classification kernel (precision/recall micro/macro/weighted, in_classes_support, ...)."""
 
     main_score = "precision_macro"
 
-    def fast_statistic(self, predictions, references, task_data):
-        labels = _label_counts(predictions, references, self)
-        main = self.main_score
-        with_matthews = main == "matthews_correlation"
+    def needs_matthews(self) -> bool:
+        return self.main_score == "matthews_correlation"
 
-        def statistic(idx):
-            return {main: labels.scores(idx, with_matthews=with_matthews)[main]}
-
-        return statistic
+    def select_label_scores(self, scores, classes, whole):
+        return {self.main_score: scores[self.main_score]}
 
     def single_instance_scores(self, predictions, references, task_data, statistic):
-        if self.main_score == "matthews_correlation":
-            return super().single_instance_scores(predictions, references, task_data, statistic)
-        np = _np()
-        gold = _first_reference(references, self)
-        return {self.main_score: np.asarray([_equal(p, g) for p, g in zip(predictions, gold)], dtype=np.float64)}
+        if self.needs_matthews():
+            return GlobalMetric.single_instance_scores(self, predictions, references, task_data, statistic)
+        return super().single_instance_scores(predictions, references, task_data, statistic)
 
 
 class PrecisionMacro(ClassificationScore):

@@ -10,8 +10,8 @@ import math
 from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
-from .base import GlobalMetric, InstanceMetric, Statistic
-from .classification import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference, _label_counts
+from .base import GlobalMetric, InstanceMetric
+from .classification import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference
 from .correlation import KendallTauB, Pearson, Spearman
 from ..lazy_imports import numpy_module as _np
 
@@ -39,25 +39,19 @@ class F1Fast(F1):
     def resolved_ci_scores(self) -> List[str]:
         return list(self.ci_score_names) if self.ci_score_names is not None else super().resolved_ci_scores()
 
-    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
-        labels = _label_counts(predictions, references, self)
-        averages, classes, full_n = list(self.averages), labels.classes, len(predictions)
-
-        def statistic(idx):
-            scores = labels.scores(idx, with_matthews=False)
-            result = {}
-            if "f1" in averages or self.main_score == "f1":
-                result["f1"] = scores["f1_macro"]
-            if "micro" in averages:
-                result["f1_micro"] = scores["f1_micro"]
-            if "macro" in averages:
-                result["f1_macro"] = scores["f1_macro"]
-            if "per_class" in averages and idx.shape == (1, full_n):
-                for position, label in enumerate(classes):
-                    result[f"f1_{label}"] = scores["f1_per_class"][:, position]
-            return result
-
-        return statistic
+    def select_label_scores(self, scores, classes, whole):
+        averages = list(self.averages)
+        result = {}
+        if "f1" in averages or self.main_score == "f1":
+            result["f1"] = scores["f1_macro"]
+        if "micro" in averages:
+            result["f1_micro"] = scores["f1_micro"]
+        if "macro" in averages:
+            result["f1_macro"] = scores["f1_macro"]
+        if "per_class" in averages and whole:
+            for position, label in enumerate(classes):
+                result[f"f1_{label}"] = scores["f1_per_class"][:, position]
+        return result
 
 
 # ---------------------------------------------------------------- binary

@@ -182,11 +182,6 @@ def _counts_of_rows(prep: _Prepared, idx: np.ndarray) -> Counts:
     return by_gold[:, :, 1], by_gold.sum(axis=2), pred_count
 
 
-def _matthews_of_rows(prep: _Prepared, idx: np.ndarray, tp: np.ndarray, support: np.ndarray) -> np.ndarray:
-    all_pred = gathered_bincount(prep.pred, idx, prep.n_labels).astype(np.float64)
-    return matthews_from_counts(tp.sum(axis=1), support, all_pred[:, : prep.n_classes], all_pred)
-
-
 def matthews_from_counts(
     correct: np.ndarray, support: np.ndarray, pred_count: np.ndarray, pred_count_all_labels: np.ndarray
 ) -> np.ndarray:
@@ -217,13 +212,24 @@ def confusion_counts(gold: Any, pred: Any, n_classes: int) -> Counts:
 
 def _single_label_scores(prep: _Prepared, idx: np.ndarray, with_matthews: bool) -> Dict[str, np.ndarray]:
     tp, support, pred_count = _counts_of_rows(prep, idx)
+    all_pred = gathered_bincount(prep.pred, idx, prep.n_labels) if with_matthews else None
+    return label_scores_from_counts(tp, support, pred_count, all_pred)
+
+
+def label_scores_from_counts(tp: np.ndarray, support: np.ndarray, pred_count: np.ndarray,
+                             pred_count_all_labels: Any = None) -> Dict[str, np.ndarray]:
+    """Every single-label score from per-class counts of shape (r, K) over the gold classes (plus Matthews when the
+    predicted counts over every predicted label, (r, L), are given): resampled index rows and a stream's
+    Poisson-weighted counts are scored by the same arithmetic."""
     scores = scores_from_counts(tp, support, pred_count)
-    n = idx.shape[1]
+    n = support.sum(axis=1)  # every instance's gold label is one of the classes
     in_classes = np.where(support > 0, pred_count, 0).sum(axis=1)
-    scores["accuracy"] = tp.sum(axis=1) / n
-    scores["in_classes_support"] = in_classes / n
-    if with_matthews:
-        scores["matthews_correlation"] = _matthews_of_rows(prep, idx, tp, support)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scores["accuracy"] = tp.sum(axis=1) / n
+        scores["in_classes_support"] = in_classes / n
+    if pred_count_all_labels is not None:
+        scores["matthews_correlation"] = matthews_from_counts(
+            tp.sum(axis=1), support, pred_count, np.asarray(pred_count_all_labels, dtype=np.float64))
     return scores
 
 

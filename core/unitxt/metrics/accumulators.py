@@ -1,0 +1,289 @@
+"""Mergeable metric states for scoring a stream chunk by chunk in bounded memory.
+
+A metric over a stream keeps, per set of instances it scores (a partition of the stream, or one group of it):
+- exact totals of additive per-instance statistics — sums and counts of instance scores for metrics whose global
+  scores are means of instance scores; per-label (true positive, gold, predicted) counts for the single-label
+  classification family — so point estimates are those of the in-memory path (to float rounding);
+- the same totals for every bootstrap resample, each instance weighted by an independent Poisson(1) count (see
+  kernels/poisson_bootstrap.py): (resamples x statistics) numbers, whatever the stream's length.
+Other metrics (correlations, corpus BLEU, ...) have no additive form here: their inputs are kept and scored in memory
+at the end, exactly as the in-memory path scores them (memory then grows with the stream; `kept_metrics` names them).
+"""
+
+import zlib
+from typing import Any, Dict, List, Optional
+
+from ..errors import MetricError
+from ..lazy_imports import numpy_module as _np
+from ..settings_utils import settings
+from .base import GlobalMetric, Metric, MetricScores
+
+WHOLE = None  # the bucket of every instance of the partition (other buckets are group values)
+
+
+def _rng(label: str) -> Any:
+    """A generator per state, seeded by the global seed and the state's name (metric, partition, group)."""
+    return _np().random.default_rng([int(settings.seed), zlib.crc32(label.encode("utf-8", "surrogatepass"))])
+
+
+def _ratio(numerator: Any, denominator: Any) -> Any:
+    np = _np()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), np.nan)
+
+
+class _MeanState:
+    """Sums and counts of each score's non-NaN instance values, exact and per Poisson resample."""
+
+    def __init__(self, resamples: int, label: str):
+        self.resamples = resamples
+        self.rng = _rng(label) if resamples else None
+        self.count = 0
+        self.sums: Dict[str, float] = {}
+        self.counts: Dict[str, float] = {}
+        self.resampled: Dict[str, Any] = {}  # name -> (resamples, 2): weighted sums and weighted counts
+
+    def add(self, values: Dict[str, Any]) -> None:
+        np = _np()
+        names = list(values)
+        n = len(values[names[0]]) if names else 0
+        if n == 0:
+            return
+        self.count += n
+        columns, present = [], []
+        for name in names:
+            array = values[name]
+            seen = ~np.isnan(array)
+            kept = np.where(seen, array, 0.0)
+            self.sums[name] = self.sums.get(name, 0.0) + float(kept.sum())
+            self.counts[name] = self.counts.get(name, 0.0) + float(np.count_nonzero(seen))
+            columns.append(kept)
+            present.append(seen.astype(np.float64))
+        if not self.resamples:
+            return
+        from .kernels.poisson_bootstrap import weighted_totals
+
+        totals = weighted_totals(self.rng, self.resamples, np.column_stack(columns + present))
+        width = len(names)
+        for position, name in enumerate(names):
+            pair = totals[:, [position, width + position]]
+            if name in self.resampled:
+                self.resampled[name] += pair
+            else:
+                self.resampled[name] = pair
+
+    def point(self) -> Dict[str, float]:
+        return {name: float(_ratio(self.sums[name], self.counts[name])) for name in self.sums}
+
+    def resample_values(self, name: str) -> Any:
+        pair = self.resampled[name]
+        return _ratio(pair[:, 0], pair[:, 1])
+
+
+class _LabelState:
+    """Per-label true positive, gold and predicted counts of (first reference, prediction) pairs, exact and per
+    Poisson resample; labels get columns as they first appear in the stream."""
+
+    def __init__(self, resamples: int, label: str):
+        np = _np()
+        self.resamples = resamples
+        self.rng = _rng(label) if resamples else None
+        self.count = 0
+        self.exact = np.zeros((3, 0), dtype=np.int64)  # rows: tp, support, predicted
+        self.resampled = np.zeros((3, resamples, 0), dtype=np.int64)
+
+    def grow(self, width: int) -> None:
+        np = _np()
+        missing = width - self.exact.shape[1]
+        if missing > 0:
+            self.exact = np.concatenate([self.exact, np.zeros((3, missing), dtype=np.int64)], axis=1)
+            self.resampled = np.concatenate(
+                [self.resampled, np.zeros((3, self.resamples, missing), dtype=np.int64)], axis=2)
+
+    def add(self, gold: Any, pred: Any, width: int) -> None:
+        """Add pairs of label codes (codes index the stream's label table of `width` labels)."""
+        np = _np()
+        if len(gold) == 0:
+            return
+        self.grow(width)
+        self.count += len(gold)
+        cells, counts = np.unique(gold * width + pred, return_counts=True)
+        gold_of, pred_of = cells // width, cells % width
+        hit = gold_of == pred_of
+        for row, codes, weights in ((0, gold_of[hit], counts[hit]), (1, gold_of, counts), (2, pred_of, counts)):
+            np.add.at(self.exact[row], codes, weights)
+        if not self.resamples:
+            return
+        from .kernels.poisson_bootstrap import weighted_key_counts
+
+        drawn = weighted_key_counts(self.rng, self.resamples, counts)
+        for row, codes, weights in ((0, gold_of[hit], drawn[:, hit]), (1, gold_of, drawn), (2, pred_of, drawn)):
+            np.add.at(self.resampled[row], (slice(None), codes), weights)
+
+
+class MetricAccumulator:
+    """One metric over one partition of a stream: a state per bucket (the whole partition, and each group value)."""
+
+    def __init__(self, metric: Metric, label: str, with_ci: bool):
+        self.metric = metric
+        self.label = label
+        self.resamples = metric.resolved_n_resamples() if with_ci else 0
+        self.kind: Optional[str] = None  # "mean", "labels" or "kept", fixed by the first chunk
+        self.states: Dict[Any, Any] = {}
+        self.total = 0
+        # label table of the "labels" kind
+        self.label_codes: Dict[Any, int] = {}
+        self.labels: List[Any] = []
+        # inputs of the "kept" kind, and the positions of each bucket in them
+        self.kept: Optional[List[List[Any]]] = None
+        self.kept_positions: Dict[Any, List[int]] = {}
+        self.kept_scores: Optional[MetricScores] = None
+
+    # ------------------------------------------------------------------ adding chunks
+    def add(self, predictions: List[Any], references: List[List[Any]], task_data: Any,
+            buckets: Dict[Any, List[int]]) -> None:
+        """Add one chunk of the partition; `buckets` maps group values to positions in the chunk (WHOLE: every one)."""
+        from .classification import LabelPairMetric
+
+        metric = self.metric
+        if self.kind is None:
+            cls = type(metric)
+            plain = cls.evaluate is Metric.evaluate and cls.score is GlobalMetric.score and \
+                cls.fast_statistic is LabelPairMetric.fast_statistic
+            self.kind = "labels" if isinstance(metric, LabelPairMetric) and plain else None
+        if self.kind == "labels":
+            self._add_labels(predictions, references, task_data, buckets)
+        elif self.kind == "kept":
+            self._keep(predictions, references, task_data, buckets)
+        else:
+            scores = metric.evaluate(predictions, references, task_data)
+            if type(scores) is MetricScores and scores.mean_values is not None:
+                if self.kind is None:
+                    self.kind = "mean"
+                self._add_means(scores.mean_values, buckets)
+            elif self.kind is None:
+                self.kind = "kept"
+                self._keep(predictions, references, task_data, buckets)
+            else:
+                raise MetricError(f"{type(metric).__name__} gave mean instance scores for earlier chunks of the "
+                                  "stream but not for this one.", artifact=metric.artifact_name)
+        self.total += len(predictions)
+
+    def _state(self, bucket: Any, make: Any) -> Any:
+        state = self.states.get(bucket)
+        if state is None:
+            state = self.states[bucket] = make(self.resamples, f"{self.label}|{bucket!r}")
+        return state
+
+    def _add_means(self, values: Dict[str, Any], buckets: Dict[Any, List[int]]) -> None:
+        np = _np()
+        for bucket, positions in buckets.items():
+            chosen = values if bucket is WHOLE else {
+                name: array[np.asarray(positions, dtype=np.int64)] for name, array in values.items()}
+            self._state(bucket, _MeanState).add(chosen)
+
+    def _add_labels(self, predictions, references, task_data, buckets) -> None:
+        from .classification import _first_reference, _hashable
+
+        np = _np()
+        predictions, references, _ = self.metric.checked_inputs(predictions, references, task_data)
+        codes = self.label_codes
+        gold_codes, pred_codes = [], []
+        for gold, prediction in zip(_first_reference(references, self.metric), predictions):
+            for value, out in ((_hashable(gold), gold_codes), (_hashable(prediction), pred_codes)):
+                code = codes.get(value)
+                if code is None:
+                    code = codes[value] = len(self.labels)
+                    self.labels.append(value)
+                out.append(code)
+        gold_array, pred_array = np.asarray(gold_codes, dtype=np.int64), np.asarray(pred_codes, dtype=np.int64)
+        for bucket, positions in buckets.items():
+            if bucket is WHOLE:
+                chosen_gold, chosen_pred = gold_array, pred_array
+            else:
+                chosen = np.asarray(positions, dtype=np.int64)
+                chosen_gold, chosen_pred = gold_array[chosen], pred_array[chosen]
+            self._state(bucket, _LabelState).add(chosen_gold, chosen_pred, len(self.labels))
+
+    def _keep(self, predictions, references, task_data, buckets) -> None:
+        if self.kept is None:
+            self.kept = [[], [], []]
+        offset = len(self.kept[0])
+        for bucket, positions in buckets.items():
+            self.kept_positions.setdefault(bucket, []).extend(
+                offset + position for position in (range(len(predictions)) if bucket is WHOLE else positions))
+        self.kept[0].extend(predictions)
+        self.kept[1].extend(references)
+        self.kept[2].extend(task_data[i] for i in range(len(predictions)))
+
+    # ------------------------------------------------------------------ scores
+    def buckets(self) -> List[Any]:
+        return list(self.kept_positions if self.kind == "kept" else self.states)
+
+    def count(self, bucket: Any = WHOLE) -> int:
+        if self.kind == "kept":
+            return len(self.kept_positions.get(bucket, ()))
+        state = self.states.get(bucket)
+        return state.count if state is not None else 0
+
+    def global_scores(self, bucket: Any = WHOLE) -> Dict[str, Any]:
+        """The metric's global scores over a bucket (names prefixed, CIs, score, score_name, num_of_instances)."""
+        if self.kind == "kept":
+            return self._kept_scores().global_scores(self.kept_positions[bucket], with_ci=self.resamples > 0)
+        from .kernels.bootstrap import percentile_interval
+
+        count = self.count(bucket)
+        point = self._point(bucket, count)
+        finisher = MetricScores(self.metric, [], None, count)
+        if self.metric.main_score not in point:
+            raise MetricError(f"{type(self.metric).__name__} did not produce its main score "
+                              f"'{self.metric.main_score}'.", artifact=self.metric.artifact_name)
+        intervals = {}
+        if self.resamples and count > 1:
+            for name in finisher.ci_names(point):
+                intervals[name] = percentile_interval(self._resample_values(bucket, name), self.metric.confidence_level)
+        return finisher.finish(point, intervals, count)
+
+    def main_score_resamples(self, seed: int) -> Any:
+        """The main score of each resample of the whole partition (for the CI of a mean over subsets)."""
+        main = self.metric.main_score
+        if self.kind != "kept":
+            return self._resample_values(WHOLE, main)
+        from .kernels.bootstrap import resample_indices
+
+        np = _np()
+        scores = self._kept_scores()
+        return np.concatenate([np.asarray(scores.statistic(idx)[main], dtype=np.float64)
+                               for idx in resample_indices(scores.n, self.metric.resolved_n_resamples(), seed)])
+
+    def _kept_scores(self) -> MetricScores:
+        if self.kept_scores is None:
+            self.kept_scores = self.metric.evaluate(*self.kept)
+        return self.kept_scores
+
+    def _point(self, bucket: Any, count: int) -> Dict[str, Any]:
+        state = self.states[bucket]
+        if self.kind == "mean":
+            return state.point()
+        scores = self._label_scores(state.exact[:, None, :], state.exact[1] > 0, count == self.total)
+        return {name: float(values[0]) for name, values in scores.items()}
+
+    def _resample_values(self, bucket: Any, name: str) -> Any:
+        state = self.states[bucket]
+        if self.kind == "mean":
+            return state.resample_values(name)
+        return self._label_scores(state.resampled, state.exact[1] > 0, False)[name]
+
+    def _label_scores(self, counts: Any, gold_seen: Any, whole: bool) -> Dict[str, Any]:
+        """The metric's scores from (3, r, labels) counts over the classes (labels seen as gold in the bucket),
+        ordered as the in-memory path orders them."""
+        from .kernels.classification import _sorted_distinct, label_scores_from_counts
+
+        np = _np()
+        tp, support, predicted = counts
+        classes = _sorted_distinct([label for code, label in enumerate(self.labels) if gold_seen[code]], "references")
+        order = np.asarray([self.label_codes[label] for label in classes], dtype=np.int64)
+        with_matthews = self.metric.needs_matthews()
+        scores = label_scores_from_counts(tp[:, order], support[:, order], predicted[:, order],
+                                          predicted if with_matthews else None)
+        return self.metric.select_label_scores(scores, classes, whole)

@@ -131,12 +131,12 @@ def test_classification_metrics_of_one_run_share_label_codes_and_resample_counts
             assert shared_run.global_scores[key] == scores[key]
 
 
-def test_a_streamed_dataset_and_a_generator_of_predictions_score_as_the_in_memory_path():
-    """evaluate() accepts an iterable of predictions and a streamed (iterable) dataset; the numbers are the in-memory
-    path's (today it reads the stream once into columns; chunked scoring is a later step)."""
+def test_a_generator_of_predictions_over_rows_in_memory_keeps_the_in_memory_path():
+    """Only a stream of rows is scored chunk by chunk (tests/test_streamed_evaluation.py); predictions may be any
+    iterable, and rows in memory keep their per-instance results."""
     predictions, rows = random_rows(300, 5)
     in_memory = evaluate(predictions, rows)
-    streamed = evaluate((p for p in predictions), datasets.Dataset.from_list(rows).to_iterable_dataset())
-    assert streamed.global_scores == in_memory.global_scores
-    assert streamed.subsets_scores == in_memory.subsets_scores
-    assert [r["score"]["instance"] for r in streamed] == [r["score"]["instance"] for r in in_memory]
+    from_generator = evaluate((p for p in predictions), datasets.Dataset.from_list(rows))
+    assert from_generator.global_scores == in_memory.global_scores
+    assert from_generator.subsets_scores == in_memory.subsets_scores
+    assert [r["score"]["instance"] for r in from_generator] == [r["score"]["instance"] for r in in_memory]

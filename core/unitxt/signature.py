@@ -74,18 +74,39 @@ def rows_digest(rows: Sequence[Dict[str, Any]]) -> str:
 
 
 class StreamSignature:
-    """The signature of an evaluation read chunk by chunk: the same string as `build_signature` over all the rows."""
+    """The signature of an evaluation read chunk by chunk. Its data hash covers the same row fields as
+    `rows_digest`, hashed column by column per chunk (one JSON encoding per column, not per row); recipe settings are
+    parsed once per distinct metadata text."""
 
     def __init__(self):
         self.hasher = hashlib.sha256()
         self.recipes: set = set()
+        self.metadata_seen: Dict[str, Any] = {}
 
-    def add(self, rows: Iterable[Dict[str, Any]], task_data: Iterable[Any]) -> None:
-        for part in _row_parts(rows):
-            self.hasher.update(part.encode("utf-8", "surrogatepass"))
+    def add(self, columns: Dict[str, List[Any]]) -> None:
+        """Add a chunk given as {row field: values}; task_data values are JSON texts or dicts."""
+        for key in _ROW_KEYS:
+            self.hasher.update(_canonical(columns[key]).encode("utf-8", "surrogatepass"))
             self.hasher.update(b"\0")
-        self.recipes.update(description for description in map(_recipe_description, task_data)
-                            if description is not None)
+        for data in columns["task_data"]:
+            description = self._description(data)
+            if description is not None:
+                self.recipes.add(description)
+
+    def _description(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            return _recipe_description(data)
+        start = data.rfind('"metadata": ')
+        tail = data[start:] if start >= 0 else None
+        if tail is not None and tail in self.metadata_seen:
+            return self.metadata_seen[tail]
+        try:  # parses only when "metadata" is the last key of the top-level object (else: "Extra data")
+            description = _recipe_description(json.loads("{" + tail)) if tail is not None else None
+        except ValueError:
+            return _recipe_description(json.loads(data))
+        if tail is not None:
+            self.metadata_seen[tail] = description
+        return description if tail is not None else _recipe_description(json.loads(data))
 
     def signature(self, metrics: Sequence[Any], with_ci: bool, chunk_size: int) -> str:
         """Resamples are Poisson-weighted and drawn chunk by chunk: the field says so (CIs differ from in-memory)."""

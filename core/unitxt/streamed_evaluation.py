@@ -18,7 +18,7 @@ from .metrics.base import Metric, evaluation_memo
 from .post_processing import _Resolver, post_process_rows
 from .results import (EvaluationResults, GlobalScores, GroupsScores, SubsetsScores, _GroupSpecs,
                       _partition_group_buckets, _subsets_scores)
-from .signature import StreamSignature
+from .signature import _ROW_KEYS as ROW_KEYS, StreamSignature
 
 DEFAULT_CHUNK_SIZE = 10_000
 
@@ -184,7 +184,7 @@ def _score_chunk(predictions: List[Any], rows: Any, partitions: Dict[PartitionKe
         partition.add(processed if everything else [processed[p] for p in positions],
                       references if everything else [references[p] for p in positions],
                       part_task_data, buckets)
-    signature.add(inputs.iter_rows(), (task_data[i] for i in range(len(inputs))))
+    signature.add({key: inputs.column(key) for key in ROW_KEYS})
     return non_text_prediction_counts(predictions, chunk_partitions, resolver)
 
 

@@ -10,6 +10,7 @@ Other metrics (correlations, corpus BLEU, ...) have no additive form here: their
 at the end, exactly as the in-memory path scores them (memory then grows with the stream; `kept_metrics` names them).
 """
 
+import itertools
 import zlib
 from typing import Any, Dict, List, Optional
 
@@ -187,16 +188,15 @@ class MetricAccumulator:
 
         np = _np()
         predictions, references, _ = self.metric.checked_inputs(predictions, references, task_data)
-        codes = self.label_codes
-        gold_codes, pred_codes = [], []
-        for gold, prediction in zip(_first_reference(references, self.metric), predictions):
-            for value, out in ((_hashable(gold), gold_codes), (_hashable(prediction), pred_codes)):
-                code = codes.get(value)
-                if code is None:
-                    code = codes[value] = len(self.labels)
-                    self.labels.append(value)
-                out.append(code)
-        gold_array, pred_array = np.asarray(gold_codes, dtype=np.int64), np.asarray(pred_codes, dtype=np.int64)
+        golds, codes = _first_reference(references, self.metric), self.label_codes
+        if not all(type(value) is str for value in itertools.chain(golds, predictions)):
+            golds, predictions = list(map(_hashable, golds)), list(map(_hashable, predictions))
+        for label in dict.fromkeys(itertools.chain(golds, predictions)):  # new labels, in order of appearance
+            if label not in codes:
+                codes[label] = len(self.labels)
+                self.labels.append(label)
+        gold_array = np.fromiter(map(codes.__getitem__, golds), dtype=np.int64, count=len(golds))
+        pred_array = np.fromiter(map(codes.__getitem__, predictions), dtype=np.int64, count=len(predictions))
         for bucket, positions in buckets.items():
             if bucket is WHOLE:
                 chosen_gold, chosen_pred = gold_array, pred_array

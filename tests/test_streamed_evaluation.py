@@ -1,0 +1,211 @@
+"""Streamed evaluation: rows and predictions read chunk by chunk into mergeable metric states give the in-memory
+path's point estimates (to 1e-9), Poisson-bootstrap CIs that agree with the in-memory bootstrap, and state whose size
+does not grow with the stream."""
+
+import json
+import math
+import random
+
+import datasets
+import numpy as np
+import pytest
+
+from tests.test_columnar_evaluation import random_rows
+from unitxt import evaluate, get_from_catalog, load_dataset
+from unitxt.errors import UnitxtError
+from unitxt.metrics.accumulators import WHOLE, MetricAccumulator
+from unitxt.metrics.kernels.bootstrap import resampled_mean
+from unitxt.metrics.kernels.poisson_bootstrap import poisson_weights, weighted_totals
+from unitxt.post_processing import LazyTaskData
+
+
+def flat(scores, prefix=""):
+    out = {}
+    for name, value in scores.items():
+        if isinstance(value, dict):
+            out.update(flat(value, f"{prefix}{name}/"))
+        else:
+            out[f"{prefix}{name}"] = value
+    return out
+
+
+def is_interval(name):
+    return name.endswith(("_ci_low", "_ci_high"))
+
+
+def assert_same_points(streamed, in_memory):
+    """Same score names (CIs included) and every point estimate within 1e-9."""
+    streamed, in_memory = flat(streamed), flat(in_memory)
+    assert set(streamed) == set(in_memory)
+    for name, value in in_memory.items():
+        if is_interval(name):
+            continue
+        if isinstance(value, float):
+            assert streamed[name] == pytest.approx(value, abs=1e-9, nan_ok=True), name
+        else:
+            assert streamed[name] == value, name
+
+
+INPUTS = {
+    "iterable dataset": lambda p, rows: (iter(p), datasets.Dataset.from_list(rows).to_iterable_dataset(), {}),
+    "generators": lambda p, rows: ((x for x in p), (row for row in rows), {"chunk_size": 97}),
+    "list in chunks": lambda p, rows: (p, rows, {"chunk_size": 250}),
+    "dataset in chunks": lambda p, rows: (p, datasets.Dataset.from_list(rows), {"chunk_size": 333}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(INPUTS))
+@pytest.mark.parametrize("seed, options", [(0, {}), (1, {"with_groups": True}),
+                                           (2, {"with_groups": True, "subsets": ([],)})])
+def test_point_estimates_equal_the_in_memory_path(kind, seed, options):
+    predictions, rows = random_rows(1200, seed, **options)
+    in_memory = evaluate(predictions, rows)
+    stream_predictions, stream_rows, kwargs = INPUTS[kind](predictions, rows)
+    streamed = evaluate(stream_predictions, stream_rows, **kwargs)
+    assert len(streamed) == 1200
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+    assert_same_points(streamed.subsets_scores, in_memory.subsets_scores)
+    assert_same_points(streamed.groups_scores, in_memory.groups_scores)
+    assert "poisson" in streamed.signature and streamed.signature.split("|")[:4] == in_memory.signature.split("|")[:4]
+
+
+def text_rows(n, seed, metrics):
+    rng = random.Random(seed)
+    words = "the cat sat on a mat with red hat and blue bat".split()
+    predictions, rows = [], []
+    for index in range(n):
+        reference = " ".join(rng.choice(words) for _ in range(rng.randint(1, 8)))
+        predictions.append(" ".join(rng.choice(words) for _ in range(rng.randint(0, 8))))
+        rows.append({"source": f"say {index}", "references": [reference], "metrics": metrics,
+                     "postprocessors": [], "task_data": json.dumps({"metadata": {"template": "t"}}),
+                     "groups": [], "subset": [], "data_classification_policy": ["public"]})
+    return predictions, rows
+
+
+def test_continuous_instance_scores_merge_by_sums():
+    """ROUGE and token F1 scores are continuous (a weight per instance and resample is drawn): same points."""
+    predictions, rows = text_rows(900, 3, ["metrics.rouge", "metrics.token_overlap"])
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=128)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+    assert streamed.global_scores["rougeL"] == pytest.approx(in_memory.global_scores["rougeL"], abs=1e-12)
+
+
+def test_metrics_without_an_additive_form_keep_their_inputs_and_give_identical_numbers():
+    """Corpus BLEU is not a mean of instance scores: its processed inputs are kept and scored at the end exactly as
+    in memory, CIs included (same bootstrap draws)."""
+    predictions, rows = text_rows(400, 4, ["metrics.bleu"])
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=64)
+    assert dict(streamed.global_scores) == dict(in_memory.global_scores)
+
+
+def test_cis_agree_with_the_in_memory_bootstrap_and_the_binomial_interval():
+    predictions, rows = random_rows(20000, 5, subsets=([],))
+    for row in rows:
+        row["metrics"] = ["metrics.accuracy", "metrics.f1_micro", "metrics.f1_macro"]
+    in_memory = evaluate(predictions, rows).global_scores
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=2000).global_scores
+    for name in ("accuracy", "f1_micro", "f1_macro"):
+        width = in_memory[f"{name}_ci_high"] - in_memory[f"{name}_ci_low"]
+        for side in ("low", "high"):
+            assert abs(streamed[f"{name}_ci_{side}"] - in_memory[f"{name}_ci_{side}"]) < 0.15 * width, name
+    p = streamed["accuracy"]
+    binomial_width = 2 * 1.959964 * math.sqrt(p * (1 - p) / 20000)
+    assert streamed["accuracy_ci_high"] - streamed["accuracy_ci_low"] == pytest.approx(binomial_width, rel=0.1)
+
+
+def test_the_same_chunking_repeats_exactly_and_other_chunkings_keep_the_points():
+    predictions, rows = random_rows(700, 6, with_groups=True, subsets=([],))
+    first = evaluate(iter(predictions), iter(rows), chunk_size=100)
+    again = evaluate(iter(predictions), iter(rows), chunk_size=100)
+    other = evaluate(iter(predictions), iter(rows), chunk_size=33)
+    assert flat(first.global_scores) == flat(again.global_scores)
+    assert flat(first.subsets_scores) == flat(again.subsets_scores)
+    assert first.signature == again.signature != other.signature
+    assert_same_points(other.global_scores, first.global_scores)
+
+
+def test_a_streamed_recipe_scores_as_the_loaded_split():
+    recipe = "card=cards.demo.sentiment,num_demos=1,demos_pool_size=20,max_test_instances=150"
+
+    def model(row):
+        return "negative" if len(row["source"]) % 3 == 0 else row["target"]
+
+    loaded = load_dataset(recipe, split="test")
+    streamed_rows = load_dataset(recipe, split="test", streaming=True)
+    in_memory = evaluate([model(row) for row in loaded], loaded)
+    streamed = evaluate((model(row) for row in streamed_rows), streamed_rows)
+    assert streamed.global_scores["num_of_instances"] == 150
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+
+
+@pytest.mark.parametrize("metric_name", ["metrics.accuracy", "metrics.f1_macro", "metrics.matthews_correlation"])
+def test_state_does_not_grow_with_the_stream(metric_name):
+    metric = get_from_catalog(metric_name)
+    rng = random.Random(0)
+
+    def state_bytes(chunks):
+        accumulator = MetricAccumulator(metric, "test", with_ci=True)
+        for _ in range(chunks):
+            golds = [rng.choice("abcde") for _ in range(500)]
+            guesses = [gold if rng.random() < 0.6 else rng.choice("abcdef") for gold in golds]
+            accumulator.add(guesses, [[gold] for gold in golds], LazyTaskData([None] * 500), {WHOLE: range(500)})
+        assert accumulator.kind in ("mean", "labels") and accumulator.count() == 500 * chunks
+        return sum(array.nbytes for state in accumulator.states.values() for array in _arrays(state))
+
+    assert state_bytes(2) == state_bytes(40) > 0
+
+
+def _arrays(state):
+    for value in vars(state).values():
+        if isinstance(value, np.ndarray):
+            yield value
+        elif isinstance(value, dict):
+            yield from (item for item in value.values() if isinstance(item, np.ndarray))
+
+
+def test_poisson_weights_have_mean_and_variance_one():
+    weights = poisson_weights(np.random.default_rng(0), 1000, 10000).astype(np.float64)
+    assert weights.mean() == pytest.approx(1.0, abs=2e-3) and weights.var() == pytest.approx(1.0, abs=3e-3)
+    assert (weights == 0).mean() == pytest.approx(math.exp(-1), abs=2e-3)
+
+
+def test_weighted_totals_of_equal_rows_and_distinct_rows_have_the_poisson_moments():
+    rng = np.random.default_rng(1)
+    few = np.repeat([[0.0], [1.0]], [300, 700], axis=0)  # two distinct rows: one Poisson(count) per row
+    many = rng.random((1000, 1))  # distinct rows: a weight per instance
+    for values in (few, many):
+        totals = weighted_totals(rng, 4000, values)[:, 0]
+        assert totals.mean() == pytest.approx(values.sum(), rel=0.01)
+        assert totals.var() == pytest.approx((values ** 2).sum(), rel=0.08)  # Var(sum w v) = sum v^2
+
+
+def test_nan_instance_scores_are_left_out_of_means_as_in_memory():
+    from unitxt.metrics.accumulators import _MeanState
+
+    values = np.array([1.0, np.nan, 0.5, np.nan, 0.25])
+    state = _MeanState(200, "nan test")
+    state.add({"score": values[:2]})
+    state.add({"score": values[2:]})
+    assert state.point()["score"] == pytest.approx(resampled_mean(values, np.arange(5)[None, :])[0], abs=1e-15)
+    empty = _MeanState(0, "all nan")
+    empty.add({"score": np.array([np.nan, np.nan])})
+    assert math.isnan(empty.point()["score"])
+
+
+def test_mismatched_counts_bad_chunk_sizes_and_instance_access_are_clear_errors():
+    predictions, rows = random_rows(50, 8)
+    with pytest.raises(UnitxtError, match="Got 49 predictions for 50 instances"):
+        evaluate(iter(predictions[:49]), iter(rows), chunk_size=20)
+    with pytest.raises(UnitxtError, match="Got 51 predictions for 50 instances"):
+        evaluate(iter(predictions + ["x"]), iter(rows), chunk_size=20)
+    for bad in (0, -3, 2.5, True):
+        with pytest.raises(UnitxtError, match="chunk_size must be a positive number of rows"):
+            evaluate(predictions, rows, chunk_size=bad)
+    results = evaluate(iter(predictions), iter(rows))
+    for read in (lambda: results[0], lambda: list(results), lambda: results.instance_scores):
+        with pytest.raises(UnitxtError, match="keeps scores, not instances"):
+            read()
+    with pytest.raises(UnitxtError, match="expected a dict"):
+        evaluate(iter(["a"]), iter(["not a row"]))

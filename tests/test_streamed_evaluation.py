@@ -91,13 +91,44 @@ def test_continuous_instance_scores_merge_by_sums():
     assert streamed.global_scores["rougeL"] == pytest.approx(in_memory.global_scores["rougeL"], abs=1e-12)
 
 
+@pytest.mark.parametrize("metric", ["metrics.bleu", "metrics.sacrebleu", "metrics.normalized_sacrebleu",
+                                    "metrics.chrf", "metrics.chrf_plus_plus"])
+def test_corpus_scores_merge_by_summed_statistics(metric):
+    """Corpus BLEU and chrF are scores of summed per-instance statistics: the totals merge over chunks, and the
+    reported parts (counts, totals, precisions, lengths) are those of the same totals."""
+    predictions, rows = text_rows(500, 4, [metric])
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=64)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+
+
+def numeric_rows(n, seed, metrics):
+    rng = random.Random(seed)
+    predictions, rows = [], []
+    for index in range(n):
+        gold = rng.uniform(0, 5)
+        predictions.append(float("nan") if index % 17 == 0 else gold + rng.gauss(0, 1))
+        rows.append({"source": f"rate {index}", "references": [gold], "metrics": metrics, "postprocessors": [],
+                     "task_data": json.dumps({"metadata": {"template": "t"}}), "groups": [], "subset": [],
+                     "data_classification_policy": ["public"]})
+    return predictions, rows
+
+
+def test_squared_errors_merge_by_sums_and_counts():
+    predictions, rows = numeric_rows(600, 5, ["metrics.mean_squared_error", "metrics.root_mean_squared_error"])
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=100)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+
+
 def test_metrics_without_an_additive_form_keep_their_inputs_and_give_identical_numbers():
-    """Corpus BLEU is not a mean of instance scores: its processed inputs are kept and scored at the end exactly as
-    in memory, CIs included (same bootstrap draws)."""
-    predictions, rows = text_rows(400, 4, ["metrics.bleu"])
+    """Rank correlations do not merge: their processed inputs are kept and scored at the end exactly as in memory,
+    CIs, p-values and dropped pairs included (the same bootstrap draws)."""
+    predictions, rows = numeric_rows(400, 6, ["metrics.spearman"])
     in_memory = evaluate(predictions, rows)
     streamed = evaluate(iter(predictions), iter(rows), chunk_size=64)
     assert dict(streamed.global_scores) == dict(in_memory.global_scores)
+    assert streamed.global_scores["spearmanr_dropped_pairs"] == 24
 
 
 def test_cis_agree_with_the_in_memory_bootstrap_and_the_binomial_interval():

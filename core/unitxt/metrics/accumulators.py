@@ -27,6 +27,26 @@ def _rng(label: str) -> Any:
     return _np().random.default_rng([int(settings.seed), zlib.crc32(label.encode("utf-8", "surrogatepass"))])
 
 
+def _additive_kind(metric: Metric) -> Optional[str]:
+    """"labels" or "sums" when the metric's global scores follow from additive statistics by construction (its
+    scoring is the base classes'); None: decided by the first chunk's scores ("mean" or "kept")."""
+    from .classification import LabelPairMetric
+
+    cls = type(metric)
+    if cls.evaluate is not Metric.evaluate or not isinstance(metric, GlobalMetric):
+        return None
+    if isinstance(metric, LabelPairMetric) and cls.score is GlobalMetric.score and \
+            cls.fast_statistic is LabelPairMetric.fast_statistic:
+        return "labels"
+    if cls.additive_statistics is not GlobalMetric.additive_statistics:
+        return "sums"
+    return None
+
+
+def _python(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
+
+
 def _ratio(numerator: Any, denominator: Any) -> Any:
     np = _np()
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -122,6 +142,31 @@ class _LabelState:
             np.add.at(self.resampled[row], (slice(None), codes), weights)
 
 
+class _SumState:
+    """Column totals of additive per-instance statistics (GlobalMetric.additive_statistics), exact and per Poisson
+    resample."""
+
+    def __init__(self, resamples: int, label: str):
+        self.resamples = resamples
+        self.rng = _rng(label) if resamples else None
+        self.count = 0
+        self.exact: Any = None
+        self.resampled: Any = None
+
+    def add(self, rows: Any) -> None:
+        np = _np()
+        if len(rows) == 0:
+            return
+        self.count += len(rows)
+        totals = rows.sum(axis=0, dtype=np.int64 if np.issubdtype(rows.dtype, np.integer) else np.float64)
+        self.exact = totals if self.exact is None else self.exact + totals
+        if self.resamples:
+            from .kernels.poisson_bootstrap import weighted_totals
+
+            drawn = weighted_totals(self.rng, self.resamples, rows)
+            self.resampled = drawn if self.resampled is None else self.resampled + drawn
+
+
 class MetricAccumulator:
     """One metric over one partition of a stream: a state per bucket (the whole partition, and each group value)."""
 
@@ -144,16 +189,13 @@ class MetricAccumulator:
     def add(self, predictions: List[Any], references: List[List[Any]], task_data: Any,
             buckets: Dict[Any, List[int]]) -> None:
         """Add one chunk of the partition; `buckets` maps group values to positions in the chunk (WHOLE: every one)."""
-        from .classification import LabelPairMetric
-
         metric = self.metric
         if self.kind is None:
-            cls = type(metric)
-            plain = cls.evaluate is Metric.evaluate and cls.score is GlobalMetric.score and \
-                cls.fast_statistic is LabelPairMetric.fast_statistic
-            self.kind = "labels" if isinstance(metric, LabelPairMetric) and plain else None
+            self.kind = _additive_kind(metric)
         if self.kind == "labels":
             self._add_labels(predictions, references, task_data, buckets)
+        elif self.kind == "sums":
+            self._add_sums(predictions, references, task_data, buckets)
         elif self.kind == "kept":
             self._keep(predictions, references, task_data, buckets)
         else:
@@ -169,6 +211,14 @@ class MetricAccumulator:
                 raise MetricError(f"{type(metric).__name__} gave mean instance scores for earlier chunks of the "
                                   "stream but not for this one.", artifact=metric.artifact_name)
         self.total += len(predictions)
+
+    def _add_sums(self, predictions, references, task_data, buckets) -> None:
+        np = _np()
+        rows = np.asarray(self.metric.additive_statistics(*self.metric.checked_inputs(predictions, references,
+                                                                                      task_data)))
+        for bucket, positions in buckets.items():
+            chosen = rows if bucket is WHOLE else rows[np.asarray(positions, dtype=np.int64)]
+            self._state(bucket, _SumState).add(chosen)
 
     def _state(self, bucket: Any, make: Any) -> Any:
         state = self.states.get(bucket)
@@ -242,7 +292,10 @@ class MetricAccumulator:
         if self.resamples and count > 1:
             for name in finisher.ci_names(point):
                 intervals[name] = percentile_interval(self._resample_values(bucket, name), self.metric.confidence_level)
-        return finisher.finish(point, intervals, count)
+        scores = finisher.finish(point, intervals, count)
+        if self.kind == "sums":
+            scores.update(self.metric.details_of_totals(self.states[bucket].exact))
+        return scores
 
     def main_score_resamples(self, seed: int) -> Any:
         """The main score of each resample of the whole partition (for the CI of a mean over subsets)."""
@@ -265,6 +318,9 @@ class MetricAccumulator:
         state = self.states[bucket]
         if self.kind == "mean":
             return state.point()
+        if self.kind == "sums":
+            return {name: _python(values[0]) for name, values in
+                    self.metric.scores_of_totals(state.exact[None, :], exact=True).items()}
         scores = self._label_scores(state.exact[:, None, :], state.exact[1] > 0, count == self.total)
         return {name: float(values[0]) for name, values in scores.items()}
 
@@ -272,6 +328,8 @@ class MetricAccumulator:
         state = self.states[bucket]
         if self.kind == "mean":
             return state.resample_values(name)
+        if self.kind == "sums":
+            return self.metric.scores_of_totals(state.resampled, exact=False)[name]
         return self._label_scores(state.resampled, state.exact[1] > 0, False)[name]
 
     def _label_scores(self, counts: Any, gold_seen: Any, whole: bool) -> Dict[str, Any]:

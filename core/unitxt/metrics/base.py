@@ -459,6 +459,19 @@ class GlobalMetric(Metric):
         """Vectorised statistic over index matrices, or None to use `compute` (slow path)."""
         return None
 
+    def additive_statistics(self, predictions, references, task_data) -> Optional[Any]:
+        """Per-instance statistics (n, width) whose column totals decide every global score (`scores_of_totals`,
+        `details_of_totals`), so a stream's chunks merge by addition; None when the metric has no such form."""
+        return None
+
+    def scores_of_totals(self, totals: Any, exact: bool) -> Dict[str, Any]:
+        """Global scores of summed statistics rows (r, width): {name: r values}; `exact` for the point estimate."""
+        raise NotImplementedError(f"{type(self).__name__}.scores_of_totals(totals, exact) is not implemented")
+
+    def details_of_totals(self, vector: Any) -> Dict[str, Any]:
+        """Global values reported beside the scores (no CIs), from the summed statistics of the instances."""
+        return {}
+
     def single_instance_scores(self, predictions, references, task_data, statistic: Statistic) -> Dict[str, Any]:
         """Score of each instance alone: {name: n values}. Default: the statistic on one-instance rows, chunked."""
         np = _np()

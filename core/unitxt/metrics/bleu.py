@@ -38,6 +38,9 @@ class _DetailedCorpusMetric(_CorpusStatisticMetric):
         """The parts of the score of one summed statistics vector (JSON-friendly values)."""
         raise NotImplementedError(f"{type(self).__name__}.details() is not implemented")
 
+    def details_of_totals(self, vector: Any) -> Dict[str, Any]:
+        return self.details(vector)
+
     def score(self, predictions, references, task_data):
         scores = super().score(predictions, references, task_data)
         stats = getattr(scores.statistic, "stats", None)
@@ -95,18 +98,11 @@ class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
             rows[positions] = part
         return rows if rows is not None else super().statistics(predictions, references, task_data)
 
-    def fast_statistic(self, predictions, references, task_data):
-        statistic = super().fast_statistic(predictions, references, task_data)
-        main = self.main_score
-
-        def rounded(idx):
-            values = statistic(idx)[main]
-            if len(values) == 1:
-                return {main: _np().asarray([round(float(values[0]), 2)])}
-            return {main: _np().round(values, 2)}
-
-        rounded.stats = statistic.stats
-        return rounded
+    def scores_of_totals(self, totals, exact):
+        values = super().scores_of_totals(totals, exact)[self.main_score]
+        if exact:
+            return {self.main_score: _np().asarray([round(float(value), 2) for value in values])}
+        return {self.main_score: _np().round(values, 2)}
 
     def score_rows(self, rows):
         from .kernels.bleu import bleu_from_statistics

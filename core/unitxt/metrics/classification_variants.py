@@ -295,6 +295,18 @@ class MeanSquaredError(GlobalMetric):
 
         return statistic
 
+    def additive_statistics(self, predictions, references, task_data):
+        np = _np()
+        errors = self._squared_errors(predictions, references)
+        seen = ~np.isnan(errors)
+        return np.column_stack([np.where(seen, errors, 0.0), seen.astype(np.float64)])
+
+    def scores_of_totals(self, totals, exact):
+        np = _np()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            means = np.where(totals[:, 1] > 0, totals[:, 0] / np.maximum(totals[:, 1], 1.0), np.nan)
+        return {self.main_score: self._finish(means)}
+
 
 class RootMeanSquaredError(MeanSquaredError):
     """Square root of the mean squared error."""

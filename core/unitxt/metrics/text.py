@@ -88,17 +88,25 @@ class _CorpusStatisticMetric(GlobalMetric):
         np = _np()
         from .kernels.bootstrap import resampled_sums
 
-        stats = self.statistics(list(predictions), [list(refs) for refs in references], task_data)
-        main = self.main_score
+        stats = self.additive_statistics(predictions, references, task_data)
 
         def statistic(idx):
             idx = np.asarray(idx)
             if idx.shape[0] == 1:  # the global score: scalar path, bit-identical to the reference library
-                return {main: np.asarray([self.score_vector(stats[idx[0]].sum(axis=0)) * self._scale])}
-            return {main: np.asarray(self.score_rows(resampled_sums(stats, idx)), dtype=np.float64) * self._scale}
+                return self.scores_of_totals(stats[idx[0]].sum(axis=0)[None, :], exact=True)
+            return self.scores_of_totals(resampled_sums(stats, idx), exact=False)
 
         statistic.stats = stats  # reused for the sentence-level instance scores
         return statistic
+
+    def additive_statistics(self, predictions, references, task_data) -> Any:
+        return self.statistics(list(predictions), [list(refs) for refs in references], task_data)
+
+    def scores_of_totals(self, totals: Any, exact: bool) -> Dict[str, Any]:
+        np = _np()
+        if exact:
+            return {self.main_score: np.asarray([self.score_vector(row) * self._scale for row in totals])}
+        return {self.main_score: np.asarray(self.score_rows(totals), dtype=np.float64) * self._scale}
 
     def single_instance_scores(self, predictions, references, task_data, statistic) -> Dict[str, Any]:
         np = _np()

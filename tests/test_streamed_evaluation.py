@@ -121,6 +121,36 @@ def test_squared_errors_merge_by_sums_and_counts():
     assert_same_points(streamed.global_scores, in_memory.global_scores)
 
 
+def test_binary_f1_and_word_error_rate_merge_by_summed_counts():
+    rng = random.Random(9)
+    predictions, rows = numeric_rows(500, 7, ["metrics.f1_binary", "metrics.precision_binary"])
+    for prediction_index, row in enumerate(rows):
+        row["references"] = [float(rng.random() < 0.4)]
+        predictions[prediction_index] = rng.random()
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=90)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+    predictions, rows = text_rows(400, 8, ["metrics.wer"])
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=90)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+
+
+def test_metric_pipelines_stream_through_their_inner_metric():
+    """A MetricPipeline's preprocess steps run per chunk; its inner metric merges; its postprocess steps and prefix
+    apply to the merged scores. With two subsets, the subsets mean's CI resamples the inner main score."""
+    predictions, rows = text_rows(300, 9, ["metrics.token_overlap_with_context"])
+    for index, row in enumerate(rows):
+        row["task_data"] = json.dumps({"context": f"the cat sat {index % 7}", "metadata": {"template": "t"}})
+        row["subset"] = ["first"] if index % 3 else ["second"]
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=70)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+    assert streamed.global_scores["first"]["f1_overlap_with_context"] == pytest.approx(
+        in_memory.global_scores["first"]["f1"], abs=1e-12)
+    assert in_memory.global_scores["subsets_mean_ci_low"] < in_memory.global_scores["subsets_mean"]
+
+
 def test_metrics_without_an_additive_form_keep_their_inputs_and_give_identical_numbers():
     """Rank correlations do not merge: their processed inputs are kept and scored at the end exactly as in memory,
     CIs, p-values and dropped pairs included (the same bootstrap draws)."""

@@ -122,8 +122,11 @@ class _ScoredPartition:
         from .metrics.kernels.bootstrap import resample_indices
 
         np = _np()
-        metric, scores = self.metric_scores[0]
-        return np.concatenate([np.asarray(scores.statistic(idx)[metric.main_score], dtype=np.float64)
+        _, scores = self.metric_scores[0]
+        while hasattr(scores, "inner"):  # a MetricPipeline: its statistic is the inner metric's
+            scores = scores.inner
+        main = scores.metric.main_score
+        return np.concatenate([np.asarray(scores.statistic(idx)[main], dtype=np.float64)
                                for idx in resample_indices(len(self.positions), n_resamples, seed=seed)])
 
 

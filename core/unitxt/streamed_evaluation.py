@@ -75,7 +75,7 @@ class StreamedPartition:
         return self.accumulators[0].main_score_resamples(seed)
 
     def kept_metric_names(self) -> List[str]:
-        return [type(accumulator.metric).__name__ for accumulator in self.accumulators if accumulator.kind == "kept"]
+        return [type(accumulator.metric).__name__ for accumulator in self.accumulators if accumulator.keeps_inputs()]
 
 
 class StreamedEvaluationResults(EvaluationResults):

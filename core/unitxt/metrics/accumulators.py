@@ -32,7 +32,11 @@ def _additive_kind(metric: Metric) -> Optional[str]:
     scoring is the base classes'); None: decided by the first chunk's scores ("mean" or "kept")."""
     from .classification import LabelPairMetric
 
+    from .pipeline import MetricPipeline
+
     cls = type(metric)
+    if isinstance(metric, MetricPipeline) and cls.evaluate is MetricPipeline.evaluate:
+        return "pipeline"
     if cls.evaluate is not Metric.evaluate or not isinstance(metric, GlobalMetric):
         return None
     if isinstance(metric, LabelPairMetric) and cls.score is GlobalMetric.score and \
@@ -184,6 +188,7 @@ class MetricAccumulator:
         self.kept: Optional[List[List[Any]]] = None
         self.kept_positions: Dict[Any, List[int]] = {}
         self.kept_scores: Optional[MetricScores] = None
+        self.inner: Optional["MetricAccumulator"] = None  # the inner metric's accumulator of a MetricPipeline
 
     # ------------------------------------------------------------------ adding chunks
     def add(self, predictions: List[Any], references: List[List[Any]], task_data: Any,
@@ -192,7 +197,16 @@ class MetricAccumulator:
         metric = self.metric
         if self.kind is None:
             self.kind = _additive_kind(metric)
-        if self.kind == "labels":
+            if self.kind == "pipeline":
+                self.inner = MetricAccumulator(metric.metric, f"{self.label}>inner", self.resamples > 0)
+        if self.kind == "pipeline":
+            prepared = metric.prepared_inputs(predictions, references, [task_data[i] for i in range(len(predictions))])
+            if len(prepared[0]) != len(predictions):
+                raise MetricError(f"The preprocess steps of {type(metric).__name__} changed the number of instances "
+                                  f"({len(predictions)} -> {len(prepared[0])}); a streamed evaluation scores each "
+                                  "instance where it is.", artifact=metric.artifact_name, field="preprocess_steps")
+            self.inner.add(*prepared, buckets)
+        elif self.kind == "labels":
             self._add_labels(predictions, references, task_data, buckets)
         elif self.kind == "sums":
             self._add_sums(predictions, references, task_data, buckets)
@@ -267,10 +281,13 @@ class MetricAccumulator:
         self.kept[2].extend(task_data[i] for i in range(len(predictions)))
 
     # ------------------------------------------------------------------ scores
-    def buckets(self) -> List[Any]:
-        return list(self.kept_positions if self.kind == "kept" else self.states)
+    def keeps_inputs(self) -> bool:
+        """Whether this metric holds its processed inputs (no mergeable form): memory grows with the stream."""
+        return self.kind == "kept" or self.kind == "pipeline" and self.inner.keeps_inputs()
 
     def count(self, bucket: Any = WHOLE) -> int:
+        if self.kind == "pipeline":
+            return self.inner.count(bucket)
         if self.kind == "kept":
             return len(self.kept_positions.get(bucket, ()))
         state = self.states.get(bucket)
@@ -278,6 +295,8 @@ class MetricAccumulator:
 
     def global_scores(self, bucket: Any = WHOLE) -> Dict[str, Any]:
         """The metric's global scores over a bucket (names prefixed, CIs, score, score_name, num_of_instances)."""
+        if self.kind == "pipeline":
+            return self.metric.adjusted_global_scores(self.inner.global_scores(bucket))
         if self.kind == "kept":
             return self._kept_scores().global_scores(self.kept_positions[bucket], with_ci=self.resamples > 0)
         from .kernels.bootstrap import percentile_interval
@@ -299,6 +318,8 @@ class MetricAccumulator:
 
     def main_score_resamples(self, seed: int) -> Any:
         """The main score of each resample of the whole partition (for the CI of a mean over subsets)."""
+        if self.kind == "pipeline":
+            return self.inner.main_score_resamples(seed)
         main = self.metric.main_score
         if self.kind != "kept":
             return self._resample_values(WHOLE, main)

@@ -290,28 +290,36 @@ class F1Binary(GlobalMetric):
             return int(not math.isnan(value) and value >= self.threshold)
         return int(value == self.pos_label)
 
-    def fast_statistic(self, predictions, references, task_data):
+    def additive_statistics(self, predictions, references, task_data):
+        """Per instance: true positive, false positive, false negative of the positive, then the negative class."""
         np = _np()
         gold = np.asarray([self._binary(reference) for reference in _first_reference(references, self)], dtype=np.int64)
         pred = np.asarray([self._binary(prediction) for prediction in predictions], dtype=np.int64)
-        classes = {"": (gold, pred), "_neg": (1 - gold, 1 - pred)}
-        counts = {suffix: ((g & p).astype(np.float64), ((1 - g) & p).astype(np.float64), (g & (1 - p)).astype(np.float64))
-                  for suffix, (g, p) in classes.items()}
+        columns = []
+        for g, p in ((gold, pred), (1 - gold, 1 - pred)):
+            columns += [g & p, (1 - g) & p, g & (1 - p)]
+        return np.column_stack(columns) if len(gold) else np.zeros((0, 6), dtype=np.int64)
 
-        def statistic(idx):
-            result = {}
-            for suffix, (tp, fp, fn) in counts.items():
-                t, f_p, f_n = tp[idx].sum(axis=1), fp[idx].sum(axis=1), fn[idx].sum(axis=1)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    precision = np.where(t + f_p > 0, t / np.maximum(t + f_p, 1e-300), 0.0)
-                    recall = np.where(t + f_n > 0, t / np.maximum(t + f_n, 1e-300), 0.0)
-                    f1 = np.where(precision + recall > 0,
-                                  2 * precision * recall / np.maximum(precision + recall, 1e-300), 0.0)
-                result.update({f"f1_binary{suffix}": f1, f"precision_binary{suffix}": precision,
-                               f"recall_binary{suffix}": recall})
-            return result
+    def scores_of_totals(self, totals, exact):
+        np = _np()
+        totals = np.asarray(totals, dtype=np.float64)
+        result = {}
+        for offset, suffix in ((0, ""), (3, "_neg")):
+            t, f_p, f_n = totals[:, offset], totals[:, offset + 1], totals[:, offset + 2]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                precision = np.where(t + f_p > 0, t / np.maximum(t + f_p, 1e-300), 0.0)
+                recall = np.where(t + f_n > 0, t / np.maximum(t + f_n, 1e-300), 0.0)
+                f1 = np.where(precision + recall > 0,
+                              2 * precision * recall / np.maximum(precision + recall, 1e-300), 0.0)
+            result.update({f"f1_binary{suffix}": f1, f"precision_binary{suffix}": precision,
+                           f"recall_binary{suffix}": recall})
+        return result
 
-        return statistic
+    def fast_statistic(self, predictions, references, task_data):
+        from .kernels.bootstrap import resampled_sums
+
+        counts = self.additive_statistics(predictions, references, task_data)
+        return lambda idx: self.scores_of_totals(resampled_sums(counts, idx), exact=idx.shape[0] == 1)
 
     def single_instance_scores(self, predictions, references, task_data, statistic):
         return {self.main_score: _np().full(len(predictions), math.nan)}

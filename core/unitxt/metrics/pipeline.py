@@ -21,16 +21,27 @@ class MetricPipeline(Metric):
     postprocess_steps: List[Operator] = []
 
     def evaluate(self, predictions, references, task_data=None):
+        return _PipelineScores(self, self.metric.evaluate(*self.prepared_inputs(predictions, references, task_data)))
+
+    def prepared_inputs(self, predictions, references, task_data=None) -> tuple:
+        """(predictions, references, task_data) after the preprocess steps, as the inner metric gets them."""
         task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
         instances = [
             {"prediction": p, "references": list(r), "task_data": t} for p, r, t in zip(predictions, references, task_data)
         ]
         if self.preprocess_steps:
             instances = SequentialOperator(steps=list(self.preprocess_steps)).process_instances(instances)
-        inner = self.metric.evaluate(
-            [i["prediction"] for i in instances], [i["references"] for i in instances], [i["task_data"] for i in instances]
-        )
-        return _PipelineScores(self, inner)
+        return ([i["prediction"] for i in instances], [i["references"] for i in instances],
+                [i["task_data"] for i in instances])
+
+    def adjusted_global_scores(self, computed: Dict[str, Any]) -> Dict[str, Any]:
+        """The pipeline's global scores from the inner metric's (postprocess steps, prefix, main score)."""
+        if not computed:
+            return {}
+        wrapped = _post(self, [{"score": {"instance": {}, "global": computed}}])[0]["score"]["global"]
+        result = _finish(self, wrapped)
+        result["num_of_instances"] = computed.get("num_of_instances")
+        return result
 
     def score(self, predictions, references, task_data):
         return self.evaluate(predictions, references, task_data)
@@ -48,31 +59,25 @@ class _PipelineScores(MetricScores):
         global_scores = inner.global_scores(with_ci=False) if pipeline.postprocess_steps else {}
         wrapped = [{"score": {"instance": dict(scores), "global": dict(global_scores)}}
                    for scores in inner.metric.instance_results(inner)]
-        self.instance_scores = [self._finish(item["score"]["instance"]) for item in self._post(wrapped)]
-
-    def _post(self, wrapped: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
-        steps = self.metric.postprocess_steps
-        return SequentialOperator(steps=list(steps)).process_instances(wrapped) if steps and wrapped else wrapped
-
-    def _finish(self, scores: Dict[str, Any]) -> Dict[str, Any]:
-        pipeline = self.metric
-        inner_main = scores.get("score_name")
-        result = pipeline.prefixed({k: v for k, v in scores.items()
-                                    if k not in ("score", "score_name", "num_of_instances")})
-        main = pipeline.score_prefix + (inner_main if pipeline.main_score == "score" else pipeline.main_score)
-        result["score"] = result.get(main, scores.get("score"))
-        result["score_name"] = main
-        if f"{main}_ci_low" in result:
-            result["score_ci_low"], result["score_ci_high"] = result[f"{main}_ci_low"], result[f"{main}_ci_high"]
-        elif "score_ci_low" in scores:
-            result["score_ci_low"], result["score_ci_high"] = scores["score_ci_low"], scores["score_ci_high"]
-        return result
+        self.instance_scores = [_finish(pipeline, item["score"]["instance"]) for item in _post(pipeline, wrapped)]
 
     def global_scores(self, positions=None, with_ci=True):
-        computed = self.inner.global_scores(positions, with_ci)
-        if not computed:
-            return {}
-        wrapped = self._post([{"score": {"instance": {}, "global": computed}}])[0]["score"]["global"]
-        result = self._finish(wrapped)
-        result["num_of_instances"] = computed.get("num_of_instances")
-        return result
+        return self.metric.adjusted_global_scores(self.inner.global_scores(positions, with_ci))
+
+
+def _post(pipeline: MetricPipeline, wrapped: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    steps = pipeline.postprocess_steps
+    return SequentialOperator(steps=list(steps)).process_instances(wrapped) if steps and wrapped else wrapped
+
+
+def _finish(pipeline: MetricPipeline, scores: Dict[str, Any]) -> Dict[str, Any]:
+    inner_main = scores.get("score_name")
+    result = pipeline.prefixed({k: v for k, v in scores.items() if k not in ("score", "score_name", "num_of_instances")})
+    main = pipeline.score_prefix + (inner_main if pipeline.main_score == "score" else pipeline.main_score)
+    result["score"] = result.get(main, scores.get("score"))
+    result["score_name"] = main
+    if f"{main}_ci_low" in result:
+        result["score_ci_low"], result["score_ci_high"] = result[f"{main}_ci_low"], result[f"{main}_ci_high"]
+    elif "score_ci_low" in scores:
+        result["score_ci_low"], result["score_ci_high"] = scores["score_ci_low"], scores["score_ci_high"]
+    return result

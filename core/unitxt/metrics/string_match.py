@@ -147,6 +147,18 @@ class Wer(GlobalMetric):
         statistic.counts = (edits, lengths)
         return statistic
 
+    def additive_statistics(self, predictions, references, task_data):
+        """Per instance: word edits and reference words (corpus WER is the ratio of their totals)."""
+        from .kernels.text_match import word_edit_counts
+
+        edits, lengths = word_edit_counts([refs[0] for refs in references], list(predictions))
+        return _np().column_stack([edits, lengths])
+
+    def scores_of_totals(self, totals, exact):
+        from .kernels.text_match import _wer_ratio
+
+        return {self.main_score: _wer_ratio(totals[:, 0], totals[:, 1])}
+
     def single_instance_scores(self, predictions, references, task_data, statistic) -> Dict[str, Any]:
         np = _np()
         from .kernels.text_match import resampled_corpus_wer

@@ -136,6 +136,39 @@ def test_binary_f1_and_word_error_rate_merge_by_summed_counts():
     assert_same_points(streamed.global_scores, in_memory.global_scores)
 
 
+def label_list_rows(n, seed, metrics, entities=False):
+    rng = random.Random(seed)
+    labels = ["sports", "politics", "tech", "arts", "food"] + ([] if entities else ["only_predicted"])
+    predictions, rows = [], []
+    for index in range(n):
+        def pick():
+            chosen = sorted(rng.sample(labels[:5], rng.randint(0, 3)))
+            return [(f"span{rng.randint(0, 3)}", label) for label in chosen] if entities else chosen
+        gold = pick()
+        guess = gold if rng.random() < 0.5 else pick()
+        if not entities and rng.random() < 0.1:
+            guess = guess + ["only_predicted"]
+        predictions.append(guess)
+        rows.append({"source": f"tag {index}", "references": [gold], "metrics": metrics, "postprocessors": [],
+                     "task_data": json.dumps({"metadata": {"template": "t"}}), "groups": [],
+                     "subset": [], "data_classification_policy": ["public"]})
+    return predictions, rows
+
+
+@pytest.mark.parametrize("metrics, entities", [
+    (["metrics.f1_macro_multi_label", "metrics.f1_micro_multi_label"], False),
+    (["metrics.precision_macro_multi_label", "metrics.recall_micro_multi_label"], False),
+    (["metrics.ner"], True),
+])
+def test_multi_label_and_entity_f1_merge_counts_keyed_by_label(metrics, entities):
+    """Labels and entity types first seen in later chunks get their own columns; per-class scores and macro averages
+    cover the labels of the whole stream (a label only ever predicted is no class)."""
+    predictions, rows = label_list_rows(600, 10, metrics, entities)
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=50)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+
+
 def test_metric_pipelines_stream_through_their_inner_metric():
     """A MetricPipeline's preprocess steps run per chunk; its inner metric merges; its postprocess steps and prefix
     apply to the merged scores. With two subsets, the subsets mean's CI resamples the inner main score."""

@@ -43,6 +43,19 @@ def rows_and_predictions(n: int, seed: int = 0) -> Tuple[Iterator[Dict[str, Any]
     return (row for _, row in instances()), (prediction for prediction, _ in instances())
 
 
+def peak_rss_mb() -> float:
+    """This process's peak resident set (VmHWM). Not ru_maxrss: Linux carries the parent's peak at fork into a child's
+    ru_maxrss, so a child started by a large parent would report the parent's size."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def run(n: int, chunk_size: int) -> Dict[str, Any]:
     from unitxt import evaluate
 
@@ -52,7 +65,7 @@ def run(n: int, chunk_size: int) -> Dict[str, Any]:
     seconds = time.perf_counter() - start
     scores = results.global_scores
     return {"n": n, "seconds": seconds, "rows_per_second": n / seconds,
-            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_rss_mb": peak_rss_mb(),
             "scores": {name: scores[name] for name in sorted(scores) if isinstance(scores[name], float)}}
 
 

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional
 from ..errors import MetricError
 from ..lazy_imports import numpy_module as _np
 from ..settings_utils import settings
-from .base import GlobalMetric, Metric, MetricScores
+from .base import GlobalMetric, KeyedStatistics, Metric, MetricScores
 
 WHOLE = None  # the bucket of every instance of the partition (other buckets are group values)
 
@@ -157,18 +157,38 @@ class _SumState:
         self.exact: Any = None
         self.resampled: Any = None
 
-    def add(self, rows: Any) -> None:
+    def add(self, rows: Any, columns: Any = None, width: int = 0) -> None:
+        """Add statistics rows (m, w); with `columns`, row column j adds to column columns[j] of `width` columns."""
         np = _np()
         if len(rows) == 0:
             return
         self.count += len(rows)
         totals = rows.sum(axis=0, dtype=np.int64 if np.issubdtype(rows.dtype, np.integer) else np.float64)
-        self.exact = totals if self.exact is None else self.exact + totals
+        drawn = None
         if self.resamples:
             from .kernels.poisson_bootstrap import weighted_totals
 
             drawn = weighted_totals(self.rng, self.resamples, rows)
+        if columns is not None:
+            self._grow(width, totals.dtype)
+            np.add.at(self.exact, columns, totals)
+            if drawn is not None:
+                np.add.at(self.resampled, (slice(None), columns), drawn)
+            return
+        self.exact = totals if self.exact is None else self.exact + totals
+        if drawn is not None:
             self.resampled = drawn if self.resampled is None else self.resampled + drawn
+
+    def _grow(self, width: int, dtype: Any) -> None:
+        np = _np()
+        if self.exact is None:
+            self.exact = np.zeros(0, dtype=dtype)
+            self.resampled = np.zeros((self.resamples, 0)) if self.resamples else None
+        missing = width - len(self.exact)
+        if missing > 0:
+            self.exact = np.concatenate([self.exact, np.zeros(missing, dtype=self.exact.dtype)])
+            if self.resampled is not None:
+                self.resampled = np.concatenate([self.resampled, np.zeros((self.resamples, missing))], axis=1)
 
 
 class MetricAccumulator:
@@ -183,6 +203,8 @@ class MetricAccumulator:
         self.total = 0
         # label table of the "labels" kind
         self.label_codes: Dict[Any, int] = {}
+        self.key_columns: Dict[Any, int] = {}  # columns of keyed additive statistics
+        self.keyed = False
         self.labels: List[Any] = []
         # inputs of the "kept" kind, and the positions of each bucket in them
         self.kept: Optional[List[List[Any]]] = None
@@ -228,11 +250,17 @@ class MetricAccumulator:
 
     def _add_sums(self, predictions, references, task_data, buckets) -> None:
         np = _np()
-        rows = np.asarray(self.metric.additive_statistics(*self.metric.checked_inputs(predictions, references,
-                                                                                      task_data)))
+        statistics = self.metric.additive_statistics(*self.metric.checked_inputs(predictions, references, task_data))
+        columns = None
+        self.keyed = isinstance(statistics, KeyedStatistics)
+        if self.keyed:
+            columns = np.asarray([self.key_columns.setdefault(key, len(self.key_columns)) for key in statistics.keys],
+                                 dtype=np.int64)
+            statistics = statistics.rows
+        rows = np.asarray(statistics)
         for bucket, positions in buckets.items():
             chosen = rows if bucket is WHOLE else rows[np.asarray(positions, dtype=np.int64)]
-            self._state(bucket, _SumState).add(chosen)
+            self._state(bucket, _SumState).add(chosen, columns, len(self.key_columns))
 
     def _state(self, bucket: Any, make: Any) -> Any:
         state = self.states.get(bucket)
@@ -330,6 +358,16 @@ class MetricAccumulator:
         return np.concatenate([np.asarray(scores.statistic(idx)[main], dtype=np.float64)
                                for idx in resample_indices(scores.n, self.metric.resolved_n_resamples(), seed)])
 
+    def _keys(self) -> Optional[List[Any]]:
+        """The column keys of keyed statistics (every key of the partition), None for fixed-width statistics."""
+        return list(self.key_columns) if self.keyed else None
+
+    def _padded(self, totals: Any) -> Any:
+        """Keyed totals widened to every key of the partition (a group may not have seen them all)."""
+        np = _np()
+        missing = len(self.key_columns) - totals.shape[1]
+        return np.concatenate([totals, np.zeros((totals.shape[0], missing))], axis=1) if missing > 0 else totals
+
     def _kept_scores(self) -> MetricScores:
         if self.kept_scores is None:
             self.kept_scores = self.metric.evaluate(*self.kept)
@@ -341,7 +379,7 @@ class MetricAccumulator:
             return state.point()
         if self.kind == "sums":
             return {name: _python(values[0]) for name, values in
-                    self.metric.scores_of_totals(state.exact[None, :], exact=True).items()}
+                    self.metric.scores_of_totals(self._padded(state.exact[None, :]), True, self._keys()).items()}
         scores = self._label_scores(state.exact[:, None, :], state.exact[1] > 0, count == self.total)
         return {name: float(values[0]) for name, values in scores.items()}
 
@@ -350,7 +388,7 @@ class MetricAccumulator:
         if self.kind == "mean":
             return state.resample_values(name)
         if self.kind == "sums":
-            return self.metric.scores_of_totals(state.resampled, exact=False)[name]
+            return self.metric.scores_of_totals(self._padded(state.resampled), False, self._keys())[name]
         return self._label_scores(state.resampled, state.exact[1] > 0, False)[name]
 
     def _label_scores(self, counts: Any, gold_seen: Any, whole: bool) -> Dict[str, Any]:

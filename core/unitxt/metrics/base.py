@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence as SequenceABC
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence
 
 from ..errors import MetricError
 from ..operator import PackageRequirementsMixin, StreamOperator
@@ -441,6 +441,26 @@ class BulkInstanceMetric(InstanceMetric):
         return results
 
 
+class KeyedStatistics(NamedTuple):
+    """Additive per-instance statistics whose columns are named by keys (e.g. ("tp", label)): chunks of a stream
+    see different labels, and their columns merge by key."""
+
+    keys: List[Any]
+    rows: Any  # (n, len(keys))
+
+
+def keyed_columns(totals: Any, keys: List[Any], part: str, labels: List[Any]) -> Any:
+    """The (r, len(labels)) columns of the (part, label) keys of summed keyed statistics (zeros for unseen keys)."""
+    np = _np()
+    position = {key: column for column, key in enumerate(keys)}
+    result = np.zeros((totals.shape[0], len(labels)), dtype=np.float64)
+    for column, label in enumerate(labels):
+        source = position.get((part, label))
+        if source is not None:
+            result[:, column] = totals[:, source]
+    return result
+
+
 class GlobalMetric(Metric):
     """Scores need all instances together (`compute(references, predictions, task_data) -> dict`).
 
@@ -461,11 +481,13 @@ class GlobalMetric(Metric):
 
     def additive_statistics(self, predictions, references, task_data) -> Optional[Any]:
         """Per-instance statistics (n, width) whose column totals decide every global score (`scores_of_totals`,
-        `details_of_totals`), so a stream's chunks merge by addition; None when the metric has no such form."""
+        `details_of_totals`), so a stream's chunks merge by addition; or KeyedStatistics when the columns stand for
+        labels that differ between chunks; None when the metric has no such form."""
         return None
 
-    def scores_of_totals(self, totals: Any, exact: bool) -> Dict[str, Any]:
-        """Global scores of summed statistics rows (r, width): {name: r values}; `exact` for the point estimate."""
+    def scores_of_totals(self, totals: Any, exact: bool, keys: Optional[List[Any]] = None) -> Dict[str, Any]:
+        """Global scores of summed statistics rows (r, width): {name: r values}; `exact` for the point estimate;
+        `keys` name the columns of keyed statistics (every key seen, in order of first appearance)."""
         raise NotImplementedError(f"{type(self).__name__}.scores_of_totals(totals, exact) is not implemented")
 
     def details_of_totals(self, vector: Any) -> Dict[str, Any]:

@@ -98,7 +98,7 @@ class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
             rows[positions] = part
         return rows if rows is not None else super().statistics(predictions, references, task_data)
 
-    def scores_of_totals(self, totals, exact):
+    def scores_of_totals(self, totals, exact, keys=None):
         values = super().scores_of_totals(totals, exact)[self.main_score]
         if exact:
             return {self.main_score: _np().asarray([round(float(value), 2) for value in values])}

@@ -5,7 +5,7 @@ import math
 from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
-from .base import GlobalMetric, InstanceMetric, Metric, Statistic
+from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, Statistic, keyed_columns
 from ..lazy_imports import numpy_module as _np
 
 
@@ -300,7 +300,7 @@ class F1Binary(GlobalMetric):
             columns += [g & p, (1 - g) & p, g & (1 - p)]
         return np.column_stack(columns) if len(gold) else np.zeros((0, 6), dtype=np.int64)
 
-    def scores_of_totals(self, totals, exact):
+    def scores_of_totals(self, totals, exact, keys=None):
         np = _np()
         totals = np.asarray(totals, dtype=np.float64)
         result = {}
@@ -351,6 +351,41 @@ class F1MultiLabel(GlobalMetric):
             return result
 
         return statistic
+
+    def score_family(self) -> str:
+        """The kernel's score this metric averages (f1, precision or recall)."""
+        return "f1"
+
+    def additive_statistics(self, predictions, references, task_data):
+        """Per instance and label: in the references ("gold"), predicted ("pred"), both ("hit")."""
+        from .kernels.classification import _label_set, _sorted_distinct
+
+        np = _np()
+        column: Dict[Any, int] = {}
+        cells: List[Any] = []
+        for row, (gold, prediction) in enumerate(zip(_first_reference(references, self), predictions)):
+            gold_set, predicted = _label_set(gold, "references", row), _label_set(prediction, "predictions", row)
+            for part, labels in (("gold", gold_set), ("pred", predicted), ("hit", gold_set & predicted)):
+                for label in _sorted_distinct(labels, part):  # sorted: the same columns in every process
+                    cells.append((row, column.setdefault((part, label), len(column))))
+        rows = np.zeros((len(predictions), len(column)), dtype=np.int64)
+        if cells:
+            positions = np.asarray(cells, dtype=np.int64)
+            np.add.at(rows, (positions[:, 0], positions[:, 1]), 1)
+        return KeyedStatistics(list(column), rows)
+
+    def scores_of_totals(self, totals, exact, keys=None):
+        from .kernels.classification import _sorted_distinct, scores_from_counts
+
+        classes = _sorted_distinct([label for part, label in keys if part == "gold"], "references")
+        tp, support, predicted = (keyed_columns(totals, keys, part, classes) for part in ("hit", "gold", "pred"))
+        scores = scores_from_counts(tp, support, predicted)
+        family = self.score_family()
+        result = {self.main_score: scores[f"{family}_{self.average}"]}
+        if self.average == "macro":
+            per_class = scores[f"{family}_per_class"]
+            result.update((f"{family}_{label}", per_class[:, column]) for column, label in enumerate(classes))
+        return result
 
     def score(self, predictions, references, task_data):
         """Global scores over all instances; an instance is scored alone, over the classes of its own references."""

@@ -214,6 +214,9 @@ class _MultiLabelScore(F1MultiLabel):
     __abstract__ = True
     metric: str = "precision"
 
+    def score_family(self) -> str:
+        return self.metric
+
     def fast_statistic(self, predictions, references, task_data):
         from .kernels.classification import encode_multilabel, multilabel_resampler
 
@@ -301,7 +304,7 @@ class MeanSquaredError(GlobalMetric):
         seen = ~np.isnan(errors)
         return np.column_stack([np.where(seen, errors, 0.0), seen.astype(np.float64)])
 
-    def scores_of_totals(self, totals, exact):
+    def scores_of_totals(self, totals, exact, keys=None):
         np = _np()
         with np.errstate(divide="ignore", invalid="ignore"):
             means = np.where(totals[:, 1] > 0, totals[:, 0] / np.maximum(totals[:, 1], 1.0), np.nan)

@@ -7,7 +7,7 @@ are computed once; global scores and every bootstrap resample re-sum them (one m
 
 from typing import Any, Dict, Optional
 
-from .base import GlobalMetric, Statistic
+from .base import GlobalMetric, KeyedStatistics, Statistic, keyed_columns
 from ..lazy_imports import numpy_module as _np
 
 
@@ -27,24 +27,40 @@ class NER(GlobalMetric):
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         np = _np()
         from .kernels.bootstrap import resampled_sums
-        from .kernels.ner import span_counts, span_scores_from_counts
+        from .kernels.ner import span_counts
 
         counts = span_counts([refs[0] for refs in references], list(predictions))
-        stacked = np.concatenate([counts.tp, counts.fp, counts.fn], axis=1)
-        n_types = len(counts.types)
-        per_type = self.report_per_type
+        keyed = self._keyed(counts)
 
         def statistic(idx):
-            sums = resampled_sums(stacked, np.asarray(idx))
-            scores = span_scores_from_counts(sums[:, :n_types], sums[:, n_types:2 * n_types], sums[:, 2 * n_types:])
-            result = {name: value for name, value in scores.items() if not name.endswith("_per_type")}
-            if per_type:
-                for column, entity_type in enumerate(counts.types):
-                    result[f"f1_{entity_type}"] = scores["f1_per_type"][:, column]
-            return result
+            idx = np.asarray(idx)
+            return self.scores_of_totals(resampled_sums(keyed.rows, idx), idx.shape[0] == 1, keyed.keys)
 
         statistic.counts = counts
         return statistic
+
+    def additive_statistics(self, predictions, references, task_data):
+        """Per instance and entity type: true positive, false positive and false negative spans."""
+        from .kernels.ner import span_counts
+
+        return self._keyed(span_counts([refs[0] for refs in references], list(predictions)))
+
+    @staticmethod
+    def _keyed(counts: Any) -> KeyedStatistics:
+        keys = [(part, entity_type) for part in ("tp", "fp", "fn") for entity_type in counts.types]
+        return KeyedStatistics(keys, _np().concatenate([counts.tp, counts.fp, counts.fn], axis=1))
+
+    def scores_of_totals(self, totals, exact, keys=None):
+        from .kernels.ner import _sorted, span_scores_from_counts
+
+        types = _sorted({entity_type for _, entity_type in keys})
+        tp, fp, fn = (keyed_columns(totals, keys, part, types) for part in ("tp", "fp", "fn"))
+        scores = span_scores_from_counts(tp, fp, fn)
+        result = {name: value for name, value in scores.items() if not name.endswith("_per_type")}
+        if self.report_per_type:
+            for column, entity_type in enumerate(types):
+                result[f"f1_{entity_type}"] = scores["f1_per_type"][:, column]
+        return result
 
     def single_instance_scores(self, predictions, references, task_data, statistic) -> Dict[str, Any]:
         from .kernels.ner import span_scores_from_counts
@@ -64,3 +80,4 @@ class NER(GlobalMetric):
         if self.report_per_type:
             result.update({f"f1_{entity_type}": value for entity_type, value in per_type.items()})
         return result
+

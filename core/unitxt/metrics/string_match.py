@@ -154,7 +154,7 @@ class Wer(GlobalMetric):
         edits, lengths = word_edit_counts([refs[0] for refs in references], list(predictions))
         return _np().column_stack([edits, lengths])
 
-    def scores_of_totals(self, totals, exact):
+    def scores_of_totals(self, totals, exact, keys=None):
         from .kernels.text_match import _wer_ratio
 
         return {self.main_score: _wer_ratio(totals[:, 0], totals[:, 1])}

@@ -102,7 +102,7 @@ class _CorpusStatisticMetric(GlobalMetric):
     def additive_statistics(self, predictions, references, task_data) -> Any:
         return self.statistics(list(predictions), [list(refs) for refs in references], task_data)
 
-    def scores_of_totals(self, totals: Any, exact: bool) -> Dict[str, Any]:
+    def scores_of_totals(self, totals: Any, exact: bool, keys: Any = None) -> Dict[str, Any]:
         np = _np()
         if exact:
             return {self.main_score: np.asarray([self.score_vector(row) * self._scale for row in totals])}

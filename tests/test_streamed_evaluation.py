@@ -169,6 +169,33 @@ def test_multi_label_and_entity_f1_merge_counts_keyed_by_label(metrics, entities
     assert_same_points(streamed.global_scores, in_memory.global_scores)
 
 
+def test_key_value_extraction_relaxed_correctness_and_websrc_merge_by_sums():
+    """Key-value extraction learns its reference keys over the whole stream: a key predicted in an early chunk and
+    first seen in a reference later is scored, not counted as illegal."""
+    rng = random.Random(11)
+    keys = ["name", "city", "zip", "phone"]
+    predictions, rows = [], []
+    for index in range(400):
+        gold_keys = keys[:2] if index < 200 else keys  # "zip" and "phone" reach the references in later chunks
+        gold = {key: rng.choice(["a", "b"]) for key in gold_keys if rng.random() < 0.8}
+        guess = {key: rng.choice(["a", "b"]) for key in keys + ["extra"] if rng.random() < 0.6}
+        predictions.append(guess)
+        rows.append({"source": f"extract {index}", "references": [gold], "metrics":
+                     ["metrics.key_value_extraction.accuracy"], "postprocessors": [],
+                     "task_data": json.dumps({"metadata": {"template": "t"}}), "groups": [], "subset": [],
+                     "data_classification_policy": ["public"]})
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=60)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+    assert "accuracy_zip" in streamed.global_scores and "accuracy_extra" not in streamed.global_scores
+    predictions, rows = text_rows(300, 12, ["metrics.relaxed_correctness", "metrics.websrc_squad_f1"])
+    for index, row in enumerate(rows):
+        row["task_data"] = json.dumps({"type": "human_test" if index % 4 else "augmented", "metadata": {}})
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=60)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+
+
 def test_metric_pipelines_stream_through_their_inner_metric():
     """A MetricPipeline's preprocess steps run per chunk; its inner metric merges; its postprocess steps and prefix
     apply to the merged scores. With two subsets, the subsets mean's CI resamples the inner main score."""

@@ -141,24 +141,29 @@ class RelaxedCorrectness(GlobalMetric):
     ci_scores = ["relaxed_overall"]
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        from .kernels.bootstrap import resampled_sums
+
+        counts = self.additive_statistics(predictions, references, task_data)
+        return lambda idx: self.scores_of_totals(resampled_sums(counts, idx), idx.shape[0] == 1)
+
+    def additive_statistics(self, predictions, references, task_data):
+        """Per instance: correct, human-written, correct and human-written, and 1 (the instance count)."""
         np = _np()
         correct = np.asarray([float(relaxed_correct(str(p), str(refs[0]))) for p, refs in zip(predictions, references)])
         human = np.asarray([float(data.get("type") == "human_test") for data in task_data])
+        return np.column_stack([correct, human, correct * human, np.ones(len(correct))]).reshape(-1, 4)
 
-        def statistic(idx):
-            taken_correct, taken_human = correct[idx], human[idx]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                human_count = taken_human.sum(axis=1)
-                augmented_count = (1 - taken_human).sum(axis=1)
-                return {
-                    "relaxed_overall": taken_correct.mean(axis=1),
-                    "relaxed_human_split": np.where(human_count > 0, (taken_correct * taken_human).sum(axis=1)
-                                                    / np.maximum(human_count, 1), np.nan),
-                    "relaxed_augmented_split": np.where(augmented_count > 0, (taken_correct * (1 - taken_human)).sum(
-                        axis=1) / np.maximum(augmented_count, 1), np.nan),
-                }
-
-        return statistic
+    def scores_of_totals(self, totals, exact, keys=None):
+        np = _np()
+        correct, human, correct_human, count = (totals[:, column] for column in range(4))
+        augmented = count - human
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return {
+                "relaxed_overall": np.where(count > 0, correct / np.maximum(count, 1), np.nan),
+                "relaxed_human_split": np.where(human > 0, correct_human / np.maximum(human, 1), np.nan),
+                "relaxed_augmented_split": np.where(augmented > 0, (correct - correct_human) / np.maximum(augmented, 1),
+                                                    np.nan),
+            }
 
     def score(self, predictions, references, task_data):
         scores = super().score(predictions, references, task_data)
@@ -187,13 +192,21 @@ class WebsrcSquadF1(GlobalMetric):
     main_score = "websrc_squad_f1"
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        from .kernels.bootstrap import resampled_sums
+
+        sums = self.additive_statistics(predictions, references, task_data)
+        return lambda idx: self.scores_of_totals(resampled_sums(sums, idx), idx.shape[0] == 1)
+
+    def additive_statistics(self, predictions, references, task_data):
+        """Per instance: its token-set F1 and 1 (the global score is their mean)."""
         np = _np()
         values = np.asarray([websrc_f1(str(refs[0]), str(p)) for p, refs in zip(predictions, references)])
+        return np.column_stack([values, np.ones(len(values))]).reshape(-1, 2)
 
-        def statistic(idx):
-            return {self.main_score: np.round(values[idx].mean(axis=1), 3)}
-
-        return statistic
+    def scores_of_totals(self, totals, exact, keys=None):
+        np = _np()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return {self.main_score: np.round(totals[:, 0] / totals[:, 1], 3)}
 
 
 # ---------------------------------------------------------------- FinQA

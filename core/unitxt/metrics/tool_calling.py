@@ -15,7 +15,7 @@ import math
 from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
-from .base import GlobalMetric, InstanceMetric, Metric, MetricScores
+from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, MetricScores, keyed_columns
 from ..lazy_imports import numpy_module as _np
 
 
@@ -245,49 +245,63 @@ class KeyValueExtraction(GlobalMetric):
         return value
 
     def fast_statistic(self, predictions, references, task_data):
-        """Per-instance, per-key scores computed once (NaN: key in neither); resamples average them."""
+        """Per-instance, per-key scores computed once; resamples re-sum them."""
+        np = _np()
+        from .kernels.bootstrap import resampled_sums
+
+        keyed = self.additive_statistics(predictions, references, task_data)
+
+        def statistic(idx):
+            idx = np.asarray(idx)
+            return self.scores_of_totals(resampled_sums(keyed.rows, idx), idx.shape[0] == 1, keyed.keys)
+
+        return statistic
+
+    def additive_statistics(self, predictions, references, task_data):
+        """Per instance: per key in the prediction or the reference its score ("value"; 0 when only one side has the
+        key) and a count ("seen"), "gold" per reference key, "predicted" per predicted key, and the number of
+        predicted keys ("keys", "all"). Only keys some reference has are scored, as a stream learns at its end."""
         np = _np()
         golds = [self._flatten(refs[0]) for refs in references]
         predicted = [self._flatten(p) for p in predictions]
-        keys = sorted({key for gold in golds for key in gold})
-        pairs = [(i, k, p[key], g[key]) for i, (p, g) in enumerate(zip(predicted, golds))
-                 for k, key in enumerate(keys) if key in p and key in g]
-        table = np.full((len(predicted), len(keys)), np.nan)
-        for i, (p, g) in enumerate(zip(predicted, golds)):
-            for k, key in enumerate(keys):
-                if (key in p) != (key in g):
-                    table[i, k] = 0.0
+        column: Dict[Any, int] = {("keys", "all"): 0}
+        cells: List[Any] = []
+        pairs = []
+        for row, (p, g) in enumerate(zip(predicted, golds)):
+            cells.append((row, 0, float(len(p))))
+            for key in sorted(set(p) | set(g), key=str):
+                for part in ("seen",) + (("gold",) if key in g else ()) + (("predicted",) if key in p else ()):
+                    cells.append((row, column.setdefault((part, key), len(column)), 1.0))
+                if key in p and key in g:
+                    pairs.append((row, column.setdefault(("value", key), len(column)), p[key], g[key]))
+        rows = np.zeros((len(predicted), len(column)))
+        for row, col, value in cells:
+            rows[row, col] += value
         if pairs:
             inner = self.metric.evaluate([a for _, _, a, _ in pairs], [[b] for _, _, _, b in pairs])
-            for (i, k, _, _), instance in zip(pairs, inner.metric.instance_results(inner)):
-                table[i, k] = float(instance["score"])
-        present = (~np.isnan(table)).astype(np.float64)
-        values = np.nan_to_num(table)
-        illegal = np.asarray([sum(key not in keys for key in p) for p in predicted], dtype=np.float64)
-        total = np.asarray([len(p) for p in predicted], dtype=np.float64)
+            for (row, col, _, _), instance in zip(pairs, inner.metric.instance_results(inner)):
+                rows[row, col] += float(instance["score"])
+        return KeyedStatistics(list(column), rows)
+
+    def scores_of_totals(self, totals, exact, keys=None):
+        np = _np()
+        gold_keys = sorted({key for part, key in keys if part == "gold"}, key=str)
+        sums = keyed_columns(totals, keys, "value", gold_keys)
+        counts = keyed_columns(totals, keys, "seen", gold_keys)
+        illegal = sum(totals[:, column] for column, (part, key) in enumerate(keys)
+                      if part == "predicted" and key not in set(gold_keys)) + np.zeros(totals.shape[0])
+        total = totals[:, keys.index(("keys", "all"))]
         name = self.metric.main_score
-
-        def statistic(idx):
-            from .kernels.bootstrap import resampled_sums
-
-            idx = np.asarray(idx)
-            sums, counts = resampled_sums(values, idx), resampled_sums(present, idx)
-            if sums.ndim == 1:  # no keys at all
-                sums, counts = sums.reshape(-1, 0), counts.reshape(-1, 0)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                means = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
-                n_keys = (counts > 0).sum(axis=1)
-                result = {f"{name}_{key}": means[:, k] for k, key in enumerate(keys)}
-                result[f"{name}_micro"] = np.where(counts.sum(axis=1) > 0, sums.sum(axis=1)
-                                                   / np.maximum(counts.sum(axis=1), 1), np.nan)
-                result[f"{name}_macro"] = np.where(n_keys > 0, np.nansum(means, axis=1) / np.maximum(n_keys, 1),
-                                                   np.nan)
-                taken_total, taken_illegal = total[idx].sum(axis=1), illegal[idx].sum(axis=1)
-                result[f"{name}_legal_keys_in_predictions"] = np.where(
-                    taken_total > 0, 1 - taken_illegal / np.maximum(taken_total, 1), 0.0)
-            return result
-
-        return statistic
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+            n_keys = (counts > 0).sum(axis=1)
+            result = {f"{name}_{key}": means[:, k] for k, key in enumerate(gold_keys)}
+            result[f"{name}_micro"] = np.where(counts.sum(axis=1) > 0, sums.sum(axis=1)
+                                               / np.maximum(counts.sum(axis=1), 1), np.nan)
+            result[f"{name}_macro"] = np.where(n_keys > 0, np.nansum(means, axis=1) / np.maximum(n_keys, 1), np.nan)
+            result[f"{name}_legal_keys_in_predictions"] = np.where(total > 0, 1 - illegal / np.maximum(total, 1),
+                                                                   0.0)
+        return result
 
 
 def flatten_tool_call(value: Any, parent: str = "", sep: str = ".") -> Dict[str, Any]:

@@ -4,7 +4,11 @@ does not grow with the stream."""
 
 import json
 import math
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import datasets
 import numpy as np
@@ -330,3 +334,26 @@ def test_mismatched_counts_bad_chunk_sizes_and_instance_access_are_clear_errors(
             read()
     with pytest.raises(UnitxtError, match="expected a dict"):
         evaluate(iter(["a"]), iter(["not a row"]))
+
+
+def test_streamed_intervals_do_not_depend_on_the_process_hash_seed():
+    """Label and key columns follow first appearance and sorted sets, never set order: the Poisson draws, and so
+    the intervals, are the same in every process."""
+    script = (
+        "import json, sys; sys.path.insert(0, '.')\n"
+        "from tests.test_streamed_evaluation import label_list_rows, flat\n"
+        "from tests.test_columnar_evaluation import random_rows\n"
+        "from unitxt import evaluate\n"
+        "p, r = random_rows(600, 3, with_groups=True)\n"
+        "a = flat(dict(evaluate(iter(p), iter(r), chunk_size=150).global_scores))\n"
+        "p, r = label_list_rows(300, 4, ['metrics.f1_macro_multi_label'])\n"
+        "b = flat(dict(evaluate(iter(p), iter(r), chunk_size=70).global_scores))\n"
+        "print(json.dumps([a, b], sort_keys=True, default=str))\n"
+    )
+    outputs = []
+    for seed in ("1", "2"):
+        environment = dict(os.environ, PYTHONHASHSEED=seed)
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment,
+                              cwd=Path(__file__).resolve().parent.parent, check=True)
+        outputs.append(done.stdout.strip().splitlines()[-1])
+    assert outputs[0] == outputs[1] and "f1_macro_ci_low" in outputs[0]

@@ -4,6 +4,7 @@ Runs, one after the other (each in its own process, so peak memory is its own):
   evaluate_throughput.py  evaluate() at 10K and 1M rows (cold/warm, rows and Arrow input; targets 0.2 s / 10 s, 1.5 GB)
   recipe_throughput.py    20K + 5 demos end to end, pipeline, columnar render, the original system when available
   streaming_memory.py     load_dataset(streaming=True) over a large local source: rows/s and peak RSS (<= 500 MB)
+  streamed_evaluation.py  evaluate() of a stream chunk by chunk: points vs in memory, rows/s and peak RSS per size
 Sharded runs (item 4) are checked by tests/test_sharding.py and the Hub metric's distributed-mode tests.
 
 Run from the repository root:  PYTHONPATH=core python scripts/benchmarks/scale.py [--stream-rows 10000000] [--quick]
@@ -38,6 +39,8 @@ def main() -> int:
         run([str(HERE / "evaluate_throughput.py"), "--sizes", *sizes, "--text-n", "0"]),
         run([str(HERE / "recipe_throughput.py")] + (["--no-original"] if args.quick else [])),
         run([str(HERE / "streaming_memory.py"), "--rows", str(stream_rows)]),
+        run([str(HERE / "streamed_evaluation.py"), "--compare", "100000" if args.quick else "1000000", "--sizes",
+             *(["100000", "1000000"] if args.quick else ["1000000", str(stream_rows)])]),
     ]
     return max(codes)
 

@@ -198,7 +198,7 @@ class MetricAccumulator:
         self.metric = metric
         self.label = label
         self.resamples = metric.resolved_n_resamples() if with_ci else 0
-        self.kind: Optional[str] = None  # "mean", "labels" or "kept", fixed by the first chunk
+        self.kind: Optional[str] = None  # "mean", "labels", "sums", "pipeline" or "kept", fixed by the first chunk
         self.states: Dict[Any, Any] = {}
         self.total = 0
         # label table of the "labels" kind

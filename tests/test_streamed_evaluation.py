@@ -219,10 +219,13 @@ def test_metrics_without_an_additive_form_keep_their_inputs_and_give_identical_n
     """Rank correlations do not merge: their processed inputs are kept and scored at the end exactly as in memory,
     CIs, p-values and dropped pairs included (the same bootstrap draws)."""
     predictions, rows = numeric_rows(400, 6, ["metrics.spearman"])
+    for index, row in enumerate(rows):
+        row["groups"] = ['{"parity": %d}' % (index % 2)]
     in_memory = evaluate(predictions, rows)
     streamed = evaluate(iter(predictions), iter(rows), chunk_size=64)
     assert dict(streamed.global_scores) == dict(in_memory.global_scores)
     assert streamed.global_scores["spearmanr_dropped_pairs"] == 24
+    assert streamed.groups_scores == in_memory.groups_scores and set(streamed.groups_scores["parity"]) == {0, 1}
 
 
 def test_cis_agree_with_the_in_memory_bootstrap_and_the_binomial_interval():

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from .errors import MetricError, UnitxtError
-from .evaluation_inputs import EvaluationInputs, positions_by_code
+from .evaluation_inputs import EvaluationInputs, positions_by_code, refuse_dataset_dict
 from .metrics.base import Metric, MetricScores, evaluation_memo, global_scores_together
 from .post_processing import LazyTaskData, _names, _Resolver, post_process_rows  # noqa: F401 - re-exported
 from .results import EvaluationResults
@@ -23,8 +23,7 @@ def rows_of(data: Any) -> List[Dict[str, Any]]:
         columns = data.to_dict()
         names = list(columns)
         return [dict(zip(names, values)) for values in zip(*(columns[name] for name in names))]
-    if isinstance(data, dict) and "test" in data and not isinstance(data.get("test"), (str, list, int)):
-        raise UnitxtError("Pass one split (e.g. dataset['test']), not the whole DatasetDict, to evaluate().")
+    refuse_dataset_dict(data)
     rows = list(data)
     for index, row in enumerate(rows):
         if not isinstance(row, dict):

@@ -53,6 +53,12 @@ def _codes_of(cells: Any) -> Tuple[List[int], List[Any]]:
     return codes, values
 
 
+def refuse_dataset_dict(data: Any) -> None:
+    """evaluate() scores one split: a DatasetDict (or a dict of splits) is a clear error."""
+    if isinstance(data, dict) and "test" in data and not isinstance(data.get("test"), (str, list, int)):
+        raise UnitxtError("Pass one split (e.g. dataset['test']), not the whole DatasetDict, to evaluate().")
+
+
 class EvaluationInputs:
     """Read-only column access to the rows being evaluated."""
 
@@ -62,8 +68,7 @@ class EvaluationInputs:
             self.n = len(data)
             self.names = set(data.column_names)
         else:
-            if isinstance(data, dict) and "test" in data and not isinstance(data.get("test"), (str, list, int)):
-                raise UnitxtError("Pass one split (e.g. dataset['test']), not the whole DatasetDict, to evaluate().")
+            refuse_dataset_dict(data)
             rows = data if isinstance(data, list) else list(data)
             for index, row in enumerate(rows):
                 if type(row) is not dict and not isinstance(row, dict):

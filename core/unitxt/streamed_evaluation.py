@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 from .errors import MetricError, UnitxtError
 from .evaluation import (_check_policy, _group_value, _hashable, _partitions, check_predictions, collector_paused,
                          non_text_prediction_counts, warn_about_non_text)
-from .evaluation_inputs import EvaluationInputs, _is_dataset
+from .evaluation_inputs import EvaluationInputs, _is_dataset, refuse_dataset_dict
 from .metrics.accumulators import WHOLE, MetricAccumulator
 from .metrics.base import Metric, evaluation_memo
 from .post_processing import _Resolver, post_process_rows
@@ -88,9 +88,13 @@ class StreamedEvaluationResults(EvaluationResults):
     def __len__(self) -> int:
         return self._count
 
+    @staticmethod
+    def _no_instances() -> UnitxtError:
+        return UnitxtError("A streamed evaluation keeps scores, not instances: evaluate a Dataset or a list of rows "
+                           "(in memory) to read per-instance results.")
+
     def __getitem__(self, index):
-        raise UnitxtError("A streamed evaluation keeps scores, not instances: evaluate a Dataset or a list of rows "
-                          "(in memory) to read per-instance results.")
+        raise self._no_instances()
 
     def __eq__(self, other: Any) -> bool:
         return other is self
@@ -99,14 +103,14 @@ class StreamedEvaluationResults(EvaluationResults):
 
     @property
     def instance_scores(self):
-        return self[0]
+        raise self._no_instances()
 
     @property
     def signature(self) -> str:
         return self._signature
 
     def input_rows(self):
-        return self[0]
+        raise self._no_instances()
 
     def __getstate__(self) -> Dict[str, Any]:
         return dict(self.__dict__)
@@ -153,8 +157,7 @@ def _row_chunks(data: Any, chunk_size: int) -> Iterator[Any]:
         for start in range(0, len(data), chunk_size):
             yield data.select(range(start, min(len(data), start + chunk_size)))
         return
-    if isinstance(data, dict) and "test" in data and not isinstance(data.get("test"), (str, list, int)):
-        raise UnitxtError("Pass one split (e.g. dataset['test']), not the whole DatasetDict, to evaluate().")
+    refuse_dataset_dict(data)
     if not hasattr(data, "__iter__") or isinstance(data, (str, bytes, dict)):
         raise UnitxtError(f"The data to evaluate must be rows (a Dataset, an IterableDataset, a list or a generator "
                           f"of row dicts), got {type(data).__name__}.", field="data")

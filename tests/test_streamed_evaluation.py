@@ -274,9 +274,9 @@ def test_state_does_not_grow_with_the_stream(metric_name):
         for _ in range(chunks):
             golds = [rng.choice("abcde") for _ in range(500)]
             guesses = [gold if rng.random() < 0.6 else rng.choice("abcdef") for gold in golds]
-            accumulator.add(guesses, [[gold] for gold in golds], LazyTaskData([None] * 500), {WHOLE: range(500)})
+            accumulator.add(guesses, [[gold] for gold in golds], LazyTaskData([None] * 500), {WHOLE: None})
         assert accumulator.kind in ("mean", "labels") and accumulator.count() == 500 * chunks
-        return sum(array.nbytes for state in accumulator.states.values() for array in _arrays(state))
+        return sum(array.nbytes for state in accumulator.state.states.values() for array in _arrays(state))
 
     assert state_bytes(2) == state_bytes(40) > 0
 
@@ -306,16 +306,34 @@ def test_weighted_totals_of_equal_rows_and_distinct_rows_have_the_poisson_moment
 
 
 def test_nan_instance_scores_are_left_out_of_means_as_in_memory():
-    from unitxt.metrics.accumulators import _MeanState
+    from unitxt.metrics.accumulators import _MeanState, _ratio
 
     values = np.array([1.0, np.nan, 0.5, np.nan, 0.25])
-    state = _MeanState(200, "nan test")
+    state = _MeanState(200, np.random.default_rng(0))
     state.add({"score": values[:2]})
     state.add({"score": values[2:]})
-    assert state.point()["score"] == pytest.approx(resampled_mean(values, np.arange(5)[None, :])[0], abs=1e-15)
-    empty = _MeanState(0, "all nan")
+    mean = _ratio(state.sums["score"], state.counts["score"])
+    assert mean == pytest.approx(resampled_mean(values, np.arange(5)[None, :])[0], abs=1e-15)
+    assert state.counts["score"] == 3 and state.resampled["score"].shape == (200, 2)
+    empty = _MeanState(0, None)
     empty.add({"score": np.array([np.nan, np.nan])})
-    assert math.isnan(empty.point()["score"])
+    assert math.isnan(_ratio(empty.sums["score"], empty.counts["score"]))
+
+
+def test_a_group_that_ended_before_new_labels_or_score_names_appeared_is_scored_as_in_memory():
+    """Group "early" has all its rows in the first chunk; label "late" first appears after it: its counts are
+    widened, not misread (single-label F1 and Matthews, multi-label F1)."""
+    rows, predictions = [], []
+    for index in range(120):
+        late = index >= 50
+        gold = "late" if late and index % 2 else ["a", "b"][index % 2]
+        predictions.append(gold if index % 3 else "b")
+        rows.append(plain_row(index, [gold], ["metrics.f1_macro", "metrics.matthews_correlation"]))
+        rows[-1]["groups"] = ['{"phase": "%s"}' % ("late" if late else "early")]
+    in_memory = evaluate(predictions, rows)
+    streamed = evaluate(iter(predictions), iter(rows), chunk_size=50)
+    assert_same_points(streamed.groups_scores, in_memory.groups_scores)
+    assert "f1_late" in streamed.global_scores and "f1_late" not in streamed.groups_scores["phase"]["early"]
 
 
 def test_mismatched_counts_bad_chunk_sizes_and_instance_access_are_clear_errors():

@@ -42,7 +42,7 @@ class StreamedPartition:
 
     def add(self, predictions: List[Any], references: List[List[Any]], task_data: Any,
             groups: Dict[Any, Dict[Any, List[int]]]) -> None:
-        buckets: Dict[Any, List[int]] = {WHOLE: list(range(len(predictions)))}
+        buckets: Dict[Any, Any] = {WHOLE: None}  # None: every position of the chunk
         for group_key, values in groups.items():
             known = self.group_values.setdefault(group_key, [])
             for value, positions in values.items():

@@ -5,6 +5,7 @@ does not grow with the stream."""
 import json
 import math
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 from tests.test_columnar_evaluation import random_rows
-from unitxt import evaluate, get_from_catalog, load_dataset
+from unitxt import compare, evaluate, get_from_catalog, load_dataset
 from unitxt.errors import UnitxtError
 from unitxt.metrics.accumulators import WHOLE, MetricAccumulator
 from unitxt.metrics.kernels.bootstrap import resampled_mean
@@ -247,6 +248,10 @@ def test_the_same_chunking_repeats_exactly_and_other_chunkings_keep_the_points()
     assert flat(first.global_scores) == flat(again.global_scores)
     assert flat(first.subsets_scores) == flat(again.subsets_scores)
     assert first.signature == again.signature != other.signature
+    assert first.global_scores.summary.endswith(f"Signature: {first.signature}") and "poisson" in first.signature
+    restored = pickle.loads(pickle.dumps(first))
+    assert restored.global_scores == first.global_scores and restored.signature == first.signature
+    assert len(restored) == 700 and restored.groups_scores == first.groups_scores
     assert_same_points(other.global_scores, first.global_scores)
 
 
@@ -346,9 +351,11 @@ def test_mismatched_counts_bad_chunk_sizes_and_instance_access_are_clear_errors(
         with pytest.raises(UnitxtError, match="chunk_size must be a positive number of rows"):
             evaluate(predictions, rows, chunk_size=bad)
     results = evaluate(iter(predictions), iter(rows))
-    for read in (lambda: results[0], lambda: list(results), lambda: results.instance_scores):
+    for read in (lambda: results[0], lambda: list(results), lambda: results.instance_scores, results.to_html):
         with pytest.raises(UnitxtError, match="keeps scores, not instances"):
             read()
+    with pytest.raises(UnitxtError, match="comes from a streamed evaluation"):
+        compare(results, evaluate(predictions, rows))
     with pytest.raises(UnitxtError, match="expected a dict"):
         evaluate(iter(["a"]), iter(["not a row"]))
 

@@ -81,6 +81,8 @@ class StreamedPartition:
 class StreamedEvaluationResults(EvaluationResults):
     """Scores of a streamed evaluation (global, groups, subsets, signature); its instances were not kept."""
 
+    streamed = True
+
     def __init__(self, count: int):
         super().__init__()
         self._count = count

@@ -381,3 +381,17 @@ def test_streamed_intervals_do_not_depend_on_the_process_hash_seed():
                               cwd=Path(__file__).resolve().parent.parent, check=True)
         outputs.append(done.stdout.strip().splitlines()[-1])
     assert outputs[0] == outputs[1] and "f1_macro_ci_low" in outputs[0]
+
+
+def test_a_pipeline_keeping_its_inner_main_score_gets_a_subsets_mean_interval():
+    """main_score "score" means the inner metric's main score: the subsets mean's CI resamples that score (in memory
+    this raised KeyError 'score' before)."""
+    pipeline = json.dumps({"__type__": "metric_pipeline", "metric": "metrics.token_overlap"})
+    predictions, rows = text_rows(120, 13, [pipeline])
+    for index, row in enumerate(rows):
+        row["subset"] = ["a" if index % 2 else "b"]
+    streamed, in_memory = assert_stream_matches_memory(predictions, rows, 50)
+    for results in (in_memory, streamed):
+        scores = results.global_scores
+        assert scores["score_name"] == "subsets_mean" and scores["a"]["score_name"] == "f1"
+        assert scores["subsets_mean_ci_low"] < scores["subsets_mean"] < scores["subsets_mean_ci_high"]

@@ -395,3 +395,10 @@ def test_a_pipeline_keeping_its_inner_main_score_gets_a_subsets_mean_interval():
         scores = results.global_scores
         assert scores["score_name"] == "subsets_mean" and scores["a"]["score_name"] == "f1"
         assert scores["subsets_mean_ci_low"] < scores["subsets_mean"] < scores["subsets_mean_ci_high"]
+
+
+def test_invalid_task_data_json_in_a_stream_is_a_clear_error():
+    predictions, rows = text_rows(30, 14, ["metrics.rouge"])
+    rows[17]["task_data"] = '{"metadata": {"template": "t"'
+    with pytest.raises(UnitxtError, match="task_data of an instance is not valid JSON"):
+        evaluate(iter(predictions), iter(rows), chunk_size=10)

@@ -52,6 +52,16 @@ def datasets_version() -> str:
         return "none"
 
 
+def _parsed(task_data: str) -> Any:
+    try:
+        return json.loads(task_data)
+    except ValueError as error:
+        from .errors import MetricError
+
+        raise MetricError(f"task_data of an instance is not valid JSON ({str(error)[:120]}): {task_data[:80]!r}.",
+                          field="task_data") from None
+
+
 def _recipe_description(data: Any) -> Any:
     metadata = data.get("metadata") if isinstance(data, dict) else None
     if isinstance(metadata, dict):
@@ -98,15 +108,12 @@ class StreamSignature:
             return _recipe_description(data)
         start = data.rfind('"metadata": ')
         tail = data[start:] if start >= 0 else None
-        if tail is not None and tail in self.metadata_seen:
-            return self.metadata_seen[tail]
-        try:  # parses only when "metadata" is the last key of the top-level object (else: "Extra data")
-            description = _recipe_description(json.loads("{" + tail)) if tail is not None else None
-        except ValueError:
-            return _recipe_description(json.loads(data))
-        if tail is not None:
-            self.metadata_seen[tail] = description
-        return description if tail is not None else _recipe_description(json.loads(data))
+        if tail is not None and tail not in self.metadata_seen:
+            try:  # parses only when "metadata" is the last key of the top-level object (else: "Extra data")
+                self.metadata_seen[tail] = _recipe_description(json.loads("{" + tail))
+            except ValueError:
+                tail = None
+        return self.metadata_seen[tail] if tail is not None else _recipe_description(_parsed(data))
 
     def signature(self, metrics: Sequence[Any], with_ci: bool, chunk_size: int) -> str:
         """Resamples are Poisson-weighted and drawn chunk by chunk: the field says so (CIs differ from in-memory)."""

@@ -7,7 +7,7 @@ count per resample), so they estimate the same intervals without drawing the sam
 """
 
 import itertools
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .errors import MetricError, UnitxtError
 from .evaluation import (_check_policy, _group_value, _hashable, _partitions, check_predictions, collector_paused,
@@ -109,13 +109,19 @@ class StreamedEvaluationResults(EvaluationResults):
 
     @property
     def signature(self) -> str:
+        """Computed when first read (it hashes the catalogs in use), from what the stream contributed."""
+        if self._signature is None:
+            self._signature = self._signature_source()
+            self._signature_source = None
         return self._signature
 
     def input_rows(self):
         raise self._no_instances()
 
     def __getstate__(self) -> Dict[str, Any]:
-        return dict(self.__dict__)
+        state = dict(self.__dict__)
+        state["_signature"], state["_signature_source"] = self.signature, None
+        return state
 
 
 def evaluate_in_chunks(predictions: Iterable[Any], data: Any, with_ci: bool = True,
@@ -150,7 +156,7 @@ def evaluate_in_chunks(predictions: Iterable[Any], data: Any, with_ci: bool = Tr
     warn_about_non_text(non_text, total)
     _note_kept_metrics(partitions)
     metrics = [metric for partition in partitions.values() for metric in partition.metrics]
-    return _results(partitions, total, with_ci, signature.signature(metrics, with_ci, chunk_size))
+    return _results(partitions, total, with_ci, lambda: signature.signature(metrics, with_ci, chunk_size))
 
 
 def _row_chunks(data: Any, chunk_size: int) -> Iterator[Any]:
@@ -229,7 +235,7 @@ def _note_kept_metrics(partitions: Dict[PartitionKey, StreamedPartition]) -> Non
 
 
 def _results(partitions: Dict[PartitionKey, StreamedPartition], total: int, with_ci: bool,
-             signature: str) -> StreamedEvaluationResults:
+             signature: Callable[[], str]) -> StreamedEvaluationResults:
     results = StreamedEvaluationResults(total)
     subsets = {subset for subset, _ in partitions}
     if len(partitions) == 1 and subsets == {()}:
@@ -248,6 +254,6 @@ def _results(partitions: Dict[PartitionKey, StreamedPartition], total: int, with
         results.global_scores = GlobalScores(subsets_scores)
         results.groups_scores = GroupsScores()
         results.subsets_scores = subsets_scores
-    results._signature = signature
+    results._signature, results._signature_source = None, signature
     results.global_scores._results = results
     return results

@@ -212,6 +212,23 @@ def test_metric_pipelines_stream_through_their_inner_metric():
     assert in_memory.global_scores["subsets_mean_ci_low"] < in_memory.global_scores["subsets_mean"]
 
 
+def test_pearson_merges_by_moment_sums_with_its_p_value_and_dropped_pairs():
+    predictions, rows = numeric_rows(500, 15, ["metrics.pearson"])
+    streamed, in_memory = assert_stream_matches_memory(predictions, rows, 80)
+    scores = streamed.global_scores
+    assert scores["pearsonr_dropped_pairs"] == 30 and scores["num_of_instances"] == 470
+    assert 0 < scores["pearsonr_p_value"] < 1e-6 and scores["pearsonr_ci_low"] < scores["pearsonr"]
+    constant = [3.0] * 40
+    _, constant_rows = numeric_rows(40, 16, ["metrics.pearson"])
+    streamed, _ = assert_stream_matches_memory(constant, constant_rows, 15)
+    assert math.isnan(streamed.global_scores["pearsonr"])
+    rng = random.Random(17)  # values far from 0 for their spread: moments are summed about round shifts
+    far = [1e5 + rng.gauss(0, 1) for _ in range(3000)]
+    far_rows = [plain_row(index, [value + rng.gauss(0, 1)], ["metrics.pearson"]) for index, value in enumerate(far)]
+    streamed, _ = assert_stream_matches_memory(far, far_rows, 700)
+    assert 0.6 < streamed.global_scores["pearsonr"] < 0.8
+
+
 def test_metrics_without_an_additive_form_keep_their_inputs_and_give_identical_numbers():
     """Rank correlations do not merge: their processed inputs are kept and scored at the end exactly as in memory,
     CIs, p-values and dropped pairs included (the same bootstrap draws)."""

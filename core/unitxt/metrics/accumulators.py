@@ -313,11 +313,13 @@ class _SumKind(_Mergeable):
         for bucket, positions in buckets.items():
             self.state(bucket).add(_chosen(rows, positions), columns, len(self.columns))
 
+    def _keys(self) -> Optional[List[Any]]:
+        return list(self.columns) if self.keyed else None
+
     def _totals(self, bucket: Any, exact: bool) -> Dict[str, Any]:
         state = self.states[bucket]
         state.widen(len(self.columns))
-        keys = list(self.columns) if self.keyed else None
-        return self.metric.scores_of_totals(state.exact[None, :] if exact else state.resampled, exact, keys)
+        return self.metric.scores_of_totals(state.exact[None, :] if exact else state.resampled, exact, self._keys())
 
     def point(self, bucket):
         return {name: values[0].item() if hasattr(values[0], "item") else values[0]
@@ -327,7 +329,9 @@ class _SumKind(_Mergeable):
         return self._totals(bucket, False)[name]
 
     def details(self, bucket):
-        return self.metric.details_of_totals(self.states[bucket].exact)
+        state = self.states[bucket]
+        state.widen(len(self.columns))
+        return self.metric.details_of_totals(state.exact, self._keys())
 
 
 # ---------------------------------------------------------------------------- pipelines and kept inputs

@@ -490,7 +490,7 @@ class GlobalMetric(Metric):
         `keys` name the columns of keyed statistics (every key seen, in order of first appearance)."""
         raise NotImplementedError(f"{type(self).__name__}.scores_of_totals(totals, exact) is not implemented")
 
-    def details_of_totals(self, vector: Any) -> Dict[str, Any]:
+    def details_of_totals(self, vector: Any, keys: Optional[List[Any]] = None) -> Dict[str, Any]:
         """Global values reported beside the scores (no CIs), from the summed statistics of the instances."""
         return {}
 

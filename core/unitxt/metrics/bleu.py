@@ -38,7 +38,7 @@ class _DetailedCorpusMetric(_CorpusStatisticMetric):
         """The parts of the score of one summed statistics vector (JSON-friendly values)."""
         raise NotImplementedError(f"{type(self).__name__}.details() is not implemented")
 
-    def details_of_totals(self, vector: Any) -> Dict[str, Any]:
+    def details_of_totals(self, vector: Any, keys: Any = None) -> Dict[str, Any]:
         return self.details(vector)
 
     def score(self, predictions, references, task_data):

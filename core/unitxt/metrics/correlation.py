@@ -13,7 +13,7 @@ says so.
 from typing import Any, Callable, Dict, List, Optional
 
 from ..errors import MetricError
-from .base import GlobalMetric, MetricScores, Statistic
+from .base import GlobalMetric, KeyedStatistics, MetricScores, Statistic
 from ..lazy_imports import numpy_module as _np
 
 
@@ -167,10 +167,63 @@ class Spearman(_Correlation):
 
 
 class Pearson(_Correlation):
-    """Pearson's r (scipy.stats.pearsonr) between references and predictions."""
+    """Pearson's r (scipy.stats.pearsonr) between references and predictions.
+
+    A stream merges it by moment sums (`additive_statistics`), each chunk's taken about a round number near its
+    means (a key of the sums), so large offsets lose no precision; a side whose centred sum of squares is below 1e-12
+    of its raw one (about the shift) counts as constant, r undefined."""
 
     main_score = "pearsonr"
     _method = "pearson"
+    _MOMENTS = ("n", "sx", "sy", "sxx", "syy", "sxy")
+
+    def additive_statistics(self, predictions, references, task_data):
+        """Per instance: 1, x, y, x², y², xy of a finite pair about the chunk's shifts (zeros otherwise), and 1 for
+        a dropped pair."""
+        np = _np()
+        gold, pred = self._arrays(predictions, references)
+        finite = np.isfinite(gold) & np.isfinite(pred)
+        a, b = _round_shift(gold[finite]), _round_shift(pred[finite])
+        x, y = np.where(finite, gold - a, 0.0), np.where(finite, pred - b, 0.0)
+        keys = [(moment, a, b) for moment in self._MOMENTS] + [("dropped", 0.0, 0.0)]
+        rows = np.column_stack([finite, x, y, x * x, y * y, x * y, ~finite]).astype(np.float64)
+        return KeyedStatistics(keys, rows)
+
+    def scores_of_totals(self, totals, exact, keys=None):
+        np = _np()
+        n, sx, sy, sxx, syy, sxy = _moments_about_one_shift(totals, keys)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cxx, cyy, cxy = sxx - sx * sx / n, syy - sy * sy / n, sxy - sx * sy / n
+            varies = (n >= 2) & (cxx > 1e-12 * sxx) & (cyy > 1e-12 * syy)
+            r = np.clip(cxy / np.sqrt(np.where(varies, cxx * cyy, 1.0)), -1.0, 1.0)
+        return {self.main_score: np.where(varies, r, np.nan)}
+
+    def details_of_totals(self, vector, keys=None):
+        """The two-sided p-value (scipy's exact beta distribution of r), and the dropped pairs when there are any."""
+        import math
+
+        from scipy import special
+
+        totals = _np().asarray(vector, dtype=float)[None, :]
+        used = float(_moments_about_one_shift(totals, keys)[0][0])
+        dropped = int(sum(vector[column] for column, key in enumerate(keys) if key[0] == "dropped"))
+        r = float(self.scores_of_totals(totals, True, keys)[self.main_score][0])
+        if math.isnan(r):
+            p_value = math.nan
+        elif used == 2:
+            p_value = 1.0
+        else:
+            half = used / 2 - 1
+            p_value = float(min(1.0, 2 * special.betainc(half, half, 0.5 * (1 - abs(r)))))
+        name = f"{self.score_prefix}{self.main_score}"
+        details: Dict[str, Any] = {f"{name}{self._p_value_suffix}": p_value}
+        if dropped:
+            from ..logging_utils import get_logger
+
+            details.update({f"{name}_dropped_pairs": dropped, "num_of_instances": int(used)})
+            get_logger().warning(f"{type(self).__name__}: {dropped} of {dropped + int(used)} prediction/reference "
+                                 "pairs have a NaN or infinite value and were left out of the correlation.")
+        return details
 
     def resampled(self, gold, pred, idx, cache=None):
         from .kernels.correlation import resampled_pearson
@@ -181,6 +234,41 @@ class Pearson(_Correlation):
         from .kernels.correlation import pearson
 
         return pearson(gold, pred)
+
+
+def _round_shift(values: Any) -> float:
+    """A round number near the values' mean, on the scale of their spread: chunks of the same data mostly get the
+    same shift (so they share columns), and moments about it keep their precision."""
+    np = _np()
+    if values.size == 0:
+        return 0.0
+    mean, spread = float(values.mean()), float(values.std())
+    if not spread > 0:
+        return mean
+    quantum = 10.0 ** np.floor(np.log10(spread))
+    return float(np.round(mean / quantum) * quantum)
+
+
+def _moments_about_one_shift(totals: Any, keys: Any) -> Any:
+    """(n, Σx, Σy, Σx², Σy², Σxy) per row of keyed totals, every shift's sums moved to the first shift and added."""
+    np = _np()
+    column = {key: index for index, key in enumerate(keys)}
+    shifts = list(dict.fromkeys((a, b) for moment, a, b in keys if moment == "n"))
+    rows = totals.shape[0]
+    if not shifts:
+        return tuple(np.zeros(rows) for _ in range(6))
+    base_a, base_b = shifts[0]
+    n, sx, sy, sxx, syy, sxy = (np.zeros(rows) for _ in range(6))
+    for a, b in shifts:
+        m = {moment: totals[:, column[(moment, a, b)]] for moment in Pearson._MOMENTS}
+        dx, dy = a - base_a, b - base_b
+        n += m["n"]
+        sx += m["sx"] + m["n"] * dx
+        sy += m["sy"] + m["n"] * dy
+        sxx += m["sxx"] + 2 * dx * m["sx"] + m["n"] * dx * dx
+        syy += m["syy"] + 2 * dy * m["sy"] + m["n"] * dy * dy
+        sxy += m["sxy"] + dx * m["sy"] + dy * m["sx"] + m["n"] * dx * dy
+    return n, sx, sy, sxx, syy, sxy
 
 
 class KendallTauB(_Correlation):

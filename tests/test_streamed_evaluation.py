@@ -419,3 +419,12 @@ def test_invalid_task_data_json_in_a_stream_is_a_clear_error():
     rows[17]["task_data"] = '{"metadata": {"template": "t"'
     with pytest.raises(UnitxtError, match="task_data of an instance is not valid JSON"):
         evaluate(iter(predictions), iter(rows), chunk_size=10)
+
+
+def test_without_confidence_intervals_no_resamples_are_drawn_and_the_numbers_are_the_same():
+    predictions, rows = random_rows(400, 18, with_groups=True)
+    in_memory = evaluate(predictions, rows, calc_confidence_intervals=False)
+    streamed = evaluate(iter(predictions), iter(rows), calc_confidence_intervals=False, chunk_size=90)
+    assert_same_points(streamed.global_scores, in_memory.global_scores)
+    assert not [name for name in flat(dict(streamed.global_scores)) if is_interval(name)]
+    assert "resamples:0|" in streamed.signature

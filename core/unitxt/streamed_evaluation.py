@@ -33,7 +33,7 @@ class StreamedPartition:
         self.accumulators = [MetricAccumulator(metric, f"{key!r}|{name}", with_ci) for name, metric in metrics]
         self.metrics = [metric for _, metric in metrics]
         self.count = 0
-        self.group_values: Dict[Any, List[Any]] = {}  # group-by key -> its values, in order of first appearance
+        self.group_values: Dict[Any, Dict[Any, None]] = {}  # group-by key -> its values, in order of first appearance
 
     @property
     def positions(self) -> range:
@@ -44,10 +44,9 @@ class StreamedPartition:
             groups: Dict[Any, Dict[Any, List[int]]]) -> None:
         buckets: Dict[Any, Any] = {WHOLE: None}  # None: every position of the chunk
         for group_key, values in groups.items():
-            known = self.group_values.setdefault(group_key, [])
+            known = self.group_values.setdefault(group_key, {})
             for value, positions in values.items():
-                if value not in known:
-                    known.append(value)
+                known.setdefault(value)
                 buckets[(group_key, value)] = positions
         for accumulator in self.accumulators:
             try:

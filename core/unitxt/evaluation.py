@@ -176,7 +176,7 @@ def _evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: 
     resolver = _Resolver()
     processed, references, task_data = post_process_rows(predictions, inputs, resolver)
     partitions = _partitions(inputs)
-    _warn_about_non_text_predictions(predictions, partitions, resolver)
+    warn_about_non_text(non_text_prediction_counts(predictions, partitions, resolver), len(predictions))
     scored: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], _ScoredPartition] = {}
     everything = len(partitions) == 1
     for (subset, metric_names), positions in partitions.items():
@@ -252,11 +252,6 @@ def _check_policy(metric: Metric, inputs: EvaluationInputs, positions: List[int]
     codes, policies = inputs.codes("data_classification_policy")
     for code in sorted({codes[p] for p in positions}):
         metric.check_instance_policy({"data_classification_policy": policies[code]}, allowed)
-
-
-def _warn_about_non_text_predictions(predictions: List[Any], partitions: Dict[Any, List[int]], resolver: _Resolver
-                                     ) -> None:
-    warn_about_non_text(non_text_prediction_counts(predictions, partitions, resolver), len(predictions))
 
 
 def non_text_prediction_counts(predictions: List[Any], partitions: Dict[Any, List[int]], resolver: _Resolver) -> Any:

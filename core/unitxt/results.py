@@ -355,19 +355,19 @@ def _group_buckets(groups, task_data, partitions, group_value, hashable) -> Dict
     if len(partitions) != 1:
         return {}
     (partition,) = partitions.values()
-    return _partition_group_buckets(groups, task_data, partition, group_value, hashable)
+    return _partition_group_buckets(groups, task_data, partition.positions, group_value, hashable)
 
 
-def _partition_group_buckets(groups, task_data, partition, group_value, hashable) -> Dict[Any, Dict[Any, List[int]]]:
-    """{group-by key: {group value: positions local to the partition}}. A key is the field name, or a tuple of names
-    for a multi-field group_by (as in the original system: groups_scores["label"], groups_scores[("label",
-    "num_demos")]); values likewise. Rows carry their values as JSON objects in `groups` ('{"label": "pos"}');
+def _partition_group_buckets(groups, task_data, positions, group_value, hashable) -> Dict[Any, Dict[Any, List[int]]]:
+    """{group-by key: {group value: indices into `positions`}} of the rows at `positions` (a partition's rows). A key
+    is the field name, or a tuple of names for a multi-field group_by (as in the original system:
+    groups_scores["label"], groups_scores[("label", "num_demos")]); values likewise. Rows carry their values as JSON objects in `groups` ('{"label": "pos"}');
     rows written as JSON lists of key names have their values looked up in task_data."""
     result: Dict[Any, Dict[Any, List[int]]] = {}
     if not groups.any:
         return result
     parsed: Dict[str, Any] = {}
-    for local, position in enumerate(partition.positions):
+    for local, position in enumerate(positions):
         for spec in groups[position] or []:
             entry = parsed.get(spec)
             if entry is None:
@@ -387,7 +387,7 @@ def _attach_subset_groups(subsets_scores, groups, task_data, partitions, with_ci
     """With subsets, a subset recipe's group_by is scored within the subset, under its scores' "groups" key (as in
     the original system: results.subsets_scores["cola"]["groups"]["label"])."""
     for (subset, _), partition in partitions.items():
-        buckets = _partition_group_buckets(groups, task_data, partition, group_value, hashable)
+        buckets = _partition_group_buckets(groups, task_data, partition.positions, group_value, hashable)
         if not buckets or not subset:
             continue
         node = subsets_scores

@@ -31,9 +31,12 @@ class StreamedPartition:
     def __init__(self, key: PartitionKey, metrics: List[Tuple[str, Metric]], with_ci: bool):
         self.key = key
         self.accumulators = [MetricAccumulator(metric, f"{key!r}|{name}", with_ci) for name, metric in metrics]
-        self.metrics = [metric for _, metric in metrics]
         self.count = 0
         self.group_values: Dict[Any, Dict[Any, None]] = {}  # group-by key -> its values, in order of first appearance
+
+    @property
+    def metrics(self) -> List[Metric]:
+        return [accumulator.metric for accumulator in self.accumulators]
 
     @property
     def positions(self) -> range:
@@ -190,19 +193,12 @@ def _score_chunk(predictions: List[Any], rows: Any, partitions: Dict[PartitionKe
             _check_policy(metric, inputs, positions)
         everything = len(positions) == len(inputs)
         part_task_data = task_data if everything else task_data.subset(positions)
-        buckets = _partition_group_buckets(groups, task_data, _Positions(positions), _group_value, _hashable)
+        buckets = _partition_group_buckets(groups, task_data, positions, _group_value, _hashable)
         partition.add(processed if everything else [processed[p] for p in positions],
                       references if everything else [references[p] for p in positions],
                       part_task_data, buckets)
     signature.add({key: inputs.column(key) for key in ROW_KEYS})
     return non_text_prediction_counts(predictions, chunk_partitions, resolver)
-
-
-class _Positions:
-    """The positions of a partition within a chunk, as results._partition_group_buckets reads them."""
-
-    def __init__(self, positions: List[int]):
-        self.positions = positions
 
 
 def _metrics(names: Tuple[str, ...], resolver: _Resolver) -> List[Tuple[str, Metric]]:

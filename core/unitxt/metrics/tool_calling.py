@@ -288,8 +288,11 @@ class KeyValueExtraction(GlobalMetric):
         gold_keys = sorted({key for part, key in keys if part == "gold"}, key=str)
         sums = keyed_columns(totals, keys, "value", gold_keys)
         counts = keyed_columns(totals, keys, "seen", gold_keys)
-        illegal = sum(totals[:, column] for column, (part, key) in enumerate(keys)
-                      if part == "predicted" and key not in set(gold_keys)) + np.zeros(totals.shape[0])
+        reference_keys = set(gold_keys)
+        illegal = np.zeros(totals.shape[0])
+        for column, (part, key) in enumerate(keys):
+            if part == "predicted" and key not in reference_keys:
+                illegal += totals[:, column]
         total = totals[:, keys.index(("keys", "all"))]
         name = self.metric.main_score
         with np.errstate(invalid="ignore", divide="ignore"):

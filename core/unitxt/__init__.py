@@ -8,14 +8,17 @@ import importlib
 import importlib.util
 from typing import Any
 
+from .module_aliases import install as _install_module_aliases
 from .version import version as __version__
+
+_install_module_aliases(__name__)  # old and original module paths (unitxt.standard, unitxt.blocks...) -> their homes
 
 _LAZY_ATTRIBUTES = {
     "load_dataset": "api",
     "create_dataset": "api",
-    "evaluate": "evaluation",
-    "post_process": "evaluation",
-    "compare": "paired_comparison",
+    "evaluate": "evaluation.in_memory",
+    "post_process": "evaluation.in_memory",
+    "compare": "evaluation.paired_comparison",
     "produce": "api",
     "infer": "api",
     "add_to_catalog": "catalog",
@@ -29,7 +32,7 @@ _LAZY_ATTRIBUTES = {
     "Artifact": "artifact",
     "ArtifactLink": "artifact",
     "UnitxtError": "errors",
-    "register_type": "type_utils",
+    "register_type": "types.checking",
 }
 
 
@@ -37,7 +40,7 @@ def __getattr__(name: str) -> Any:
     module_name = _LAZY_ATTRIBUTES.get(name)
     if module_name is None:
         if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
-            return importlib.import_module(f".{name}", __name__)  # submodules, e.g. unitxt.dataset_builder
+            return importlib.import_module(f".{name}", __name__)  # submodules and aliased old paths
         raise AttributeError(f"module 'unitxt' has no attribute '{name}'")
     value = getattr(importlib.import_module(f".{module_name}", __name__), name)
     globals()[name] = value

@@ -8,9 +8,9 @@ from typing import Any, Dict, List, Optional, Union
 
 from .card import TaskCard
 from .errors import RecipeError, UnitxtError
-from .evaluation import evaluate, post_process  # noqa: F401 - part of the documented API
+from .evaluation.in_memory import evaluate, post_process  # noqa: F401 - part of the documented API
 from .loaders.base import LoadFromDictionary
-from .recipe import DatasetRecipe, build_recipe
+from .rendering.recipe import DatasetRecipe, build_recipe
 
 
 def load_dataset(
@@ -30,7 +30,7 @@ def load_dataset(
     temporary folder and held in memory; `use_cache=True` (or `disable_cache=False`) keeps them in the persistent
     `datasets` cache (or `cache_dir`), so the same recipe loads from disk next time.
     """
-    from .dataset_builder import UnitxtDatasetBuilder
+    from .rendering.dataset_builder import UnitxtDatasetBuilder
 
     disable_cache = _cache_disabled(use_cache, disable_cache)
 
@@ -175,7 +175,7 @@ def infer(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], re
     Returns the processed predictions (one value for a dict, a list for a list); with `return_data`, the produced rows
     with `prediction` (raw answer), `processed_prediction` and, with `return_meta_data`, `infer_meta_data` added.
     """
-    from .evaluation import post_process_rows
+    from .evaluation.in_memory import post_process_rows
     from .inference.mock_generic import load_engine
 
     single = isinstance(instance_or_instances, dict)

@@ -17,7 +17,7 @@ from .catalog_store import LocalCatalog, find_in_catalogs, write_json_atomically
 from .errors import ArtifactDefinitionError, CatalogError, UnitxtError, UnknownArtifactTypeError
 from .logging_utils import get_logger
 from .query_parser import Unquoted, format_value, guess_scalar, parse_artifact_query
-from .type_utils import describe_value_type, make_checker, type_to_string
+from .types.checking import describe_value_type, make_checker, type_to_string
 
 _MISSING = object()
 _ARTIFACT_TYPES: Dict[str, type] = {}

@@ -20,11 +20,11 @@ from typing import Any, Dict, Iterator, List, Optional, Union
 
 from .artifact import Artifact
 from .errors import RecipeError
-from .formats import Format
+from .formats.base import Format
+from .formats.system_prompts import SystemPrompt
 from .operator import SourceOperator
-from .recipe import DatasetRecipe
+from .rendering.recipe import DatasetRecipe
 from .stream import GeneratorStream, MultiStream
-from .system_prompts import SystemPrompt
 
 PROPAGATED = ("format", "num_demos", "demos_pool_size", "system_prompt", "loader_limit", "augmentor", "serializer",
               "seed")

@@ -12,14 +12,14 @@ import io
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-from .data_types import (
+from .errors import InstanceTypeError, MissingRequirementError
+from .types.definitions import (
     audio_mime_from_bytes,
     image_mime_from_bytes,
     is_audio_value,
     is_image_value,
     is_pil_image,
 )
-from .errors import InstanceTypeError, MissingRequirementError
 
 IMAGE_PLACEHOLDER = '<img src="media/images/{index}">'
 AUDIO_PLACEHOLDER = '<audio src="media/audios/{index}">'

@@ -459,27 +459,6 @@ def _run_fused(operators: List[InstanceOperator], stream: Stream, stream_name: s
         ) from error
 
 
-def check_operator(
-    operator: Operator,
-    inputs: List[Dict[str, Any]],
-    targets: Optional[List[Dict[str, Any]]] = None,
-    tester: Any = None,
-    stream_name: str = "test",
-) -> Any:
-    """Run an operator on `inputs`; with `targets`, return True when outputs equal them (else AssertionError)."""
-    outputs = operator.process_instances(inputs, stream_name=stream_name)
-    if targets is None:
-        return outputs
-    if len(outputs) != len(targets):
-        raise AssertionError(f"{type(operator).__name__} produced {len(outputs)} instances, expected {len(targets)}.")
-    for index, (output, target) in enumerate(zip(outputs, targets)):
-        if output != target:
-            raise AssertionError(
-                f"{type(operator).__name__} output {index} differs:\n got:      {output!r}\n expected: {target!r}"
-            )
-    return True
-
-
 __all__ = [
     "Operator",
     "MultiStreamOperator",
@@ -490,7 +469,6 @@ __all__ = [
     "FieldOperator",
     "SequentialOperator",
     "OperatorError",
-    "check_operator",
     "dict_get",
     "dict_set",
     "dict_delete",

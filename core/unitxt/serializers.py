@@ -15,11 +15,11 @@ import io
 import json
 from typing import Any, Dict, List, Optional, Union
 
-from . import data_types
 from .dict_utils import dict_get, dict_set
 from .errors import ArtifactDefinitionError, InstanceTypeError, UnitxtError
 from .operator import InstanceOperator, Operator  # noqa: F401 - Operator is re-exported
-from .type_utils import make_checker, to_type
+from .types import definitions as data_types
+from .types.checking import make_checker, to_type
 
 Number = Union[int, float]
 

@@ -10,7 +10,7 @@ from .artifact import Artifact
 from .errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError
 from .logging_utils import get_logger
 from .operator import InstanceOperator
-from .type_utils import describe_value_type, make_checker, to_type, type_to_string
+from .types.checking import describe_value_type, make_checker, to_type, type_to_string
 
 FieldsSpec = Optional[Union[Dict[str, Any], List[str]]]
 _ONLY_STR = frozenset([str])

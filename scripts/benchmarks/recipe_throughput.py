@@ -22,7 +22,7 @@ from unitxt import load_dataset
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadJsonFile
 from unitxt.operators import Set
-from unitxt.recipe import DatasetRecipe
+from unitxt.rendering.recipe import DatasetRecipe
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate
 

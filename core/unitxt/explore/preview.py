@@ -119,7 +119,7 @@ def _text(source: Any) -> str:
 
 
 def _first_rows(recipe: str, count: int) -> List[Dict[str, Any]]:
-    from ..recipe import build_recipe
+    from ..rendering.recipe import build_recipe
 
     streams = build_recipe(recipe)()
     split = "test" if "test" in streams else next(iter(streams))

@@ -7,6 +7,7 @@ Bedrock / Vertex AI / Replicate, the watsonx SDK, local Hugging Face or vLLM).
 
 from typing import Any, Dict, List, Optional
 
+from ..artifact import camel_to_snake, get_artifact_class
 from .base import InferenceEngine, InferenceError
 from .openai_engines import RemoteEngineMixin
 from .params import GenerationParamsMixin
@@ -180,13 +181,11 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
 
     def engine(self) -> InferenceEngine:
         """The provider's engine for the current provider (built once per provider)."""
-        from .. import inference
-
         provider = self.current_provider()
         key = (provider,)
         if key not in self._engines:
             class_name, model_field = PROVIDER_ENGINES[provider]
-            engine_class = getattr(inference, class_name)
+            engine_class = get_artifact_class(camel_to_snake(class_name))
             fields = engine_class.get_fields()
             skip = {"model", "provider", "provider_specific_args"}
             kwargs = {name: getattr(self, name) for name in self._given_fields

@@ -45,7 +45,7 @@ class LoadHF(Loader):
         super().prepare()
         self._row_filter = None
         if self.filtering_lambda is not None:
-            from ..expressions import SandboxError, compile_lambda
+            from ..sandbox.expressions import SandboxError, compile_lambda
 
             try:
                 self._row_filter = compile_lambda(self.filtering_lambda)

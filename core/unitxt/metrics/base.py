@@ -14,10 +14,10 @@ from contextvars import ContextVar
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence
 
 from ..errors import MetricError
+from ..lazy_imports import numpy_module as _np
 from ..operator import PackageRequirementsMixin, StreamOperator
 from ..settings_utils import settings
-from ..type_utils import describe_value_type, make_checker, to_type, type_to_string
-from ..lazy_imports import numpy_module as _np
+from ..types.checking import describe_value_type, make_checker, to_type, type_to_string
 
 Statistic = Callable[[Any], Dict[str, Any]]
 

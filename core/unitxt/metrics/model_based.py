@@ -194,7 +194,7 @@ class GraniteGuardianBase(InstanceMetric):
                 "Answer Yes or No.")
 
     def compute_all(self, predictions, references, task_data) -> List[Dict[str, Any]]:
-        from ..llm_as_judge_templates import yes_probability
+        from ..judges.template_judges import yes_probability
 
         rows = [{"source": self.prompt(prediction, data)} for prediction, data in zip(predictions, task_data)]
         tokens = self.engine().infer_log_probs(rows)

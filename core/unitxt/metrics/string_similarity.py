@@ -13,10 +13,10 @@ from collections import Counter
 from typing import Any, List, Optional
 
 from ..errors import MetricError
+from ..lazy_imports import numpy_module as _np
+from ..operator import FieldOperator
 from .base import GlobalMetric, InstanceMetric, Statistic
 from .string_match import CharEditDistAccuracy
-from ..operator import FieldOperator
-from ..lazy_imports import numpy_module as _np
 
 
 _WORD_OR_PUNCT = re.compile(r"\w+|[^\w\s]")
@@ -355,7 +355,7 @@ def _same_answer(result: Any, gold: Any) -> bool:
 def expression_answer_correct(prediction: str, gold: str) -> bool:
     """Fallback when the prediction is not a FinQA program: it ends with the gold text, or its arithmetic (before
     any "=", without % and $ signs), evaluated in the expression sandbox and rounded like the gold, equals it."""
-    from ..expressions import SandboxError, evaluate_expression
+    from ..sandbox.expressions import SandboxError, evaluate_expression
 
     if prediction.lower().endswith(gold.lower()):
         return True

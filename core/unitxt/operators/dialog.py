@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Optional
 
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
-from ..formats import Format
+from ..formats.base import Format
 from ..operator import FieldOperator, InstanceOperator
 
 

@@ -270,7 +270,7 @@ class FormatText(InstanceOperator):
 
     def prepare(self) -> None:
         super().prepare()
-        from ..format_utils import compile_format
+        from ..sandbox.format_strings import compile_format
 
         self._format = compile_format(self.text, where="FormatText.text")
 

@@ -221,7 +221,7 @@ class FilterByExpression(StreamOperator):
     error_on_filtered_all: bool = True
 
     def prepare(self) -> None:
-        from ..expressions import compile_expression
+        from ..sandbox.expressions import compile_expression
 
         self._compiled = compile_expression(self.expression)
 
@@ -248,8 +248,8 @@ class ExecuteExpression(InstanceOperator):
     imports_list: List[str] = []  # modules the expression uses: only the sandbox's own (re, json, math, itertools)
 
     def prepare(self) -> None:
-        from ..expression_runtime import _MODULES
-        from ..expressions import compile_expression
+        from ..sandbox.runtime import _MODULES
+        from ..sandbox.expressions import compile_expression
 
         refused = [name for name in self.imports_list if name not in _MODULES]
         if refused:

@@ -9,12 +9,12 @@ of the instance (media images and image-valued input fields) and need Pillow, im
 from typing import Any, Dict, List, Optional
 
 from ..augmentors import Augmentor
-from ..data_types import is_image_value, is_video_value
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError
 from ..image_utils import decode_image, image_reference, pil_to_data_url, require_pillow
 from ..operator import FieldOperator, InstanceOperator
 from ..random_utils import InstanceRandom
+from ..types.definitions import is_image_value, is_video_value
 
 
 class ImageToText(InstanceOperator):

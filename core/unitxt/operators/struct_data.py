@@ -13,11 +13,11 @@ import random
 from html.parser import HTMLParser
 from typing import Any, Dict, List, Optional, Tuple
 
-from .. import data_types
 from ..dict_utils import dict_get
 from ..errors import InstanceTypeError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..serializers import ImageSerializer, SingleTypeSerializer
+from ..types import definitions as data_types
 
 
 def _check_table(value: Any, owner: Any) -> Tuple[List[Any], List[List[Any]]]:

@@ -16,8 +16,8 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..artifact import Artifact
 from ..errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
-from ..format_utils import CompiledFormat, RepeatMemo, compile_format
 from ..operator import InstanceOperator
+from ..sandbox.format_strings import CompiledFormat, RepeatMemo, compile_format
 from ..serializers import DefaultSerializer, Serializer, default_serialize, serialize_value
 
 _SCALARS = (str, int, float, bool)

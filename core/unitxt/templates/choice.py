@@ -5,7 +5,7 @@ import random
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
-from ..format_utils import check_placeholders
+from ..sandbox.format_strings import check_placeholders
 from .base import InputFormatTemplate, _content_seed
 
 

@@ -3,7 +3,7 @@
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import InstanceTypeError
-from ..format_utils import check_placeholders
+from ..sandbox.format_strings import check_placeholders
 from .base import InputFormatTemplate
 
 

@@ -165,7 +165,7 @@ def _gold_predictions(rows: List[Dict[str, Any]]) -> List[Any]:
 
 
 def _evaluate_and_show(title: str, predictions: List[Any], rows: List[Dict[str, Any]]) -> Any:
-    from ..evaluation import evaluate
+    from ..evaluation.in_memory import evaluate
 
     print(SEPARATOR)
     print(title)
@@ -196,7 +196,7 @@ def _check_templates(
     reporter: _Reporter,
     settings: Dict[str, Any],
 ) -> None:
-    from ..recipe import DatasetRecipe
+    from ..rendering.recipe import DatasetRecipe
 
     for count in demo_counts:
         recipe_kwargs = dict(settings["recipe_kwargs"])

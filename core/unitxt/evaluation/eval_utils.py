@@ -1,0 +1,66 @@
+"""Score a table of records with catalog metrics, without a recipe: `evaluate(table, metric_names)`.
+
+For data that is already in task form (e.g. a RAG system's questions, retrieved contexts and answers): each record
+is the metric's `task_data`; its prediction is the record's `prediction` column when there is one, else the record
+itself (RAG metrics read `answer`, `contexts`, ... from a prediction dict or from task_data); references come from
+a `references` column (default: none). Each metric is scored separately, so metrics sharing score names never mix.
+"""
+
+from typing import Any, Dict, List, Sequence, Tuple
+
+from ..errors import UnitxtError
+
+
+def _records(table: Any) -> Tuple[List[Dict[str, Any]], bool]:
+    """(records, given as a pandas DataFrame?)."""
+    if hasattr(table, "to_dict") and hasattr(table, "columns") and hasattr(table, "iloc"):
+        return table.to_dict("records"), True
+    records = list(table)
+    for index, record in enumerate(records):
+        if not isinstance(record, dict):
+            raise UnitxtError(f"Record {index} is a {type(record).__name__}; eval_utils.evaluate expects a pandas "
+                              "DataFrame or a list of dicts.", artifact="eval_utils.evaluate", field="dataset")
+    return records, False
+
+
+def evaluate(dataset: Any, metric_names: Sequence[str], compute_conf_intervals: bool = False) -> Tuple[Any, Any]:
+    """(per-record results, global scores): the records with one column per metric (its main score per record),
+    and per metric its global `score` (with `ci_low`/`ci_high` when `compute_conf_intervals`).
+
+    A pandas DataFrame in gives DataFrames out (global scores indexed by metric name); a list of dicts gives
+    (list of dicts, {metric name: scores})."""
+    from .in_memory import evaluate as evaluate_rows
+
+    if isinstance(metric_names, str):
+        metric_names = [metric_names]
+    if not metric_names:
+        raise UnitxtError("Name at least one metric.", artifact="eval_utils.evaluate", field="metric_names")
+    records, is_frame = _records(dataset)
+    rows, predictions = [], []
+    for record in records:
+        references = record.get("references")
+        rows.append({"task_data": record, "references": list(references) if references is not None else [],
+                     "postprocessors": [], "metrics": []})
+        predictions.append(record["prediction"] if "prediction" in record else record)
+    results = [dict(record) for record in records]
+    global_scores: Dict[str, Dict[str, Any]] = {}
+    for name in metric_names:
+        for row in rows:
+            row["metrics"] = [name]
+        scored = evaluate_rows(predictions, rows, calc_confidence_intervals=compute_conf_intervals)
+        for result, instance in zip(results, scored.instance_scores):
+            result[name] = instance.get("score")
+        scores = scored.global_scores
+        global_scores[name] = {"score": scores.get("score"), "score_name": scores.get("score_name"),
+                               "num_of_instances": scores.get("num_of_instances")}
+        if compute_conf_intervals:
+            global_scores[name]["ci_low"] = scores.get("score_ci_low")
+            global_scores[name]["ci_high"] = scores.get("score_ci_high")
+    if is_frame:
+        import pandas
+
+        return pandas.DataFrame(results), pandas.DataFrame.from_dict(global_scores, orient="index")
+    return results, global_scores
+
+
+__all__ = ["evaluate"]

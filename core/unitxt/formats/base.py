@@ -1,0 +1,189 @@
+r"""Formats: lay out the final model input from the template's parts (system prompt, instruction, demos, source).
+
+A format reads `source`, `instruction`, `target_prefix`, `system_prompt` (default "") and the demos (default []:
+a list of `{source, target, target_prefix, instruction}` dicts, as rendered by the template), writes the final
+`source` and removes the other parts from the instance. `SystemFormat` produces one string; `ChatAPIFormat`
+produces a list of chat messages (`[{"role": ..., "content": ...}, ...]`).
+
+Format strings may use the conditional newline `\N` (see `format_utils`): it becomes a newline only when the text
+produced so far by that format string is non-empty and does not already end with one.
+"""
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..errors import ArtifactDefinitionError, MissingFieldError, UnitxtError
+from ..operator import InstanceOperator
+from ..sandbox.format_strings import CompiledFormat, check_placeholders, compile_format
+
+DEMO_PLACEHOLDERS = ("source", "target", "target_prefix", "instruction")
+MODEL_INPUT_PLACEHOLDERS = ("system_prompt", "instruction", "demos", "source", "target_prefix")
+
+
+class Format(InstanceOperator):
+    """Base of formats: `take_parts` pops the template's parts out of the instance."""
+
+    demos_field: str = "demos"
+
+    def take_parts(self, instance: Dict[str, Any]) -> Tuple[Any, str, str, str, List[Dict[str, Any]]]:
+        """Pop and return (source, instruction, target_prefix, system_prompt, demos); `source` stays in place."""
+        if "source" not in instance:
+            raise MissingFieldError(
+                f"{type(self).__name__} needs the field 'source' (apply a template first); the instance has: "
+                f"{', '.join(sorted(instance))}.",
+                artifact=self.artifact_name,
+                field="source",
+            )
+        instruction = instance.pop("instruction", "") or ""
+        target_prefix = instance.pop("target_prefix", "") or ""
+        system_prompt = instance.pop("system_prompt", "") or ""
+        demos = instance.pop(self.demos_field, None) or []
+        return instance["source"], instruction, target_prefix, system_prompt, demos
+
+    def demo_values(self, demo: Dict[str, Any], index: int) -> Dict[str, Any]:
+        """The placeholders a demo offers: source and target (required), target_prefix and instruction ("")."""
+        try:
+            return {
+                "source": demo["source"],
+                "target": demo["target"],
+                "target_prefix": demo.get("target_prefix", ""),
+                "instruction": demo.get("instruction", ""),
+            }
+        except KeyError as error:
+            raise MissingFieldError(
+                f"Demo {index} has no '{error.args[0]}' (demos must be rendered by a template first; keys: "
+                f"{', '.join(sorted(map(str, demo)))}).",
+                artifact=self.artifact_name,
+                field=self.demos_field,
+            ) from None
+        except (TypeError, AttributeError):
+            raise MissingFieldError(
+                f"Demo {index} must be a dict, got {type(demo).__name__}.",
+                artifact=self.artifact_name,
+                field=self.demos_field,
+            ) from None
+
+
+def _compile_checked(owner: "Format", text: str, where: str, allowed: List[str]) -> CompiledFormat:
+    label = f"{type(owner).__name__}.{where}"
+    compiled = compile_format(text, where=label, allow_newline_marker=True)
+    check_placeholders(compiled, allowed, where=label)
+    return compiled
+
+
+class SystemFormat(Format):
+    """Renders each demo with `demo_format`, then the whole input with `model_input_format`.
+
+    `model_input_format` may use {system_prompt}, {instruction}, {demos} (the formatted demos concatenated),
+    {source} and {target_prefix}; `demo_format` may use {source}, {target}, {target_prefix} and {instruction} (the
+    demo's own). Both may use the keys of `format_args` (constant strings). Unknown placeholders are rejected when
+    the format is constructed.
+    """
+
+    demo_format: str = "{source}\n{target_prefix}{target}\n\n"
+    model_input_format: str = "{system_prompt}{instruction}{demos}{source}\n{target_prefix}"
+    format_args: Dict[str, str] = {}
+
+    def prepare(self) -> None:
+        super().prepare()
+        clash = [key for key in self.format_args if key in MODEL_INPUT_PLACEHOLDERS or key in DEMO_PLACEHOLDERS]
+        if clash:
+            raise ArtifactDefinitionError(
+                f"{type(self).__name__}.format_args key '{clash[0]}' clashes with a built-in placeholder "
+                f"({', '.join(sorted(set(MODEL_INPUT_PLACEHOLDERS + DEMO_PLACEHOLDERS)))}).",
+                field="format_args",
+            )
+        extra = list(self.format_args)
+        self._demo = _compile_checked(self, self.demo_format, "demo_format", [*DEMO_PLACEHOLDERS, *extra])
+        self._model = _compile_checked(
+            self, self.model_input_format, "model_input_format", [*MODEL_INPUT_PLACEHOLDERS, *extra]
+        )
+
+    def format_demos(self, demos: List[Dict[str, Any]]) -> str:
+        """The demos formatted with `demo_format` and concatenated."""
+        render = self._demo.render
+        format_args = self.format_args
+        parts = []
+        for index, demo in enumerate(demos):
+            values = self.demo_values(demo, index)
+            if format_args:
+                values.update(format_args)
+            parts.append(render(values, "demo_format"))
+        return "".join(parts)
+
+    def render_prompt(self, source: str, instruction: str, target_prefix: str, system_prompt: str, demos_text: str) -> str:
+        """The model input from its parts, with the demos already formatted (lets callers cache demo text)."""
+        values = {
+            "system_prompt": system_prompt,
+            "instruction": instruction,
+            "demos": demos_text,
+            "source": source,
+            "target_prefix": target_prefix,
+        }
+        if self.format_args:
+            values.update(self.format_args)
+        try:
+            return self._model.render(values, "model_input_format")
+        except UnitxtError as error:
+            raise error.with_context(artifact=self.artifact_name) from None
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        source, instruction, target_prefix, system_prompt, demos = self.take_parts(instance)
+        demos_text = self.format_demos(demos) if demos else ""
+        instance["source"] = self.render_prompt(source, instruction, target_prefix, system_prompt, demos_text)
+        return instance
+
+
+class ChatAPIFormat(Format):
+    """Chat messages: a system turn (system prompt and instruction, one per line; omitted when both are empty), then
+    per demo a user turn (its source) and an assistant turn (target_prefix + target), then the user's source.
+
+    With `demos_in_one_turn`, the demos are formatted with `demo_format` and concatenated in front of the source in a
+    single user turn (no assistant turns), which keeps user/assistant turns alternating.
+    """
+
+    produces_chat_messages = True
+    demos_in_one_turn: bool = False
+    demo_format: str = "{source}\n{target_prefix}{target}\n\n"
+
+    def prepare(self) -> None:
+        super().prepare()
+        self._demo = _compile_checked(self, self.demo_format, "demo_format", list(DEMO_PLACEHOLDERS))
+
+    def system_content(self, system_prompt: str, instruction: str) -> str:
+        """System prompt and instruction, stripped, joined by a newline (empty parts left out)."""
+        return "\n".join(part for part in (system_prompt.strip(), instruction.strip()) if part)
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        source, instruction, target_prefix, system_prompt, demos = self.take_parts(instance)
+        messages: List[Dict[str, Any]] = []
+        system = self.system_content(system_prompt, instruction)
+        if system:
+            messages.append({"role": "system", "content": system})
+        if self.demos_in_one_turn and demos:
+            try:
+                demos_text = "".join(
+                    self._demo.render(self.demo_values(demo, index), "demo_format") for index, demo in enumerate(demos)
+                )
+            except UnitxtError as error:
+                raise error.with_context(artifact=self.artifact_name) from None
+            messages.append({"role": "user", "content": demos_text + source})
+        else:
+            for index, demo in enumerate(demos):
+                values = self.demo_values(demo, index)
+                messages.append({"role": "user", "content": values["source"]})
+                messages.append({"role": "assistant", "content": values["target_prefix"] + values["target"]})
+            messages.append({"role": "user", "content": source})
+        media = instance.get("media")
+        if media and (media.get("images") or media.get("audios")):  # OpenAI content parts for media placeholders
+            from ..image_utils import to_content_parts
+
+            messages = to_content_parts(messages, media)
+        instance["source"] = messages
+        return instance
+
+
+class OpenAIFormat(ChatAPIFormat):
+    """Same as ChatAPIFormat (the OpenAI chat completion message list)."""
+
+
+__all__ = ["Format", "SystemFormat", "ChatAPIFormat", "OpenAIFormat", "DEMO_PLACEHOLDERS", "MODEL_INPUT_PLACEHOLDERS"]

@@ -1,0 +1,36 @@
+"""System prompts: operators that set instance["system_prompt"], the task-independent opening text a Format places."""
+
+from typing import Any, Dict, Optional
+
+from ..operator import InstanceOperator
+
+
+class SystemPrompt(InstanceOperator):
+    """Base: sets instance["system_prompt"] to `get_system_prompt(instance)`."""
+
+    def get_system_prompt(self, instance: Dict[str, Any]) -> str:
+        raise NotImplementedError(f"{type(self).__name__}.get_system_prompt(instance) is not implemented")
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        instance["system_prompt"] = self.get_system_prompt(instance)
+        return instance
+
+
+class TextualSystemPrompt(SystemPrompt):
+    """A fixed system prompt text (used verbatim: braces are not placeholders). `TextualSystemPrompt("...")` works."""
+
+    text: str
+    _positional_args = ("text",)
+
+    def get_system_prompt(self, instance: Dict[str, Any]) -> str:
+        return self.text
+
+
+class EmptySystemPrompt(SystemPrompt):
+    """No system prompt (sets it to "")."""
+
+    def get_system_prompt(self, instance: Dict[str, Any]) -> str:
+        return ""
+
+
+__all__ = ["SystemPrompt", "TextualSystemPrompt", "EmptySystemPrompt"]

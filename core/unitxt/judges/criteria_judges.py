@@ -1,0 +1,300 @@
+"""LLM judges on criteria as metrics: LLMJudgeDirect (one option of a criteria per prediction) and LLMJudgePairwise
+(responses compared pair by pair); the template judges are in template_judges.
+
+A criteria judge sends prompts to an inference engine (its cache and concurrency apply: all prompts of a stage go
+in one `infer` call), parses the chosen option and scores it. An answer it cannot parse scores NaN for that
+instance, with one warning counting them; the evaluation goes on.
+"""
+
+import math
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from ..errors import MetricError, UnitxtError
+from ..inference.base import InferenceEngine
+from ..logging_utils import get_logger
+from ..metrics.base import BulkInstanceMetric, MetricScores
+from ..rendering.row_json import task_data_policy
+from .constants import Criteria, CriteriaWithOptions
+from .operators import criteria_from_value
+from .prompts import (
+    PAIRWISE_OPTIONS,
+    competition_ranking,
+    direct_assessment_prompt,
+    pairwise_assessment_prompt,
+    parse_option,
+    summary_prompt,
+    verdict_prompt,
+)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    import json
+
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+class LLMJudge(BulkInstanceMetric):
+    """Shared settings of criteria judges: the engine, the criteria (fixed, or per instance from task_data
+    `criteria_field`), the task fields shown as context, and what to report."""
+
+    __abstract__ = True
+
+    inference_engine: InferenceEngine
+    criteria: Optional[Criteria] = None
+    criteria_field: Optional[str] = None
+    context_fields: Optional[Union[str, List[str], Dict[str, str]]] = None
+    evaluator_name: Optional[str] = None
+    check_positional_bias: bool = True
+    include_prompts_in_result: bool = False
+    generate_summaries: bool = False
+    main_score: str = "llm_as_judge"
+    batch_size: int = 1_000_000  # judge prompts of a stage go to the engine together (its concurrency applies)
+
+    def prepare(self) -> None:
+        super().prepare()
+        if "main_score" not in self._given_fields and self.__dict__.get("criteria") is not None:
+            criteria = self.criteria  # a catalog name resolves here
+            if isinstance(criteria, Criteria):
+                self.__dict__["main_score"] = criteria.name
+
+    def resolved_ci_scores(self) -> List[str]:
+        return list(self.ci_scores) if self.ci_scores is not None else [self.main_score]
+
+    # ------------------------------------------------------------------ inputs
+    def criteria_of(self, task_data: Dict[str, Any], index: int) -> Criteria:
+        if self.criteria_field is not None:
+            if self.criteria_field not in task_data:
+                raise MetricError(f"Instance {index} has no task_data field '{self.criteria_field}' (criteria_field); "
+                                  f"it has {sorted(task_data)}.", artifact=self.artifact_name, field="criteria_field")
+            return criteria_from_value(task_data[self.criteria_field], self.criteria_field)
+        if self.criteria is None:
+            raise MetricError(f"{type(self).__name__} needs a criteria: set `criteria` (e.g. "
+                              f"criteria=metrics.llm_as_judge.direct.criteria.answer_relevance) or `criteria_field`.",
+                              artifact=self.artifact_name, field="criteria")
+        return self.criteria
+
+    def context_of(self, criteria: Criteria, task_data: Dict[str, Any], index: int) -> Dict[str, str]:
+        from ..dict_utils import dict_get
+
+        fields = self.context_fields if self.context_fields is not None else (criteria.context_fields or [])
+        if isinstance(fields, str):
+            fields = [fields]
+        named = fields if isinstance(fields, dict) else {name: name for name in fields}
+        context = {}
+        for label, path in named.items():
+            try:
+                context[label] = _text(dict_get(task_data, path))
+            except UnitxtError:
+                raise MetricError(f"Context field '{path}' is missing from instance {index} (task_data has "
+                                  f"{sorted(task_data)}).", artifact=self.artifact_name,
+                                  field="context_fields") from None
+        return context
+
+    def ask(self, prompts: List[str], policies: List[Any]) -> List[str]:
+        """One engine call for all prompts of a stage (each row carries its instance's data classification)."""
+        if not prompts:
+            return []
+        rows = [{"source": prompt, **({"data_classification_policy": policy} if policy else {})}
+                for prompt, policy in zip(prompts, policies)]
+        return [_text(answer) for answer in self.inference_engine.infer(rows)]
+
+    def warn_unparsed(self, unparsed: int, total: int, expected: List[str]) -> None:
+        if unparsed:
+            get_logger().warning(f"{type(self).__name__} ({self.artifact_name}): {unparsed} of {total} judge answers "
+                                 f"could not be parsed into one of {expected}; their scores are NaN.")
+
+
+class LLMJudgeDirect(LLMJudge):
+    """Rates each prediction on a criteria with options: an assessment, then one option, scored by option_map.
+
+    Per instance: the score, `<main>_selected_option`, `<main>_assessment`, `<main>_positional_bias` (the options
+    asked again in reverse order led to another choice), optional summary and prompts. Global: mean with CI, and
+    the positional-bias rate.
+    """
+
+    prediction_type = "str"
+
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
+                ) -> List[Dict[str, Any]]:
+        main = self.main_score
+        plans = []
+        for index, (prediction, data) in enumerate(zip(predictions, task_data)):
+            criteria = self.criteria_of(data, index)
+            if not isinstance(criteria, CriteriaWithOptions):
+                raise MetricError(f"Criteria '{criteria.name}' has no options; LLMJudgeDirect needs a "
+                                  f"CriteriaWithOptions.", artifact=self.artifact_name, field="criteria")
+            context = self.context_of(criteria, data, index)
+            options = [(option.name, option.description) for option in criteria.options]
+            field = criteria.prediction_field or "response"
+            orders = [options, list(reversed(options))] if self.check_positional_bias else [options]
+            prompts = [direct_assessment_prompt(criteria.name, criteria.description, order, context, field,
+                                                _text(prediction)) for order in orders]
+            plans.append((criteria, orders, prompts, task_data_policy(data)))
+        flat = [(i, k) for i, plan in enumerate(plans) for k in range(len(plan[1]))]
+        policies = [plans[i][3] for i, _ in flat]
+        assessments = self.ask([plans[i][2][k] for i, k in flat], policies)
+        verdict_prompts = [verdict_prompt(plans[i][2][k], assessment, [name for name, _ in plans[i][1][k]])
+                           for (i, k), assessment in zip(flat, assessments)]
+        verdicts = self.ask(verdict_prompts, policies)
+        summaries = self.ask([summary_prompt(assessments[p]) for p, (i, k) in enumerate(flat) if k == 0],
+                             [plans[i][3] for i, k in flat if k == 0]) if self.generate_summaries else []
+        by_instance: Dict[int, List[int]] = {}
+        for position, (i, _) in enumerate(flat):
+            by_instance.setdefault(i, []).append(position)
+        results, unparsed = [], 0
+        for i, (criteria, orders, prompts, _) in enumerate(plans):
+            positions = by_instance[i]
+            names = criteria.option_names()
+            chosen = [parse_option(verdicts[p], names) for p in positions]
+            first = chosen[0]
+            unparsed += first is None
+            result: Dict[str, Any] = {
+                main: criteria.score_of(first) if first is not None else math.nan,
+                f"{main}_selected_option": first,
+                f"{main}_assessment": assessments[positions[0]],
+                f"{main}_criteria": criteria.name,
+            }
+            if self.check_positional_bias:
+                again = chosen[1]
+                result[f"{main}_positional_bias"] = (math.nan if first is None or again is None
+                                                     else float(first != again))
+                result[f"{main}_positional_bias_selected_option"] = again
+            if self.generate_summaries:
+                result[f"{main}_summary"] = summaries[i]
+            if self.include_prompts_in_result:
+                result[f"{main}_prompts"] = {"assessment": prompts[0],
+                                             "option_selection": verdict_prompts[positions[0]]}
+            results.append(result)
+        self.warn_unparsed(unparsed, len(plans), sorted({n for plan in plans for n in plan[0].option_names()}))
+        return results
+
+    def resolved_reduction_map(self) -> Dict[str, List[str]]:
+        if self.reduction_map is not None:
+            return self.reduction_map
+        names = [self.main_score]
+        if self.check_positional_bias:
+            names.append(f"{self.main_score}_positional_bias")
+        return {"mean": names}
+
+
+def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tuple[str, str]]:
+    if isinstance(prediction, str):  # a template's post-processors may have turned the list/dict into its text
+        import ast
+        import json
+
+        for parse in (json.loads, ast.literal_eval):  # literal_eval reads literals only, never code
+            try:
+                prediction = parse(prediction)
+                break
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
+    if isinstance(prediction, dict):
+        systems = [(str(name), _text(value)) for name, value in prediction.items()]
+    elif isinstance(prediction, (list, tuple)):
+        systems = [(f"system_{k + 1}", _text(value)) for k, value in enumerate(prediction)]
+    else:
+        raise MetricError(f"Prediction {index} of a pairwise judge must be a list of responses or a dict "
+                          f"{{system name: response}} (or its JSON text), got {type(prediction).__name__}.",
+                          artifact=metric.artifact_name, field="prediction")
+    if len(systems) < 2:
+        raise MetricError(f"Prediction {index} has {len(systems)} response(s); a pairwise judge compares two or more.",
+                          artifact=metric.artifact_name, field="prediction")
+    return systems
+
+
+class LLMJudgePairwise(LLMJudge):
+    """Compares the responses of each instance pair by pair (a prediction is a list of responses, or a dict
+    {system: response}). Per system: `<system>_winrate` (share of its comparisons won), `<system>_ranking` (1 = best,
+    ties share the best rank), `<system>_compared_to`, `<system>_contest_results`, `<system>_positional_bias` (some
+    comparison flipped when the two responses were swapped). The main score is the first system's winrate.
+    """
+
+    prediction_type = Any  # a list or dict of responses (or its JSON / literal text); checked per instance
+
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
+                ) -> List[Dict[str, Any]]:
+        plans, prompts, policies, owners = [], [], [], []
+        for index, (prediction, data) in enumerate(zip(predictions, task_data)):
+            criteria = self.criteria_of(data, index)
+            context = self.context_of(criteria, data, index)
+            systems = _systems(prediction, index, self)
+            field = criteria.prediction_field or "response"
+            pairs = [(a, b) for a in range(len(systems)) for b in range(a + 1, len(systems))]
+            for a, b in pairs:
+                orders = [(a, b), (b, a)] if self.check_positional_bias else [(a, b)]
+                for first, second in orders:
+                    prompts.append(pairwise_assessment_prompt(criteria.name, criteria.description, context, field,
+                                                              systems[first][1], systems[second][1]))
+                    policies.append(task_data_policy(data))
+                    owners.append((index, first, second))
+            plans.append((criteria, systems, pairs))
+        assessments = self.ask(prompts, policies)
+        verdict_prompts = [verdict_prompt(prompt, assessment, PAIRWISE_OPTIONS)
+                           for prompt, assessment in zip(prompts, assessments)]
+        verdicts = self.ask(verdict_prompts, policies)
+        winners: Dict[Tuple[int, int, int], Optional[int]] = {}
+        details: Dict[Tuple[int, int, int], Tuple[str, str]] = {}
+        for (index, first, second), verdict, prompt, assessment in zip(owners, verdicts, verdict_prompts, assessments):
+            choice = parse_option(verdict, PAIRWISE_OPTIONS)
+            winners[(index, first, second)] = None if choice is None else (first if choice == PAIRWISE_OPTIONS[0]
+                                                                            else second)
+            details[(index, first, second)] = (prompt, assessment)
+        results, unparsed, total = [], 0, 0
+        for index, (criteria, systems, pairs) in enumerate(plans):
+            n = len(systems)
+            wins = [0] * n
+            counted = [0] * n
+            compared: List[List[str]] = [[] for _ in range(n)]
+            contests: List[List[Any]] = [[] for _ in range(n)]
+            bias = [0.0] * n
+            assessments_of: Dict[str, str] = {}
+            prompts_of: Dict[str, str] = {}
+            for a, b in pairs:
+                winner = winners[(index, a, b)]
+                total += 1
+                if winner is None:
+                    unparsed += 1
+                key = f"{systems[a][0]}_vs_{systems[b][0]}"
+                assessments_of[key] = details[(index, a, b)][1]
+                prompts_of[key] = details[(index, a, b)][0]
+                if self.check_positional_bias:
+                    swapped = winners[(index, b, a)]
+                    if winner is not None and swapped is not None and swapped != winner:
+                        bias[a] = bias[b] = 1.0
+                for me, other in ((a, b), (b, a)):
+                    compared[me].append(systems[other][0])
+                    contests[me].append(None if winner is None else winner == me)
+                    if winner is not None:
+                        counted[me] += 1
+                        wins[me] += winner == me
+            winrates = [wins[k] / counted[k] if counted[k] else math.nan for k in range(n)]
+            ranks = competition_ranking(winrates)
+            result: Dict[str, Any] = {self.main_score: winrates[0], f"{self.main_score}_criteria": criteria.name}
+            for k, (name, _) in enumerate(systems):
+                result[f"{name}_winrate"] = winrates[k]
+                result[f"{name}_ranking"] = ranks[k]
+                result[f"{name}_compared_to"] = compared[k]
+                result[f"{name}_contest_results"] = contests[k]
+                if self.check_positional_bias:
+                    result[f"{name}_positional_bias"] = bias[k]
+            result[f"{self.main_score}_assessments"] = assessments_of
+            if self.include_prompts_in_result:
+                result[f"{self.main_score}_prompts"] = prompts_of
+            results.append(result)
+        self.warn_unparsed(unparsed, total, list(PAIRWISE_OPTIONS))
+        return results
+
+    def scores_from_instances(self, instance_scores: List[Dict[str, Any]]) -> MetricScores:
+        if self.reduction_map is None:
+            names = [self.main_score]
+            for scores in instance_scores:
+                names += [key for key, value in scores.items() if key.endswith(("_winrate", "_ranking",
+                          "_positional_bias")) and isinstance(value, (int, float)) and key not in names]
+            self.__dict__["reduction_map"] = {"mean": names}
+            try:
+                return super().scores_from_instances(instance_scores)
+            finally:
+                self.__dict__["reduction_map"] = None
+        return super().scores_from_instances(instance_scores)

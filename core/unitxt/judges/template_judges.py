@@ -1,0 +1,264 @@
+"""Template judges: the judge's input is an ordinary unitxt instance of a judge task, rendered by a judge template
+and format, run by an inference engine, and read back by the template's post-processors (a number = the score).
+
+`LLMAsJudge` (the llm_as_judge guide): tasks rating.single_turn, rating.single_turn_with_reference and
+pairwise_comparative_rating.single_turn of tasks.response_assessment. `TaskBasedLLMasJudge` (RAG and conversation
+judges): any judge task whose input fields come from the evaluated instance's task_data plus the prediction; with
+`infer_log_probs`, the score is the probability of "yes" in the judge's first answer token. (Ensembles of judges:
+`MetricsEnsemble` in metrics/ensemble.py.)
+"""
+
+import json
+import math
+import re
+from typing import Any, Dict, List, Optional
+
+from ..artifact import Artifact
+from ..errors import MetricError
+from ..inference.base import InferenceEngine
+from ..logging_utils import get_logger
+from ..metrics.base import BulkInstanceMetric
+from ..rendering.row_json import task_data_policy
+
+_PAIRWISE_WINNER = {"a": 1.0, "tie": 0.5, "b": 0.0}
+
+
+def _number(value: Any) -> float:
+    """A judge's processed answer as a score: numbers as is, A/B/tie verdicts as 1/0.5/0, anything else NaN."""
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in _PAIRWISE_WINNER:
+            return _PAIRWISE_WINNER[text]
+        try:
+            return float(text)
+        except ValueError:
+            return math.nan
+    return math.nan
+
+
+class LLMAsJudgeBase(BulkInstanceMetric):
+    """Shared machinery: render judge instances with (task, template, format, system prompt), infer, post-process."""
+
+    __abstract__ = True
+
+    inference_model: InferenceEngine
+    template: Artifact
+    task: Any = None
+    format: Optional[Artifact] = None
+    system_prompt: Optional[Artifact] = None
+    main_score: str = "llm_as_judge"
+    batch_size: int = 1_000_000
+    include_meta_data: bool = True
+    judgment_pattern: Optional[str] = None  # a raw answer that does not match it is unparseable (NaN)
+    prediction_type = Any
+
+    def judge_task(self) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.judge_task() is not implemented")
+
+    def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
+        raise NotImplementedError(f"{type(self).__name__}.judge_instances() is not implemented")
+
+    def recipe(self) -> Any:
+        from ..rendering.recipe import DatasetRecipe
+
+        kwargs: Dict[str, Any] = {"task": self.judge_task(), "template": self.template}
+        if self.format is not None:
+            kwargs["format"] = self.format
+        if self.system_prompt is not None:
+            kwargs["system_prompt"] = self.system_prompt
+        return DatasetRecipe(**kwargs)
+
+    def pattern(self) -> Optional[str]:
+        if self.judgment_pattern is not None:
+            return self.judgment_pattern
+        names = " ".join(str(name) for name in getattr(self.template, "postprocessors", None) or [])
+        if "mt_bench" in names or "arena_hard" in names or "double_brackets" in names:
+            return r"\[\[.+?\]\]"
+        return None
+
+    def run_judge(self, instances: List[Dict[str, Any]], policies: List[Any]) -> List[Dict[str, Any]]:
+        """Rendered judge rows with `raw` (the answer) and `processed` (after the template's post-processors)."""
+        from ..api import _with_placeholder_references
+        from ..evaluation.in_memory import post_process_rows
+
+        recipe = self.recipe()
+        rows = recipe.produce_rows(_with_placeholder_references(recipe.get_task(), instances))
+        for row, policy in zip(rows, policies):
+            if policy:
+                row["data_classification_policy"] = policy
+        raw = self.inference_model.infer(rows)
+        processed = post_process_rows([str(answer) for answer in raw], rows)[0]
+        for row, answer, value in zip(rows, raw, processed):
+            row["raw"] = answer
+            row["processed"] = value
+        return rows
+
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
+                ) -> List[Dict[str, Any]]:
+
+        instances = self.judge_instances(references, predictions, task_data)
+        rows = self.run_judge(instances, [task_data_policy(data) for data in task_data])
+        pattern = self.pattern()
+        results, unparsed = [], 0
+        for row in rows:
+            score = _number(row["processed"])
+            if pattern is not None and not re.search(pattern, str(row["raw"]), flags=re.DOTALL):
+                score = math.nan
+            unparsed += math.isnan(score)
+            result: Dict[str, Any] = {self.main_score: score}
+            if self.include_meta_data:
+                result[f"{self.main_score}_judge_raw_output"] = row["raw"]
+                result[f"{self.main_score}_judge_raw_input"] = row["source"]
+            results.append(result)
+        if unparsed:
+            get_logger().warning(f"{type(self).__name__} ({self.artifact_name}): {unparsed} of {len(rows)} judge "
+                                 f"answers could not be read as a score; their scores are NaN.")
+        return results
+
+
+def _question(task_data: Dict[str, Any]) -> str:
+    """The evaluated model's input: the task's question/input field, else its input fields as "name: value" lines."""
+    for name in ("question", "input", "source", "instruction"):
+        if isinstance(task_data.get(name), str):
+            return task_data[name]
+    fields = {key: value for key, value in task_data.items() if key not in ("metadata", "media")}
+    return "\n".join(f"{key}: {value}" for key, value in fields.items())
+
+
+class LLMAsJudge(LLMAsJudgeBase):
+    """The judge of the llm_as_judge guide: `task` is "rating.single_turn", "rating.single_turn_with_reference" or
+    "pairwise_comparative_rating.single_turn" (the prediction is answer A, the first reference answer B).
+
+    The question shown to the judge is the evaluated instance's task field (question / input / source), so it never
+    carries the evaluated model's system prompt or format (strip_system_prompt_and_format_from_inputs holds).
+    """
+
+    task: str = "rating.single_turn"
+    strip_system_prompt_and_format_from_inputs: bool = True
+    single_reference_per_prediction: bool = False
+
+    _TASKS = ("rating.single_turn", "rating.single_turn_with_reference", "pairwise_comparative_rating.single_turn")
+
+    def prepare(self) -> None:
+        super().prepare()
+        for prefix in ("tasks.", "response_assessment."):  # "tasks.response_assessment.rating.single_turn" is accepted
+            if isinstance(self.task, str) and self.task.startswith(prefix):
+                self.__dict__["task"] = self.task[len(prefix):]
+
+    def verify(self) -> None:
+        super().verify()
+        if self.task not in self._TASKS:
+            raise MetricError(f"LLMAsJudge task must be one of {list(self._TASKS)}, got {self.task!r}.",
+                              artifact=self.artifact_name, field="task")
+
+    def judge_task(self) -> str:
+        return f"tasks.response_assessment.{self.task}"
+
+    def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
+        instances = []
+        for index, (refs, prediction, data) in enumerate(zip(references, predictions, task_data)):
+            question = _question(data)
+            if self.task == "rating.single_turn":
+                instances.append({"question": question, "answer": str(prediction)})
+                continue
+            if not refs:
+                raise MetricError(f"Instance {index} has no reference; task {self.task} needs one.",
+                                  artifact=self.artifact_name, field="references")
+            if self.task == "rating.single_turn_with_reference":
+                instances.append({"question": question, "answer": str(prediction), "reference_answer": str(refs[0])})
+            else:
+                instances.append({"question": question, "answer_a": str(prediction), "answer_b": str(refs[0])})
+        return instances
+
+
+class TaskBasedLLMasJudge(LLMAsJudgeBase):
+    """A judge over any judge task: its inputs are the evaluated instance's task_data fields (renamed by
+    `judge_to_generator_fields_mapping` {judge field: task_data field}) and the prediction (`prediction_field`).
+
+    With `infer_log_probs` the score is P(yes) from the first answer token's log-probs: P(yes)/(P(yes)+P(no)) when
+    both are among the top tokens, P(yes) or 1-P(no) when only one is, NaN when neither is.
+    """
+
+    task: Any = None
+    prediction_field: Optional[str] = None
+    infer_log_probs: bool = False
+    judge_to_generator_fields_mapping: Dict[str, str] = {}
+
+    def verify(self) -> None:
+        super().verify()
+        if self.task is None:
+            raise MetricError("TaskBasedLLMasJudge needs a judge task (e.g. tasks.rag_eval.faithfulness.binary).",
+                              artifact=self.artifact_name, field="task")
+
+    def judge_task(self) -> Any:
+        return self.task
+
+    def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
+        from ..catalog import fetch_artifact
+
+        task = self.task if not isinstance(self.task, str) else fetch_artifact(self.task)[0]
+        needed = list(task.input_fields if isinstance(task.input_fields, dict) else task.input_fields)
+        instances = []
+        for index, (prediction, data) in enumerate(zip(predictions, task_data)):
+            instance = {}
+            for name in needed:
+                if name == self.prediction_field:
+                    instance[name] = prediction
+                    continue
+                source = self.judge_to_generator_fields_mapping.get(name, name)
+                if source not in data:
+                    raise MetricError(f"The judge task needs '{name}' (from task_data '{source}'), missing from "
+                                      f"instance {index} (task_data has {sorted(data)}).",
+                                      artifact=self.artifact_name, field=source)
+                instance[name] = data[source]
+            instances.append(instance)
+        return instances
+
+    def run_judge(self, instances: List[Dict[str, Any]], policies: List[Any]) -> List[Dict[str, Any]]:
+        if not self.infer_log_probs:
+            return super().run_judge(instances, policies)
+        from ..api import _with_placeholder_references
+
+        recipe = self.recipe()
+        rows = recipe.produce_rows(_with_placeholder_references(recipe.get_task(), instances))
+        for row, policy in zip(rows, policies):
+            if policy:
+                row["data_classification_policy"] = policy
+        for row, tokens in zip(rows, self.inference_model.infer_log_probs(rows)):
+            row["raw"] = json.dumps(tokens[:1] if tokens else [], default=str)
+            row["processed"] = yes_probability(tokens)
+        return rows
+
+    def pattern(self) -> Optional[str]:
+        return None if self.infer_log_probs else super().pattern()
+
+
+def yes_probability(tokens: List[Dict[str, Any]]) -> float:
+    """P(yes) from the first generated token's top alternatives (see TaskBasedLLMasJudge)."""
+    if not tokens:
+        return math.nan
+    first = tokens[0]
+    tops = first.get("top_tokens") or [{"text": first.get("text"), "logprob": first.get("logprob")}]
+    p_yes = p_no = 0.0
+    seen_yes = seen_no = False
+    for top in tops:
+        word = str(top.get("text") or "").strip().strip(".").lower()
+        if top.get("logprob") is None:
+            continue
+        if word == "yes":
+            p_yes += math.exp(top["logprob"])
+            seen_yes = True
+        elif word == "no":
+            p_no += math.exp(top["logprob"])
+            seen_no = True
+    if seen_yes and seen_no:
+        return p_yes / (p_yes + p_no)
+    if seen_yes:
+        return p_yes
+    if seen_no:
+        return 1.0 - p_no
+    return math.nan

@@ -1,0 +1,209 @@
+"""Columnar rendering: a recipe's split rendered a batch at a time into columns, which the Arrow builder writes.
+
+The rows are the bytes `InstanceRenderer.render` gives one at a time (tests/test_batch_render.py checks every catalog
+card x template with 0 and 2 demos). The common case - a text format with a static system prompt, no media,
+augmentors or policy checks - runs as one loop per batch: the per-instance generator's draws and the RandomSampler
+are inlined, demos' text and task data come from per-template tables. Any other instance goes through `render`.
+"""
+
+import gc
+import hashlib
+import itertools
+import struct
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+
+from ..random_utils import InstanceRandom
+from ..samplers import RandomSampler
+from ..stream import GeneratorStream
+
+_EIGHT_WORDS = struct.Struct("<8Q")
+_FIRST_BLOCK = (0).to_bytes(4, "little")  # InstanceRandom's block counter of its first block
+
+
+class RenderedStream(GeneratorStream):
+    """A recipe split: iterating yields rows (dicts), `iter_columns` yields the same rows as batches of columns."""
+
+    def __init__(self, renderer: Any, stream: Iterable[Dict[str, Any]], stream_name: str, skip: int,
+                 limit: Optional[int]):
+        super().__init__(renderer.render_stream,
+                         {"stream": stream, "stream_name": stream_name, "skip": skip, "limit": limit})
+        self.renderer = renderer
+
+    def iter_columns(self, batch_size: int = 1000) -> Iterator[Dict[str, List[Any]]]:
+        """Batches of at most `batch_size` rows as {row key: column list}, keys in `row_json.ROW_KEYS` order."""
+        kwargs = self.gen_kwargs
+        instances = kwargs["stream"]
+        if kwargs["skip"]:
+            instances = itertools.islice(instances, kwargs["skip"], None)
+        if kwargs["limit"] is not None:
+            instances = itertools.islice(instances, kwargs["limit"])
+        if self.renderer.demos.source is not None:
+            self.renderer.demos.materialise()
+        plan = BatchPlan(self.renderer)
+        iterator = iter(instances)
+        while True:
+            # reading and rendering a batch allocates tens of thousands of short-lived, acyclic containers: the
+            # cyclic collector would rescan the heap many times per batch for nothing (~20% of the time); it runs
+            # again between batches
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                chunk = list(itertools.islice(iterator, batch_size))
+                columns = plan.render(chunk) if chunk else None
+            finally:
+                if collecting:
+                    gc.enable()
+            if columns is None:
+                return
+            yield columns
+
+
+class BatchPlan:
+    """What is fixed for a renderer (fast-path eligibility, sampler, tables of demo task data), applied per batch."""
+
+    def __init__(self, renderer: Any):
+        self.renderer = renderer
+        self.fast = (
+            not renderer._policy_checks
+            and not renderer.media_fields
+            and not renderer.augmentors
+            and renderer.prompt.static_system_prompt is not None
+            and not renderer.demos.has_media
+        )
+        self.inline_sampler = type(renderer.demos.sampler) is RandomSampler
+        # the plain SystemFormat's model_input_format applied directly to the five parts (its placeholders were
+        # checked against them when it was compiled); on any error `render_prompt` runs to raise its own error
+        from ..formats.base import SystemFormat
+
+        model = getattr(renderer.prompt.format, "_model", None)
+        self.prompt = None
+        if type(renderer.prompt.format) is SystemFormat and not renderer.prompt.format.format_args and model is not None:
+            self.prompt = model._render_with_markers if model.has_marker else model._format_map
+        # template index -> per pool position: (the demo formatted by the format, the demo's task_data JSON)
+        self.demo_tables: Dict[int, List[Optional[Tuple[str, str]]]] = {}
+
+    def _demo_table(self, template_index: int) -> List[Optional[Tuple[str, str]]]:
+        table = self.demo_tables.get(template_index)
+        if table is None:
+            table = self.demo_tables[template_index] = [None] * len(self.renderer.demos.items)
+        return table
+
+    def _demo_entries(self, template_index: int, indices: List[int]) -> List[Tuple[str, str]]:
+        """The table entries of `indices`, rendering (once per template and pool position) those not yet there."""
+        table = self._demo_table(template_index)
+        for index in indices:
+            if table[index] is None:
+                table[index] = (self.renderer.demos.text(template_index, [index]),
+                                self.renderer.demos.task_data(template_index, index))
+        return [table[index] for index in indices]
+
+    def render(self, instances: List[Dict[str, Any]]) -> Dict[str, List[Any]]:
+        """The rows of `instances` as columns."""
+        from .demo_pool import NO_EXCLUSIONS as _NO_EXCLUSIONS
+        from .row_json import ROW_KEYS
+        from .row_json import encode_json as _encode_json
+        from .row_json import fields_json as _fields_json
+
+        renderer = self.renderer
+        columns = {key: [] for key in ROW_KEYS}
+        sources, targets, references = columns["source"], columns["target"], columns["references"]
+        metrics_column, postprocessors, task_data = columns["metrics"], columns["postprocessors"], columns["task_data"]
+        groups, subsets, media_column = columns["groups"], columns["subset"], columns["media"]
+        policies = columns["data_classification_policy"]
+        if not self.fast:
+            for instance in instances:
+                self._append(columns, renderer.render(instance))
+            return columns
+        blake2b, unpack = hashlib.blake2b, _EIGHT_WORDS.unpack
+        prefix, templates, counts = renderer.seed_prefix, renderer.templates, renderer.counts
+        n_templates, n_counts = renderer.n_templates, len(counts)
+        first_word = (n_templates > 1) + (n_counts > 1)
+        pool_keys, pool_size = renderer.demos.keys, len(renderer.demos.items or ())
+        inline_sampler, sampler = self.inline_sampler, renderer.demos.sampler
+        render_prompt, system_prompt = renderer.prompt.format.render_prompt, renderer.prompt.static_system_prompt
+        prompt = self.prompt
+        metadata_json, demo_tables = renderer._metadata_json, self.demo_tables
+        metrics, template_postprocessors, group_keys = renderer.metrics, renderer.postprocessors, renderer.group_keys
+        for instance in instances:
+            if instance.get("media"):
+                self._append(columns, renderer.render(instance))
+                continue
+            input_fields = instance["input_fields"]
+            reference_fields = instance["reference_fields"]
+            fields_json = _fields_json(input_fields, reference_fields)
+            words = unpack(blake2b((prefix + fields_json).encode("utf-8") + _FIRST_BLOCK, digest_size=64).digest())
+            template_index = words[0] % n_templates if n_templates > 1 else 0
+            num_demos = counts[words[n_templates > 1] % n_counts] if n_counts > 1 else counts[0]
+            holder: Dict[str, Any] = {}
+            rendered = templates[template_index].render(input_fields, reference_fields, holder)
+            if holder.get("media"):  # a serializer recorded media: the general path places it
+                self._append(columns, renderer.render(instance))
+                continue
+            indices = ()
+            if num_demos:
+                excluded = pool_keys.get(fields_json, _NO_EXCLUSIONS)
+                if inline_sampler and first_word + num_demos <= 8 and num_demos <= pool_size - len(excluded):
+                    # RandomSampler through InstanceRandom.sample: partial Fisher-Yates over the allowed positions
+                    population = range(pool_size) if not excluded else [
+                        index for index in range(pool_size) if index not in excluded]
+                    size = len(population)
+                    swapped: Dict[int, int] = {}
+                    indices = []
+                    for i, word in enumerate(words[first_word:first_word + num_demos]):
+                        j = i + word % (size - i)
+                        indices.append(population[swapped.get(j, j)])
+                        swapped[j] = swapped.get(i, i)
+                else:  # the same draws, through the generator and the sampler itself
+                    rng = InstanceRandom(prefix + fields_json)
+                    if n_templates > 1:
+                        rng.randrange(n_templates)
+                    if n_counts > 1:
+                        rng.choice(counts)
+                    indices = sampler.sample_indices(instance, num_demos, rng, excluded)
+            demos_text = demos_data = ""
+            if indices:
+                table = demo_tables.get(template_index) or self._demo_table(template_index)
+                entries = [table[index] for index in indices]
+                if None in entries:
+                    entries = self._demo_entries(template_index, indices)
+                demos_text = "".join([entry[0] for entry in entries])
+                demos_data = ", ".join([entry[1] for entry in entries])
+            source = None
+            if prompt is not None:
+                try:
+                    source = prompt({"system_prompt": system_prompt, "instruction": rendered["instruction"],
+                                     "demos": demos_text, "source": rendered["source"],
+                                     "target_prefix": rendered["target_prefix"]})
+                except Exception:  # noqa: BLE001 - a value its format specs refuse: render_prompt raises the error
+                    source = None
+            if source is None:
+                source = render_prompt(rendered["source"], rendered["instruction"], rendered["target_prefix"],
+                                       system_prompt, demos_text)
+            sources.append(source)
+            policy = instance.get("data_classification_policy") or []
+            if "task_fields" in rendered:  # the template changed what the instance is (e.g. swapped answers)
+                fields_json = _fields_json(*rendered["task_fields"])
+            separator = ", " if len(fields_json) > 2 else ""
+            options = rendered.get("options")
+            if options is not None:
+                separator += f'"options": {_encode_json(options)}, '
+            if indices:
+                separator += f'"demos": [{demos_data}], '
+            task_data.append(f'{fields_json[:-1]}{separator}"metadata": '
+                             f'{metadata_json(template_index, num_demos, policy)}}}')
+            targets.append(rendered["target"])
+            references.append(rendered["references"])
+            metrics_column.append(metrics)
+            postprocessors.append(template_postprocessors[template_index])
+            groups.append(renderer._groups(input_fields, reference_fields, template_index, num_demos)
+                          if group_keys else [])
+            subsets.append(list(instance.get("subset") or ()))
+            media_column.append({"images": [], "audios": []})
+            policies.append(policy)
+        return columns
+
+    @staticmethod
+    def _append(columns: Dict[str, List[Any]], row: Dict[str, Any]) -> None:
+        for key, column in columns.items():
+            column.append(row[key])
+

@@ -1,0 +1,226 @@
+"""The `datasets` builder shared by the Hub script (`unitxt/data`) and the library's `load_dataset`.
+
+The config name is the recipe string (or a catalog name of a recipe/benchmark); a recipe object can also be passed
+as the `recipe` config field. One split per stream of the recipe.
+"""
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import datasets
+
+from ..version import version
+from .recipe import ROW_KEYS, build_recipe
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.,=\-]+")
+
+
+def cache_safe_id(name: str) -> str:
+    """A short, filesystem-safe, collision-resistant directory name for a recipe string."""
+    digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+    readable = _UNSAFE.sub("_", name)[:60].strip("_") or "recipe"
+    return f"{readable}-{digest}"
+
+
+@dataclass
+class UnitxtConfig(datasets.BuilderConfig):
+    """Builder config whose name is a recipe string; any characters are allowed (the cache id is hashed)."""
+
+    recipe: Any = None
+
+    def __post_init__(self) -> None:  # the base class rejects characters common in recipe strings
+        pass
+
+    def create_config_id(self, config_kwargs: dict, custom_features: Any = None) -> str:
+        return cache_safe_id(self.name)
+
+
+def string_list() -> Any:
+    return [datasets.Value("string")]
+
+
+def content_part_features() -> Dict[str, Any]:
+    """One OpenAI content part: {"type", "text"} or {"type", "image_url": {"url"}} or {"type", "input_audio"}.
+
+    Arrow stores every key of the struct, so parts read back from a saved dataset carry None for the keys of the other
+    part kinds (`image_utils.clean_content_parts` drops them).
+    """
+    string = datasets.Value("string")
+    return {
+        "type": string,
+        "text": string,
+        "image_url": {"url": string},
+        "input_audio": {"data": string, "format": string},
+    }
+
+
+def row_features(chat_source: bool, content_parts: bool = False, media_images: bool = False) -> datasets.Features:
+    """The fixed schema of output rows (every row has every key).
+
+    Chat rows have `source` = [{"role", "content"}]; content is a string, or (multimodal recipes, `content_parts`) a
+    list of content parts in every message, so one schema fits rows with and without images. Rows of recipes that
+    produce images (`media_images`) store `media.images` as `datasets.Image(decode=False)`: {"bytes", "path"}, the
+    form `datasets.Image().decode_example` (and clients such as lm-evaluation-harness) read; text recipes keep the
+    plain string lists.
+    """
+    if chat_source:
+        content = [content_part_features()] if content_parts else datasets.Value("string")
+        source = [{"role": datasets.Value("string"), "content": content}]
+    else:
+        source = datasets.Value("string")
+    features = {
+        "source": source,
+        "target": datasets.Value("string"),
+        "references": string_list(),
+        "metrics": string_list(),
+        "postprocessors": string_list(),
+        "task_data": datasets.Value("string"),
+        "groups": string_list(),
+        "subset": string_list(),
+        "media": {"images": [datasets.Image(decode=False)] if media_images else string_list(),
+                  "audios": string_list()},
+        "data_classification_policy": string_list(),
+    }
+    assert tuple(features) == ROW_KEYS
+    return datasets.Features(features)
+
+
+def image_storage(url: Any) -> Dict[str, Any]:
+    """A row image (a data URL) as `datasets.Image` stores it: {"bytes": the encoded file, "path": None}."""
+    from ..image_utils import parse_data_url
+
+    if isinstance(url, dict):
+        return url
+    return {"bytes": parse_data_url(url)[1], "path": None}
+
+
+def _stored_media(media: Dict[str, Any]) -> Dict[str, Any]:
+    """A row's media with its images in datasets.Image's stored form."""
+    if not media["images"]:
+        return media
+    return dict(media, images=[image_storage(url) for url in media["images"]])
+
+
+class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
+    """Generates the rows of a unitxt recipe, written to Arrow in batches.
+
+    An ArrowBasedBuilder (like HF's packaged json/csv builders) rather than a GeneratorBasedBuilder: encoding rows one
+    by one through `Features.encode_example` cost ~100 us per row, five times the whole pipeline.
+    """
+
+    BATCH_SIZE = 1000
+
+    VERSION = datasets.Version(version)
+    BUILDER_CONFIG_CLASS = UnitxtConfig
+    DEFAULT_CONFIG_NAME = None
+
+    def _get_recipe(self) -> Any:
+        cached = self.__dict__.get("_recipe_object")
+        if cached is None:
+            if self.config.recipe is not None:
+                cached = self.config.recipe
+            else:
+                name = self.config.name
+                if not name or name == "default":
+                    from ..errors import RecipeError
+
+                    raise RecipeError(
+                        "Give a recipe as the config name, e.g. "
+                        "load_dataset('unitxt/data', 'card=cards.wnli,template=templates.classification.multi_class.relation.default')"
+                    )
+                cached = build_recipe(name)
+            self.__dict__["_recipe_object"] = cached
+        return cached
+
+    def _multi_stream(self) -> Any:
+        cached = self.__dict__.get("_multi_stream_object")
+        if cached is None:
+            cached = self._get_recipe()()
+            self.__dict__["_multi_stream_object"] = cached
+        return cached
+
+    def _produces_media(self) -> bool:
+        return bool(getattr(self._get_recipe(), "produces_media", lambda: False)())
+
+    def _info(self) -> datasets.DatasetInfo:
+        recipe = self._get_recipe()
+        chat = bool(getattr(recipe, "produces_chat_source", lambda: False)())
+        media = self._produces_media()
+        return datasets.DatasetInfo(
+            description=f"unitxt {version} recipe: {self.config.name}",
+            features=row_features(chat_source=chat, content_parts=chat and media, media_images=media),
+            version=self.VERSION,
+        )
+
+    def _split_generators(self, dl_manager: Any) -> list:
+        return [
+            datasets.SplitGenerator(name=name, gen_kwargs={"split_name": name}) for name in self._multi_stream()
+        ]
+
+    def _generate_tables(self, split_name: str) -> Iterator[Tuple[int, Any]]:
+        import pyarrow
+
+        schema = self.info.features.arrow_schema
+        stored_images = self._produces_media()
+        stream = self._multi_stream()[split_name]
+        iter_columns = getattr(stream, "iter_columns", None)
+        if iter_columns is not None:  # a recipe split: rendered and converted column by column
+            types = [schema.field(name).type for name in schema.names]
+            for batch_index, columns in enumerate(iter_columns(self.BATCH_SIZE)):
+                if stored_images:
+                    columns["media"] = [_stored_media(media) for media in columns["media"]]
+                arrays = [pyarrow.array(columns[name], type=kind) for name, kind in zip(schema.names, types)]
+                yield batch_index, pyarrow.Table.from_arrays(arrays, schema=schema)
+            return
+        batch: List[Dict[str, Any]] = []
+        batch_index = 0
+        for row in stream:
+            if stored_images:
+                row = dict(row, media=_stored_media(row["media"]))
+            batch.append(row)
+            if len(batch) >= self.BATCH_SIZE:
+                yield batch_index, pyarrow.Table.from_pylist(batch, schema=schema)
+                batch_index += 1
+                batch = []
+        if batch:
+            yield batch_index, pyarrow.Table.from_pylist(batch, schema=schema)
+
+    def in_memory_dataset(self, split: Optional[str] = None) -> Any:
+        """Every split generated straight into memory: the `DatasetDict` (or the `split`'s `Dataset`) that
+        `download_and_prepare()` + `as_dataset(in_memory=True)` give, without writing the Arrow cache and reading it
+        back (load_dataset's default, disable_cache=True). Returns None when `split` is not a plain split name
+        (a slice such as "test[:10]"): the caller then goes through the cache."""
+        import copy
+
+        import pyarrow
+        from datasets.table import InMemoryTable
+
+        generators = self._split_generators(None)
+        names = [str(generator.name) for generator in generators]
+        split = None if split is None else str(split)  # a datasets.Split names itself
+        if split is not None and split not in names:
+            return None
+        schema = self.info.features.arrow_schema
+        tables = {}
+        for generator in generators:
+            name = str(generator.name)
+            if split is not None and name != split:
+                continue
+            parts = [table for _, table in self._generate_tables(**generator.gen_kwargs)]
+            tables[name] = pyarrow.concat_tables(parts) if parts else schema.empty_table()
+        info = copy.deepcopy(self.info)
+        info.builder_name, info.config_name, info.version = self.name, self.config.name, self.VERSION
+        info.splits = datasets.SplitDict(dataset_name=self.dataset_name)
+        for name in names:  # every split is generated (as download_and_prepare does); the info lists them all
+            if name in tables:
+                info.splits.add(datasets.SplitInfo(name=name, num_bytes=tables[name].nbytes,
+                                                   num_examples=tables[name].num_rows, dataset_name=self.dataset_name))
+        result = {  # a fingerprint given: datasets would otherwise hash every row of the table to make one
+            name: datasets.Dataset(InMemoryTable(table), info=copy.deepcopy(info), split=datasets.Split(name),
+                                   fingerprint=hashlib.sha256(f"{cache_safe_id(self.config.name)}/{version}/{name}"
+                                                              .encode("utf-8")).hexdigest()[:16])
+            for name, table in tables.items()
+        }
+        return result[split] if split is not None else datasets.DatasetDict(result)

@@ -1,0 +1,290 @@
+"""DatasetRecipe: the full data-preparation pipeline (card -> task -> demos -> template -> format -> rows).
+
+Per instance, everything random (template, number of demos, demos) is drawn from a generator seeded by the
+instance's content, so output rows are identical across runs, processes and data orderings.
+"""
+
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from ..artifact import Artifact
+from ..card import TaskCard
+from ..errors import RecipeError
+from ..formats.base import Format
+from ..formats.system_prompts import SystemPrompt
+from ..operator import SequentialOperator, SourceOperator
+from ..query_parser import is_assignment_string, parse_assignments
+from ..samplers import Sampler
+from ..stream import MultiStream
+from ..task import Task
+from ..templates.base import Template
+from ..templates.collections import TemplatesDict, TemplatesList, keyed_templates
+from .instance_renderer import InstanceRenderer
+from .media_and_policy import recipe_produces_media
+from .prompt_assembly import default_format  # noqa: F401  (part of this module's API)
+from .row_json import ROW_KEYS  # noqa: F401  (the row keys, in order; imported from here by callers)
+
+TemplateSpec = Union[Template, TemplatesList, TemplatesDict, List[Template]]
+
+
+class DatasetRecipe(SourceOperator):
+    """A complete specification of a dataset: card (or task), template(s), format, demos and limits."""
+
+    card: Optional[TaskCard] = None
+    task: Optional[Task] = None
+    template: Optional[TemplateSpec] = None
+    template_card_index: Optional[Union[int, str, List[Union[int, str]]]] = None
+    format: Optional[Format] = None
+    system_prompt: Optional[SystemPrompt] = None
+    num_demos: Union[int, List[int]] = 0
+    demos_pool_size: Optional[int] = None
+    demos_taken_from: str = "train"
+    demos_removed_from_data: bool = True
+    sampler: Optional[Sampler] = None
+    loader_limit: Optional[int] = None
+    max_train_instances: Optional[int] = None
+    train_refiner: Optional[Artifact] = None  # a StreamRefiner-like operator applied to the train split (before limits)
+    max_validation_instances: Optional[int] = None
+    max_test_instances: Optional[int] = None
+    metrics: Optional[List[str]] = None
+    postprocessors: Optional[List[str]] = None
+    group_by: List[Union[str, List[str]]] = []
+    split: Optional[str] = None
+    serializer: Optional[Union[Artifact, List[Artifact]]] = None
+    augmentor: Optional[Union[Artifact, List[Artifact]]] = None
+    seed: Optional[int] = None
+    demos_sampling_seed: Optional[int] = None  # the original system's name of `seed`; either may be given
+
+    # ------------------------------------------------------------------ validation
+    def verify(self) -> None:
+        super().verify()
+        if self.demos_sampling_seed is not None:
+            if self.seed is not None and self.seed != self.demos_sampling_seed:
+                raise RecipeError(f"seed={self.seed} and demos_sampling_seed={self.demos_sampling_seed} disagree; "
+                                  "they name the same setting, give one.", artifact=self.artifact_name, field="seed")
+            self.__dict__["seed"] = self.demos_sampling_seed
+        counts = self.num_demos if isinstance(self.num_demos, list) else [self.num_demos]
+        if not counts or any(count < 0 for count in counts):
+            raise RecipeError("num_demos must be a non-negative int or a non-empty list of them.",
+                              artifact=self.artifact_name, field="num_demos")
+        if self.demos_pool_size is not None and self.demos_pool_size < 0 and self.demos_pool_size != -1:
+            raise RecipeError("demos_pool_size must be >= 0 (or -1: the whole demos_taken_from split).",
+                              artifact=self.artifact_name, field="demos_pool_size")
+        if self.whole_split_pool():
+            pass  # the whole demos_taken_from split is the pool: its size is only known when loading
+        elif max(counts) > 0:
+            if self.demos_pool_size is None:
+                raise RecipeError(
+                    "num_demos > 0 needs demos_pool_size (the number of instances set aside as demos).",
+                    artifact=self.artifact_name,
+                    field="demos_pool_size",
+                )
+            if max(counts) > self.demos_pool_size:
+                raise RecipeError(
+                    f"num_demos ({max(counts)}) is larger than demos_pool_size ({self.demos_pool_size}).",
+                    artifact=self.artifact_name,
+                    field="num_demos",
+                )
+        raw = self.__dict__  # raw values: catalog names are not fetched at construction (benchmarks list many)
+        if raw["card"] is None and raw["task"] is None:
+            raise RecipeError("A recipe needs a card or a task.", artifact=self.artifact_name, field="card")
+        if raw["template"] is not None and self.template_card_index is not None:
+            raise RecipeError("Set template or template_card_index, not both.", artifact=self.artifact_name)
+
+    def whole_split_pool(self) -> bool:
+        """Whether the demo pool is the whole demos_taken_from split: demos_pool_size=-1, or demos wanted from an
+        explicitly named split with no demos_pool_size."""
+        counts = self.num_demos if isinstance(self.num_demos, list) else [self.num_demos]
+        if self.demos_pool_size == -1:
+            return True
+        return (self.demos_pool_size is None and bool(counts) and max(counts) > 0
+                and "demos_taken_from" in self._given_fields)
+
+    def _pool_size(self) -> Optional[int]:
+        """demos_pool_size as the renderer uses it (None: the whole split)."""
+        return None if self.whole_split_pool() else self.demos_pool_size
+
+    # ------------------------------------------------------------------ resolution
+    def get_task(self) -> Task:
+        if self.task is not None:
+            return self.task
+        if self.card is None or self.card.task is None:
+            raise RecipeError("The card has no task.", artifact=self.artifact_name, field="task")
+        return self.card.task
+
+    def _card_templates(self) -> Tuple[List[Template], List[str]]:
+        pairs = keyed_templates(self.card.templates if self.card is not None else None)
+        return [template for _, template in pairs], [key for key, _ in pairs]
+
+    def get_templates(self) -> List[Template]:
+        """The templates instances are rendered with (one is sampled per instance when there are several)."""
+        spec = self.template
+        if spec is None and self.template_card_index is not None:
+            card_templates, keys = self._card_templates()
+            indices = self.template_card_index if isinstance(self.template_card_index, list) else [self.template_card_index]
+            chosen = []
+            for index in indices:
+                key = str(index)
+                if key not in keys:
+                    raise RecipeError(
+                        f"template_card_index {index!r} is not in the card's templates (available: {keys}).",
+                        artifact=self.artifact_name,
+                        field="template_card_index",
+                    )
+                chosen.append(card_templates[keys.index(key)])
+            return chosen
+        if spec is None:
+            card_templates, _ = self._card_templates()
+            if card_templates:
+                return [card_templates[0]]
+            default = self.get_task().default_template
+            if default is None and self.card is not None and self.card.default_template is not None:
+                default = self.card.default_template
+            if default is None:
+                raise RecipeError(
+                    "Missing argument 'template': the recipe names no template, the card lists no templates and "
+                    "its task has no default_template. Pass template=<a template or catalog name> (e.g. "
+                    "'card=...,template=templates...'), or give the task a default_template.",
+                    artifact=self.artifact_name,
+                    field="template",
+                )
+            spec = default
+        templates = [template for _, template in keyed_templates(spec)]
+        for template in templates:
+            if not isinstance(template, Template):
+                raise RecipeError(f"{template!r} is not a template.", artifact=self.artifact_name, field="template")
+        return templates
+
+    def produces_chat_source(self) -> bool:
+        """Whether the rows' `source` is a list of chat messages (chat API formats) rather than text."""
+        return bool(getattr(self.format, "produces_chat_messages", False))
+
+    def produces_media(self) -> bool:
+        """Whether rows may carry images/audio (chat rows then use content parts; see image_utils)."""
+        return recipe_produces_media(self)
+
+    # ------------------------------------------------------------------ pipeline
+    def _counts(self) -> List[int]:
+        return self.num_demos if isinstance(self.num_demos, list) else [self.num_demos]
+
+    def standardized(self) -> MultiStream:
+        """Loader -> preprocess steps -> task: instances in the task schema, per split."""
+        if self.card is None or self.card.loader is None:
+            raise RecipeError("This recipe has no card with a loader to read data from.", artifact=self.artifact_name,
+                              field="card")
+        import copy
+
+        loader = copy.copy(self.card.loader)
+        if self.loader_limit is not None:
+            loader.loader_limit = self.loader_limit
+        multi_stream = loader()
+        task = self.get_task()
+        # one SequentialOperator, so the preprocess steps and the task run fused over each instance
+        return SequentialOperator(steps=[*(self.card.preprocess_steps or []), task])(multi_stream)
+
+    def process(self) -> MultiStream:
+        from .batch_render import RenderedStream
+
+        multi_stream = self.standardized()
+        renderer = InstanceRenderer(self)
+        limits = {
+            "train": self.max_train_instances,
+            "validation": self.max_validation_instances,
+            "test": self.max_test_instances,
+        }
+        needs_pool = max(self._counts()) > 0 or (self.demos_pool_size or 0) > 0 or self.whole_split_pool()
+        if needs_pool and self.demos_taken_from not in multi_stream:
+            raise RecipeError(
+                f"demos_taken_from='{self.demos_taken_from}' but the data has splits {sorted(multi_stream)}.",
+                artifact=self.artifact_name,
+                field="demos_taken_from",
+            )
+        if needs_pool:
+            renderer.demos.set_source(multi_stream[self.demos_taken_from], self._pool_size())
+        if self.train_refiner is not None and "train" in multi_stream:
+            refined = self.train_refiner(MultiStream({"train": multi_stream["train"]}))
+            multi_stream = MultiStream({**multi_stream, "train": refined["train"]})
+        result = MultiStream()
+        for name, stream in multi_stream.items():
+            if needs_pool and self.whole_split_pool() and self.demos_removed_from_data and name == self.demos_taken_from:
+                continue  # the whole split went to the demo pool
+            takes_pool = needs_pool and self.demos_removed_from_data and name == self.demos_taken_from
+            skip = self.demos_pool_size if takes_pool and not self.whole_split_pool() else 0
+            result[name] = RenderedStream(renderer, stream, name, skip, limits.get(name))  # rows, or column batches
+        if self.split is not None:
+            if self.split not in result:
+                raise RecipeError(f"Split '{self.split}' not in {sorted(result)}.", artifact=self.artifact_name, field="split")
+            result = MultiStream({self.split: result[self.split]})
+        return result
+
+    def produce_rows(self, instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Render task-schema instances given directly (production): demos come from the card when it has one."""
+        renderer = InstanceRenderer(self)
+        if max(self._counts()) > 0:
+            standardized = self.standardized()
+            if self.demos_taken_from not in standardized:
+                raise RecipeError(f"demos_taken_from='{self.demos_taken_from}' is not a split of the card's data.",
+                                  artifact=self.artifact_name, field="demos_taken_from")
+            renderer.demos.set_source(standardized[self.demos_taken_from], self._pool_size())
+        task = self.get_task()
+        checked = task.process_instances([dict(instance) for instance in instances])
+        return list(renderer.render_stream(checked, "test", 0, None))
+
+
+StandardRecipe = DatasetRecipe
+
+
+def recipe_from_string(text: str) -> SourceOperator:
+    """A recipe from `card=...,template=...` or a catalog name of a saved recipe/benchmark (`benchmarks.glue[...]`)."""
+    from ..catalog import fetch_artifact
+
+    text = text.strip()
+    if is_assignment_string(text):
+        arguments = DatasetRecipe.coerce_overrides(parse_assignments(text), artifact_name="recipe")
+        return DatasetRecipe(**arguments)
+    artifact, _ = fetch_artifact(text)
+    if not isinstance(artifact, SourceOperator):
+        raise RecipeError(
+            f"'{text}' is a {type(artifact).__name__}, not a recipe or benchmark. "
+            "Pass a recipe string such as 'card=cards.x,template=templates.y'.",
+            artifact=text,
+        )
+    return artifact
+
+
+def _warn_about_conflicts(text: str, kwargs: Dict[str, Any]) -> None:
+    """Keyword arguments given next to a recipe string win; say so where they contradict the string."""
+    text = text.strip()
+    if not is_assignment_string(text):
+        return
+    given = parse_assignments(text)
+    conflicts = []
+    for key, value in kwargs.items():
+        if key in given and given[key] != value and str(given[key]) != str(getattr(value, "__id__", value)):
+            conflicts.append(f"{key}: {given[key]} -> {getattr(value, '__id__', value)}"[:160])
+    if conflicts:
+        from ..logging_utils import get_logger
+
+        get_logger().warning("Recipe arguments given both in the recipe string and as keyword arguments; the keyword "
+                             "arguments win: " + "; ".join(conflicts))
+
+
+def build_recipe(recipe_or_name: Any = None, **kwargs: Any) -> SourceOperator:
+    """Accept a recipe object, a recipe string / catalog name, or keyword arguments (optionally both)."""
+    if isinstance(recipe_or_name, SourceOperator):
+        if kwargs:
+            return recipe_or_name.copy(**kwargs)
+        return recipe_or_name
+    if isinstance(recipe_or_name, str):
+        recipe = recipe_from_string(recipe_or_name)
+        if not kwargs:
+            return recipe
+        _warn_about_conflicts(recipe_or_name, kwargs)
+        return recipe.copy(**kwargs)
+    if recipe_or_name is not None:
+        raise RecipeError(f"Expected a recipe string or object, got {type(recipe_or_name).__name__}.")
+    if not kwargs:
+        raise RecipeError("No recipe given: pass a recipe string or keyword arguments such as card=...")
+    unknown = [key for key in kwargs if key not in DatasetRecipe.get_fields()]
+    if unknown:
+        DatasetRecipe.coerce_overrides({key: None for key in unknown}, artifact_name="recipe")
+    return DatasetRecipe(**kwargs)

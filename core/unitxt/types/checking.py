@@ -1,0 +1,324 @@
+"""Typing support: a safe parser for type strings ("List[str]"), fast compiled type checkers, and a type registry.
+
+Type strings come from catalog JSON, so they are parsed by a small recursive-descent parser over registered names —
+never evaluated.
+"""
+
+import re
+import typing
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+from ..errors import UnitxtError
+from .definitions import BUILTIN_TYPES, MEDIA_TYPES
+
+NoneType = type(None)
+
+_REGISTERED_TYPES: Dict[str, Any] = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "bytes": bytes,
+    "dict": dict,
+    "list": list,
+    "tuple": tuple,
+    "set": set,
+    "None": NoneType,
+    "NoneType": NoneType,
+    "Any": Any,
+    "List": List,
+    "Dict": Dict,
+    "Tuple": Tuple,
+    "Optional": Optional,
+    "Union": Union,
+    "Literal": typing.Literal,
+    "Sequence": typing.Sequence,
+    "Iterable": typing.Iterable,
+    "Mapping": typing.Mapping,
+    "Set": typing.Set,
+}
+
+
+class TypeStringError(UnitxtError, ValueError):
+    """A type string could not be parsed or names an unregistered type."""
+
+
+def register_type(new_type: Any, name: Optional[str] = None) -> Any:
+    """Make a type (a class, NewType, TypedDict, or typing alias) usable by name in type strings."""
+    type_name = name or getattr(new_type, "__name__", None)
+    if not type_name:
+        raise TypeStringError(f"Can not register type {new_type!r} without a name; pass name=...")
+    _REGISTERED_TYPES[type_name] = new_type
+    _checker_cache.clear()
+    return new_type
+
+
+def register_builtin_types() -> None:
+    """Register the library's data types (Dialog, Table, Image, ...) by name, keeping any type already registered
+    under the same name (user definitions win); done the first time an unknown name is looked up."""
+    for type_name, new_type in BUILTIN_TYPES.items():
+        if type_name not in _REGISTERED_TYPES:
+            register_type(new_type, type_name)
+
+
+def get_registered_type(name: str) -> Any:
+    if name not in _REGISTERED_TYPES:
+        register_builtin_types()
+    return _REGISTERED_TYPES[name]
+
+
+def mentions_media_type(tp: Any, _seen: Optional[set] = None) -> bool:
+    """Whether a (possibly nested) type, or type string, refers to Image, Audio or Video anywhere."""
+    if isinstance(tp, str):
+        try:
+            tp = to_type(tp)
+        except Exception:  # noqa: BLE001 - an unparsable type mentions nothing we know
+            return False
+    if tp in MEDIA_TYPES:
+        return True
+    seen = _seen if _seen is not None else set()
+    if id(tp) in seen:
+        return False
+    seen.add(id(tp))
+    supertype = getattr(tp, "__supertype__", None)
+    if supertype is not None:
+        return mentions_media_type(supertype, seen)
+    if isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__total__"):
+        return any(mentions_media_type(hint, seen) for hint in typing.get_type_hints(tp).values())
+    return any(mentions_media_type(arg, seen) for arg in typing.get_args(tp))
+
+
+_TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z_0-9\.]*)|(\[|\]|,)|('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|(-?\d+(?:\.\d+)?))")
+
+
+def _tokenize(text: str) -> List[Tuple[str, str]]:
+    tokens, pos = [], 0
+    text = text.strip()
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if not match or match.end() == pos:
+            raise TypeStringError(f"Invalid character in type string {text!r} at position {pos}.")
+        name, punct, string, number = match.groups()
+        if name is not None:
+            tokens.append(("name", name))
+        elif punct is not None:
+            tokens.append(("punct", punct))
+        elif string is not None:
+            tokens.append(("literal", string[1:-1]))
+        else:
+            tokens.append(("literal", float(number) if "." in number else int(number)))
+        pos = match.end()
+    return tokens
+
+
+def parse_type_string(text: str) -> Any:
+    """Parse a type string such as "Dict[str, List[int]]" into the typing object it names."""
+    tokens = _tokenize(text)
+    position = [0]
+
+    def peek():
+        return tokens[position[0]] if position[0] < len(tokens) else (None, None)
+
+    def take(expected=None):
+        token = peek()
+        if token[0] is None or (expected and token[1] != expected):
+            raise TypeStringError(f"Malformed type string {text!r}: expected {expected or 'more input'}.")
+        position[0] += 1
+        return token
+
+    def parse_one(inside_literal=False):
+        kind, value = take()
+        if kind == "literal":
+            if not inside_literal:
+                raise TypeStringError(f"Literal value {value!r} outside Literal[...] in type string {text!r}.")
+            return value
+        if kind != "name":
+            raise TypeStringError(f"Malformed type string {text!r}: unexpected {value!r}.")
+        if inside_literal and value in ("True", "False", "None"):
+            return {"True": True, "False": False, "None": None}[value]
+        if value not in _REGISTERED_TYPES:
+            register_builtin_types()
+        if value not in _REGISTERED_TYPES:
+            raise TypeStringError(
+                f"Unknown type {value!r} in type string {text!r}. Register it with register_type(); "
+                f"known types: {sorted(_REGISTERED_TYPES)}"
+            )
+        base = _REGISTERED_TYPES[value]
+        if peek()[1] != "[":
+            return base
+        take("[")
+        args = [parse_one(inside_literal=base is typing.Literal)]
+        while peek()[1] == ",":
+            take(",")
+            args.append(parse_one(inside_literal=base is typing.Literal))
+        take("]")
+        try:
+            return base[tuple(args)] if len(args) > 1 else base[args[0]]
+        except TypeError as error:
+            raise TypeStringError(f"Invalid type string {text!r}: {error}") from None
+
+    result = parse_one()
+    if position[0] != len(tokens):
+        raise TypeStringError(f"Malformed type string {text!r}: trailing input.")
+    return result
+
+
+def to_type(type_or_string: Any) -> Any:
+    """Accept a type or its string form and return the type."""
+    if isinstance(type_or_string, str):
+        return parse_type_string(type_or_string)
+    return type_or_string
+
+
+def type_to_string(tp: Any) -> str:
+    """Render a type as a string that `parse_type_string` reads back."""
+    if isinstance(tp, str):
+        return tp
+    if tp is Any:
+        return "Any"
+    if tp is NoneType or tp is None:
+        return "None"
+    origin = typing.get_origin(tp)
+    if origin is None:
+        for name, registered in _REGISTERED_TYPES.items():
+            if registered is tp and name not in ("NoneType",):
+                return name
+        return getattr(tp, "__name__", repr(tp))
+    args = typing.get_args(tp)
+    if origin is Union:
+        non_none = [arg for arg in args if arg is not NoneType]
+        if len(non_none) == 1 and len(args) == 2:
+            return f"Optional[{type_to_string(non_none[0])}]"
+        return f"Union[{', '.join(type_to_string(arg) for arg in args)}]"
+    if origin is typing.Literal:
+        return f"Literal[{', '.join(repr(arg) for arg in args)}]"
+    names = {list: "List", dict: "Dict", tuple: "Tuple", set: "Set"}
+    origin_name = names.get(origin)
+    if origin_name is None:
+        origin_name = {
+            typing.Sequence: "Sequence",
+            typing.Iterable: "Iterable",
+            typing.Mapping: "Mapping",
+        }.get(typing.get_origin(tp) and getattr(tp, "__origin__", None), None)
+        if origin_name is None:
+            import collections.abc as abc
+
+            origin_name = {abc.Sequence: "Sequence", abc.Iterable: "Iterable", abc.Mapping: "Mapping"}.get(
+                origin, getattr(origin, "__name__", str(origin))
+            )
+    if not args:
+        return origin_name
+    return f"{origin_name}[{', '.join(type_to_string(arg) for arg in args)}]"
+
+
+_checker_cache: Dict[Any, Callable[[Any], bool]] = {}
+ClassHook = Optional[Callable[[type], Optional[Callable[[Any], bool]]]]
+
+
+def _is_typed_dict(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__annotations__") and hasattr(
+        tp, "__total__"
+    )
+
+
+def make_checker(tp: Any, class_hook: ClassHook = None) -> Callable[[Any], bool]:
+    """Compile a type into a fast predicate `value -> bool` (cached per type when no hook is used)."""
+    tp = to_type(tp)
+    if class_hook is None:
+        try:
+            return _checker_cache[tp]
+        except (KeyError, TypeError):
+            pass
+    checker = _build_checker(tp, class_hook)
+    if class_hook is None:
+        try:
+            _checker_cache[tp] = checker
+        except TypeError:
+            pass
+    return checker
+
+
+def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
+    if tp is Any or tp is object:
+        return lambda value: True
+    if tp is NoneType or tp is None:
+        return lambda value: value is None
+    if tp is float:
+        return lambda value: isinstance(value, (float, int)) and not isinstance(value, bool)
+    if tp is int:
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
+    supertype = getattr(tp, "__supertype__", None)
+    if supertype is not None:  # typing.NewType
+        return _build_checker(supertype, hook)
+    if _is_typed_dict(tp):
+        hints = typing.get_type_hints(tp)
+        required = getattr(tp, "__required_keys__", frozenset(hints) if tp.__total__ else frozenset())
+        field_checkers = {key: _build_checker(value, hook) for key, value in hints.items()}
+
+        def check_typed_dict(value):
+            if not isinstance(value, dict) or not required.issubset(value):
+                return False
+            return all(key in field_checkers and field_checkers[key](item) for key, item in value.items())
+
+        return check_typed_dict
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is None:
+        if isinstance(tp, type):
+            if hook is not None:
+                hooked = hook(tp)
+                if hooked is not None:
+                    return hooked
+            return lambda value: isinstance(value, tp)
+        raise TypeStringError(f"Unsupported type annotation {tp!r}.")
+    if origin is Union:
+        options = [_build_checker(arg, hook) for arg in args]
+        return lambda value: any(option(value) for option in options)
+    if origin is typing.Literal:
+        allowed = args
+        return lambda value: any(value == option and type(value) is type(option) for option in allowed)
+    import collections.abc as abc
+
+    if origin in (list, abc.Sequence, abc.Iterable, set, abc.Set, frozenset):
+        container = {list: list, set: (set, frozenset), frozenset: frozenset}.get(origin, (list, tuple))
+        if not args or args[0] is Any:
+            return lambda value: isinstance(value, container)
+        item_checker = _build_checker(args[0], hook)
+        return lambda value: isinstance(value, container) and all(item_checker(item) for item in value)
+    if origin is tuple:
+        if not args:
+            return lambda value: isinstance(value, (tuple, list))
+        if len(args) == 2 and args[1] is Ellipsis:
+            item_checker = _build_checker(args[0], hook)
+            return lambda value: isinstance(value, (tuple, list)) and all(item_checker(item) for item in value)
+        checkers = [_build_checker(arg, hook) for arg in args]
+        return lambda value: (
+            isinstance(value, (tuple, list))
+            and len(value) == len(checkers)
+            and all(check(item) for check, item in zip(checkers, value))
+        )
+    if origin in (dict, abc.Mapping):
+        if not args:
+            return lambda value: isinstance(value, dict)
+        key_checker, value_checker = (_build_checker(arg, hook) for arg in args)
+        return lambda value: isinstance(value, dict) and all(
+            key_checker(key) and value_checker(item) for key, item in value.items()
+        )
+    raise TypeStringError(f"Unsupported type annotation {tp!r}.")
+
+
+def isoftype(value: Any, tp: Any) -> bool:
+    """True when value conforms to the (possibly nested, possibly string-named) type."""
+    return make_checker(tp)(value)
+
+
+def describe_value_type(value: Any, max_items: int = 3) -> str:
+    """Describe the runtime type of a value in typing notation, for error messages."""
+    if isinstance(value, list):
+        item_types = sorted({describe_value_type(item) for item in value[:max_items]})
+        return f"List[{' | '.join(item_types)}]" if item_types else "List"
+    if isinstance(value, dict):
+        key_types = sorted({type(key).__name__ for key in list(value)[:max_items]})
+        value_types = sorted({describe_value_type(item) for item in list(value.values())[:max_items]})
+        return f"Dict[{'|'.join(key_types)}, {' | '.join(value_types)}]" if value else "Dict"
+    return type(value).__name__

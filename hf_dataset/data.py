@@ -1,9 +1,7 @@
 """unitxt/data: any unitxt recipe as a Hugging Face dataset; the config name is the recipe string."""
-import importlib
+from .unitxt_vendored import unitxt
 
-from .unitxt_vendored import unitxt  # noqa: F401 - installs the embedded unitxt and its catalog
-
-UnitxtDatasetBuilder = importlib.import_module("unitxt.rendering.dataset_builder").UnitxtDatasetBuilder
+UnitxtDatasetBuilder = unitxt.dataset_builder.UnitxtDatasetBuilder
 
 
 class Data(UnitxtDatasetBuilder):

@@ -8,7 +8,7 @@ from .unitxt_vendored import unitxt
 # rows of text recipes, of chat recipes, of multimodal chat recipes (content parts) and of multimodal text
 # recipes (images stored as datasets.Image); imported by name so that
 # evaluate's dependency scan does not ask for a `unitxt` install (the vendored module provides it)
-row_features = importlib.import_module("unitxt.rendering.dataset_builder").row_features
+row_features = importlib.import_module("unitxt.dataset_builder").row_features
 ROW_SCHEMAS = [row_features(chat_source=False), row_features(chat_source=True),
                row_features(chat_source=True, content_parts=True, media_images=True),
                row_features(chat_source=False, media_images=True)]

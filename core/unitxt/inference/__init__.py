@@ -3,6 +3,7 @@
 Remote engines speak the OpenAI protocol with the standard library only (OpenAI, Azure, vLLM servers, RITS,
 Together AI, Ollama, LiteLLM proxies); CrossProviderInferenceEngine maps one model id to each provider; local
 Hugging Face, vLLM, watsonx.ai and lmms-eval engines need their optional packages. Answers are cached on disk.
+Layer 7 of README "Layout" (models, with judges): may import layers 1-6; never evaluation or entry points.
 """
 
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput, engine_input, rows_of

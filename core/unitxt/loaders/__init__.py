@@ -1,6 +1,7 @@
 """Loaders: source operators that read data. `base` (Loader, LoaderError, LoadFromDictionary, MultipleSourceLoader),
 `hub_and_files` (LoadHF, LoadCSV, LoadJsonFile, LoadFromFsspec: Hugging Face datasets and files at any fsspec URL),
 `other_sources` (IOB/CoNLL files, Hugging Face Spaces, Kaggle, scikit-learn, TURL tables).
+Layer 3 of README "Layout" (data): may import layers 1-2 and the other data modules; never task, templates or above.
 
 `from unitxt.loaders import X` works for every built-in loader class; names are imported lazily, on first use, from
 the one module that defines them.

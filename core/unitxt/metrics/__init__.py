@@ -1,6 +1,7 @@
 """Metrics: `base` (Metric, InstanceMetric, GlobalMetric, BulkInstanceMetric, MetricScores: score once, then global
 scores and bootstrap CIs for any subset), one module per family (classification, text, string_match, correlation,
 ner, retrieval, rag, ...) and `kernels/` (the numpy kernels the families share).
+Layer 6 of README "Layout": may import layers 1-5 (foundations ... rendering); never inference, judges or above.
 
 `from unitxt.metrics import X` works for the base classes and for every built-in metric class; names are imported
 lazily, on first use, from the one module that defines them, so importing a single family stays cheap.

@@ -44,7 +44,7 @@ def register(add):
             "wml_inference_engine_generation", model_name=model, max_new_tokens=5, random_seed=42,
             decoding_method="greedy", tags=TAGS,
             description=f"Short-answer greedy engine: {model} on watsonx.ai (ibm-watsonx-ai)."))
-    for label, model in (("llama_3.1_8b_instruct", "meta-llama/llama-3-1-8b-instruct"),
+    for label, model in (("llama_3.1_8b_instruct", "meta-llama/Llama-3.1-8B-Instruct"),
                          ("llama_3_1_405b_instruct_fp8", "meta-llama/llama-3-1-405b-instruct-fp8"),
                          ("llama_3_1_70b_instruct", "meta-llama/llama-3-1-70b-instruct")):
         add(f"engines.rits.{label}", make("rits_inference_engine", model_name=model, max_tokens=2048, seed=42,

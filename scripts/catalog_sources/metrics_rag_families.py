@@ -1,6 +1,7 @@
 """Catalog: the RAG metric families (metrics.rag.*) built from tables: RAG kind (external_rag: the response's fields
 at the top level of task_data; end_to_end: a RAG response dict as the prediction; response_generation: the answer as
-the prediction) x measure x scorer (LLM judges per model, embedding / NLI / reward models), the recommended lists,
+the prediction) x measure x scorer (LLM judges per model, embedding / NLI / reward models), the recommended lists (not the small_llm lists nor
+the Vectara HHEM scorer: its model needs a custom-code package),
 and the older names (metrics.rag.<measure>.<model>_<inputs>[_variant]).
 """
 
@@ -40,7 +41,6 @@ MODEL_SCORERS = {
                            **{k: (v, "sbert_score") for k, v in SBERT.items()}},
     "faithfulness": {"bert_score_k_precision": (BERT["deberta_large_mnli"], "precision"),
                      "bert_score_k_precision_ml": (BERT["deberta_v3_base_mnli_xnli_ml"], "precision"),
-                     "vectara_hhem_2_1": ("metrics.vectara_groundedness_hhem_2_1", "hhem_score"),
                      **{k: (v, "sbert_score") for k, v in SBERT.items()}},
     "context_relevance": {"perplexity_flan_t5_small": ("metrics.perplexity_q.flan_t5_small", "perplexity"),
                           **{k: (v, "sbert_score") for k, v in SBERT.items()}},
@@ -112,11 +112,6 @@ def _kind_families(add):
             add(f"metrics.rag.{kind}.recommended.{group}.all", MetricsList(
                 items=[f"metrics.rag.{kind}.{m}.{label}_judge" for m in measures] + tail,
                 __description__=f"Recommended {kind} RAG metrics judged by {label}.", __tags__=dict(TAGS)))
-        small = {"answer_correctness": "bert_score_recall_ml", "faithfulness": "vectara_hhem_2_1",
-                 "answer_relevance": "answer_reward", "context_relevance": "sentence_bert_mini_lm"}
-        add(f"metrics.rag.{kind}.recommended.small_llm.all", MetricsList(
-            items=[f"metrics.rag.{kind}.{m}.{small[m]}" for m in measures] + tail,
-            __description__=f"Recommended {kind} RAG metrics run by small local models.", __tags__=dict(TAGS)))
     add("metrics.rag.response_generation.recommended.cpu_only.all", MetricsList(
         items=["metrics.rag.response_generation.answer_correctness.token_recall",
                "metrics.rag.response_generation.faithfulness.token_k_precision",

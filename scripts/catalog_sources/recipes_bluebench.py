@@ -98,8 +98,8 @@ TOOL_CALLING = {f"bfcl.{s}": f"cards.bfcl.multi_turn.{s}_v3" for s in (
     "simple", "multiple", "live_multiple", "live_simple", "java", "javascript", "parallel", "parallel_multiple",
     "live_parallel", "live_parallel_multiple")}
 TOOL_CALLING["xlam"] = "cards.xlam_function_calling_60k"
-TOOL_CALLING_METRICS = ["metrics.tool_calling.multi_turn.validity",
-                        "metrics.tool_calling.multi_turn.correctness.llama_3_3_70b_instruct_judge"]
+# the original also scores with an LLM judge of multi-turn correctness (criteria judge), not in this catalog yet
+TOOL_CALLING_METRICS = ["metrics.tool_calling.multi_turn.validity"]
 VISION = {"doc_vqa": "cards.doc_vqa.lmms_eval", "info_vqa": "cards.info_vqa_lmms_eval",
           "chart_qa": "cards.chart_qa_lmms_eval", "ai2d": "cards.ai2d", "websrc": "cards.websrc"}
 LLAMA_VISION_TEMPLATES = {"doc_vqa": "templates.qa.llama_vision.with_context.doc_vqa",

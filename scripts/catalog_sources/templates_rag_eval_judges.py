@@ -126,11 +126,13 @@ def register(add):
                 add(name, _template(fields, question, style))
                 names.append(name)
         if measure == "correctness_holistic":
+            add("templates.rag_eval.correctness_holistic.default",
+                _template(QCA, variants["judge_correctness_simple"][1], "numeric"))
+            names.append("templates.rag_eval.correctness_holistic.default")
             add("templates.rag_eval.correctness_holistic.all", TemplatesList(
                 names, __description__="Every judge prompt of correctness_holistic.", __tags__=dict(TAGS)))
     for measure in ("correctness_holistic",):
-        _task(add, measure, "binary", ["metrics.spearman", "metrics.kendalltau_b", "metrics.roc_auc",
-                                       "metrics.f1_binary", "metrics.accuracy_binary"])
+        _task(add, measure, "binary", ["metrics.spearman", "metrics.kendalltau_b"])
     for measure in ("answer_correctness", "answer_relevance", "context_relevance", "correctness_holistic",
                     "faithfulness"):
         _task(add, measure, "non_binary", ["metrics.spearman", "metrics.kendalltau_b"])

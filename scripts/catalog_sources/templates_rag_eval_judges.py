@@ -129,8 +129,8 @@ def register(add):
             add("templates.rag_eval.correctness_holistic.default",
                 _template(QCA, variants["judge_correctness_simple"][1], "numeric"))
             names.append("templates.rag_eval.correctness_holistic.default")
-            add("templates.rag_eval.correctness_holistic.all", TemplatesList(
-                names, __description__="Every judge prompt of correctness_holistic.", __tags__=dict(TAGS)))
+            add("templates.rag_eval.correctness_holistic.all", TemplatesList(  # the ones that read numbers back
+                [n for n in names if n.endswith(("default", "numeric", "metric_template"))], __description__="Every judge prompt of correctness_holistic.", __tags__=dict(TAGS)))
     for measure in ("correctness_holistic",):
         _task(add, measure, "binary", ["metrics.spearman", "metrics.kendalltau_b"])
     for measure in ("answer_correctness", "answer_relevance", "context_relevance", "correctness_holistic",

@@ -141,6 +141,6 @@ def register(add):
 def _task(add, measure, kind, metrics):
     add(f"tasks.rag_eval.{measure}.{kind}", Task(
         input_fields={field: TYPES[field] for field in TASK_FIELDS[measure]}, reference_fields={"score": "float"},
-        prediction_type="float", metrics=metrics,
+        prediction_type="float", metrics=metrics, default_template=f"templates.rag_eval.{measure}.default",
         __description__=f"Judge task ({measure.replace('_', ' ')}, {'yes/no' if kind == 'binary' else 'graded'} "
                         "human scores): a judge's 0..1 score compared with the human score.", __tags__=dict(TAGS)))

@@ -36,8 +36,6 @@ def _leaf_paths(benchmark, prefix=()):
     ("benchmarks.vision", ["ai2d", "chart_qa", "doc_vqa", "info_vqa"], 4),
     ("benchmarks.llama_vision", ["ai2d", "chart_qa", "doc_vqa", "info_vqa"], 4),
     ("benchmarks.tables_benchmark", ["fin_qa", "qtsumm", "scigen", "tablebench", "wikitq"], 20),
-    ("benchmarks.bluebench", ["chatbot_abilities", "entity_extraction", "knowledge", "news_classification",
-                              "qa_finance", "reasoning", "summarization", "translation"], 28),
 ])
 def test_benchmark_runs_on_the_mirrors_and_gold_scores_the_maximum(name, groups, leaves, in_mirror):
     benchmark, _ = fetch_artifact(name)
@@ -56,6 +54,17 @@ def test_benchmark_runs_on_the_mirrors_and_gold_scores_the_maximum(name, groups,
         if node["score_name"] == "prediction_length":  # arena-hard prompts: no reference, judged by a model
             continue
         assert node["score"] == pytest.approx(1.0), (path, node["score_name"], node["score"])
+
+
+def test_bluebench_has_the_original_groups_and_recipes():
+    benchmark, _ = fetch_artifact("benchmarks.bluebench")
+    assert sorted(benchmark.subsets) == ["bias", "chatbot_abilities", "entity_extraction", "knowledge", "legal",
+                                         "news_classification", "product_help", "qa_finance", "rag_general",
+                                         "reasoning", "safety", "summarization", "translation"]
+    assert len(list(_leaf_paths(benchmark))) == 57
+    recipe, _ = fetch_artifact("recipes.bluebench.knowledge.mmlu_pro_law")
+    assert recipe.card.preprocess_steps[0].values == {"category": "law"}
+    assert (recipe.num_demos, recipe.demos_pool_size, recipe.max_test_instances) == (5, 20, 7)
 
 
 def test_tables_benchmark_writes_each_layout(in_mirror):

@@ -1,8 +1,8 @@
 """Catalog: benchmarks (benchmarks.*).
 
-benchmarks.glue is the benchmark of the Benchmarks guide: every GLUE card with the guide's templates, the user/agent
-format, 5 test instances per subset and a 300-row loader limit (all overridable: benchmarks.glue[format=...]).
-QQP, listed among the guide's cards but missing from its example, uses the relation template like MRPC.
+benchmarks.glue: eight GLUE cards with the Benchmarks guide's templates (override settings in the query, e.g.
+benchmarks.glue[format=formats.user_agent,max_samples_per_subset=5]). BlueBench, the tool-calling and vision
+benchmarks are in recipes_bluebench.py, TORR in recipes_torr.py.
 """
 
 from unitxt.benchmark import Benchmark
@@ -14,7 +14,6 @@ GLUE_TEMPLATES = {
     "mnli": RELATION,
     "mrpc": RELATION,
     "qnli": RELATION,
-    "qqp": RELATION,
     "rte": RELATION,
     "sst2": "templates.classification.multi_class.title",
     "stsb": "templates.regression.two_texts.title",
@@ -25,11 +24,8 @@ GLUE_TEMPLATES = {
 def register(add):
     register_documented(add)
     add("benchmarks.glue", Benchmark(
-        format="formats.user_agent",
-        max_samples_per_subset=5,
-        loader_limit=300,
         subsets={name: DatasetRecipe(card=f"cards.{name}", template=template) for name, template in GLUE_TEMPLATES.items()},
-        __description__="GLUE (General Language Understanding Evaluation): nine English sentence and sentence-pair "
+        __description__="GLUE (General Language Understanding Evaluation): eight English sentence and sentence-pair "
                         "tasks; the score is the mean of the subsets' main scores.",
         __tags__={"kind": "benchmark", "language": "en", "modality": "text",
                   "urls": {"paper": "https://arxiv.org/abs/1804.07461"}},
@@ -37,9 +33,6 @@ def register(add):
 
 
 # ---------------------------------------------------------------- benchmarks the documentation names
-MMLU_PRO = ["biology", "business", "chemistry", "computer_science", "economics", "engineering", "health", "history",
-            "law", "math", "other", "philosophy", "physics", "psychology"]
-WMT_PAIRS = ["en_de", "de_en", "en_fr", "fr_en", "en_ro", "ro_en"]
 TABLE_CARDS = ["fin_qa", "qtsumm", "scigen", "wikitq", "tablebench"]
 TABLE_LAYOUTS = ["markdown", "csv", "json", "indexed_rows"]
 VISION = {"doc_vqa": "cards.doc_vqa.lmms_eval", "info_vqa": "cards.info_vqa_lmms_eval",
@@ -53,28 +46,6 @@ def _recipe(card, **settings):
 
 def _group(subsets):
     return Benchmark(subsets=subsets)
-
-
-def _bluebench():
-    return Benchmark(
-        subsets={
-            "knowledge": _group({f"mmlu_pro_{s}": _recipe(f"cards.mmlu_pro.{s}") for s in MMLU_PRO}),
-            "reasoning": _group({"hellaswag": _recipe("cards.hellaswag"), "openbook_qa": _recipe("cards.openbook_qa")}),
-            "entity_extraction": _group({"universal_ner_en_ewt": _recipe("cards.universal_ner.en.ewt")}),
-            "news_classification": _group({"20_newsgroups": _recipe("cards.20_newsgroups")}),
-            "qa_finance": _group({"fin_qa": _recipe("cards.fin_qa")}),
-            "summarization": _group({"billsum": _recipe("cards.billsum"), "tldr": _recipe("cards.tldr")}),
-            "translation": _group({f"wmt_{pair}": _recipe(f"cards.wmt.{pair}") for pair in WMT_PAIRS}),
-            "chatbot_abilities": _group({
-                "arena_hard_generation_english": _recipe("cards.arena_hard.generation.english")}),
-        },
-        __description__="BlueBench: an enterprise-oriented benchmark grouping capabilities — knowledge (MMLU-Pro), "
-                        "reasoning, entity extraction, news classification, financial QA over tables, "
-                        "summarization, translation and chatbot abilities — each subset scored by its own metric and "
-                        "averaged per group and overall. Built from the cards this catalog has (its bias, legal, "
-                        "product-help, RAG and safety groups are not included yet; WMT stands for translation).",
-        __tags__={"kind": "benchmark", "language": "en", "modality": "text"},
-    )
 
 
 def _tables_benchmark():
@@ -99,11 +70,7 @@ def _vision(description):
 
 
 def register_documented(add):
-    add("benchmarks.bluebench", _bluebench())
     add("benchmarks.tables_benchmark", _tables_benchmark())
     add("benchmarks.vision", _vision(
         "Vision benchmark: document VQA, infographic VQA, chart QA (ANLS) and science-diagram multiple choice (AI2D), "
         "as packaged for lmms-eval. Use a chat format (format=formats.chat_api) for multimodal models."))
-    add("benchmarks.llama_vision", _vision(
-        "The vision benchmark used to report Llama 3.2 Vision results: DocVQA, InfographicVQA, ChartQA and AI2D "
-        "(the same subsets as benchmarks.vision)."))

@@ -86,7 +86,8 @@ def test_release_folders_hold_only_the_release_files(release):
         readme = (release / kind / "README.md").read_text()
         assert VERSION in readme
     vendored = (release / "data" / "unitxt_vendored.py").read_text()
-    for module in ("artifact", "recipe", "dataset_builder", "evaluation", "metrics"):
+    for module in ("artifact", "rendering.recipe", "rendering.dataset_builder", "evaluation", "metrics", "cli.evaluate",
+                   "service.main"):
         assert f"    {module!r}: " in vendored
     assert "'cards.demo.sentiment'" not in vendored  # the catalog is embedded once, compressed
     for helper in ("test_utils", "test_utils.card", "test_utils.metrics", "test_utils.operators"):

@@ -68,6 +68,28 @@ def build_engine(arguments: argparse.Namespace, model_args: Dict[str, Any], chat
     return engine
 
 
+def _stage_bar(enabled: bool) -> Any:
+    """A bar over the three stages (rendering, inference, scoring) on a terminal's stderr; silent otherwise."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        tqdm = None
+    if enabled and tqdm is not None:
+        return tqdm(total=3, desc="unitxt-evaluate", unit="stage", disable=None, leave=False)
+
+    class _Silent:
+        def update(self, n: int = 1) -> None:
+            pass
+
+        def set_description(self, text: str) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    return _Silent()
+
+
 def run(arguments: argparse.Namespace) -> List[str]:
     """Evaluate as the arguments say; return the paths written."""
     from ..evaluation.in_memory import evaluate
@@ -77,18 +99,26 @@ def run(arguments: argparse.Namespace) -> List[str]:
     if arguments.cache_dir:
         os.environ["HF_DATASETS_CACHE"] = arguments.cache_dir
         os.environ["HF_HOME"] = arguments.cache_dir
+    stages = _stage_bar(arguments.verbosity in ("DEBUG", "INFO"))
     with settings.context(disable_hf_datasets_cache=arguments.disable_hf_cache,
                           allow_unverified_code=arguments.trust_remote_code):
+        stages.set_description("rendering")
         dataset = load_tasks(arguments)
         model_args = as_dict(arguments.model_args, "--model_args")
         model_args.update(as_dict(arguments.gen_kwargs, "--gen_kwargs"))
         engine = build_engine(arguments, model_args, as_dict(arguments.chat_template_kwargs, "--chat_template_kwargs"))
+        stages.update()
+        stages.set_description("inference")
         logger.info("Running inference with %s", arguments.model)
-        predictions = engine.infer(dataset)
+        predictions = engine.infer(dataset)  # the engine shows its own per-request bar
         if len(predictions) != len(dataset):
             raise UnitxtError(f"The model returned {len(predictions)} answers for {len(dataset)} instances.")
+        stages.update()
+        stages.set_description("scoring")
         logger.info("Scoring %d predictions", len(predictions))
         results = evaluate(predictions=predictions, data=dataset)
+        stages.update()
+        stages.close()
     subsets = results.subsets_scores
     logger.info("\n%s", subsets.summary)
     samples = samples_by_task(results.instance_scores) if arguments.log_samples else None

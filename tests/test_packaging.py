@@ -76,3 +76,45 @@ print(json.dumps({"file": unitxt.__file__, "catalog": get_default_catalog().loca
     result = json.loads(run.stdout.strip().splitlines()[-1])
     assert result["file"].startswith(str(site)) and result["catalog"].startswith(str(site))
     assert result["rows"] == 8 and result["accuracy"] == 1.0
+
+
+def test_the_release_wheel_holds_what_pip_wheel_builds(wheel, tmp_path):
+    """scripts/build_release ships its own deterministic build of the wheel: same files, requirements and console
+    scripts as the setuptools build."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("release_wheel", ROOT / "scripts" / "release" / "wheel.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    from unitxt.version import version
+
+    released = module.build_wheel(ROOT, version, tmp_path)
+    assert released.name == wheel.name
+    ours, theirs = zipfile.ZipFile(released), zipfile.ZipFile(wheel)
+
+    def package(archive):
+        return sorted(name for name in archive.namelist() if not name.startswith("unitxt-"))
+
+    assert set(package(ours)) ^ set(package(theirs)) == set()
+    for name in package(ours):
+        assert ours.read(name) == theirs.read(name), name
+    info = f"unitxt-{version}.dist-info"
+
+    def entry_points(archive):
+        import configparser
+
+        parser = configparser.ConfigParser()
+        parser.read_string(archive.read(f"{info}/entry_points.txt").decode())
+        return {section: dict(parser[section]) for section in parser.sections()}
+
+    assert entry_points(ours) == entry_points(theirs)
+    assert entry_points(ours)["console_scripts"]["unitxt-evaluate"] == "unitxt.cli.evaluate:console_main"
+
+    def requirements(archive):
+        lines = archive.read(f"{info}/METADATA").decode().split("\n\n")[0].splitlines()
+        import re  # names compare normalised (PEP 503: huggingface_hub == huggingface-hub)
+
+        return sorted(re.sub(r"[-_.]+", "-", line.replace(" ", "").replace("'", '"')).lower() for line in lines
+                      if line.startswith(("Requires-Dist", "Provides-Extra")))
+
+    assert requirements(ours) == requirements(theirs)

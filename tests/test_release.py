@@ -81,13 +81,13 @@ print(json.dumps({{"vendored": getattr(unitxt, "__unitxt_vendored__", False),
 def test_release_folders_hold_only_the_release_files(release):
     for kind, entry in (("data", "data.py"), ("metric", "metric.py"), ("explorer", "app.py")):
         names = sorted(path.name for path in (release / kind).iterdir())
-        extra = ["requirements.txt"] if kind == "explorer" else []
+        extra = {"explorer": ["requirements.txt"], "data": [f"unitxt-{VERSION}-py3-none-any.whl"]}.get(kind, [])
         assert names == sorted(["LICENSE", "README.md", entry, "unitxt_vendored.py"] + extra), names
         readme = (release / kind / "README.md").read_text()
         assert VERSION in readme
     vendored = (release / "data" / "unitxt_vendored.py").read_text()
     for module in ("artifact", "module_aliases", "rendering.recipe", "rendering.dataset_builder", "evaluation.in_memory",
-                   "metrics"):
+                   "metrics", "cli.evaluate", "service.main"):
         assert f"    {module!r}: " in vendored
     assert "'cards.demo.sentiment'" not in vendored  # the catalog is embedded once, compressed
     for helper in ("test_utils", "test_utils.card", "test_utils.metrics", "test_utils.operators"):
@@ -174,7 +174,8 @@ def test_version_mismatch_is_a_clear_error(release, workdir, fake_version, older
     assert "UnitxtVersionMismatchError" in output and f"installed library {fake_version}" in output
     if older == "installed":
         assert f"The installed unitxt {fake_version} is older than this Hub release {VERSION}" in output
-        assert f"pip install --upgrade unitxt=={VERSION}" in output
+        wheel_url = f"https://huggingface.co/datasets/unitxt/data/resolve/{VERSION}/unitxt-{VERSION}-py3-none-any.whl"
+        assert f"'pip install {wheel_url}'" in output and "unitxt==" not in output
     else:
         assert f"This Hub release {VERSION} is older than the installed unitxt {fake_version}" in output
         assert f"revision='{fake_version}'" in output

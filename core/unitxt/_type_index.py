@@ -303,6 +303,7 @@ TYPE_MODULES = {
     'regex_split': 'operators.field_edits',
     'relaxed_correctness': 'metrics.string_similarity',
     'remote_engine_mixin': 'inference.openai_engines',
+    'remote_metric': 'metrics.remote',
     'remove_articles': 'processors',
     'remove_fields': 'operators.fields',
     'remove_punctuations': 'processors',

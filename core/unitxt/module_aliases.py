@@ -32,6 +32,8 @@ MODULE_ALIASES: Dict[str, str] = {
     "llm_as_judge_constants": "judges.constants",
     "llm_as_judge_operators": "judges.operators",
     "ui": "explore",
+    "evaluate_cli": "cli.evaluate",
+    "service.metrics": "service",
     # this library's own paths before its packages by concept (evaluation, judges, rendering, sandbox, types)
     "data_types": "types",
     "expressions": "sandbox.expressions",

@@ -19,6 +19,14 @@ _DEFAULTS: Dict[str, Any] = {
     "default_provider": "watsonx",
     "inference_cache_dir": None,
     "inference_engine": None,
+    # metrics computed by a unitxt metrics service (unitxt-metrics-service) instead of locally: a JSON list of
+    # catalog names (UNITXT_REMOTE_METRICS) and the service's compute URL (UNITXT_REMOTE_METRICS_ENDPOINT,
+    # e.g. http://127.0.0.1:8000/compute)
+    "remote_metrics": [],
+    "remote_metrics_endpoint": None,
+    # the key that signs and checks the metrics service's bearer tokens (None: the service takes any token)
+    "metrics_master_key_token": None,
+    "metrics_service_max_request_bytes": 50_000_000,
 }
 
 

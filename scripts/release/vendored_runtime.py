@@ -13,6 +13,13 @@ import sys
 import zlib
 
 PACKAGE = "unitxt"
+# the library's wheel ships inside each release of the unitxt/data Hub repo (PyPI's "unitxt" is the original 1.x line)
+WHEEL_URL = "https://huggingface.co/datasets/unitxt/data/resolve/{version}/unitxt-{version}-py3-none-any.whl"
+
+
+def install_command(version):
+    """The pip command that installs this edition's library at `version` (the wheel of that Hub release)."""
+    return f"pip install {WHEEL_URL.format(version=version)}"
 
 
 class UnitxtVersionMismatchError(ImportError):
@@ -32,7 +39,7 @@ def mismatch_message(installed, release):
     if installed_is_older:
         advice = (
             f"The installed unitxt {installed} is older than this Hub release {release}: upgrade it with "
-            f"'pip install --upgrade unitxt=={release}', or load the Hub release matching your library with "
+            f"'{install_command(release)}', or load the Hub release matching your library with "
             f"revision='{installed}'."
         )
     else:

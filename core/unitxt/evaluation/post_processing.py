@@ -30,8 +30,11 @@ class _Resolver:
                                       f"with a __type__, or a catalog name).", field=kind) from None
                 artifact = from_serializable(data)
             else:
+                from ..metrics.remote import as_remote_metric
+
+                artifact = as_remote_metric(reference) if kind == "metric" else None  # UNITXT_REMOTE_METRICS
                 try:
-                    artifact, _ = fetch_artifact(reference)
+                    artifact = artifact or fetch_artifact(reference)[0]
                 except UnitxtError as error:
                     raise error.with_context(stage=f"resolving {kind}") from None
             self.cache[key] = artifact

@@ -161,6 +161,9 @@ class EvaluationResults(SequenceABC):
     def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
+        if isinstance(index, str):  # a list in the original too: say where scores by name live
+            raise TypeError(f"EvaluationResults is a list of evaluated instances, indexed by position, not by "
+                            f"'{index}': use results.global_scores[{index!r}] (or results.global_scores.summary)")
         if self._instances is not None:
             return self._instances[index]
         n = len(self)

@@ -47,6 +47,7 @@ class HFEngineBase(InferenceEngine, GenerationParamsMixin):
     batch_size: int = 8
     trust_remote_code: bool = False
     show_progress: bool = True
+    chat_kwargs_dict: Optional[Dict[str, Any]] = None  # extra arguments of the tokenizer's chat template
     _requirements_list = {"transformers": _HINT, "torch": _HINT}
     _positional_args = ("model_name",)
 
@@ -85,7 +86,8 @@ class HFEngineBase(InferenceEngine, GenerationParamsMixin):
                          " ".join(p.get("text", "") for p in m["content"] if p.get("type") == "text"))
                     for m in item.value]
         if not is_encoder_decoder and getattr(tokenizer, "chat_template", None):
-            return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+            return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True,
+                                                 **(self.chat_kwargs_dict or {}))
         return EngineInput("chat", messages).as_text()
 
     def batches(self, items: List[Any]):

@@ -199,3 +199,20 @@ def test_llava_engine_answers_rows_with_images(tmp_path):
         expected = processor.decode(generated[0, encoded["input_ids"].shape[1]:], skip_special_tokens=True)
         assert output.input_text == prompt == "<|user|>what is in the image? <image> describe it<|assistant|>"
         assert output.prediction == expected and output.output_tokens == 4
+
+
+def test_unitxt_evaluate_with_a_local_model(models_dir, rows, tmp_path, capsys):
+    """`unitxt-evaluate --model hf`: the local engine with --batch_size, its answers in the samples file."""
+    from unitxt.cli.evaluate import main
+
+    model_args = f"pretrained={models_dir['causal']},max_new_tokens=4,device=cpu,use_cache=false"
+    assert main(["-t", RECIPE, "-L", "4", "-b", "2", "-a", model_args, "-s", "-o", str(tmp_path), "-v",
+                 "WARNING"]) == 0
+    results_path, samples_path = capsys.readouterr().out.split()
+    samples = json.loads(open(samples_path).read())
+    (task,) = samples["samples"]
+    expected = HFAutoModelInferenceEngine(model_name=models_dir["causal"], max_new_tokens=4, device="cpu",
+                                          use_cache=False)(rows[:4])
+    assert [row["prediction"] for row in samples["samples"][task]] == expected
+    info = json.loads(open(results_path).read())["environment_info"]
+    assert info["parsed_arguments"]["model"] == models_dir["causal"] and info["parsed_arguments"]["batch_size"] == 2

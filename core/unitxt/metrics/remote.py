@@ -1,0 +1,181 @@
+"""RemoteMetric: a catalog metric computed by a unitxt metrics service (`unitxt-metrics-service`) over HTTP.
+
+For callers that cannot run a metric themselves (model-based metrics without a GPU or torch): the instances go to
+`POST <endpoint>/<metric_name>` as `{"instance_inputs": [{"prediction", "references", "additional_inputs"}]}` and the
+service answers `{"instances_scores": [...], "global_score": {...}}`. The settings `remote_metrics`
+(UNITXT_REMOTE_METRICS, a JSON list of catalog names) and `remote_metrics_endpoint` (UNITXT_REMOTE_METRICS_ENDPOINT)
+send those metrics to the service wherever `evaluate` resolves a metric by name. Remote scores carry no confidence
+intervals (as in the original); a group or subset of the instances is scored as the mean of its instance scores.
+"""
+
+import json
+import math
+import urllib.error
+import urllib.request
+from typing import Any, Dict, List, Optional
+
+from ..errors import MetricError, UnitxtError
+from ..settings_utils import settings
+from .base import Metric, MetricScores
+
+_SUMMARY_KEYS = ("score", "score_name", "num_of_instances")
+
+
+class RemoteMetricError(MetricError):
+    """The metrics service could not be reached or refused the request."""
+
+
+class RemoteMetric(Metric):
+    """Computes `metric_name` (a catalog name) on the metrics service at `endpoint` (its compute URL, the metric
+    name is appended). `api_key` is sent as a bearer token (default: UNITXT_METRICS_API_KEY or none);
+    `main_score` defaults to the one the service reports."""
+
+    endpoint: str
+    metric_name: str
+    api_key: Optional[str] = None
+    main_score: Optional[str] = None
+    timeout: float = 600.0
+    data_classification_policy: List[str] = ["public", "proprietary"]
+
+    def verify(self) -> None:  # main_score may come from the service's answer
+        pass
+
+    def get_metric_url(self) -> str:
+        return f"{self.endpoint.rstrip('/')}/{self.metric_name}"
+
+    def create_metric_request(self, predictions: List[Any], references: List[List[Any]],
+                              task_data: List[Dict[str, Any]]) -> Dict[str, Any]:
+        return {"instance_inputs": [{"prediction": p, "references": list(r), "additional_inputs": dict(t)}
+                                    for p, r, t in zip(predictions, references, task_data)]}
+
+    def get_metric_response(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        """POST the request; any failure is a RemoteMetricError naming the URL and the reason."""
+        url = self.get_metric_url()
+        key = self.api_key if self.api_key is not None else _env_api_key()
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        body = json.dumps(request, default=_json_default).encode("utf-8")
+        http_request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(http_request, timeout=self.timeout) as response:
+                answer = json.loads(response.read().decode("utf-8"))
+        except urllib.error.HTTPError as error:
+            detail = _error_detail(error)
+            raise RemoteMetricError(f"The metrics service at {url} refused the request: HTTP {error.code} "
+                                    f"({detail}).", artifact=self.metric_name, field="endpoint") from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise RemoteMetricError(f"Cannot reach the metrics service at {url} ({reason}); start it with "
+                                    "unitxt-metrics-service or check UNITXT_REMOTE_METRICS_ENDPOINT.",
+                                    artifact=self.metric_name, field="endpoint") from None
+        if not isinstance(answer, dict) or not isinstance(answer.get("instances_scores"), list):
+            raise RemoteMetricError(f"The metrics service at {url} answered without 'instances_scores'.",
+                                    artifact=self.metric_name, field="endpoint")
+        return answer
+
+    def score(self, predictions, references, task_data) -> MetricScores:
+        answer = self.get_metric_response(self.create_metric_request(predictions, references, task_data))
+        instances = answer["instances_scores"]
+        if len(instances) != len(predictions):
+            raise RemoteMetricError(f"The metrics service returned {len(instances)} instance scores for "
+                                    f"{len(predictions)} instances.", artifact=self.metric_name, field="endpoint")
+        remote_global = answer.get("global_score") or {}
+        if self.main_score is None:
+            self.main_score = remote_global.get("score_name") or (instances[0].get("score_name") if instances
+                                                                  else "score")
+        return _RemoteScores(self, [_raw(scores) for scores in instances], _raw(remote_global))
+
+    def set_confidence_interval_calculation(self, return_confidence_interval: bool) -> None:
+        """Remote scores have no confidence intervals; nothing to set."""
+
+    def set_n_resamples(self, n_resample: Optional[int]) -> None:
+        """Remote scores have no confidence intervals; nothing to set."""
+
+
+class _RemoteScores(MetricScores):
+    """The service's scores: its global scores for all instances, the mean of instance scores for a part."""
+
+    def __init__(self, metric: RemoteMetric, instance_scores: List[Dict[str, Any]], remote_global: Dict[str, Any]):
+        super().__init__(metric, instance_scores, self._mean_statistic, len(instance_scores))
+        self.remote_global = remote_global
+
+    def _mean_statistic(self, idx: Any) -> Dict[str, Any]:
+        from ..lazy_imports import numpy_module
+
+        np = numpy_module()
+        names = [name for name, value in (self.instance_scores[0] if self.instance_scores else {}).items()
+                 if isinstance(value, (int, float)) and not isinstance(value, bool)]
+        result = {}
+        for name in names:
+            values = np.array([float(scores.get(name, math.nan)) for scores in self.instance_scores])
+            result[name] = np.nanmean(values[idx], axis=1) if values.size else np.full(len(idx), math.nan)
+        return result
+
+    def point_scores(self, positions: Any) -> Dict[str, Any]:
+        if len(positions) == self.n and self.remote_global:
+            return dict(self.remote_global)
+        return super().point_scores(positions)
+
+    def ci_names(self, point: Dict[str, Any]) -> List[str]:
+        return []
+
+
+def _raw(scores: Dict[str, Any]) -> Dict[str, Any]:
+    """Scores without the summary keys and intervals the caller's side adds again."""
+    return {name: value for name, value in scores.items()
+            if name not in _SUMMARY_KEYS and "_ci_low" not in name and "_ci_high" not in name}
+
+
+def _env_api_key() -> Optional[str]:
+    import os
+
+    return os.environ.get("UNITXT_METRICS_API_KEY") or None
+
+
+def _error_detail(error: Any) -> str:
+    try:
+        payload = json.loads(error.read().decode("utf-8"))
+        return str(payload.get("message") or payload.get("detail") or payload)[:300]
+    except Exception:
+        return str(error.reason)[:300]
+
+
+def _json_default(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (set, tuple)):
+        return list(value)
+    return str(value)
+
+
+def remote_metrics_names() -> List[str]:
+    """The catalog names in the `remote_metrics` setting (UNITXT_REMOTE_METRICS, a JSON list of strings)."""
+    names = settings.remote_metrics
+    if isinstance(names, str):
+        try:
+            names = json.loads(names) if names.strip() else []
+        except ValueError:
+            names = None
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise UnitxtError(f"UNITXT_REMOTE_METRICS must be a JSON list of metric names, e.g. "
+                          f"'[\"metrics.rouge\"]'; got {settings.remote_metrics!r}.", artifact="settings",
+                          field="remote_metrics")
+    return names
+
+
+def remote_metrics_endpoint() -> str:
+    endpoint = settings.remote_metrics_endpoint
+    if not endpoint:
+        raise UnitxtError("Remote metrics are listed in UNITXT_REMOTE_METRICS, but no endpoint is set: set "
+                          "UNITXT_REMOTE_METRICS_ENDPOINT to the service's compute URL, e.g. "
+                          "http://127.0.0.1:8000/compute.", artifact="settings", field="remote_metrics_endpoint")
+    return str(endpoint)
+
+
+def as_remote_metric(name: Any) -> Optional[RemoteMetric]:
+    """A RemoteMetric for a metric resolved by catalog name when the settings send it to a service, else None. The
+    whole metric (with its pre- and post-processing) runs on the service; its main score is the one it reports."""
+    if not isinstance(name, str) or name not in remote_metrics_names():
+        return None
+    return RemoteMetric(endpoint=remote_metrics_endpoint(), metric_name=name)

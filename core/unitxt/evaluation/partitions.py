@@ -7,7 +7,9 @@ import json
 from contextlib import contextmanager
 from typing import Any, Dict, List, Tuple
 
+from ..artifact import Artifact
 from ..errors import MetricError, UnitxtError
+from ..inference.base import InferenceEngine
 from ..lazy_imports import numpy_module as _np
 from ..metrics.base import Metric
 from .inputs import EvaluationInputs, positions_by_code
@@ -77,13 +79,42 @@ def _partitions(inputs: EvaluationInputs) -> Dict[Tuple[Tuple[str, ...], Tuple[s
 
 
 def _check_policy(metric: Metric, inputs: EvaluationInputs, positions: List[int]) -> None:
-    """Refuse before the metric sees any prediction of data it may not process (each distinct policy checked once)."""
-    allowed = metric.effective_policy()
-    if allowed is None or not inputs.has("data_classification_policy"):
+    """Refuse before the metric sees any prediction of data it may not process (each distinct policy checked once),
+    and before a judge sends any: the engines inside the metric (a judge's remote model) check the rows' own
+    classification, which the judge itself never sees (it gets task_data only)."""
+    if not inputs.has("data_classification_policy"):
         return
     codes, policies = inputs.codes("data_classification_policy")
-    for code in sorted({codes[p] for p in positions}):
-        metric.check_instance_policy({"data_classification_policy": policies[code]}, allowed)
+    distinct = [{"data_classification_policy": policies[code]} for code in sorted({codes[p] for p in positions})]
+    allowed = metric.effective_policy()
+    if allowed is not None:
+        for row in distinct:
+            metric.check_instance_policy(row, allowed)
+    for engine in engines_inside(metric):
+        engine.check_policy(distinct)
+
+
+def engines_inside(artifact: Any, depth: int = 0, seen: Any = None) -> List[InferenceEngine]:
+    """The inference engines an artifact holds in its fields (a judge's model, the judges of an ensemble...)."""
+    seen = set() if seen is None else seen
+    found: List[InferenceEngine] = []
+    if id(artifact) in seen or depth > 8:
+        return found
+    seen.add(id(artifact))
+    values = list(vars(artifact).values()) if hasattr(artifact, "__dict__") else []
+    while values:
+        value = values.pop()
+        if isinstance(value, InferenceEngine):
+            if id(value) not in seen:
+                seen.add(id(value))
+                found.append(value)
+        elif isinstance(value, (list, tuple)):
+            values.extend(value)
+        elif isinstance(value, dict):
+            values.extend(value.values())
+        elif isinstance(value, Artifact):
+            found.extend(engines_inside(value, depth + 1, seen))
+    return found
 
 
 def non_text_prediction_counts(predictions: List[Any], partitions: Dict[Any, List[int]], resolver: _Resolver) -> Any:

@@ -1,7 +1,7 @@
 """Persistent inference cache: one sqlite file (stdlib) mapping sha256(engine settings + input) to the answer.
 
-Answers are written as they arrive and committed in small batches, so an interrupted run keeps what it got and the
-rerun only sends what is missing; a fully cached rerun reads everything with a few `IN (...)` queries.
+Each answer is committed as it arrives (WAL journal: a commit is a small append, not a sync), so an interrupted or
+killed run keeps everything it got and the rerun only sends what is missing; a fully cached rerun reads everything with a few `IN (...)` queries.
 """
 
 import hashlib
@@ -31,7 +31,7 @@ def default_cache_dir() -> str:
 class InferenceCache:
     """Key-value store of answers; `open(cache_dir)` shares one connection per file within the process."""
 
-    commit_every = 64
+    commit_every = 1
     commit_seconds = 1.0
 
     def __init__(self, path: str):
@@ -84,6 +84,20 @@ class InferenceCache:
             self._pending.append((key, json.dumps(answer, ensure_ascii=False), time.time()))
             if len(self._pending) >= self.commit_every or time.monotonic() - self._last_commit > self.commit_seconds:
                 self._commit()
+
+    def forget(self, keys: List[str]) -> int:
+        """Delete these keys' answers; how many were stored."""
+        with self._lock:
+            self._commit()
+            removed = 0
+            unique = sorted(set(keys))
+            for start in range(0, len(unique), 500):
+                chunk = unique[start:start + 500]
+                cursor = self._connection.execute(f"DELETE FROM answers WHERE key IN ({','.join('?' * len(chunk))})",
+                                                  chunk)
+                removed += cursor.rowcount
+            self._connection.commit()
+            return removed
 
     def flush(self) -> None:
         with self._lock:

@@ -11,7 +11,7 @@ from ..lazy_imports import numpy_module as _np
 from ..metrics.base import Metric, MetricScores, evaluation_memo, global_scores_together
 from .inputs import EvaluationInputs, refuse_dataset_dict
 from .partitions import (_check_policy, _group_value, _hashable, _partitions, _prediction_list, collector_paused,
-                         non_text_prediction_counts, warn_about_non_text)
+                         non_text_prediction_counts, renumber, warn_about_non_text)
 from .post_processing import LazyTaskData, _names, _Resolver, post_process_rows  # noqa: F401 - re-exported
 from .results import EvaluationResults
 
@@ -163,6 +163,7 @@ def _evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: 
             try:
                 scores = metric.evaluate(part_predictions, part_references, part_task_data)
             except UnitxtError as error:
+                error = error if everything else renumber(error, positions=positions)
                 raise error.with_context(artifact=name, stage="metric") from None
             metric_scores.append((metric, scores))
         scored[(subset, metric_names)] = _ScoredPartition(metric_names, positions, metric_scores)

@@ -4,6 +4,7 @@ predictions warning."""
 
 import gc
 import json
+import re
 from contextlib import contextmanager
 from typing import Any, Dict, List, Tuple
 
@@ -76,6 +77,26 @@ def _partitions(inputs: EvaluationInputs) -> Dict[Tuple[Tuple[str, ...], Tuple[s
         else:
             partitions[key] = positions
     return partitions
+
+
+_ROW_NUMBER = re.compile(r"\b([Ii]nstance|[Rr]ow) (\d+)\b")
+
+
+def renumber(error: UnitxtError, positions: Any = None, offset: int = 0) -> UnitxtError:
+    """Make "instance N" / "row N" in an error name the caller's row: N counts within a partition (`positions` maps it
+    to the chunk) and within a chunk (`offset` is the chunk's first row)."""
+    def mapped(match: Any) -> str:
+        local = int(match.group(2))
+        if positions is not None:
+            if local >= len(positions):
+                return match.group(0)
+            local = positions[local]
+        return f"{match.group(1)} {local + offset}"
+
+    if positions is not None or offset:
+        error.message = _ROW_NUMBER.sub(mapped, error.message)
+        error.args = (error._compose(),)
+    return error
 
 
 def _check_policy(metric: Metric, inputs: EvaluationInputs, positions: List[int]) -> None:

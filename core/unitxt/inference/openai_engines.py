@@ -297,6 +297,29 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
     def request_model_name(self) -> str:
         return self.model_name or self.model
 
+    def effective_policy(self) -> Optional[List[str]]:
+        """Proprietary data is allowed by default only when base_url is this machine or a private network; for any
+        other host only public data, unless data_classification_policy is given explicitly."""
+        policy = super().effective_policy()
+        if "data_classification_policy" in self._given_fields or policy != _local_data():
+            return policy
+        return policy if local_host(self.api_root()) else _public()
+
+
+def local_host(url: str) -> bool:
+    """Whether a URL's host is loopback, private or link-local ("localhost" or an IP literal; a name is remote)."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
+
 
 def rits_endpoint(model_name: str) -> str:
     """The RITS endpoint segment of a model: its last path part, lower case, dots as dashes."""

@@ -15,6 +15,7 @@ from ..lazy_imports import numpy_module as _np
 from ..metrics.base import Metric
 from .inputs import EvaluationInputs, positions_by_code
 from .post_processing import _names, _Resolver
+from .results import _group_spec
 
 
 def _group_value(task_data: Dict[str, Any], key: str) -> Any:
@@ -77,6 +78,34 @@ def _partitions(inputs: EvaluationInputs) -> Dict[Tuple[Tuple[str, ...], Tuple[s
         else:
             partitions[key] = positions
     return partitions
+
+
+def check_before_scoring(partitions: Dict[Any, List[int]], resolver: _Resolver, inputs: EvaluationInputs,
+                         task_data: Any) -> None:
+    """Find a misspelled metric name or group_by key before any metric runs (a judge's requests are paid for)."""
+    for _, metric_names in partitions:
+        for name in metric_names:
+            metric = resolver.get(name, "metric")
+            if not isinstance(metric, Metric):
+                raise MetricError(f"'{name}' is a {type(metric).__name__}, not a metric.", artifact=name)
+    if not inputs.has("groups"):
+        return
+    codes, distinct = inputs.codes("groups")
+    first_rows: Dict[int, int] = {}
+    for position, code in enumerate(codes):
+        first_rows.setdefault(code, position)
+    for code, position in first_rows.items():
+        for spec in distinct[code] or []:
+            entry = _group_spec(spec, position)
+            if isinstance(entry, dict):
+                continue
+            for name in [entry] if isinstance(entry, str) else entry:
+                try:
+                    _group_value(task_data[position], name)
+                except UnitxtError as error:
+                    error.message = f"Row {position}: {error.message}"
+                    error.args = (error._compose(),)
+                    raise
 
 
 _ROW_NUMBER = re.compile(r"\b([Ii]nstance|[Rr]ow) (\d+)\b")

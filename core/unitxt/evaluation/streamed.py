@@ -13,8 +13,8 @@ from ..errors import MetricError, UnitxtError
 from ..metrics.accumulators import WHOLE, MetricAccumulator
 from ..metrics.base import Metric, evaluation_memo
 from .inputs import EvaluationInputs, _is_dataset, refuse_dataset_dict
-from .partitions import (_check_policy, _group_value, _hashable, _partitions, check_predictions, collector_paused,
-                         non_text_prediction_counts, renumber, warn_about_non_text)
+from .partitions import (_check_policy, _group_value, _hashable, _partitions, check_before_scoring, check_predictions,
+                         collector_paused, non_text_prediction_counts, renumber, warn_about_non_text)
 from .post_processing import _Resolver, post_process_rows
 from .results import (EvaluationResults, GlobalScores, GroupsScores, SubsetsScores, _GroupSpecs,
                       _partition_group_buckets, _subsets_scores)
@@ -189,6 +189,7 @@ def _score_chunk(predictions: List[Any], rows: Any, partitions: Dict[PartitionKe
         processed, references, task_data = post_process_rows(predictions, inputs, resolver)
         chunk_partitions = _partitions(inputs)
         groups = _GroupSpecs(inputs)
+        check_before_scoring(chunk_partitions, resolver, inputs, task_data)
     except UnitxtError as error:
         raise renumber(error, offset=offset) from error.__cause__
     for key, positions in chunk_partitions.items():

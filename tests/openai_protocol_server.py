@@ -67,8 +67,10 @@ class OpenAIProtocolServer:
 
     def __init__(self, answer: Optional[Callable[[Dict[str, Any]], Union[str, Reply]]] = None, latency: float = 0.0,
                  token_logprob: Callable[[str, Dict[str, Any]], float] = default_token_logprob,
-                 model: str = "test-model"):
+                 model: str = "test-model", tls: Optional[tuple] = None, prefix: str = ""):
         self.answer = answer or default_answer
+        self.prefix = prefix  # paths not starting with it get 404 (as a real server's /v1 root)
+        self.tls = tls  # (certfile, keyfile): serve https
         self.latency = latency
         self.token_logprob = token_logprob
         self.model = model
@@ -86,7 +88,8 @@ class OpenAIProtocolServer:
     # ------------------------------------------------------------------ control
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+        scheme = "https" if self.tls else "http"
+        return f"{scheme}://127.0.0.1:{self._server.server_address[1]}/v1"
 
     @property
     def count(self) -> int:
@@ -113,6 +116,12 @@ class OpenAIProtocolServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
+        if self.tls:
+            import ssl
+
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*self.tls)
+            self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
         return self
@@ -212,7 +221,7 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             return self._send(400, {"error": {"message": "invalid JSON"}})
         path = self.path.split("?")[0]
-        if not path.endswith(("/chat/completions", "/completions")):
+        if not path.endswith(("/chat/completions", "/completions")) or not path.startswith(owner.prefix):
             return self._send(404, {"error": {"message": f"unknown path {path}"}})
         with owner._lock:
             owner.requests.append(request)

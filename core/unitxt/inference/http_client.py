@@ -204,6 +204,8 @@ class JSONHTTPClient:
                 retry_after = response.getheader("Retry-After")
                 location = response.getheader("Location")
                 data = self._read_body(response, url)
+                if time.monotonic() >= deadline:  # the watchdog cut the answer short (maybe inside its headers)
+                    raise TimeoutError("total deadline")
                 if response.getheader("Connection", "").lower() == "close":
                     self._drop_connection()
                 break

@@ -67,3 +67,20 @@ def test_finqa_predictions_can_not_exhaust_memory_or_time(prediction):
     scores = metric.compute(["5"], prediction, {"program_re": "add(2, 3)", "answer": "5", "table": []})
     assert scores["execution_accuracy"] == 0.0 and time.monotonic() - started < 1.0
     assert metric.compute(["5"], "2 + 3", {"program_re": "add(2, 3)", "answer": "5"})["execution_accuracy"] == 1.0
+
+
+def test_metrics_shared_work_never_returns_a_freed_partitions_result(monkeypatch):
+    """Label counts are shared by the metrics of one evaluation, keyed by the ids of the input lists: a partition's
+    lists, freed, could lend their ids to the next partition's and return the old counts (silently wrong scores).
+    Scores with the shared work equal those computed without it."""
+    import contextlib
+
+    import unitxt.evaluation.in_memory as in_memory
+    from tests.test_columnar_evaluation import random_rows
+
+    predictions, rows = random_rows(300, 5)
+    shared = evaluate(predictions, rows)
+    monkeypatch.setattr(in_memory, "evaluation_memo", contextlib.nullcontext)
+    alone = evaluate(predictions, rows)
+    assert shared.global_scores["score"] == alone.global_scores["score"]
+    assert shared.subsets_scores == alone.subsets_scores

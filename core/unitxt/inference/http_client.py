@@ -58,11 +58,13 @@ class _Watchdog:
 
     def watch(self, token: int, connection: http.client.HTTPConnection, deadline: float) -> None:
         with self._lock:
+            idle = not self._deadlines
             self._deadlines[token] = (deadline, connection)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="unitxt-http-deadlines", daemon=True)
                 self._thread.start()
-        self._wake.set()
+        if idle:  # the thread sleeps until there is something to watch, then checks every 0.1 s
+            self._wake.set()
 
     def release(self, token: int) -> None:
         with self._lock:
@@ -70,7 +72,9 @@ class _Watchdog:
 
     def _run(self) -> None:
         while True:
-            self._wake.wait(0.1)
+            with self._lock:
+                idle = not self._deadlines
+            self._wake.wait(None if idle else 0.1)
             self._wake.clear()
             now = time.monotonic()
             with self._lock:

@@ -4,7 +4,10 @@
 keep-alive) and answers `POST /v1/chat/completions` and `POST /v1/completions` (JSON, non-streaming). What it answers
 is scripted by `answer(request) -> str | Reply`, a function of the decoded request body (the default echoes the last
 user message, or the prompt, prefixed by "echo: "). A `Reply` can also set an HTTP status (429/500...), a delay, a
-finish reason and token log-probs. `fail_next(n, status)` makes the next n requests fail whatever the answer says.
+finish reason and token log-probs, and behave badly on purpose (hostile servers for the hardening tests): replace the
+message content (`content`: None, an int, a list), drop log-probs, send another JSON `body`, send `raw` bytes and
+close (a truncated answer), send the answer one byte every `drip` seconds, add `headers` (a 302's Location).
+`fail_next(n, status)` makes the next n requests fail whatever the answer says.
 Every request body is recorded (`requests`, `count`), with the largest number of requests served at once
 (`max_in_flight`). Tokens are whitespace-separated words (a leading space belongs to the word), log-probs come from
 `token_logprob(token, request)` (default: -0.1 per character), and the top alternatives are the token itself plus
@@ -31,6 +34,12 @@ class Reply:
     finish_reason: str = "stop"
     error_message: str = "scripted failure"
     extra: Dict[str, Any] = field(default_factory=dict)
+    content: Any = "__text__"  # the message content sent instead of `text` (None, 7, [...])
+    drop_logprobs: bool = False  # no log-probs even when asked
+    body: Any = "__protocol__"  # a JSON body sent instead of the protocol's (with `status`)
+    raw: Optional[bytes] = None  # these bytes are the whole response, then the connection closes
+    drip: float = 0.0  # seconds between the bytes of the response
+    headers: Dict[str, str] = field(default_factory=dict)
 
 
 def split_tokens(text: str) -> List[str]:
@@ -58,8 +67,10 @@ class OpenAIProtocolServer:
 
     def __init__(self, answer: Optional[Callable[[Dict[str, Any]], Union[str, Reply]]] = None, latency: float = 0.0,
                  token_logprob: Callable[[str, Dict[str, Any]], float] = default_token_logprob,
-                 model: str = "test-model"):
+                 model: str = "test-model", tls: Optional[tuple] = None, prefix: str = ""):
         self.answer = answer or default_answer
+        self.prefix = prefix  # paths not starting with it get 404 (as a real server's /v1 root)
+        self.tls = tls  # (certfile, keyfile): serve https
         self.latency = latency
         self.token_logprob = token_logprob
         self.model = model
@@ -70,13 +81,15 @@ class OpenAIProtocolServer:
         self._in_flight = 0
         self._failures: List[int] = []
         self._lock = threading.Lock()
+        self._special = threading.local()  # the reply of this handler thread that needs raw sending
         self._server: Optional[ThreadingHTTPServer] = None
         self._thread: Optional[threading.Thread] = None
 
     # ------------------------------------------------------------------ control
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+        scheme = "https" if self.tls else "http"
+        return f"{scheme}://127.0.0.1:{self._server.server_address[1]}/v1"
 
     @property
     def count(self) -> int:
@@ -103,6 +116,12 @@ class OpenAIProtocolServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
+        if self.tls:
+            import ssl
+
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*self.tls)
+            self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
         return self
@@ -141,6 +160,10 @@ class OpenAIProtocolServer:
             reply = Reply(text=str(reply))
         if reply.delay:
             time.sleep(reply.delay)
+        if reply.raw is not None or reply.drip or reply.headers:
+            self._special.reply = reply
+        if reply.body != "__protocol__":
+            return reply.status, reply.body
         if reply.status != 200:
             return reply.status, {"error": {"message": reply.error_message, "code": reply.status}}
         usage = {"prompt_tokens": len(split_tokens(json.dumps(request.get("messages", request.get("prompt"))))),
@@ -149,9 +172,10 @@ class OpenAIProtocolServer:
         model = request.get("model") or self.model
         if path.endswith("/chat/completions"):
             choice = {"index": 0, "finish_reason": reply.finish_reason,
-                      "message": {"role": "assistant", "content": reply.text},
+                      "message": {"role": "assistant",
+                                  "content": reply.text if reply.content == "__text__" else reply.content},
                       "logprobs": {"content": self._logprobs_content(reply.text, request)}
-                      if request.get("logprobs") else None}
+                      if request.get("logprobs") and not reply.drop_logprobs else None}
             body = {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": model,
                     "choices": [choice], "usage": usage, "system_fingerprint": "test"}
         else:
@@ -159,7 +183,7 @@ class OpenAIProtocolServer:
             prompt = prompt[0] if isinstance(prompt, list) else prompt
             text = (prompt if request.get("echo") else "") + reply.text
             choice = {"index": 0, "text": text, "finish_reason": reply.finish_reason, "logprobs": None}
-            if request.get("logprobs") is not None:
+            if request.get("logprobs") is not None and not reply.drop_logprobs:
                 tokens = split_tokens(text)
                 offsets, position = [], 0
                 for token in tokens:
@@ -197,7 +221,7 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             return self._send(400, {"error": {"message": "invalid JSON"}})
         path = self.path.split("?")[0]
-        if not path.endswith(("/chat/completions", "/completions")):
+        if not path.endswith(("/chat/completions", "/completions")) or not path.startswith(owner.prefix):
             return self._send(404, {"error": {"message": f"unknown path {path}"}})
         with owner._lock:
             owner.requests.append(request)
@@ -215,9 +239,30 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, body)
 
     def _send(self, status: int, body: Any) -> None:
+        special = getattr(self.server_owner._special, "reply", None)
+        self.server_owner._special.reply = None
+        if special is not None and special.raw is not None:
+            self.wfile.write(special.raw)
+            self.wfile.flush()
+            self.close_connection = True
+            return
         payload = json.dumps(body).encode("utf-8")
+        if special is not None and special.drip:
+            head = (f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\nContent-Length: {len(payload)}"
+                    f"\r\n\r\n").encode("ascii")
+            try:
+                for position in range(len(head + payload)):
+                    self.wfile.write((head + payload)[position:position + 1])
+                    self.wfile.flush()
+                    time.sleep(special.drip)
+            except OSError:  # the client gave up
+                pass
+            self.close_connection = True
+            return
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(payload)))
+        for name, value in (special.headers.items() if special is not None else ()):
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(payload)

@@ -31,12 +31,14 @@ def write_json_atomically(path: Union[str, Path], data: Any) -> None:
     """Write JSON to a temp file in the target directory, then rename it into place.
 
     The file keeps the mode of the file it replaces (a new file gets the umask's default, not the temp file's 0600).
-    Temp files of this writer left by a killed process (".<name>.<random>.tmp" older than an hour) are removed."""
+    Temp files of this writer left by a killed process (".<name>.<pid>-<random>.tmp") are removed when that process is
+    gone, and any of them older than an hour."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temp_files(path)
     mode = _mode_for(path)
-    handle, temp_name = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".tmp")
+    handle, temp_name = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.{os.getpid()}-",
+                                            suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             json.dump(data, stream, indent=4, ensure_ascii=False)
@@ -63,16 +65,34 @@ def _mode_for(path: Path) -> int:
 
 
 def _remove_stale_temp_files(path: Path) -> None:
-    """Delete this writer's temporary files for `path` that are older than STALE_TEMP_SECONDS."""
+    """Delete this writer's temporary files in `path`'s directory whose process is gone (any artifact: each kill -9
+    during a write leaves one), and those of `path` older than STALE_TEMP_SECONDS."""
+    import re
     import time
 
     limit = time.time() - STALE_TEMP_SECONDS
-    for temp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+    own = f".{path.name}."
+    for temp in path.parent.glob(".*.tmp"):
+        match = re.search(r"\.(\d+)-[^.]*\.tmp$", temp.name)
         try:
-            if temp.stat().st_mtime < limit:
+            if match and not _process_alive(int(match.group(1))):
+                temp.unlink()
+            elif temp.name.startswith(own) and temp.stat().st_mtime < limit:
                 temp.unlink()
         except OSError:
             pass
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's process, or not a pid: keep its file
+    return True
 
 
 class LocalCatalog:

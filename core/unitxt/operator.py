@@ -82,6 +82,11 @@ class Operator(Artifact):
             return
         if isinstance(data_policy, str):
             data_policy = [data_policy]
+        if not isinstance(data_policy, (list, tuple)) or not all(isinstance(item, str) for item in data_policy):
+            raise DataClassificationPolicyError(
+                f"data_classification_policy must be a list of classification names (e.g. ['public']), got "
+                f"{type(data_policy).__name__} {str(data_policy)[:80]}.", artifact=self.artifact_name,
+                field="data_classification_policy")
         if set(data_policy).isdisjoint(allowed):
             catalog_name = self.__dict__.get("__id__")
             name = f"{catalog_name} ({type(self).__name__})" if catalog_name else type(self).__name__

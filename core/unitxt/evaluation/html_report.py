@@ -54,7 +54,7 @@ def _scores_table(caption: str, label_header: str, rows: List[Tuple[str, Dict[st
         body.append(f'<tr data-label="{html.escape(label)}"><td>{html.escape(label)}</td>'
                     f"<td>{html.escape(str(scores.get('score_name', '')))}</td>{_number(score)}{_number(low)}"
                     f"{_number(high)}{_number(scores.get('num_of_instances'))}{_ci_bar(score, low, high)}</tr>")
-    return (f'<table id="{table_id}"><caption>{html.escape(caption)}</caption>{header}{"".join(body)}</table>')
+    return (f'<table id="{html.escape(table_id)}"><caption>{html.escape(caption)}</caption>{header}{"".join(body)}</table>')
 
 
 def _global_rows(global_scores: Dict[str, Any]) -> List[Tuple[str, Dict[str, Any]]]:

@@ -10,8 +10,8 @@ from ..errors import MetricError, UnitxtError
 from ..lazy_imports import numpy_module as _np
 from ..metrics.base import Metric, MetricScores, evaluation_memo, global_scores_together
 from .inputs import EvaluationInputs, refuse_dataset_dict
-from .partitions import (_check_policy, _group_value, _hashable, _partitions, _prediction_list, collector_paused,
-                         non_text_prediction_counts, warn_about_non_text)
+from .partitions import (_check_policy, _group_value, _hashable, _partitions, _prediction_list, check_before_scoring,
+                         collector_paused, non_text_prediction_counts, renumber, warn_about_non_text)
 from .post_processing import LazyTaskData, _names, _Resolver, post_process_rows  # noqa: F401 - re-exported
 from .results import EvaluationResults
 
@@ -144,6 +144,7 @@ def _evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: 
     resolver = _Resolver()
     processed, references, task_data = post_process_rows(predictions, inputs, resolver)
     partitions = _partitions(inputs)
+    check_before_scoring(partitions, resolver, inputs, task_data)
     warn_about_non_text(non_text_prediction_counts(predictions, partitions, resolver), len(predictions))
     scored: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], _ScoredPartition] = {}
     everything = len(partitions) == 1
@@ -163,6 +164,7 @@ def _evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: 
             try:
                 scores = metric.evaluate(part_predictions, part_references, part_task_data)
             except UnitxtError as error:
+                error = error if everything else renumber(error, positions=positions)
                 raise error.with_context(artifact=name, stage="metric") from None
             metric_scores.append((metric, scores))
         scored[(subset, metric_names)] = _ScoredPartition(metric_names, positions, metric_scores)

@@ -4,14 +4,18 @@ predictions warning."""
 
 import gc
 import json
+import re
 from contextlib import contextmanager
 from typing import Any, Dict, List, Tuple
 
+from ..artifact import Artifact
 from ..errors import MetricError, UnitxtError
+from ..inference.base import InferenceEngine
 from ..lazy_imports import numpy_module as _np
 from ..metrics.base import Metric
 from .inputs import EvaluationInputs, positions_by_code
 from .post_processing import _names, _Resolver
+from .results import _group_spec
 
 
 def _group_value(task_data: Dict[str, Any], key: str) -> Any:
@@ -76,14 +80,91 @@ def _partitions(inputs: EvaluationInputs) -> Dict[Tuple[Tuple[str, ...], Tuple[s
     return partitions
 
 
+def check_before_scoring(partitions: Dict[Any, List[int]], resolver: _Resolver, inputs: EvaluationInputs,
+                         task_data: Any) -> None:
+    """Find a misspelled metric name or group_by key before any metric runs (a judge's requests are paid for)."""
+    for _, metric_names in partitions:
+        for name in metric_names:
+            metric = resolver.get(name, "metric")
+            if not isinstance(metric, Metric):
+                raise MetricError(f"'{name}' is a {type(metric).__name__}, not a metric.", artifact=name)
+    if not inputs.has("groups"):
+        return
+    codes, distinct = inputs.codes("groups")
+    first_rows: Dict[int, int] = {}
+    for position, code in enumerate(codes):
+        first_rows.setdefault(code, position)
+    for code, position in first_rows.items():
+        for spec in distinct[code] or []:
+            entry = _group_spec(spec, position)
+            if isinstance(entry, dict):
+                continue
+            for name in [entry] if isinstance(entry, str) else entry:
+                try:
+                    _group_value(task_data[position], name)
+                except UnitxtError as error:
+                    error.message = f"Row {position}: {error.message}"
+                    error.args = (error._compose(),)
+                    raise
+
+
+_ROW_NUMBER = re.compile(r"\b([Ii]nstance|[Rr]ow) (\d+)\b")
+
+
+def renumber(error: UnitxtError, positions: Any = None, offset: int = 0) -> UnitxtError:
+    """Make "instance N" / "row N" in an error name the caller's row: N counts within a partition (`positions` maps it
+    to the chunk) and within a chunk (`offset` is the chunk's first row)."""
+    def mapped(match: Any) -> str:
+        local = int(match.group(2))
+        if positions is not None:
+            if local >= len(positions):
+                return match.group(0)
+            local = positions[local]
+        return f"{match.group(1)} {local + offset}"
+
+    if positions is not None or offset:
+        error.message = _ROW_NUMBER.sub(mapped, error.message)
+        error.args = (error._compose(),)
+    return error
+
+
 def _check_policy(metric: Metric, inputs: EvaluationInputs, positions: List[int]) -> None:
-    """Refuse before the metric sees any prediction of data it may not process (each distinct policy checked once)."""
-    allowed = metric.effective_policy()
-    if allowed is None or not inputs.has("data_classification_policy"):
+    """Refuse before the metric sees any prediction of data it may not process (each distinct policy checked once),
+    and before a judge sends any: the engines inside the metric (a judge's remote model) check the rows' own
+    classification, which the judge itself never sees (it gets task_data only)."""
+    if not inputs.has("data_classification_policy"):
         return
     codes, policies = inputs.codes("data_classification_policy")
-    for code in sorted({codes[p] for p in positions}):
-        metric.check_instance_policy({"data_classification_policy": policies[code]}, allowed)
+    distinct = [{"data_classification_policy": policies[code]} for code in sorted({codes[p] for p in positions})]
+    allowed = metric.effective_policy()
+    if allowed is not None:
+        for row in distinct:
+            metric.check_instance_policy(row, allowed)
+    for engine in engines_inside(metric):
+        engine.check_policy(distinct)
+
+
+def engines_inside(artifact: Any, depth: int = 0, seen: Any = None) -> List[InferenceEngine]:
+    """The inference engines an artifact holds in its fields (a judge's model, the judges of an ensemble...)."""
+    seen = set() if seen is None else seen
+    found: List[InferenceEngine] = []
+    if id(artifact) in seen or depth > 8:
+        return found
+    seen.add(id(artifact))
+    values = list(vars(artifact).values()) if hasattr(artifact, "__dict__") else []
+    while values:
+        value = values.pop()
+        if isinstance(value, InferenceEngine):
+            if id(value) not in seen:
+                seen.add(id(value))
+                found.append(value)
+        elif isinstance(value, (list, tuple)):
+            values.extend(value)
+        elif isinstance(value, dict):
+            values.extend(value.values())
+        elif isinstance(value, Artifact):
+            found.extend(engines_inside(value, depth + 1, seen))
+    return found
 
 
 def non_text_prediction_counts(predictions: List[Any], partitions: Dict[Any, List[int]], resolver: _Resolver) -> Any:

@@ -5,6 +5,7 @@ import math
 from collections.abc import Sequence as SequenceABC
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from ..errors import UnitxtError
 from ..settings_utils import settings
 from .tables import _is_number, group_key_fields, markdown_table
 
@@ -321,6 +322,19 @@ def _group_buckets(groups, task_data, partitions, group_value, hashable) -> Dict
     return _partition_group_buckets(groups, task_data, partition.positions, group_value, hashable)
 
 
+def _group_spec(spec: Any, position: int) -> Any:
+    """One entry of a row's `groups` field: a JSON object of values, a key name or a list of key names."""
+    try:
+        entry = json.loads(spec) if isinstance(spec, str) else None
+    except (ValueError, RecursionError):
+        entry = None
+    if isinstance(entry, dict) or isinstance(entry, str) or (
+            isinstance(entry, list) and entry and all(isinstance(name, str) for name in entry)):
+        return entry
+    raise UnitxtError(f"Row {position}: each entry of 'groups' must be the JSON text of an object of group values "
+                      f"or of a key name / list of key names, got {str(spec)[:80]!r}.", field="groups")
+
+
 def _partition_group_buckets(groups, task_data, positions, group_value, hashable) -> Dict[Any, Dict[Any, List[int]]]:
     """{group-by key: {group value: indices into `positions`}} of the rows at `positions` (a partition's rows). A key
     is the field name, or a tuple of names for a multi-field group_by (as in the original system:
@@ -334,7 +348,7 @@ def _partition_group_buckets(groups, task_data, positions, group_value, hashable
         for spec in groups[position] or []:
             entry = parsed.get(spec)
             if entry is None:
-                entry = parsed[spec] = json.loads(spec)
+                entry = parsed[spec] = _group_spec(spec, position)
             if isinstance(entry, dict):
                 names, values = tuple(entry), tuple(hashable(value) for value in entry.values())
             else:

@@ -13,8 +13,8 @@ from ..errors import MetricError, UnitxtError
 from ..metrics.accumulators import WHOLE, MetricAccumulator
 from ..metrics.base import Metric, evaluation_memo
 from .inputs import EvaluationInputs, _is_dataset, refuse_dataset_dict
-from .partitions import (_check_policy, _group_value, _hashable, _partitions, check_predictions, collector_paused,
-                         non_text_prediction_counts, warn_about_non_text)
+from .partitions import (_check_policy, _group_value, _hashable, _partitions, check_before_scoring, check_predictions,
+                         collector_paused, non_text_prediction_counts, renumber, warn_about_non_text)
 from .post_processing import _Resolver, post_process_rows
 from .results import (EvaluationResults, GlobalScores, GroupsScores, SubsetsScores, _GroupSpecs,
                       _partition_group_buckets, _subsets_scores)
@@ -142,15 +142,16 @@ def evaluate_in_chunks(predictions: Iterable[Any], data: Any, with_ci: bool = Tr
         for rows in row_chunks:
             chunk_predictions = list(itertools.islice(predictions, len(rows)))
             if len(chunk_predictions) < len(rows):
-                rest = sum(len(more) for more in row_chunks)
-                raise _count_mismatch(total + len(chunk_predictions), total + len(rows) + rest)
+                rest = _count(itertools.chain.from_iterable(row_chunks))
+                raise _count_mismatch(total + len(chunk_predictions), total + len(rows) + rest,
+                                      more_instances=rest >= _COUNT_LIMIT)
             with evaluation_memo():
-                counts = _score_chunk(chunk_predictions, rows, partitions, resolver, signature, with_ci)
+                counts = _score_chunk(chunk_predictions, rows, partitions, resolver, signature, with_ci, total)
             non_text = counts if non_text is None else non_text + counts
             total += len(rows)
         extra = _count(predictions)
         if extra:
-            raise _count_mismatch(total + extra, total)
+            raise _count_mismatch(total + extra, total, more_predictions=extra >= _COUNT_LIMIT)
     if not total:
         from ..logging_utils import get_logger
 
@@ -180,11 +181,17 @@ def _row_chunks(data: Any, chunk_size: int) -> Iterator[Any]:
 
 
 def _score_chunk(predictions: List[Any], rows: Any, partitions: Dict[PartitionKey, StreamedPartition],
-                 resolver: _Resolver, signature: StreamSignature, with_ci: bool) -> Any:
-    inputs = EvaluationInputs(rows)
-    processed, references, task_data = post_process_rows(predictions, inputs, resolver)
-    chunk_partitions = _partitions(inputs)
-    groups = _GroupSpecs(inputs)
+                 resolver: _Resolver, signature: StreamSignature, with_ci: bool, offset: int = 0) -> Any:
+    """Score one chunk into the partitions; an error names its row in the whole stream (`offset`: the chunk's
+    first row)."""
+    try:
+        inputs = EvaluationInputs(rows)
+        processed, references, task_data = post_process_rows(predictions, inputs, resolver)
+        chunk_partitions = _partitions(inputs)
+        groups = _GroupSpecs(inputs)
+        check_before_scoring(chunk_partitions, resolver, inputs, task_data)
+    except UnitxtError as error:
+        raise renumber(error, offset=offset) from error.__cause__
     for key, positions in chunk_partitions.items():
         partition = partitions.get(key)
         if partition is None:
@@ -193,10 +200,16 @@ def _score_chunk(predictions: List[Any], rows: Any, partitions: Dict[PartitionKe
             _check_policy(metric, inputs, positions)
         everything = len(positions) == len(inputs)
         part_task_data = task_data if everything else task_data.subset(positions)
-        buckets = _partition_group_buckets(groups, task_data, positions, _group_value, _hashable)
-        partition.add(processed if everything else [processed[p] for p in positions],
-                      references if everything else [references[p] for p in positions],
-                      part_task_data, buckets)
+        try:
+            buckets = _partition_group_buckets(groups, task_data, positions, _group_value, _hashable)
+        except UnitxtError as error:
+            raise renumber(error, offset=offset) from error.__cause__
+        try:
+            partition.add(processed if everything else [processed[p] for p in positions],
+                          references if everything else [references[p] for p in positions],
+                          part_task_data, buckets)
+        except UnitxtError as error:
+            raise renumber(error, positions=positions, offset=offset) from error.__cause__
     signature.add({key: inputs.column(key) for key in ROW_KEYS})
     return non_text_prediction_counts(predictions, chunk_partitions, resolver)
 
@@ -211,12 +224,18 @@ def _metrics(names: Tuple[str, ...], resolver: _Resolver) -> List[Tuple[str, Met
     return metrics
 
 
+_COUNT_LIMIT = 1_000_000  # left-over items counted after a mismatch (an endless generator is not drained)
+
+
 def _count(iterator: Iterator[Any]) -> int:
-    return sum(1 for _ in iterator)
+    """How many items are left, counting at most _COUNT_LIMIT."""
+    return sum(1 for _ in itertools.islice(iterator, _COUNT_LIMIT))
 
 
-def _count_mismatch(predictions: int, instances: int) -> MetricError:
-    return MetricError(f"Got {predictions} predictions for {instances} instances; they must match one to one.",
+def _count_mismatch(predictions: int, instances: int, more_predictions: bool = False,
+                    more_instances: bool = False) -> MetricError:
+    return MetricError(f"Got {'at least ' if more_predictions else ''}{predictions} predictions for "
+                       f"{'at least ' if more_instances else ''}{instances} instances; they must match one to one.",
                        stage="evaluate")
 
 

@@ -221,6 +221,11 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
             self._on_result = store
             try:
                 produced = runner([inputs[i] for i in missing], [rows[i] for i in missing])
+            except UnitxtError as error:
+                raise self.name_the_row(error, missing, outputs) from error.__cause__
+            except Exception as error:  # an engine's own library failed: still a UnitxtError naming engine and row
+                wrapped = InferenceError(f"{type(error).__name__}: {error}")
+                raise self.name_the_row(wrapped, missing, outputs) from error
             finally:
                 self._on_result = None
                 if cache is not None:
@@ -232,12 +237,38 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
             return outputs
         return [output.prediction for output in outputs]
 
+    def name_the_row(self, error: UnitxtError, missing: List[int], outputs: List[Any]) -> UnitxtError:
+        """The error of a failed request names the engine and the row (its index in the caller's data), and says how
+        many answers were kept (cached) so that a rerun sends only the rest."""
+        position = getattr(error, "position", None)
+        if not error.artifact:
+            error.artifact = self.artifact_name
+        if isinstance(position, int) and 0 <= position < len(missing) and not error.message.startswith("Row "):
+            answered = sum(output is not None for output in outputs)
+            kept = f" ({answered} answered rows were kept{' in the cache' if self.use_cache else ''})" \
+                if answered else ""
+            error.message = f"Row {missing[position]}: {error.message}{kept}"
+        error.args = (error._compose(),)
+        error.answers = [output.prediction if output is not None else None for output in outputs]
+        return error
+
     def before_infer(self, rows: List[Dict[str, Any]]) -> None:
         """Hook: check settings/requirements before the first request (after the policy check)."""
         self.check_missing_requirements()
 
     def cache_input_key(self, item: EngineInput, row: Dict[str, Any]) -> str:
         return item.key()
+
+    def forget_answers(self, dataset: Any, mode: str = "generate") -> int:
+        """Drop the cached answers of these rows (a judge calls it for answers it could not read, so the next run
+        asks again instead of replaying them); the number dropped."""
+        cache = self._cache()
+        rows = rows_of(dataset)
+        if cache is None or not rows:
+            return 0
+        settings_key = json.dumps([mode, self.cache_settings()], sort_keys=True, default=str)
+        return cache.forget([cache.make_key(settings_key, self.cache_input_key(engine_input(row, index), row))
+                             for index, row in enumerate(rows)])
 
     def report(self, position: int, output: TextGenerationInferenceOutput) -> None:
         """Engines that produce answers one by one call this so each answer is cached as soon as it arrives."""

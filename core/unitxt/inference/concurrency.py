@@ -23,8 +23,10 @@ class RequestError(InferenceError):
         super().__init__(message, **context)
 
 
-def with_retries(call: Callable[[], Any], max_retries: int, base_delay: float, max_delay: float) -> Any:
-    """Run `call`, retrying retriable RequestErrors up to `max_retries` times with jittered exponential backoff."""
+def with_retries(call: Callable[[], Any], max_retries: int, base_delay: float, max_delay: float,
+                 label: str = "request") -> Any:
+    """Run `call`, retrying retriable RequestErrors up to `max_retries` times with jittered exponential backoff; each
+    retry is logged with its reason and wait (a server that is down is not 40 s of silence)."""
     attempt = 0
     while True:
         try:
@@ -39,6 +41,10 @@ def with_retries(call: Callable[[], Any], max_retries: int, base_delay: float, m
             delay = delay * (0.5 + random.random() / 2)
             if error.retry_after is not None:
                 delay = max(delay, min(error.retry_after, max_delay))
+            from ..logging_utils import get_logger
+
+            get_logger().warning(f"{label}: attempt {attempt + 1} of {max_retries + 1} failed ({error.message}); "
+                                 f"retrying in {delay:.1f}s.")
             time.sleep(delay)
             attempt += 1
 
@@ -63,20 +69,40 @@ def progress_bar(total: int, description: str, enabled: bool = True):
     return _Silent()
 
 
+def _drain(running: dict, results: List[Any], on_result: Optional[Callable[[int, Any], None]]) -> None:
+    """After a failure: cancel what has not started, keep the answers of what was already in flight."""
+    for future in list(running):
+        future.cancel()
+    for future, position in list(running.items()):
+        if future.cancelled():
+            continue
+        try:
+            results[position] = future.result()
+        except BaseException:  # noqa: BLE001 - the first failure is the one reported
+            continue
+        if on_result is not None:
+            on_result(position, results[position])
+
+
 def run_all(function: Callable[[Any], Any], items: Sequence[Any], num_parallel: int,
             on_result: Optional[Callable[[int, Any], None]] = None, description: str = "inference",
             show_progress: bool = True) -> List[Any]:
     """`function(item)` for every item with up to `num_parallel` in flight; results in input order.
 
     `on_result(position, result)` runs in the calling thread as each result arrives. The first failure cancels the
-    requests not yet started and is raised (results already received were handed to `on_result`).
+    requests not yet started, waits for those in flight (their answers are handed to `on_result` too: nothing
+    answered is lost) and is raised with the failing item's position (`error.position`).
     """
     results: List[Any] = [None] * len(items)
     bar = progress_bar(len(items), description, show_progress and len(items) > 1)
     try:
         if num_parallel <= 1 or len(items) <= 1:
             for position, item in enumerate(items):
-                results[position] = function(item)
+                try:
+                    results[position] = function(item)
+                except BaseException as error:
+                    error.position = position
+                    raise
                 if on_result is not None:
                     on_result(position, results[position])
                 bar.update(1)
@@ -101,8 +127,8 @@ def run_all(function: Callable[[Any], Any], items: Sequence[Any], num_parallel: 
                     position = running.pop(future)
                     error = future.exception()
                     if error is not None:
-                        for pending in running:
-                            pending.cancel()
+                        error.position = position
+                        _drain(running, results, on_result)
                         raise error
                     results[position] = future.result()
                     if on_result is not None:

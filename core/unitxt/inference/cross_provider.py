@@ -197,6 +197,12 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
             self._engines[key] = engine_class(**kwargs)
         return self._engines[key]
 
+    def check_policy(self, rows: Any) -> None:
+        """Its own policy when set, else the provider engine's (a remote provider refuses proprietary rows)."""
+        if self.effective_policy() is not None:
+            return super().check_policy(rows)
+        return self.engine().check_policy(rows)
+
     def infer(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
         return self.engine().infer(dataset, return_meta_data=return_meta_data)
 

@@ -34,7 +34,8 @@ class RemoteEngineMixin(InferenceEngine):
 
     def run_requests(self, send, inputs: List[Any], description: str) -> List[TextGenerationInferenceOutput]:
         def one(item):
-            return with_retries(lambda: send(item), self.max_retries, self.retry_base_delay, self.retry_max_delay)
+            return with_retries(lambda: send(item), self.max_retries, self.retry_base_delay, self.retry_max_delay,
+                                label=type(self).__name__)
 
         return run_all(one, inputs, self.num_parallel_requests, on_result=self.report,
                        description=f"{type(self).__name__} {description}", show_progress=self.show_progress)
@@ -132,39 +133,74 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
             error.args = (error._compose(),)
             raise
 
+    def malformed(self, what: str, answer: Any) -> InferenceError:
+        """A well-formed HTTP answer that is not a usable completion: never cached, retried on the next run."""
+        return InferenceError(f"{type(self).__name__} got a malformed answer: {what}: {str(answer)[:300]}",
+                              artifact=self.artifact_name)
+
     def send(self, item: EngineInput, log_probs: bool = False) -> TextGenerationInferenceOutput:
         body = self.request_body(item, log_probs)
         answer = self.post(self.completions_path() if self.api == "completions" else self.chat_path(), body)
-        try:
-            choice = answer["choices"][0]
-        except (KeyError, IndexError, TypeError):
-            raise InferenceError(f"Unexpected answer (no choices): {str(answer)[:300]}", artifact=self.artifact_name)
-        usage = answer.get("usage") or {}
+        return self.read_answer(answer, item, log_probs)
+
+    def read_answer(self, answer: Dict[str, Any], item: EngineInput, log_probs: bool) -> TextGenerationInferenceOutput:
+        """The completion in a decoded answer, checked: text content (a list of text parts is joined), log-probs when
+        asked; anything else is a malformed answer (an InferenceError, so it is not cached)."""
+        choices = answer.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise self.malformed("no choices", answer)
+        choice = choices[0]
+        usage = answer.get("usage") if isinstance(answer.get("usage"), dict) else {}
         if self.api == "completions":
-            text = choice.get("text") or ""
-            prediction = self.completion_logprobs(choice) if log_probs else text
+            text = choice.get("text")
         else:
-            text = (choice.get("message") or {}).get("content") or ""
-            prediction = self.chat_logprobs(choice) if log_probs else text
+            message = choice.get("message")
+            if not isinstance(message, dict):
+                raise self.malformed("the choice has no message", answer)
+            text = message.get("content")
+            if isinstance(text, list) and all(isinstance(part, dict) and isinstance(part.get("text"), str)
+                                               for part in text):
+                text = "".join(part["text"] for part in text)
+        if not isinstance(text, str):
+            raise self.malformed(f"the answer's content is {type(text).__name__}, not text", answer)
+        prediction: Any = text
+        if log_probs:
+            try:
+                prediction = self.completion_logprobs(choice) if self.api == "completions" else \
+                    self.chat_logprobs(choice)
+            except (AttributeError, TypeError, KeyError, ValueError) as error:
+                raise self.malformed(f"unreadable log-probs ({type(error).__name__})", answer) from None
+            if not prediction and text:
+                raise self.malformed("log-probs were asked for but the answer has none", answer)
+        tokens = [usage.get(name) if isinstance(usage.get(name), int) else None
+                  for name in ("prompt_tokens", "completion_tokens")]
+        model = answer.get("model") if isinstance(answer.get("model"), str) else None
+        reason = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None
         return TextGenerationInferenceOutput(
-            prediction=prediction, input_tokens=usage.get("prompt_tokens"),
-            output_tokens=usage.get("completion_tokens"), stop_reason=choice.get("finish_reason"),
+            prediction=prediction, input_tokens=tokens[0], output_tokens=tokens[1], stop_reason=reason,
             seed=self.seed, input_text=item.as_text() if item.kind == "text" else None,
-            model_name=answer.get("model") or self.request_model_name(), inference_type=self._inference_type)
+            model_name=model or self.request_model_name(), inference_type=self._inference_type)
 
     @staticmethod
-    def chat_logprobs(choice: Dict[str, Any]) -> List[Dict[str, Any]]:
+    def _logprob(value: Any) -> float:
+        """A token log-prob: a finite number <= 0 (a probability above 1 or text is not one)."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (value <= 0.0):
+            raise ValueError(f"not a log-probability: {value!r}")
+        return float(value)
+
+    @classmethod
+    def chat_logprobs(cls, choice: Dict[str, Any]) -> List[Dict[str, Any]]:
         content = (choice.get("logprobs") or {}).get("content") or []
-        return [{"text": token.get("token"), "logprob": token.get("logprob"),
-                 "top_tokens": [{"text": top.get("token"), "logprob": top.get("logprob")}
+        return [{"text": str(token["token"]), "logprob": cls._logprob(token["logprob"]),
+                 "top_tokens": [{"text": str(top["token"]), "logprob": cls._logprob(top["logprob"])}
                                 for top in token.get("top_logprobs") or []]} for token in content]
 
-    @staticmethod
-    def completion_logprobs(choice: Dict[str, Any]) -> List[Dict[str, Any]]:
+    @classmethod
+    def completion_logprobs(cls, choice: Dict[str, Any]) -> List[Dict[str, Any]]:
         logprobs = choice.get("logprobs") or {}
         tops = logprobs.get("top_logprobs") or [None] * len(logprobs.get("tokens") or [])
-        return [{"text": token, "logprob": value,
-                 "top_tokens": [{"text": t, "logprob": v} for t, v in (top or {}).items()]}
+        return [{"text": str(token), "logprob": cls._logprob(value) if value is not None else None,
+                 "top_tokens": [{"text": str(t), "logprob": cls._logprob(v)} for t, v in (top or {}).items()]}
                 for token, value, top in zip(logprobs.get("tokens") or [], logprobs.get("token_logprobs") or [], tops)]
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
@@ -176,16 +212,29 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
 
     # ------------------------------------------------------------------ option scoring (completions with echo)
     def option_log_prob(self, context: str, option: str) -> float:
-        """Sum of the log-probs of `option`'s tokens after `context` (a completions request with echo, 0 new tokens)."""
+        """Sum of the log-probs of `option`'s tokens after `context` (a completions request with echo, 0 new tokens).
+        A server that returns no prompt log-probs (OpenAI's own API) is an error, never a silent first option."""
         prompt = context + option
         body = {"model": self.request_model_name(), "prompt": prompt, "echo": True, "max_tokens": 0, "logprobs": 0}
         answer = with_retries(lambda: self.post(self.completions_path(), body), self.max_retries,
-                              self.retry_base_delay, self.retry_max_delay)
-        logprobs = answer["choices"][0].get("logprobs") or {}
+                              self.retry_base_delay, self.retry_max_delay, label=type(self).__name__)
+        choices = answer.get("choices")
+        logprobs = choices[0].get("logprobs") if isinstance(choices, list) and choices and \
+            isinstance(choices[0], dict) else None
+        offsets = logprobs.get("text_offset") if isinstance(logprobs, dict) else None
+        values = logprobs.get("token_logprobs") if isinstance(logprobs, dict) else None
+        if not isinstance(offsets, list) or not isinstance(values, list) or not offsets:
+            raise InferenceError(f"{type(self).__name__}: the server returned no prompt log-probs (completions with "
+                                 f"echo=True and logprobs), so options can not be scored; use a server that does "
+                                 f"(e.g. vLLM). Answer: {str(answer)[:200]}", artifact=self.artifact_name)
         total = 0.0
-        for offset, value in zip(logprobs.get("text_offset") or [], logprobs.get("token_logprobs") or []):
-            if offset >= len(context) and value is not None:
-                total += value
+        for offset, value in zip(offsets, values):
+            if isinstance(offset, int) and offset >= len(context) and value is not None:
+                try:
+                    total += self._logprob(value)
+                except ValueError as error:
+                    raise InferenceError(f"{type(self).__name__}: {error} in the prompt log-probs.",
+                                         artifact=self.artifact_name) from None
         return total
 
 
@@ -247,6 +296,29 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
 
     def request_model_name(self) -> str:
         return self.model_name or self.model
+
+    def effective_policy(self) -> Optional[List[str]]:
+        """Proprietary data is allowed by default only when base_url is this machine or a private network; for any
+        other host only public data, unless data_classification_policy is given explicitly."""
+        policy = super().effective_policy()
+        if "data_classification_policy" in self._given_fields or policy != _local_data():
+            return policy
+        return policy if local_host(self.api_root()) else _public()
+
+
+def local_host(url: str) -> bool:
+    """Whether a URL's host is loopback, private or link-local ("localhost" or an IP literal; a name is remote)."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
 
 
 def rits_endpoint(model_name: str) -> str:
@@ -316,10 +388,4 @@ class LiteLLMInferenceEngine(OpenAiInferenceEngine):
             raise RequestError(f"litellm request failed: {error}", status=status,
                                retriable=status in (408, 429, 500, 502, 503, 504)) from error
         answer = response.model_dump() if hasattr(response, "model_dump") else dict(response)
-        choice = answer["choices"][0]
-        usage = answer.get("usage") or {}
-        text = (choice.get("message") or {}).get("content") or ""
-        return TextGenerationInferenceOutput(
-            prediction=self.chat_logprobs(choice) if log_probs else text, input_tokens=usage.get("prompt_tokens"),
-            output_tokens=usage.get("completion_tokens"), stop_reason=choice.get("finish_reason"), seed=self.seed,
-            model_name=self.request_model_name(), inference_type=self._inference_type)
+        return self.read_answer(answer, item, log_probs)

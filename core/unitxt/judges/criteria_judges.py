@@ -100,10 +100,16 @@ class LLMJudge(BulkInstanceMetric):
                 for prompt, policy in zip(prompts, policies)]
         return [_text(answer) for answer in self.inference_engine.infer(rows)]
 
+    def forget(self, prompts: List[str]) -> None:
+        """Drop the cached answers to these prompts (verdicts that could not be read are asked again next run)."""
+        if prompts:
+            self.inference_engine.forget_answers([{"source": prompt} for prompt in prompts])
+
     def warn_unparsed(self, unparsed: int, total: int, expected: List[str]) -> None:
         if unparsed:
             get_logger().warning(f"{type(self).__name__} ({self.artifact_name}): {unparsed} of {total} judge answers "
-                                 f"could not be parsed into one of {expected}; their scores are NaN.")
+                                 f"could not be parsed into one of {expected}; their scores are NaN (raw answers in "
+                                 f"{self.main_score}_raw_verdict; not cached, so a rerun asks again).")
 
 
 class LLMJudgeDirect(LLMJudge):
@@ -143,13 +149,14 @@ class LLMJudgeDirect(LLMJudge):
         by_instance: Dict[int, List[int]] = {}
         for position, (i, _) in enumerate(flat):
             by_instance.setdefault(i, []).append(position)
-        results, unparsed = [], 0
+        results, unparsed, forgotten = [], 0, []
         for i, (criteria, orders, prompts, _) in enumerate(plans):
             positions = by_instance[i]
             names = criteria.option_names()
             chosen = [parse_option(verdicts[p], names) for p in positions]
             first = chosen[0]
             unparsed += first is None
+            forgotten += [verdict_prompts[p] for p, choice in zip(positions, chosen) if choice is None]
             result: Dict[str, Any] = {
                 main: criteria.score_of(first) if first is not None else math.nan,
                 f"{main}_selected_option": first,
@@ -161,12 +168,15 @@ class LLMJudgeDirect(LLMJudge):
                 result[f"{main}_positional_bias"] = (math.nan if first is None or again is None
                                                      else float(first != again))
                 result[f"{main}_positional_bias_selected_option"] = again
+            if first is None:
+                result[f"{main}_raw_verdict"] = verdicts[positions[0]]
             if self.generate_summaries:
                 result[f"{main}_summary"] = summaries[i]
             if self.include_prompts_in_result:
                 result[f"{main}_prompts"] = {"assessment": prompts[0],
                                              "option_selection": verdict_prompts[positions[0]]}
             results.append(result)
+        self.forget(forgotten)
         self.warn_unparsed(unparsed, len(plans), sorted({n for plan in plans for n in plan[0].option_names()}))
         return results
 
@@ -283,6 +293,8 @@ class LLMJudgePairwise(LLMJudge):
             if self.include_prompts_in_result:
                 result[f"{self.main_score}_prompts"] = prompts_of
             results.append(result)
+        self.forget([prompt for (prompt, verdict) in zip(verdict_prompts, verdicts)
+                     if parse_option(verdict, PAIRWISE_OPTIONS) is None])
         self.warn_unparsed(unparsed, total, list(PAIRWISE_OPTIONS))
         return results
 

@@ -60,6 +60,9 @@ def _clean(text: str) -> str:
     return text.strip().strip("\"'`*[]().").strip()
 
 
+_NEGATION = re.compile(r"(\bnot|\bno|\bnever|n't)[\s*\"'`\[(]*$")
+
+
 def parse_option(answer: str, options: Sequence[str]) -> Optional[str]:
     """The option an answer names, or None when it names none or several."""
     if not isinstance(answer, str):
@@ -71,8 +74,12 @@ def parse_option(answer: str, options: Sequence[str]) -> Optional[str]:
     last_line = _clean(answer.strip().splitlines()[-1]).lower() if answer.strip() else ""
     if last_line in lowered:
         return lowered[last_line]
+    lowered_answer = answer.lower()
+    # a negated mention ("Not Excellent", "is not B") names no option
     spans = {option: [m.span() for m in re.finditer(r"(?<![\w])" + re.escape(option.lower()) + r"(?![\w])",
-                                                   answer.lower())] for option in options}
+                                                   lowered_answer)
+                      if not _NEGATION.search(lowered_answer[max(0, m.start() - 12):m.start()])]
+             for option in options}
     # a mention inside a longer option's mention ("correct" in "partially correct") does not count by itself
     found = [option for option, own in spans.items()
              if any(not any(other != option and start >= s and end <= e and (e - s) > (end - start)

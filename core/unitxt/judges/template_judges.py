@@ -19,6 +19,7 @@ from ..inference.base import InferenceEngine
 from ..logging_utils import get_logger
 from ..metrics.base import BulkInstanceMetric
 from ..rendering.row_json import task_data_policy
+from .verdicts import finite, reader_for
 
 _PAIRWISE_WINNER = {"a": 1.0, "tie": 0.5, "b": 0.0}
 
@@ -103,20 +104,25 @@ class LLMAsJudgeBase(BulkInstanceMetric):
         instances = self.judge_instances(references, predictions, task_data)
         rows = self.run_judge(instances, [task_data_policy(data) for data in task_data])
         pattern = self.pattern()
-        results, unparsed = [], 0
+        reader = None if getattr(self, "infer_log_probs", False) else reader_for(self.template)
+        results, unreadable = [], []
         for row in rows:
-            score = _number(row["processed"])
+            score = finite(reader(row["raw"]) if reader is not None else _number(row["processed"]))
             if pattern is not None and not re.search(pattern, str(row["raw"]), flags=re.DOTALL):
                 score = math.nan
-            unparsed += math.isnan(score)
+            if math.isnan(score):
+                unreadable.append(row)
             result: Dict[str, Any] = {self.main_score: score}
             if self.include_meta_data:
                 result[f"{self.main_score}_judge_raw_output"] = row["raw"]
                 result[f"{self.main_score}_judge_raw_input"] = row["source"]
             results.append(result)
-        if unparsed:
-            get_logger().warning(f"{type(self).__name__} ({self.artifact_name}): {unparsed} of {len(rows)} judge "
-                                 f"answers could not be read as a score; their scores are NaN.")
+        if unreadable:
+            mode = "log_probs" if getattr(self, "infer_log_probs", False) else "generate"
+            self.inference_model.forget_answers(unreadable, mode=mode)
+            get_logger().warning(f"{type(self).__name__} ({self.artifact_name}): {len(unreadable)} of {len(rows)} "
+                                 f"judge answers could not be read as a score; their scores are NaN (raw answers in "
+                                 f"{self.main_score}_judge_raw_output; not cached, so a rerun asks again).")
         return results
 
 
@@ -238,25 +244,29 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
 
 
 def yes_probability(tokens: List[Dict[str, Any]]) -> float:
-    """P(yes) from the first generated token's top alternatives (see TaskBasedLLMasJudge)."""
-    if not tokens:
+    """P(yes) from the first generated token's top alternatives (see TaskBasedLLMasJudge); NaN when they are not
+    log-probabilities (numbers <= 0)."""
+    if not tokens or not isinstance(tokens, list) or not isinstance(tokens[0], dict):
         return math.nan
     first = tokens[0]
     tops = first.get("top_tokens") or [{"text": first.get("text"), "logprob": first.get("logprob")}]
     p_yes = p_no = 0.0
     seen_yes = seen_no = False
-    for top in tops:
-        word = str(top.get("text") or "").strip().strip(".").lower()
-        if top.get("logprob") is None:
+    for top in tops if isinstance(tops, list) else []:
+        if not isinstance(top, dict) or top.get("logprob") is None:
             continue
+        value = top["logprob"]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value <= 0:
+            return math.nan  # a positive, textual or NaN "log-prob" is not one: unreadable
+        word = str(top.get("text") or "").strip().strip(".").lower()
         if word == "yes":
-            p_yes += math.exp(top["logprob"])
+            p_yes += math.exp(value)
             seen_yes = True
         elif word == "no":
-            p_no += math.exp(top["logprob"])
+            p_no += math.exp(value)
             seen_no = True
     if seen_yes and seen_no:
-        return p_yes / (p_yes + p_no)
+        return p_yes / (p_yes + p_no) if p_yes + p_no > 0 else math.nan
     if seen_yes:
         return p_yes
     if seen_no:

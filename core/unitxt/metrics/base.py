@@ -165,7 +165,7 @@ _EVALUATION_MEMO: "ContextVar[Optional[Dict[Any, Any]]]" = ContextVar("unitxt_ev
 @contextmanager
 def evaluation_memo():
     """Within one evaluation, metrics over the same instances share work they would each repeat (label encodings,
-    per-resample counts). Keys hold ids of the input lists, which stay alive for the whole evaluation."""
+    per-resample counts). Keys hold ids of the input lists; the memo keeps those lists alive (see `shared`)."""
     token = _EVALUATION_MEMO.set({})
     try:
         yield
@@ -173,14 +173,17 @@ def evaluation_memo():
         _EVALUATION_MEMO.reset(token)
 
 
-def shared(key: Any, compute: Callable[[], Any]) -> Any:
-    """`compute()` once per key within the current evaluation_memo (every call computes outside of one)."""
+def shared(key: Any, compute: Callable[[], Any], keep: tuple = ()) -> Any:
+    """`compute()` once per key within the current evaluation_memo (every call computes outside of one). `keep`: the
+    objects whose ids are in the key; the memo holds them, so a freed list's id reused by a new list (one partition's
+    inputs after another's) never returns the old list's result."""
     memo = _EVALUATION_MEMO.get()
     if memo is None:
         return compute()
-    if key not in memo:
-        memo[key] = compute()
-    return memo[key]
+    entry = memo.get(key)
+    if entry is None or len(entry[0]) != len(keep) or any(a is not b for a, b in zip(entry[0], keep)):
+        entry = memo[key] = (keep, compute())
+    return entry[1]
 
 
 def _to_python(value: Any) -> Any:

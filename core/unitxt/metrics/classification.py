@@ -156,7 +156,7 @@ def _label_counts(predictions: List[Any], references: List[List[Any]], metric: M
     from .base import shared
 
     return shared(("label_counts", id(predictions), id(references)),
-                  lambda: _LabelCounts(predictions, references, metric))
+                  lambda: _LabelCounts(predictions, references, metric), keep=(predictions, references))
 
 
 class LabelPairMetric(GlobalMetric):

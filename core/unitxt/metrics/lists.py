@@ -8,6 +8,7 @@ one by one, so expand the list first: `metrics=MetricsList.expand(["metrics.qa.o
 from typing import List
 
 from ..artifact import Artifact
+from ..errors import MetricError
 from .base import Metric
 
 
@@ -28,15 +29,19 @@ class MetricsList(Artifact):
         return list(self.items)
 
     @staticmethod
-    def expand(names: List[str]) -> List[str]:
-        """Replace every name that refers to a MetricsList in the catalog by the list's item names (recursively)."""
+    def expand(names: List[str], within: tuple = ()) -> List[str]:
+        """Replace every name that refers to a MetricsList in the catalog by the list's item names (recursively); a
+        list that contains itself is an error."""
         from ..catalog import fetch_artifact
 
         expanded: List[str] = []
         for name in names:
             artifact = fetch_artifact(name)[0] if isinstance(name, str) and not name.lstrip().startswith("{") else None
             if isinstance(artifact, MetricsList):
-                expanded.extend(MetricsList.expand(artifact.names()))
+                if name in within or len(within) > 32:
+                    raise MetricError(f"Metrics list {name!r} contains itself (through "
+                                      f"{' -> '.join(within + (name,))}).", artifact=name, field="items")
+                expanded.extend(MetricsList.expand(artifact.names(), within + (name,)))
             else:
                 expanded.append(name)
         return expanded

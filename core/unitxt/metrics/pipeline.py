@@ -1,10 +1,15 @@
 """MetricPipeline: operators prepare the evaluation instances, an inner metric scores them, operators adjust the
 scores (the metrics tutorial's pipelines)."""
 
+import threading
 from typing import Any, Dict, List, Optional
 
+from ..errors import MetricError
 from .base import Metric, MetricScores
 from ..operator import Operator, SequentialOperator
+
+
+_NESTING = threading.local()  # catalog names of the pipelines being evaluated (a pipeline naming itself is refused)
 
 
 class MetricPipeline(Metric):
@@ -21,7 +26,19 @@ class MetricPipeline(Metric):
     postprocess_steps: List[Operator] = []
 
     def evaluate(self, predictions, references, task_data=None):
-        return _PipelineScores(self, self.metric.evaluate(*self.prepared_inputs(predictions, references, task_data)))
+        names = getattr(_NESTING, "names", None)
+        if names is None:
+            names = _NESTING.names = []
+        own = self.__dict__.get("__id__") or f"<{type(self).__name__} {id(self)}>"
+        if own in names or len(names) > 32:
+            raise MetricError(f"Metric pipeline {own} contains itself (through {' -> '.join(names + [own])}).",
+                              artifact=own, field="metric")
+        names.append(own)
+        try:
+            return _PipelineScores(self, self.metric.evaluate(*self.prepared_inputs(predictions, references,
+                                                                                     task_data)))
+        finally:
+            names.pop()
 
     def prepared_inputs(self, predictions, references, task_data=None) -> tuple:
         """(predictions, references, task_data) after the preprocess steps, as the inner metric gets them."""

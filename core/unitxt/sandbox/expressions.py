@@ -387,6 +387,8 @@ def compile_lambda(text: str) -> Callable[[Any], Any]:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:
         raise SandboxError(f"invalid lambda {_shorten(text)!r}: {error.msg}") from None
+    except (RecursionError, MemoryError):  # thousands of nested unary operators
+        raise SandboxError(f"lambda {_shorten(text)!r} is nested too deeply") from None
     node = tree.body
     arguments = getattr(node, "args", None)
     if (not isinstance(node, ast.Lambda) or arguments.posonlyargs or arguments.kwonlyargs or arguments.vararg

@@ -33,6 +33,14 @@ def _normalise_fields(spec: FieldsSpec, owner: str, field_name: str) -> Dict[str
     return result
 
 
+def check_names_or_artifacts(values: Any, field: str, owner: str) -> None:
+    """Where the original takes an artifact or its catalog name, a list may hold either (or both)."""
+    bad = [value for value in values or [] if not isinstance(value, (str, Artifact))]
+    if bad:
+        raise ArtifactDefinitionError(f"'{field}' holds catalog names or artifacts, got {type(bad[0]).__name__} "
+                                      f"{str(bad[0])[:80]!r}.", artifact=owner, field=field)
+
+
 class Task(InstanceOperator):
     """A task definition; see the module docstring for what it does to instances."""
 
@@ -41,7 +49,7 @@ class Task(InstanceOperator):
     inputs: FieldsSpec = None
     outputs: FieldsSpec = None
     prediction_type: Optional[Any] = None
-    metrics: List[str] = []
+    metrics: List[Any] = []  # catalog names or metric objects (and lists mixing them), as in the original
     defaults: Optional[Dict[str, Any]] = None
     augmentable_inputs: List[str] = []
     default_template: Optional[Artifact] = None
@@ -80,6 +88,7 @@ class Task(InstanceOperator):
 
     def verify(self) -> None:
         super().verify()
+        check_names_or_artifacts(self.metrics, "metrics", self.artifact_name)
         unknown = [field for field in self.augmentable_inputs if field not in self._input_types]
         if unknown:
             raise ArtifactDefinitionError(

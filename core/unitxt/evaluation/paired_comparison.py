@@ -40,12 +40,12 @@ class PairedComparison(dict):
 
 def _check_comparable(results_a: Any, results_b: Any) -> None:
     for label, results in (("results_a", results_a), ("results_b", results_b)):
-        if not all(hasattr(results, name) for name in ("global_scores", "instance_scores", "__len__")):
-            raise UnitxtError(f"compare(): {label} must be the EvaluationResults returned by evaluate(), "
-                              f"got {type(results).__name__}.")
         if getattr(results, "streamed", False):
             raise UnitxtError(f"compare(): {label} comes from a streamed evaluation, which keeps no instances; a "
                               "paired comparison resamples the same instances in both runs: evaluate them in memory.")
+        if not all(hasattr(results, name) for name in ("global_scores", "instance_scores", "__len__")):
+            raise UnitxtError(f"compare(): {label} must be the EvaluationResults returned by evaluate(), "
+                              f"got {type(results).__name__}.")
         if getattr(results, "_partitions", None) is None:
             raise UnitxtError(f"compare(): {label} has no scoring internals (results restored from a pickle can not be "
                               "resampled); compare results in the process that computed them.")

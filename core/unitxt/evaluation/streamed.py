@@ -14,7 +14,7 @@ from ..metrics.accumulators import WHOLE, MetricAccumulator
 from ..metrics.base import Metric, evaluation_memo
 from .inputs import EvaluationInputs, _is_dataset, refuse_dataset_dict
 from .partitions import (_check_policy, _group_value, _hashable, _partitions, check_predictions, collector_paused,
-                         non_text_prediction_counts, warn_about_non_text)
+                         non_text_prediction_counts, warn_about_non_text, warn_fewer_predictions)
 from .post_processing import _Resolver, post_process_rows
 from .results import (EvaluationResults, GlobalScores, GroupsScores, SubsetsScores, _GroupSpecs,
                       _partition_group_buckets, _subsets_scores)
@@ -141,16 +141,22 @@ def evaluate_in_chunks(predictions: Iterable[Any], data: Any, with_ci: bool = Tr
         row_chunks = _row_chunks(data, chunk_size)
         for rows in row_chunks:
             chunk_predictions = list(itertools.islice(predictions, len(rows)))
-            if len(chunk_predictions) < len(rows):
+            short = len(chunk_predictions) < len(rows)
+            if short:  # the original scores the leading rows: the rest are counted for the warning, not scored
                 rest = sum(len(more) for more in row_chunks)
-                raise _count_mismatch(total + len(chunk_predictions), total + len(rows) + rest)
-            with evaluation_memo():
-                counts = _score_chunk(chunk_predictions, rows, partitions, resolver, signature, with_ci)
-            non_text = counts if non_text is None else non_text + counts
-            total += len(rows)
-        extra = _count(predictions)
-        if extra:
-            raise _count_mismatch(total + extra, total)
+                warn_fewer_predictions(total + len(chunk_predictions), total + len(rows) + rest)
+                rows = rows[:len(chunk_predictions)]
+            if rows:
+                with evaluation_memo():
+                    counts = _score_chunk(chunk_predictions, rows, partitions, resolver, signature, with_ci)
+                non_text = counts if non_text is None else non_text + counts
+                total += len(rows)
+            if short:
+                break
+        else:
+            extra = _count(predictions)
+            if extra:
+                raise _count_mismatch(total + extra, total)
     if not total:
         from ..logging_utils import get_logger
 

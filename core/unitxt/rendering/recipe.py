@@ -15,7 +15,7 @@ from ..operator import SequentialOperator, SourceOperator
 from ..query_parser import is_assignment_string, parse_assignments
 from ..samplers import Sampler
 from ..stream import MultiStream
-from ..task import Task
+from ..task import Task, check_names_or_artifacts
 from ..templates.base import Template
 from ..templates.collections import TemplatesDict, TemplatesList, keyed_templates
 from .instance_renderer import InstanceRenderer
@@ -45,8 +45,8 @@ class DatasetRecipe(SourceOperator):
     train_refiner: Optional[Artifact] = None  # a StreamRefiner-like operator applied to the train split (before limits)
     max_validation_instances: Optional[int] = None
     max_test_instances: Optional[int] = None
-    metrics: Optional[List[str]] = None
-    postprocessors: Optional[List[str]] = None
+    metrics: Optional[List[Any]] = None  # catalog names or artifacts, mixed as the user likes
+    postprocessors: Optional[List[Any]] = None
     group_by: List[Union[str, List[str]]] = []
     split: Optional[str] = None
     serializer: Optional[Union[Artifact, List[Artifact]]] = None
@@ -57,6 +57,8 @@ class DatasetRecipe(SourceOperator):
     # ------------------------------------------------------------------ validation
     def verify(self) -> None:
         super().verify()
+        for field in ("metrics", "postprocessors"):
+            check_names_or_artifacts(self.__dict__[field], field, self.artifact_name)
         if self.demos_sampling_seed is not None:
             if self.seed is not None and self.seed != self.demos_sampling_seed:
                 raise RecipeError(f"seed={self.seed} and demos_sampling_seed={self.demos_sampling_seed} disagree; "

@@ -128,6 +128,12 @@ def _unitxt_cause(error: BaseException) -> BaseException:
     return error
 
 
+def load_recipe(dataset_query: Any = None, **kwargs: Any) -> Any:
+    """The recipe a query names (a recipe string, catalog name or recipe object) with keyword overrides, unloaded:
+    what load_dataset would prepare (the original's name for it; HELM imports it)."""
+    return build_recipe(dataset_query, **kwargs)
+
+
 def create_dataset(
     task: Any,
     test_set: List[Dict[str, Any]],

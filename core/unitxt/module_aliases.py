@@ -33,6 +33,7 @@ MODULE_ALIASES: Dict[str, str] = {
     "llm_as_judge_constants": "judges.constants",
     "llm_as_judge_operators": "judges.operators",
     "ui": "explore",
+    "base_metric": "metrics.base",  # HELM's unitxt metric imports unitxt.base_metric.Metric
     # this library's own paths before its packages by concept (evaluation, judges, rendering, sandbox, types)
     "data_types": "types",
     "expressions": "sandbox.expressions",

@@ -230,6 +230,16 @@ def test_ensemble_reports_each_metrics_global_score():
     assert "ensemble_1_f1_micro_ci_low" in scores and "ensemble_score_ci_low" not in scores
 
 
+def test_report_per_group_scores_false_drops_the_per_type_scores():
+    from unitxt.metrics import NER
+
+    predictions, references = [[("a", "PER"), ("b", "LOC")]], [[[("a", "PER"), ("c", "LOC")]]]
+    kept = NER().evaluate(predictions, references).global_scores()
+    dropped = NER(report_per_group_scores=False).evaluate(predictions, references).global_scores()
+    assert kept["f1_PER"] == 1.0 and kept["f1_LOC"] == 0.0
+    assert not [key for key in dropped if key in ("f1_PER", "f1_LOC")] and dropped["f1_micro"] == kept["f1_micro"]
+
+
 def test_the_names_helm_imports_resolve():
     from unitxt.api import load_recipe
     from unitxt.base_metric import Metric

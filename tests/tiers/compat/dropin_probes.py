@@ -246,6 +246,19 @@ def ensemble_scores():
 
 
 @probe
+def per_group_scores_switch():
+    from unitxt.metrics import NER
+    from unitxt.test_utils.metrics import apply_metric
+
+    keys = {}
+    for flag in (True, False):
+        outputs = apply_metric(metric=NER(report_per_group_scores=flag), predictions=[[("a", "PER"), ("b", "LOC")]],
+                               references=[[[("a", "PER"), ("c", "LOC")]]])
+        keys[str(flag)] = sorted(key for key in outputs[0]["score"]["global"] if key.startswith("f1_"))
+    return keys
+
+
+@probe
 def infer_signature():
     import unitxt
 

@@ -207,8 +207,9 @@ def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tu
 class LLMJudgePairwise(LLMJudge):
     """Compares the responses of each instance pair by pair (a prediction is a list of responses, or a dict
     {system: response}; list entries are systems "1", "2", ... as in the original). Per system: `<system>_winrate`
-    (share of its comparisons won), `<system>_ranking` (1 = best, ties share the best rank), `<system>_compared_to`, `<system>_contest_results`, `<system>_positional_bias` (some
-    comparison flipped when the two responses were swapped). The main score is the first system's winrate.
+    (share of its comparisons won), `<system>_ranking` (1 = best, ties share the best rank), `<system>_compared_to`,
+    `<system>_contest_results`, `<system>_positional_bias` (some comparison flipped when the two responses were
+    swapped). The main score is the first system's winrate.
     """
 
     prediction_type = Any  # a list or dict of responses (or its JSON / literal text); checked per instance

@@ -247,3 +247,13 @@ def test_the_names_helm_imports_resolve():
 
     assert Metric is Home
     assert type(load_recipe("card=cards.wnli,template_card_index=0")).__name__ == "DatasetRecipe"
+
+
+def test_context_correctness_reads_the_originals_context_ids_field():
+    from unitxt.metrics.rag import ContextCorrectnessMRR
+
+    metric = ContextCorrectnessMRR()
+    task_data = [{"reference_context_ids": ["c1"]}, {"reference_context_ids": ["c1"]}]
+    predictions = [{"answer": "a", "context_ids": ["c3", "c1"]}, {"answer": "a", "contexts_id": ["c1"]}]
+    scores = metric.evaluate(predictions, [["a"], ["a"]], task_data).instance_scores
+    assert [round(s["context_correctness"], 6) for s in scores] == [0.5, 1.0]

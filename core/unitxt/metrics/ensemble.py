@@ -33,7 +33,10 @@ class MetricsEnsemble(InstanceMetric):
     def prepare(self) -> None:
         super().prepare()
         self.metrics = [_fetch(metric) for metric in self.metrics]
-        self.ci_scores = [self.get_prefix_name(index) + metric.main_score for index, metric in enumerate(self.metrics)]
+
+    def resolved_ci_scores(self) -> List[str]:
+        """CIs of each metric's global main score (not of the ensemble score), as the original reports them."""
+        return [self.get_prefix_name(index) + metric.main_score for index, metric in enumerate(self.metrics)]
 
     def verify(self) -> None:
         super().verify()

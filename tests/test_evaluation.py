@@ -159,7 +159,7 @@ def test_nan_prediction_after_numeric_cast_scores_as_wrong():
 
 
 @pytest.mark.parametrize("predictions,rows,error,message", [
-    (["a"], [row("a"), row("b")], MetricError, "Got 1 predictions for 2 instances"),
+    (["a", "b", "c"], [row("a"), row("b")], MetricError, "Got 3 predictions for 2 instances"),
     ([None], [row("a")], MetricError, "Prediction 0 is None"),
     (["a"], [row("a", metrics=("metrics.acuracy",))], CatalogError, "metrics.accuracy"),
     (["a"], [row("a", metrics=("processors.lower_case",))], MetricError, "not a metric"),

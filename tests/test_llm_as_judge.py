@@ -216,11 +216,11 @@ def test_pairwise_positional_bias_and_list_predictions(tmp_path):
                                  criteria=pairwise_criteria()["coherence"])
         scores = judge.evaluate([["x", "y", "z"], ["p", "q"]], [[], []], [{}, {}])
     first, second = scores.instance_scores
-    assert [first[f"system_{k}_winrate"] for k in (1, 2, 3)] == [1.0, 0.5, 0.0]
-    assert [first[f"system_{k}_positional_bias"] for k in (1, 2, 3)] == [1.0, 1.0, 1.0]
-    assert [second[f"system_{k}_ranking"] for k in (1, 2)] == [1.0, 2.0]
-    assert scores.global_scores()["system_1_winrate"] == 1.0
-    assert scores.global_scores()["system_2_winrate"] == pytest.approx(0.25)  # mean of 0.5 and 0.0
+    assert [first[f"{k}_winrate"] for k in (1, 2, 3)] == [1.0, 0.5, 0.0]
+    assert [first[f"{k}_positional_bias"] for k in (1, 2, 3)] == [1.0, 1.0, 1.0]
+    assert [second[f"{k}_ranking"] for k in (1, 2)] == [1.0, 2.0]
+    assert scores.global_scores()["1_winrate"] == 1.0
+    assert scores.global_scores()["2_winrate"] == pytest.approx(0.25)  # mean of 0.5 and 0.0
 
 
 def test_pairwise_garbage_and_bad_predictions(tmp_path, caplog):
@@ -229,7 +229,7 @@ def test_pairwise_garbage_and_bad_predictions(tmp_path, caplog):
                                  criteria=Criteria(name="quality", description="Which is better?"))
         with caplog.at_level(logging.WARNING, logger="unitxt"):
             scores = judge.evaluate([["a", "b"]], [[]], [{}])
-        assert math.isnan(scores.instance_scores[0]["system_1_winrate"])
+        assert math.isnan(scores.instance_scores[0]["1_winrate"])
         assert "1 of 1 judge answers could not be parsed" in caplog.text
         with pytest.raises(UnitxtError, match="compares two or more"):
             judge.evaluate([["only one"]], [[]], [{}])

@@ -100,7 +100,10 @@ def test_metrics_ensemble_weights_instance_scores():
     assert first["ensemble_score"] == pytest.approx(0.75 * 2 / 3)  # token_overlap's main score is f1
     result = scores.global_scores()
     assert result["score_name"] == "ensemble_score" and result["ensemble_score"] == pytest.approx(0.25)
-    assert result["score_ci_low"] <= result["score"] <= result["score_ci_high"]
+    # as the original: each metric's global main score with its CI, the ensemble score without one
+    assert result["ensemble_0_accuracy"] == 0.0 and result["ensemble_1_f1"] == pytest.approx(1 / 3)
+    assert result["ensemble_1_f1_ci_low"] <= result["ensemble_1_f1"] <= result["ensemble_1_f1_ci_high"]
+    assert "score_ci_low" not in result and "ensemble_score_ci_low" not in result
     equal = MetricsEnsemble(metrics=["metrics.accuracy", "metrics.string_containment"])
     assert equal.evaluate(["a b"], [["a"]]).instance_scores[0]["ensemble_score"] == 0.5
     with pytest.raises(MetricError, match="2 metrics but 1 weights"):

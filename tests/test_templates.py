@@ -386,6 +386,7 @@ def test_multi_reference_serialises_non_text_references():
 # ---------------------------------------------------------------- MultipleChoiceTemplate
 def mc_template(**extra: Any) -> MultipleChoiceTemplate:
     return MultipleChoiceTemplate(
+        target_field="answer",
         instruction="Answer with one of {numerals}.",
         input_format="Question: {question}\nChoices: {choices}\nAnswer:",
         **extra,

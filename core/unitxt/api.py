@@ -128,6 +128,12 @@ def _unitxt_cause(error: BaseException) -> BaseException:
     return error
 
 
+def load_recipe(dataset_query: Any = None, **kwargs: Any) -> Any:
+    """The recipe a query names (a recipe string, catalog name or recipe object) with keyword overrides, unloaded:
+    what load_dataset would prepare (the original's name for it; HELM imports it)."""
+    return build_recipe(dataset_query, **kwargs)
+
+
 def create_dataset(
     task: Any,
     test_set: List[Dict[str, Any]],
@@ -167,10 +173,13 @@ def produce(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], 
     return rows[0] if single else rows
 
 
-def infer(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], recipe: Any, engine: Any,
-          return_data: bool = False, return_meta_data: bool = False) -> Any:
-    """Render task-schema instances with `recipe`, run `engine` (an engine or a catalog name such as
-    "engines.model.flan.t5_small.hf") and post-process the answers with the recipe's template.
+def infer(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], engine: Any,
+          dataset_query: Any = None, return_data: bool = False, return_log_probs: bool = False,
+          return_meta_data: bool = False, previous_messages: Optional[List[Dict[str, str]]] = None,
+          **kwargs: Any) -> Any:
+    """Render task-schema instances with the recipe (`dataset_query` and/or recipe keywords, as load_dataset takes),
+    run `engine` (an engine or a catalog name such as "engines.model.flan.t5_small.hf") and post-process the answers
+    with the recipe's template. The original's parameter order; `infer(instances, recipe, engine)` is read too.
 
     Returns the processed predictions (one value for a dict, a list for a list); with `return_data`, the produced rows
     with `prediction` (raw answer), `processed_prediction` and, with `return_meta_data`, `infer_meta_data` added.
@@ -178,9 +187,24 @@ def infer(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], re
     from .evaluation.in_memory import post_process_rows
     from .inference.mock_generic import load_engine
 
+    recipe = kwargs.pop("recipe", None)
+    if recipe is None and _looks_like_recipe(engine) and dataset_query is not None and not _looks_like_recipe(
+            dataset_query):
+        engine, dataset_query = dataset_query, engine  # the (instances, recipe, engine) order
+    if recipe is None:
+        recipe = dataset_query
+    if return_log_probs:
+        raise RecipeError("infer(return_log_probs=True) needs an engine's log-probabilities: call "
+                          "engine.infer_log_probs(rows) on rows from produce().", field="return_log_probs")
+    if previous_messages is not None:
+        raise RecipeError("infer(previous_messages=...) is not supported: put earlier turns in a dialog task's "
+                          "instances.", field="previous_messages")
+    if recipe is None and not kwargs:
+        raise RecipeError("infer() needs a recipe: dataset_query='card=...,template=...' or recipe keywords.",
+                          field="dataset_query")
+    built = build_recipe(recipe, **kwargs)
     single = isinstance(instance_or_instances, dict)
     instances = [instance_or_instances] if single else list(instance_or_instances)
-    built = build_recipe(recipe)
     if not isinstance(built, DatasetRecipe):
         raise RecipeError("infer() needs a dataset recipe (card= or task=), not a benchmark.", artifact=str(recipe))
     instances = _with_placeholder_references(built.get_task(), instances)
@@ -197,6 +221,13 @@ def infer(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], re
         if return_meta_data:
             row["infer_meta_data"] = output.to_dict()
     return rows[0] if single else rows
+
+
+def _looks_like_recipe(value: Any) -> bool:
+    """A recipe object or recipe string ("card=...,template=..."), as opposed to an engine or an engine's name."""
+    if isinstance(value, str):
+        return "=" in value
+    return isinstance(value, (DatasetRecipe, dict))
 
 
 def _with_placeholder_references(task: Any, instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:

@@ -545,6 +545,15 @@ def fetch_artifact(name_or_artifact: Any, _seen: Optional[List[str]] = None) -> 
     if not isinstance(name_or_artifact, str):
         raise CatalogError(f"Expected an artifact or a catalog name, got {type(name_or_artifact).__name__}.")
     query = name_or_artifact.strip()
+    if query.startswith("{"):  # an artifact's JSON (how rows record metric and post-processor objects)
+        try:
+            data = json.loads(query)
+        except ValueError as error:
+            raise CatalogError(f"Cannot read {query[:80]!r} as an artifact's JSON ({error}); expected a catalog name "
+                               "or a serialised artifact with a __type__.") from None
+        if not isinstance(data, dict) or "__type__" not in data:
+            raise CatalogError(f"The JSON {query[:80]!r} is not a serialised artifact (no __type__).")
+        return from_serializable(data), None
     name, overrides = parse_artifact_query(query)
     seen = list(_seen or [])
     if name in seen:

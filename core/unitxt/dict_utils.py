@@ -50,23 +50,36 @@ def _wildcard_paths(instance: Dict[str, Any], path: str) -> Union[List[str], Non
     return ["/".join([part for part in [prefix, str(key), *rest] if part != ""]) for key in keys]
 
 
-def dict_get(instance: Dict[str, Any], path: str, default: Any = MissingFieldError) -> Any:
-    """Value at path; raises MissingFieldError naming the path and the available keys unless a default is given.
-    A `*` part collects the values under every element: `spans/*/start` -> [start of each span]."""
+_MISSING = MissingFieldError  # the "no default given" marker
+
+
+def _every_element(path: str) -> str:
+    """A trailing '/' (`references/`) means every element, as `references/*` (the original's reading)."""
+    return path + "*" if path.endswith("/") and len(path) > 1 else path
+
+
+def dict_get(instance: Dict[str, Any], path: str, not_exist_ok: bool = False, default: Any = _MISSING,
+             allow_int_index: bool = True) -> Any:
+    """Value at path; raises MissingFieldError naming the path and the available keys, unless `not_exist_ok` (then
+    `default`, None if not given) or a `default` is given. A `*` part (or a trailing '/') collects the values under
+    every element: `spans/*/start` -> [start of each span]."""
+    if default is _MISSING and not_exist_ok:
+        default = None
+    path = _every_element(path)
     if "*" in path:
         try:
             concrete = _wildcard_paths(instance, path)
         except MissingFieldError:
-            if default is not MissingFieldError:
+            if default is not _MISSING:
                 return default
             raise
         if concrete is not None:
-            return [dict_get(instance, item, default) for item in concrete]
+            return [dict_get(instance, item, default=default) for item in concrete]
     if "/" not in path:
         try:
             return instance[path]
-        except KeyError:
-            if default is not MissingFieldError:
+        except (KeyError, TypeError):
+            if default is not _MISSING:
                 return default
             raise _missing(instance, path) from None
     value: Any = instance
@@ -74,7 +87,7 @@ def dict_get(instance: Dict[str, Any], path: str, default: Any = MissingFieldErr
         try:
             value = _step(value, part)
         except (KeyError, IndexError, TypeError):
-            if default is not MissingFieldError:
+            if default is not _MISSING:
                 return default
             raise _missing(instance, path) from None
     return value
@@ -85,9 +98,13 @@ def dict_has(instance: Dict[str, Any], path: str) -> bool:
     return dict_get(instance, path, default=marker) is not marker
 
 
-def dict_set(instance: Dict[str, Any], path: str, value: Any, set_multiple: bool = False) -> None:
-    """Set the value at path, creating intermediate dicts as needed (list indices must exist). A `*` part sets
-    every element: the same value, or with `set_multiple` the i-th item of the list `value` in the i-th element."""
+def dict_set(instance: Dict[str, Any], path: str, value: Any, not_exist_ok: bool = True, set_multiple: bool = False,
+             allow_int_index: bool = True) -> None:
+    """Set the value at path. With `not_exist_ok` (the default) missing parts are created: a list where the next part
+    is an index (padded with None up to it), else a dict; without it the path must already exist. A `*` part (or a
+    trailing '/') sets every element: the same value, or with `set_multiple` the i-th item of the list `value` in the
+    i-th element."""
+    path = _every_element(path)
     concrete = _wildcard_paths(instance, path) if "*" in path else None
     if concrete is not None:
         if set_multiple:
@@ -95,34 +112,52 @@ def dict_set(instance: Dict[str, Any], path: str, value: Any, set_multiple: bool
                 raise MissingFieldError(f"set_every_value needs a list of {len(concrete)} values for '{path}', got "
                                         f"{type(value).__name__} {str(value)[:80]}.", field=path)
             for item_path, item in zip(concrete, value):
-                dict_set(instance, item_path, item)
+                dict_set(instance, item_path, item, not_exist_ok)
         else:
             for item_path in concrete:
-                dict_set(instance, item_path, value)
+                dict_set(instance, item_path, value, not_exist_ok)
         return
+    if not not_exist_ok and not dict_has(instance, path):
+        raise _missing(instance, path)
     if "/" not in path:
         instance[path] = value
         return
     parts = split_path(path)
     container: Any = instance
-    for part in parts[:-1]:
-        if isinstance(container, dict):
-            key = _dict_key(container, part)
-            if key not in container:
-                container[key] = {}
-            container = container[key]
-        elif isinstance(container, list) and isinstance(part, int):
-            container = container[part]
-        else:
-            raise _missing(instance, path)
-    last = parts[-1]
-    if isinstance(container, list) and isinstance(last, int):
-        if last == len(container):
+    for part, following in zip(parts[:-1], parts[1:]):
+        make = list if isinstance(following, int) and following >= 0 else dict
+        container = _child(container, part, make, instance, path)
+    _assign(container, parts[-1], value, instance, path)
+
+
+def _child(container: Any, part: Union[str, int], make: Any, instance: Dict[str, Any], path: str) -> Any:
+    """The container under `part`, created (by `make`) when missing."""
+    if isinstance(container, dict):
+        key = _dict_key(container, part)
+        if container.get(key) is None:
+            container[key] = make()
+        return container[key]
+    if isinstance(container, list) and isinstance(part, int):
+        if part >= len(container):
+            _assign(container, part, make(), instance, path)
+        elif container[part] is None:
+            container[part] = make()
+        return container[part]
+    raise _missing(instance, path)
+
+
+def _assign(container: Any, part: Union[str, int], value: Any, instance: Dict[str, Any], path: str) -> None:
+    if isinstance(container, list) and isinstance(part, int):
+        if part >= len(container):
+            container.extend([None] * (part - len(container)))
             container.append(value)
         else:
-            container[last] = value
+            try:
+                container[part] = value
+            except IndexError:
+                raise _missing(instance, path) from None
     elif isinstance(container, dict):
-        container[_dict_key(container, last)] = value
+        container[_dict_key(container, part)] = value
     else:
         raise _missing(instance, path)
 

@@ -34,6 +34,7 @@ MODULE_ALIASES: Dict[str, str] = {
     "ui": "explore",
     "evaluate_cli": "cli.evaluate",
     "service.metrics": "service",
+    "base_metric": "metrics.base",  # HELM's unitxt metric imports unitxt.base_metric.Metric
     # this library's own paths before its packages by concept (evaluation, judges, rendering, sandbox, types)
     "data_types": "types",
     "expressions": "sandbox.expressions",

@@ -12,8 +12,17 @@ from typing import Any, Dict, List, Optional, Set
 
 from .artifact import Artifact
 from .errors import RecipeError
+from .random_utils import InstanceRandom
+from .settings_utils import settings
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _content(instance: Optional[Dict[str, Any]]) -> str:
+    """The instance's content as text (its seed)."""
+    import json
+
+    return json.dumps(instance or {}, sort_keys=True, default=str)
 
 
 def _not_enough(num_demos: int, available: int, sampler: str) -> RecipeError:
@@ -38,6 +47,27 @@ class Sampler(Artifact):
     ) -> List[int]:
         """Abstract hook: indices into the pool for this instance (none of them in `excluded`)."""
         raise NotImplementedError(f"{type(self).__name__}.sample_indices(...) is not implemented")
+
+    def sample(self, sample_size: int, instances_pool: List[Dict[str, Any]], instance: Optional[Dict[str, Any]] = None,
+               sampling_seed: Optional[int] = None) -> List[Dict[str, Any]]:
+        """The original's call: `sample_size` demos from `instances_pool` for `instance`, drawn with a generator
+        seeded by the instance's content (and `sampling_seed`, else settings.seed). As there, the pool is taken as
+        given: `filter_source_by_instance` removes the instance itself first."""
+        pool = list(instances_pool)
+        if sample_size > len(pool):
+            raise _not_enough(sample_size, len(pool), self.artifact_name)
+        self.set_pool(pool)
+        seed = settings.seed if sampling_seed is None else sampling_seed
+        rng = InstanceRandom(f"{seed}:{_content(instance)}")
+        return [pool[index] for index in self.sample_indices(instance or {}, sample_size, rng, set())]
+
+    def filter_source_by_instance(self, instances_pool: List[Dict[str, Any]], instance: Dict[str, Any]
+                                  ) -> List[Dict[str, Any]]:
+        """The pool without the entries whose input fields are the instance's (a demo never shows the answer)."""
+        if "input_fields" not in instance:
+            raise RecipeError(f"{type(self).__name__}: the instance has no 'input_fields' (got "
+                              f"{', '.join(map(str, instance))}).", artifact=self.artifact_name, field="input_fields")
+        return [item for item in instances_pool if item.get("input_fields") != instance["input_fields"]]
 
 
 class RandomSampler(Sampler):
@@ -113,10 +143,16 @@ class CloseTextSampler(Sampler):
 
 
 class DiverseLabelsSampler(Sampler):
-    """Demos spread over as many distinct labels (reference field `labels`) as possible, random within a label."""
+    """Demos spread over as many distinct labels (reference field `labels`) as possible, random within a label.
 
+    With `choices` (an input field listing the label values to balance on, others ignored; the first positional
+    argument, as in the original), an instance's label is the list of choices among its gold labels; with
+    `include_empty_label=False`, instances whose list is empty are never drawn."""
+
+    _positional_args = ("choices",)
     labels: str = "label"
     choices: Optional[str] = None  # input field listing the label values to balance on (others are ignored)
+    include_empty_label: bool = True
 
     def _label_key(self, item: Dict[str, Any]) -> str:
         if self.choices is None:
@@ -132,7 +168,10 @@ class DiverseLabelsSampler(Sampler):
         super().set_pool(pool)
         groups: Dict[str, List[int]] = {}
         for index, item in enumerate(pool):
-            groups.setdefault(self._label_key(item), []).append(index)
+            key = self._label_key(item)
+            if key == "[]" and self.choices is not None and not self.include_empty_label:
+                continue
+            groups.setdefault(key, []).append(index)
         self._groups = groups
 
     def sample_indices(self, instance, num_demos, rng, excluded):

@@ -5,6 +5,8 @@ import json
 import os
 from typing import Any, Dict, Iterator
 
+from .errors import UnitxtError
+
 _DEFAULTS: Dict[str, Any] = {
     "default_verbosity": "info",
     "catalogs": None,
@@ -46,13 +48,47 @@ def _coerce(raw: str, default: Any) -> Any:
     return raw
 
 
-class Settings:
-    """Attribute-style settings; explicit assignments win over `UNITXT_<NAME>` which wins over defaults."""
+class SettingValueError(UnitxtError, ValueError):
+    """A setting given a value its type can not take."""
 
-    def __init__(self) -> None:
-        object.__setattr__(self, "_overrides", {})
+
+def _cast(name: str, value: Any, kind: type) -> Any:
+    """A value given for a bool/int/float setting in that type, as the original casts them ("7" -> 7, "True" ->
+    True); anything else is a clear error."""
+    if kind is bool:
+        if value in ("True", "False", True, False):
+            return value in ("True", True)
+        raise SettingValueError(f"Setting '{name}' takes True or False (or 'True'/'False'), got {value!r}.",
+                                field=name)
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise SettingValueError(f"Setting '{name}' takes a {kind.__name__}, got {value!r}.", field=name) from None
+
+
+class Settings:
+    """Attribute-style settings; explicit assignments win over `UNITXT_<NAME>` which wins over defaults.
+
+    One shared object (`Settings()` is `get_settings()`, as in the original). `settings.<name>_key` is the name of the
+    setting's environment variable; bool/int/float settings cast what they are given; `settings.x = (float, "0.5")`
+    declares a new setting's type. Reading a setting that is neither known nor set is an AttributeError."""
+
+    _shared: "Settings" = None  # type: ignore[assignment]
+
+    def __new__(cls) -> "Settings":
+        if cls._shared is None:
+            shared = super().__new__(cls)
+            object.__setattr__(shared, "_overrides", {})
+            object.__setattr__(shared, "_types", {name: type(value) for name, value in _DEFAULTS.items()
+                                                  if type(value) in (bool, int, float)})
+            cls._shared = shared
+        return cls._shared
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if name.endswith("_key"):
+            return self.environment_variable_key_name(name[:-4])
         overrides = object.__getattribute__(self, "_overrides")
         if name in overrides:
             return overrides[name]
@@ -65,10 +101,24 @@ class Settings:
         raise AttributeError(f"unitxt has no setting '{name}'. Known settings: {sorted(_DEFAULTS)}")
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if name.endswith("_key"):
+            raise AttributeError(f"'{name}' names a setting's environment variable; it can not be set.")
+        if isinstance(value, tuple) and len(value) == 2 and value[0] in (int, float, bool):
+            self._types[name], value = value
+        if name in self._types and value is not None:
+            value = _cast(name, value, self._types[name])
         self._overrides[name] = value
 
     def __delattr__(self, name: str) -> None:
         self._overrides.pop(name, None)
+
+    @staticmethod
+    def environment_variable_key_name(name: str) -> str:
+        """The environment variable a setting is read from: UNITXT_<NAME>."""
+        return "UNITXT_" + name.upper()
+
+    def get_all_environment_variables(self) -> list:
+        return [self.environment_variable_key_name(name) for name in self.keys()]
 
     @contextlib.contextmanager
     def context(self, **values: Any) -> Iterator["Settings"]:

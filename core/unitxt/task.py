@@ -33,6 +33,14 @@ def _normalise_fields(spec: FieldsSpec, owner: str, field_name: str) -> Dict[str
     return result
 
 
+def check_names_or_artifacts(values: Any, field: str, owner: str) -> None:
+    """Where the original takes an artifact or its catalog name, a list may hold either (or both)."""
+    bad = [value for value in values or [] if not isinstance(value, (str, Artifact))]
+    if bad:
+        raise ArtifactDefinitionError(f"'{field}' holds catalog names or artifacts, got {type(bad[0]).__name__} "
+                                      f"{str(bad[0])[:80]!r}.", artifact=owner, field=field)
+
+
 class Task(InstanceOperator):
     """A task definition; see the module docstring for what it does to instances."""
 
@@ -41,7 +49,7 @@ class Task(InstanceOperator):
     inputs: FieldsSpec = None
     outputs: FieldsSpec = None
     prediction_type: Optional[Any] = None
-    metrics: List[str] = []
+    metrics: List[Any] = []  # catalog names or metric objects (and lists mixing them), as in the original
     defaults: Optional[Dict[str, Any]] = None
     augmentable_inputs: List[str] = []
     default_template: Optional[Artifact] = None
@@ -80,6 +88,8 @@ class Task(InstanceOperator):
 
     def verify(self) -> None:
         super().verify()
+        check_names_or_artifacts(self.metrics, "metrics", self.artifact_name)
+        self._verify_defaults()
         unknown = [field for field in self.augmentable_inputs if field not in self._input_types]
         if unknown:
             raise ArtifactDefinitionError(
@@ -100,6 +110,19 @@ class Task(InstanceOperator):
                 f"Fields declared both as input and as reference field need one type: {', '.join(clashes)}.",
                 artifact=self.artifact_name, field="reference_fields",
             )
+
+    def _verify_defaults(self) -> None:
+        """Each default names a declared field and has its type."""
+        types = {**self._input_types, **self._reference_types}
+        for field, value in (self.defaults or {}).items():
+            if field not in types:
+                raise ArtifactDefinitionError(
+                    f"defaults has '{field}', which is not an input or reference field (fields: "
+                    f"{', '.join(types)}).", artifact=self.artifact_name, field="defaults")
+            if not make_checker(types[field])(value):
+                raise ArtifactDefinitionError(
+                    f"The default of '{field}' should be of type {type_to_string(types[field])}, but got "
+                    f"{describe_value_type(value)}: {repr(value)[:80]}.", artifact=self.artifact_name, field="defaults")
 
     @property
     def input_types(self) -> Dict[str, Any]:
@@ -152,9 +175,9 @@ class Task(InstanceOperator):
         return True
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
-        if self.defaults:
+        if self.defaults:  # only for missing fields (a None given stays None, and is checked), as in the original
             for field, value in self.defaults.items():
-                if field not in instance or instance[field] is None:
+                if field not in instance:
                     instance[field] = value
         if self._custom_check or not self._valid(instance):
             self.check_instance(instance)

@@ -181,6 +181,7 @@ def _multiple_choice(add):
     tags = {"task": "multiple choice question answering", "modality": "text"}
     add_template_family(add, prefix="templates.qa.multiple_choice.open", templates={
         "default": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="Answer the multiple-choice question with the letter of the right choice.",
             input_format="Question: {question}\nChoices: {choices}",
             target_prefix="Answer: ",
@@ -188,6 +189,7 @@ def _multiple_choice(add):
             __description__="Question and lettered choices on one line; the answer is the letter.",
         ),
         "title": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="Pick the correct answer. Reply with its letter ({numerals}).",
             input_format="Question:\n{question}\n\nChoices:\n{choices}",
             choices_separator="\n",
@@ -196,6 +198,7 @@ def _multiple_choice(add):
             __description__="Question and one choice per line under headings; the answer is the letter.",
         ),
         "instruction": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="Choose the best answer to the question below. Write only the letter of your choice, "
                         "one of {numerals}.",
             input_format="{question}\n{choices}",
@@ -204,6 +207,7 @@ def _multiple_choice(add):
             __description__="Instruction-only phrasing with one choice per line.",
         ),
         "numbers": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="Answer with the number of the right choice.",
             input_format="Question: {question}\nChoices:\n{choices}",
             choices_separator="\n",
@@ -213,6 +217,7 @@ def _multiple_choice(add):
             __description__="Choices numbered 1, 2, ...; the answer is the number.",
         ),
         "empty": MultipleChoiceTemplate(
+            target_field="answer",
             input_format="{question}\n{choices}",
             choices_separator="\n",
             postprocessors=LETTER_PROCESSORS,
@@ -222,6 +227,7 @@ def _multiple_choice(add):
 
     add_template_family(add, prefix="templates.qa.multiple_choice.with_topic", templates={
         "default": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="The following is a multiple-choice question about {topic}. Answer with the letter of the "
                         "right choice.",
             input_format="Question: {question}\nChoices: {choices}",
@@ -230,6 +236,7 @@ def _multiple_choice(add):
             __description__="Names the topic, then the question and lettered choices.",
         ),
         "title": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="Topic: {topic}. Pick the correct answer and reply with its letter ({numerals}).",
             input_format="Question:\n{question}\n\nChoices:\n{choices}",
             choices_separator="\n",
@@ -238,6 +245,7 @@ def _multiple_choice(add):
             __description__="Topic in the instruction; question and one choice per line under headings.",
         ),
         "instruction": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="You are taking an exam on {topic}. Choose the best answer to the question and write only "
                         "its letter.",
             input_format="{question}\n{choices}",
@@ -246,6 +254,7 @@ def _multiple_choice(add):
             __description__="Exam-style instruction; one choice per line.",
         ),
         "empty": MultipleChoiceTemplate(
+            target_field="answer",
             input_format="{question}\n{choices}",
             choices_separator="\n",
             postprocessors=LETTER_PROCESSORS,
@@ -255,6 +264,7 @@ def _multiple_choice(add):
 
     add_template_family(add, prefix="templates.qa.multiple_choice.with_context", templates={
         "default": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="Answer the question about the {context_type} with the letter of the right choice.",
             input_format="{context_type}: {context}\nQuestion: {question}\nChoices: {choices}",
             target_prefix="Answer: ",
@@ -262,6 +272,7 @@ def _multiple_choice(add):
             __description__="Context, question and lettered choices; the answer is the letter.",
         ),
         "title": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="Read the {context_type} and pick the correct answer. Reply with its letter ({numerals}).",
             input_format="Context:\n{context}\n\nQuestion:\n{question}\n\nChoices:\n{choices}",
             choices_separator="\n",
@@ -270,6 +281,7 @@ def _multiple_choice(add):
             __description__="Context, question and one choice per line under headings.",
         ),
         "instruction": MultipleChoiceTemplate(
+            target_field="answer",
             instruction="Based only on the {context_type}, choose the best answer to the question. Write only the "
                         "letter of your choice.",
             input_format="{context}\n\n{question}\n{choices}",
@@ -278,6 +290,7 @@ def _multiple_choice(add):
             __description__="Grounding instruction; context, question and one choice per line.",
         ),
         "empty": MultipleChoiceTemplate(
+            target_field="answer",
             input_format="{context}\n{question}\n{choices}",
             choices_separator="\n",
             postprocessors=LETTER_PROCESSORS,
@@ -286,6 +299,7 @@ def _multiple_choice(add):
     }, tags=tags, task="tasks.qa.multiple_choice.with_context")
     # The prompt of the lmms-eval harness for image multiple choice (e.g. AI2D): not part of .all.
     add("templates.qa.multiple_choice.with_context.lmms_eval", MultipleChoiceTemplate(
+            target_field="answer",
         input_format="{context}\n{question}\n{choices}\nAnswer with the option's letter from the given choices "
                      "directly.",
         choices_separator="\n",

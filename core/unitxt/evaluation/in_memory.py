@@ -11,7 +11,8 @@ from ..lazy_imports import numpy_module as _np
 from ..metrics.base import Metric, MetricScores, evaluation_memo, global_scores_together
 from .inputs import EvaluationInputs, refuse_dataset_dict
 from .partitions import (_check_policy, _group_value, _hashable, _partitions, _prediction_list, check_before_scoring,
-                         collector_paused, non_text_prediction_counts, renumber, warn_about_non_text)
+                         collector_paused, non_text_prediction_counts, renumber, warn_about_non_text,
+                         warn_fewer_predictions)
 from .post_processing import LazyTaskData, _names, _Resolver, post_process_rows  # noqa: F401 - re-exported
 from .results import EvaluationResults
 
@@ -134,9 +135,11 @@ def is_row_stream(data: Any) -> bool:
 def _evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: bool) -> EvaluationResults:
     inputs = EvaluationInputs(data)
     predictions = _prediction_list(predictions, "evaluate")
-    if len(predictions) != len(inputs):
-        raise MetricError(f"Got {len(predictions)} predictions for {len(inputs)} instances; they must match one to "
-                          "one.", stage="evaluate")
+    if len(predictions) < len(inputs):
+        inputs = leading_inputs(inputs, len(predictions))
+    elif len(predictions) > len(inputs):
+        raise MetricError(f"Got {len(predictions)} predictions for {len(inputs)} instances; there can be no more "
+                          "predictions than instances.", stage="evaluate")
     if not len(inputs):
         from ..logging_utils import get_logger
 
@@ -183,6 +186,14 @@ def _evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: 
     )
 
 
+def leading_inputs(inputs: EvaluationInputs, count: int) -> EvaluationInputs:
+    """The first `count` rows of the inputs (with the fewer-predictions warning)."""
+    warn_fewer_predictions(count, len(inputs))
+    if inputs.dataset is not None:
+        return EvaluationInputs(inputs.dataset.select(range(count)))
+    return EvaluationInputs(inputs.rows[:count])
+
+
 def post_process(predictions: Sequence[Any], data: Any) -> List[Any]:
     """The processed predictions (after each row's template post-processors)."""
     inputs = EvaluationInputs(data)
@@ -192,4 +203,4 @@ def post_process(predictions: Sequence[Any], data: Any) -> List[Any]:
     return post_process_rows(predictions, inputs)[0]
 
 
-__all__ = ["evaluate", "post_process", "rows_of"]
+__all__ = ["evaluate", "post_process", "rows_of", "leading_inputs"]

@@ -210,3 +210,12 @@ def check_predictions(predictions: Any, stage: str) -> Any:
         raise MetricError(f"predictions must be a list with one prediction per instance, got "
                           f"{type(predictions).__name__} {repr(predictions)[:60]}.", field="predictions", stage=stage)
     return predictions
+
+
+def warn_fewer_predictions(predictions: int, instances: int) -> None:
+    """The original scores the leading rows when given fewer predictions (as HELM does with --max-eval-instances):
+    so do we, saying so once."""
+    from ..logging_utils import get_logger
+
+    get_logger().warning(f"evaluate() got {predictions} predictions for {instances} instances: scoring the first "
+                         f"{predictions} instances only.")

@@ -14,7 +14,8 @@ from ..metrics.accumulators import WHOLE, MetricAccumulator
 from ..metrics.base import Metric, evaluation_memo
 from .inputs import EvaluationInputs, _is_dataset, refuse_dataset_dict
 from .partitions import (_check_policy, _group_value, _hashable, _partitions, check_before_scoring, check_predictions,
-                         collector_paused, non_text_prediction_counts, renumber, warn_about_non_text)
+                         collector_paused, non_text_prediction_counts, renumber, warn_about_non_text,
+                         warn_fewer_predictions)
 from .post_processing import _Resolver, post_process_rows
 from .results import (EvaluationResults, GlobalScores, GroupsScores, SubsetsScores, _GroupSpecs,
                       _partition_group_buckets, _subsets_scores)
@@ -141,17 +142,22 @@ def evaluate_in_chunks(predictions: Iterable[Any], data: Any, with_ci: bool = Tr
         row_chunks = _row_chunks(data, chunk_size)
         for rows in row_chunks:
             chunk_predictions = list(itertools.islice(predictions, len(rows)))
-            if len(chunk_predictions) < len(rows):
+            short = len(chunk_predictions) < len(rows)
+            if short:  # the original scores the leading rows: the rest are counted for the warning, not scored
                 rest = _count(itertools.chain.from_iterable(row_chunks))
-                raise _count_mismatch(total + len(chunk_predictions), total + len(rows) + rest,
-                                      more_instances=rest >= _COUNT_LIMIT)
-            with evaluation_memo():
-                counts = _score_chunk(chunk_predictions, rows, partitions, resolver, signature, with_ci, total)
-            non_text = counts if non_text is None else non_text + counts
-            total += len(rows)
-        extra = _count(predictions)
-        if extra:
-            raise _count_mismatch(total + extra, total, more_predictions=extra >= _COUNT_LIMIT)
+                warn_fewer_predictions(total + len(chunk_predictions), total + len(rows) + rest)
+                rows = rows[:len(chunk_predictions)]
+            if rows:
+                with evaluation_memo():
+                    counts = _score_chunk(chunk_predictions, rows, partitions, resolver, signature, with_ci, total)
+                non_text = counts if non_text is None else non_text + counts
+                total += len(rows)
+            if short:
+                break
+        else:
+            extra = _count(predictions)
+            if extra:
+                raise _count_mismatch(total + extra, total, more_predictions=extra >= _COUNT_LIMIT)
     if not total:
         from ..logging_utils import get_logger
 
@@ -232,11 +238,9 @@ def _count(iterator: Iterator[Any]) -> int:
     return sum(1 for _ in itertools.islice(iterator, _COUNT_LIMIT))
 
 
-def _count_mismatch(predictions: int, instances: int, more_predictions: bool = False,
-                    more_instances: bool = False) -> MetricError:
-    return MetricError(f"Got {'at least ' if more_predictions else ''}{predictions} predictions for "
-                       f"{'at least ' if more_instances else ''}{instances} instances; they must match one to one.",
-                       stage="evaluate")
+def _count_mismatch(predictions: int, instances: int, more_predictions: bool = False) -> MetricError:
+    return MetricError(f"Got {'at least ' if more_predictions else ''}{predictions} predictions for {instances} "
+                       "instances; they must match one to one.", stage="evaluate")
 
 
 def _note_kept_metrics(partitions: Dict[PartitionKey, StreamedPartition]) -> None:

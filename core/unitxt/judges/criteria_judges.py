@@ -203,7 +203,7 @@ def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tu
     if isinstance(prediction, dict):
         systems = [(str(name), _text(value)) for name, value in prediction.items()]
     elif isinstance(prediction, (list, tuple)):
-        systems = [(f"system_{k + 1}", _text(value)) for k, value in enumerate(prediction)]
+        systems = [(f"{k + 1}", _text(value)) for k, value in enumerate(prediction)]  # "1_winrate"... as the original
     else:
         raise MetricError(f"Prediction {index} of a pairwise judge must be a list of responses or a dict "
                           f"{{system name: response}} (or its JSON text), got {type(prediction).__name__}.",
@@ -216,9 +216,10 @@ def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tu
 
 class LLMJudgePairwise(LLMJudge):
     """Compares the responses of each instance pair by pair (a prediction is a list of responses, or a dict
-    {system: response}). Per system: `<system>_winrate` (share of its comparisons won), `<system>_ranking` (1 = best,
-    ties share the best rank), `<system>_compared_to`, `<system>_contest_results`, `<system>_positional_bias` (some
-    comparison flipped when the two responses were swapped). The main score is the first system's winrate.
+    {system: response}; list entries are systems "1", "2", ... as in the original). Per system: `<system>_winrate`
+    (share of its comparisons won), `<system>_ranking` (1 = best, ties share the best rank), `<system>_compared_to`,
+    `<system>_contest_results`, `<system>_positional_bias` (some comparison flipped when the two responses were
+    swapped). The main score is the first system's winrate.
     """
 
     prediction_type = Any  # a list or dict of responses (or its JSON / literal text); checked per instance

@@ -20,8 +20,9 @@ def _fetch(metric: Any) -> Metric:
 
 class MetricsEnsemble(InstanceMetric):
     """Several metrics combined into one score: `ensemble_score` = sum of weight_i * main instance score of metric i
-    (weights default to equal). Each metric's instance scores are reported with the prefix `ensemble_<i>_`; the
-    global score is the mean ensemble score, with its bootstrap CI."""
+    (weights default to equal). Each metric's instance scores are reported with the prefix `ensemble_<i>_`; globally,
+    the mean ensemble score and each metric's own main global score as `ensemble_<i>_<main>` with its bootstrap CI
+    (the original's global keys)."""
 
     main_score = "ensemble_score"
     reduction_map = {"mean": ["ensemble_score"]}
@@ -32,6 +33,10 @@ class MetricsEnsemble(InstanceMetric):
     def prepare(self) -> None:
         super().prepare()
         self.metrics = [_fetch(metric) for metric in self.metrics]
+
+    def resolved_ci_scores(self) -> List[str]:
+        """CIs of each metric's global main score (not of the ensemble score), as the original reports them."""
+        return [self.get_prefix_name(index) + metric.main_score for index, metric in enumerate(self.metrics)]
 
     def verify(self) -> None:
         super().verify()
@@ -52,9 +57,11 @@ class MetricsEnsemble(InstanceMetric):
     def score(self, predictions, references, task_data) -> MetricScores:
         combined: List[Dict[str, Any]] = [{} for _ in predictions]
         totals = [0.0 for _ in predictions]
+        inner = []
         for index, (metric, weight) in enumerate(zip(self.metrics, self.resolved_weights())):
             scores = metric.evaluate(predictions, references, task_data)
             prefix = self.get_prefix_name(index)
+            inner.append((prefix + metric.main_score, metric.main_score, scores))
             for position, instance in enumerate(metric.instance_results(scores)):
                 value = instance.get("score", math.nan)
                 value = value[0] if isinstance(value, list) and len(value) == 1 else value
@@ -63,7 +70,18 @@ class MetricsEnsemble(InstanceMetric):
                                            if name not in ("score", "score_name")})
         for position, total in enumerate(totals):
             combined[position][self.main_score] = total
-        return self.scores_from_instances(combined)
+        ensemble = self.scores_from_instances(combined)
+        own = ensemble.statistic
+
+        def statistic(idx):  # the ensemble's mean and each metric's global main score, on the same resamples
+            values = own(idx)
+            for name, main, scores in inner:
+                values[name] = scores.statistic(idx)[main]
+            return values
+
+        ensemble.statistic = statistic
+        ensemble.mean_values = None  # the inner global scores are not all means: no chunk-merging shortcut
+        return ensemble
 
 
 # ---------------------------------------------------------------- win-rate correlation

@@ -22,7 +22,12 @@ class NER(GlobalMetric):
     prediction_type = "List[Tuple[str, str]]"
     single_reference_per_prediction = True
     report_per_type: bool = True
+    report_per_group_scores: bool = True  # the original's name of report_per_type; False from either drops f1_<type>
     ci_scores = ["f1_micro", "f1_macro"]
+
+    def prepare(self) -> None:
+        super().prepare()
+        self.report_per_type = self.report_per_type and self.report_per_group_scores
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         np = _np()

@@ -2,7 +2,7 @@
 correctness as MRR (see the RAG support docs; Adlakha et al. 2023 for the lexical measures).
 
 Inputs follow the RAG task: the prediction is either the generated answer (str) or the whole RAG response dict
-{"answer", "contexts", "contexts_id"}; fields missing from the prediction are read from task_data (e.g. "contexts"
+{"answer", "contexts", "context_ids"} (or the earlier "contexts_id"); fields missing from the prediction are read from task_data (e.g. "contexts"
 given as task input, "reference_answers", "reference_context_ids"). Field names are configurable per metric.
 """
 
@@ -87,7 +87,7 @@ class ContextCorrectnessMRR(InstanceMetric):
 
     main_score = "context_correctness"
     prediction_type = "Union[str, List[str], Dict[str, Any]]"
-    context_ids_field: str = "contexts_id"
+    context_ids_field: str = "context_ids"  # the original's RAG response field ("contexts_id", an earlier name, too)
     reference_context_ids_field: str = "reference_context_ids"
     ci_scores = ["context_correctness"]
 
@@ -95,8 +95,12 @@ class ContextCorrectnessMRR(InstanceMetric):
         from .retrieval import gold_ids
         from .kernels.retrieval import reciprocal_rank
 
-        retrieved = prediction if isinstance(prediction, list) else rag_field(
-            self.context_ids_field, prediction, task_data, self)
+        field = self.context_ids_field
+        if field == "context_ids" and not (isinstance(prediction, dict) and field in prediction) \
+                and field not in task_data and ((isinstance(prediction, dict) and "contexts_id" in prediction)
+                                                or "contexts_id" in task_data):
+            field = "contexts_id"
+        retrieved = prediction if isinstance(prediction, list) else rag_field(field, prediction, task_data, self)
         gold = task_data.get(self.reference_context_ids_field)
         if gold is None:
             if not references or not all(isinstance(ref, list) for ref in references):

@@ -82,8 +82,20 @@ class Rename(FieldOperator):
                 continue
             value = dict_get(instance, source)
             dict_delete(instance, source)
+            _drop_emptied_parents(instance, source)
             dict_set(instance, target, value)
         return instance
+
+
+def _drop_emptied_parents(instance: Dict[str, Any], path: str) -> None:
+    """After moving `a/b/c` away, `a/b` and then `a` go too when nothing else is left in them (as the original)."""
+    parts = path.split("/")[:-1]
+    while parts:
+        parent = "/".join(parts)
+        if dict_get(instance, parent, default=None) not in ({}, []):
+            return
+        dict_delete(instance, parent)
+        parts.pop()
 
 
 class RenameFields(Rename):
@@ -360,7 +372,7 @@ class CastFields(InstanceOperator):
 
 
 class ZipFieldValues(InstanceOperator):
-    """Zip several list fields into a list of tuples (as lists) in `to_field`."""
+    """Zip several list fields into a list of tuples in `to_field` (lists once the rows are stored)."""
 
     fields: List[str]
     to_field: str
@@ -371,7 +383,7 @@ class ZipFieldValues(InstanceOperator):
 
         values = [dict_get(instance, field) for field in self.fields]
         zipped = itertools.zip_longest(*values) if self.longest else zip(*values)
-        dict_set(instance, self.to_field, [list(items) for items in zipped])
+        dict_set(instance, self.to_field, list(zipped))
         return instance
 
 

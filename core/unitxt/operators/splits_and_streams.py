@@ -380,6 +380,16 @@ _APPLY_FUNCTIONS: Dict[str, Callable] = {
 }
 
 
+def _function_name(function: Any) -> str:
+    """The whitelisted name of a function given as an object (str.upper -> "str.upper")."""
+    for name, known in _APPLY_FUNCTIONS.items():
+        if known is function:
+            return name
+    label = f"{getattr(function, '__module__', None) or ''}.{getattr(function, '__qualname__', repr(function))}"
+    raise UnitxtError(f"Apply.function {label.lstrip('.')!r} is not one of the allowed functions: "
+                      f"{', '.join(sorted(_APPLY_FUNCTIONS))}.", artifact="Apply", field="function")
+
+
 class Apply(InstanceOperator):
     """`to_field` = function(*fields) for a function named by a whitelisted string ("json.loads", "str.lower",
     "len", ...; never an import). The argument fields are given positionally (`Apply("a", function=..., ...)`, in
@@ -396,6 +406,8 @@ class Apply(InstanceOperator):
             raise UnitxtError("Apply takes field names (strings) as positional arguments.", artifact="Apply")
         self.__dict__["_argv"] = argv + positional
         self.__dict__["_kwargs"] = named
+        if callable(kwargs.get("function")):  # Apply(function=str.upper), as in the original: kept by its name
+            kwargs["function"] = _function_name(kwargs["function"])
         super().__init__(**kwargs)
 
     def verify(self) -> None:

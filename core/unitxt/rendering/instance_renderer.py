@@ -34,8 +34,14 @@ def _augments_demos(augmentor: Any) -> bool:
     return bool(check()) if callable(check) else hasattr(augmentor, "augment_demos")
 
 
-def _postprocessor_reference(processor: Artifact) -> str:
-    """How a post-processor object is recorded in rows: its catalog name, else its JSON."""
+def artifact_reference(processor: Any) -> str:
+    """How a metric or post-processor is recorded in rows (a string column): a catalog name as given, an object as its
+    catalog name when it came from the catalog, else as its JSON (which evaluate() and fetch_artifact read back)."""
+    if isinstance(processor, str):
+        return processor
+    if not isinstance(processor, Artifact):
+        raise UnitxtError(f"Metrics and post-processors are artifacts or catalog names, got "
+                          f"{type(processor).__name__} {str(processor)[:80]!r}.", field="metrics")
     if processor.__id__:
         return processor.__id__
     return json.dumps(processor.to_dict(), sort_keys=True)
@@ -54,7 +60,8 @@ class InstanceRenderer:
         self.prompt = PromptAssembler(recipe)
         self.counts = recipe._counts()
         self.base_seed = settings.seed if recipe.seed is None else recipe.seed
-        self.metrics = list(recipe.metrics) if recipe.metrics is not None else list(self.task.metrics)
+        metrics = recipe.metrics if recipe.metrics is not None else self.task.metrics
+        self.metrics = [artifact_reference(metric) for metric in metrics]
         self.group_keys = [list(spec) if isinstance(spec, list) else [spec] for spec in recipe.group_by]
         augmentors = recipe.augmentor if isinstance(recipe.augmentor, list) else [recipe.augmentor] if recipe.augmentor else []
         self.augmentors = augmentors
@@ -62,11 +69,11 @@ class InstanceRenderer:
         self.n_templates = len(self.templates)
         self.seed_prefix = f"{self.base_seed}:"
         self.postprocessors = [
-            [p if isinstance(p, str) else _postprocessor_reference(p) for p in template.postprocessors]
+            [artifact_reference(p) for p in template.postprocessors]
             for template in self.templates
         ]
         if recipe.postprocessors is not None:
-            self.postprocessors = [list(recipe.postprocessors) for _ in self.templates]
+            self.postprocessors = [[artifact_reference(p) for p in recipe.postprocessors] for _ in self.templates]
         self.demo_augmentors = any(_augments_demos(augmentor) for augmentor in self.augmentors)
         self._policy_checks = policy_checks([*self.templates, self.prompt.format, self.prompt.system_prompt, *self.augmentors,
                                              *[getattr(t, "serializer", None) for t in self.templates]])

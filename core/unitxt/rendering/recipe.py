@@ -4,6 +4,7 @@ Per instance, everything random (template, number of demos, demos) is drawn from
 instance's content, so output rows are identical across runs, processes and data orderings.
 """
 
+import math
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..artifact import Artifact
@@ -15,7 +16,7 @@ from ..operator import SequentialOperator, SourceOperator
 from ..query_parser import is_assignment_string, parse_assignments
 from ..samplers import Sampler
 from ..stream import MultiStream
-from ..task import Task
+from ..task import Task, check_names_or_artifacts
 from ..templates.base import Template
 from ..templates.collections import TemplatesDict, TemplatesList, keyed_templates
 from .instance_renderer import InstanceRenderer
@@ -40,13 +41,13 @@ class DatasetRecipe(SourceOperator):
     demos_taken_from: str = "train"
     demos_removed_from_data: bool = True
     sampler: Optional[Sampler] = None
-    loader_limit: Optional[int] = None
-    max_train_instances: Optional[int] = None
+    loader_limit: Optional[Union[int, float]] = None
+    max_train_instances: Optional[Union[int, float]] = None
     train_refiner: Optional[Artifact] = None  # a StreamRefiner-like operator applied to the train split (before limits)
-    max_validation_instances: Optional[int] = None
-    max_test_instances: Optional[int] = None
-    metrics: Optional[List[str]] = None
-    postprocessors: Optional[List[str]] = None
+    max_validation_instances: Optional[Union[int, float]] = None
+    max_test_instances: Optional[Union[int, float]] = None
+    metrics: Optional[List[Any]] = None  # catalog names or artifacts, mixed as the user likes
+    postprocessors: Optional[List[Any]] = None
     group_by: List[Union[str, List[str]]] = []
     split: Optional[str] = None
     serializer: Optional[Union[Artifact, List[Artifact]]] = None
@@ -57,6 +58,15 @@ class DatasetRecipe(SourceOperator):
     # ------------------------------------------------------------------ validation
     def verify(self) -> None:
         super().verify()
+        for field in ("metrics", "postprocessors"):
+            check_names_or_artifacts(self.__dict__[field], field, self.artifact_name)
+        for field in ("loader_limit", "max_train_instances", "max_validation_instances", "max_test_instances"):
+            value = self.__dict__[field]
+            if isinstance(value, float):  # e.g. 200 / batch_size: the original keeps the instances before it
+                if value != value or value in (float("inf"), float("-inf")):
+                    raise RecipeError(f"{field} must be a number of instances, got {value}.",
+                                      artifact=self.artifact_name, field=field)
+                self.__dict__[field] = math.ceil(value)
         if self.demos_sampling_seed is not None:
             if self.seed is not None and self.seed != self.demos_sampling_seed:
                 raise RecipeError(f"seed={self.seed} and demos_sampling_seed={self.demos_sampling_seed} disagree; "

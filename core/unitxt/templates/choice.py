@@ -34,13 +34,17 @@ class MultipleChoiceTemplate(InputFormatTemplate):
     """
 
     choices_field: str = "choices"
-    target_field: str = "answer"
+    target_field: str = "label"  # the original's default (its catalog templates set "answer")
     enumerator: Union[str, List[str]] = "capitals"
     source_choice_format: str = "{choice_numeral}. {choice_text}"
     target_choice_format: str = "{choice_numeral}"
     choices_separator: str = ", "
     shuffle_choices: bool = False
     shuffle_choices_seed: Optional[int] = None
+    sort_choices_by_length: bool = False  # shortest first (then `reverse_choices` makes it longest first)
+    sort_choices_alphabetically: bool = False
+    reverse_choices: bool = False  # after any sorting
+    place_correct_choice_position: Optional[int] = None  # the correct choice moved there (negative: from the end)
     postprocessors: List[Any] = ["processors.to_string_stripped"]  # as the original system; catalog templates add first_character
     _synthesized = ("choices", "numerals")  # filled by the template in input_format, instruction and target_prefix
 
@@ -54,6 +58,16 @@ class MultipleChoiceTemplate(InputFormatTemplate):
 
     def verify(self) -> None:
         super().verify()
+        reorders = self.sort_choices_by_length or self.sort_choices_alphabetically or self.reverse_choices
+        clash = ("shuffle_choices can not be combined with sorting, reversing or place_correct_choice_position"
+                 if self.shuffle_choices and (reorders or self.place_correct_choice_position is not None) else
+                 "sort_choices_by_length and sort_choices_alphabetically can not both be set"
+                 if self.sort_choices_by_length and self.sort_choices_alphabetically else
+                 "place_correct_choice_position can not be combined with sorting or reversing"
+                 if self.place_correct_choice_position is not None and reorders else None)
+        if clash:
+            raise ArtifactDefinitionError(f"{type(self).__name__}: {clash}.", artifact=self.artifact_name,
+                                          field="shuffle_choices" if self.shuffle_choices else "sort_choices_by_length")
         if isinstance(self.enumerator, str):
             if self.enumerator not in ENUMERATORS:
                 raise ArtifactDefinitionError(
@@ -158,9 +172,8 @@ class MultipleChoiceTemplate(InputFormatTemplate):
             choices = self._raw_choices(input_fields, reference_fields)
             texts = self._choice_texts(choices, instance)
             answer = self._answer_index(choices, texts, reference_fields, input_fields)
-            if self.shuffle_choices:
-                order = list(range(len(texts)))
-                random.Random(_content_seed(input_fields, self.shuffle_choices_seed)).shuffle(order)
+            order = self._order(choices, texts, answer, input_fields)
+            if order is not None:
                 texts = [texts[index] for index in order]
                 answer = order.index(answer)
             numerals = self.numerals(len(texts))
@@ -175,6 +188,50 @@ class MultipleChoiceTemplate(InputFormatTemplate):
             return result
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
+
+    def _order(self, choices: List[Any], texts: List[str], answer: int, input_fields: Dict[str, Any]
+               ) -> Optional[List[int]]:
+        """The order the choices are shown in (positions into the given choices), None to keep theirs."""
+        order = list(range(len(texts)))
+        if self.shuffle_choices:
+            random.Random(_content_seed(input_fields, self.shuffle_choices_seed)).shuffle(order)
+            return order
+        if self.sort_choices_by_length:
+            order.sort(key=lambda index: len(choices[index]) if hasattr(choices[index], "__len__")
+                       else len(texts[index]))
+        if self.sort_choices_alphabetically:
+            order.sort(key=lambda index: texts[index])
+        if self.reverse_choices:
+            order.reverse()
+        position = self.place_correct_choice_position
+        if position is not None:
+            fixed = position + len(order) if position < 0 else position
+            if not 0 <= fixed < len(order):
+                raise InstanceTypeError(f"place_correct_choice_position={position} is out of range for "
+                                        f"{len(order)} choices (0..{len(order) - 1}).", artifact=self.artifact_name,
+                                        field="place_correct_choice_position")
+            order.remove(answer)
+            order.insert(fixed, answer)
+        return order if order != list(range(len(texts))) else None
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        """As Template.process; when the choices are reordered, the instance's choices and answer index follow the
+        shown order (as the original records them)."""
+        reorders = (self.shuffle_choices or self.sort_choices_by_length or self.sort_choices_alphabetically
+                    or self.reverse_choices or self.place_correct_choice_position is not None)
+        inputs, references = instance.get("input_fields"), instance.get("reference_fields")
+        if not reorders or not isinstance(inputs, dict) or not isinstance(references, dict):
+            return super().process(instance, stream_name)
+        instance = super().process(instance, stream_name)  # renders (and checks) with the given order
+        choices = self._raw_choices(inputs, references)
+        texts = self._choice_texts(choices, instance)
+        answer = self._answer_index(choices, texts, references, inputs)
+        order = self._order(choices, texts, answer, inputs) or list(range(len(choices)))
+        for fields in (inputs, references):
+            if self.choices_field in fields:
+                fields[self.choices_field] = [choices[index] for index in order]
+        references[self.target_field] = order.index(answer)
+        return instance
 
     def input_fields_to_source(self, input_fields: Dict[str, object]) -> str:
         texts = self._choice_texts(self._raw_choices(input_fields), {})

@@ -212,10 +212,10 @@ def check_predictions(predictions: Any, stage: str) -> Any:
     return predictions
 
 
-def warn_fewer_predictions(predictions: int, instances: int) -> None:
+def warn_fewer_predictions(predictions: int, instances: int, more_instances: bool = False) -> None:
     """The original scores the leading rows when given fewer predictions (as HELM does with --max-eval-instances):
-    so do we, saying so once."""
+    so do we, saying so once (`more_instances`: a stream's rows were counted up to a limit, not to their end)."""
     from ..logging_utils import get_logger
 
-    get_logger().warning(f"evaluate() got {predictions} predictions for {instances} instances: scoring the first "
-                         f"{predictions} instances only.")
+    get_logger().warning(f"evaluate() got {predictions} predictions for {'at least ' if more_instances else ''}"
+                         f"{instances} instances: scoring the first {predictions} instances only.")

@@ -145,7 +145,8 @@ def evaluate_in_chunks(predictions: Iterable[Any], data: Any, with_ci: bool = Tr
             short = len(chunk_predictions) < len(rows)
             if short:  # the original scores the leading rows: the rest are counted for the warning, not scored
                 rest = _count(itertools.chain.from_iterable(row_chunks))
-                warn_fewer_predictions(total + len(chunk_predictions), total + len(rows) + rest)
+                warn_fewer_predictions(total + len(chunk_predictions), total + len(rows) + rest,
+                                       more_instances=rest >= _COUNT_LIMIT)
                 rows = rows[:len(chunk_predictions)]
             if rows:
                 with evaluation_memo():

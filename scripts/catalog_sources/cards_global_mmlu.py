@@ -4,7 +4,8 @@ sensitive / agnostic halves), generated from the tables of languages and subject
 Facts from the datasets' pages: CohereForAI/Global-MMLU has one config per language with splits `dev` (5 questions per
 subject, used as the demos split) and `test`; rows hold `subject` (an MMLU subject id), `question`, `option_a`..`option_d`,
 `answer` (a letter A-D) and `cultural_sensitivity_label` (CS / CA). CohereForAI/Global-MMLU-Lite has the same columns;
-its cards keep the test split and draw their demos from a seeded 10% of it.
+its cards divide the test split at random in the ratio 10:100 between demos (train) and test, as the original's
+weights `test[10%]` and `test[100%]` of one source do.
 """
 
 from _shared import card_tags, hf_url
@@ -64,7 +65,7 @@ def global_mmlu_lite_card(language: str, sensitivity: str) -> TaskCard:
         loader=LoadHF(path="CohereForAI/Global-MMLU-Lite", name=language,
                       filtering_lambda=f"lambda x: x['cultural_sensitivity_label'] == '{label}'"),
         preprocess_steps=[
-            SplitRandomMix(mix={"test": "test[100%]", "train": "test[10%]"}),
+            SplitRandomMix(mix={"train": "test[9.0909%]", "test": "test[90.9091%]"}),  # weights 10:100
             Deduplicate(by=["question", "subject", "answer"]),
             *_choices_steps(),
             Rename(field_to_field={"subject": "topic"}),
@@ -73,8 +74,8 @@ def global_mmlu_lite_card(language: str, sensitivity: str) -> TaskCard:
         task=TASK,
         templates=TEMPLATES,
         __description__=f"Global-MMLU-Lite ({language}), the {meaning} questions ({label}): a balanced, human-"
-                        f"translated subset of Global-MMLU. All test questions are the test split; demos come from a "
-                        f"seeded 10% of them. The topic is the question's MMLU subject.",
+                        f"translated subset of Global-MMLU. The test questions are divided at random (seeded) in the "
+                        f"ratio 10:100 between the demos (train) split and the test split. The topic is the question's MMLU subject.",
         __tags__=card_tags("multiple choice question answering", dataset_url=hf_url("CohereForAI/Global-MMLU-Lite"),
                            paper=PAPER, language=language, benchmark="global_mmlu_lite", subset=label),
     )

@@ -101,6 +101,7 @@ def _in_memory_hub(sources):
             return splits[split]
         return (datasets.IterableDatasetDict if streaming else datasets.DatasetDict)(splits)
 
+    loaders.LoadHF._loader_cache.clear()  # a card's rows, not those of an earlier job with the same loader
     loaders.hf_load_dataset = load
     loaders.hf_get_dataset_splits = lambda path, name, revision=None: list(find(path, name))
 

@@ -1,0 +1,167 @@
+"""Synthetic rows in the REAL schema of the datasets behind the generated card families (Global-MMLU, Belebele, MILU,
+MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya).
+
+`sources_of(card)` gives, for every Hub load of a card's loader, `{"path", "name", "data_dir", "splits": {split: rows}}`
+with the real repo id, config / data folder, split names, field names and value types (texts are synthetic). Rows are
+deterministic; each split mixes the values the cards filter on (subjects, domains, languages, sensitivity labels), so
+filters keep some rows and drop others, and one row repeats another where the card deduplicates.
+"""
+
+import random
+from typing import Any, Callable, Dict, List, Optional
+
+from .card_mirrors import WORDS, sentence, words
+
+Rows = List[Dict[str, Any]]
+N = 8
+
+MMLU_SOME_SUBJECTS = ["abstract_algebra", "anatomy", "world_religions", "high_school_us_history"]
+MILU_DOMAINS = ["Arts & Humanities", "Business Studies", "Engineering & Tech", "Environmental Sciences",
+                "Health & Medicine", "Law & Governance", "Science", "Social Sciences"]
+INDIC = ["bn", "gu", "hi", "kn", "ml", "mr", "or", "pa", "ta", "te"]
+
+
+def _rng(*key: Any) -> random.Random:
+    return random.Random("|".join(map(str, key)))
+
+
+def _global_mmlu(name: str, data_dir: Optional[str], subject: Optional[str]) -> Dict[str, Rows]:
+    subjects = MMLU_SOME_SUBJECTS + ([subject] if subject and subject not in MMLU_SOME_SUBJECTS else [])
+
+    def row(r, index, split):
+        return {"sample_id": f"{subjects[index % len(subjects)]}/{split}/{index}",
+                "subject": subjects[index % len(subjects)], "subject_category": r.choice(["STEM", "Humanities"]),
+                "question": f"[{name}] " + words(r) + "?", "option_a": words(r, 1, 3), "option_b": words(r, 1, 3),
+                "option_c": words(r, 1, 3), "option_d": words(r, 1, 3), "answer": "ABCD"[index % 4],
+                "required_knowledge": "[]", "time_sensitive": "[]", "reference": "[]", "culture": "[]",
+                "region": "[]", "country": "[]", "cultural_sensitivity_label": ["CS", "CA", "-"][index % 3],
+                "is_annotated": index % 3 != 2}
+
+    return _with_repeat({"dev": 2 * len(subjects), "test": 3 * len(subjects)}, row, "global_mmlu", name)
+
+
+def _with_repeat(sizes: Dict[str, int], make: Callable, *key: Any) -> Dict[str, Rows]:
+    """Rows per split, the last row of each split a copy of its first (cards that deduplicate drop it)."""
+    splits = {}
+    for split, size in sizes.items():
+        rows = [make(_rng(*key, split, index), index, split) for index in range(size)]
+        splits[split] = rows + [dict(rows[0])]
+    return splits
+
+
+def _belebele(name, data_dir, _):
+    def row(r, index, split):
+        return {"link": f"https://en.wikibooks.org/wiki/{index}", "question_number": index % 2 + 1,
+                "flores_passage": f"[{name}] " + " ".join(sentence(r) for _ in range(3)), "question": words(r) + "?",
+                "mc_answer1": words(r, 1, 3), "mc_answer2": words(r, 1, 3), "mc_answer3": words(r, 1, 3),
+                "mc_answer4": words(r, 1, 3), "correct_answer_num": str(index % 4 + 1), "dialect": name,
+                "ds": "2023-05-03"}
+
+    return {"test": [row(_rng("belebele", name, index), index, "test") for index in range(N)]}
+
+
+def _milu(name, data_dir, _):
+    def row(r, index, split):
+        domain = MILU_DOMAINS[index % len(MILU_DOMAINS)]
+        return {"question": f"[{data_dir}] " + words(r) + "?", "option1": words(r, 1, 3), "option2": words(r, 1, 3),
+                "option3": words(r, 1, 3), "option4": words(r, 1, 3), "target": f"option{index % 4 + 1}",
+                "language": data_dir, "domain": domain, "subject": r.choice(["History", "Physics", "Law"])}
+
+    return _with_repeat({"validation": 2 * len(MILU_DOMAINS), "test": 3 * len(MILU_DOMAINS)}, row, "milu", data_dir)
+
+
+def _massive(name, data_dir, _):
+    def row(r, index, split):
+        return {"id": str(index), "locale": data_dir, "partition": split, "scenario": index % 18,
+                "intent": (index * 7) % 60, "utt": words(r), "annot_utt": words(r), "worker_id": str(index),
+                "slot_method": {"slot": [], "method": []},
+                "judgments": {"worker_id": [], "intent_score": [], "slots_score": [], "grammar_score": [],
+                              "spelling_score": [], "language_identification": []}}
+
+    return {split: [row(_rng("massive", data_dir, split, i), i, split) for i in range(N)]
+            for split in ("train", "validation", "test")}
+
+
+def _xlsum(name, data_dir, _):
+    def row(r, index, split):
+        return {"gem_id": f"xlsum_{data_dir}-{split}-{index}", "url": f"https://www.bbc.com/{data_dir}/{index}",
+                "title": words(r, 3, 6), "target": sentence(r), "references": [sentence(r)],
+                "text": " ".join(sentence(r) for _ in range(4))}
+
+    return {split: [row(_rng("xlsum", data_dir, split, i), i, split) for i in range(N)]
+            for split in ("train", "validation", "test")}
+
+
+def _xnli(name, data_dir, _):
+    def row(r, index, split):
+        return {"premise": f"[{name}] " + sentence(r), "hypothesis": sentence(r), "label": index % 3}
+
+    return {split: [row(_rng("xnli", name, split, i), i, split) for i in range(size)]
+            for split, size in (("train", 40), ("validation", N), ("test", N))}
+
+
+def _boolq_indic(name, data_dir, _):
+    def row(r, index, split):
+        answer = index % 2 == 0
+        return {"question": words(r) + "?", "passage": " ".join(sentence(r) for _ in range(2)),
+                "answer": "yes" if answer else "no", "label": int(answer), "language": INDIC[index % len(INDIC)]}
+
+    return {split: [row(_rng("boolq_indic", split, i), i, split) for i in range(size)]
+            for split, size in (("train", 200), ("validation", 30))}
+
+
+FLORES_CODES = ["ara", "deu", "eng", "fra", "jpn", "kor", "por", "ron", "spa"]
+
+
+def _flores(name, data_dir, _):
+    def row(r, index):
+        base = {"id": index + 1, "URL": f"https://en.wikinews.org/wiki/{index}", "domain": "wikinews",
+                "topic": words(r, 1, 2), "has_image": 0, "has_hyperlink": index % 2}
+        return {**base, **{f"sentence_{code}": f"[{code}] " + sentence(r) for code in FLORES_CODES}}
+
+    split = "train" if data_dir == "all/devtest" else "validation"
+    return {split: [row(_rng("flores", data_dir, i), i) for i in range(N)]}
+
+
+AYA_LANGUAGES = ["arb", "eng", "por", "tel", "tur", "yor", "zho", "fra", "spa", "deu", "jpn"]
+
+
+def _aya(name, data_dir, _):
+    def row(r, index):
+        base = {"id": index, "inputs": words(r) + "?", "targets": sentence(r),
+                "language": AYA_LANGUAGES[index % len(AYA_LANGUAGES)], "script": "Latn"}
+        if name.startswith("dolly"):
+            base["source_id"] = index + 1000
+        return base
+
+    return {"test": [row(_rng("aya", name, i), i) for i in range(6 * len(AYA_LANGUAGES))]}
+
+
+BY_PATH: Dict[str, Callable] = {
+    "CohereForAI/Global-MMLU": _global_mmlu, "CohereForAI/Global-MMLU-Lite": _global_mmlu,
+    "facebook/belebele": _belebele, "ai4bharat/MILU": _milu, "AmazonScience/massive": _massive,
+    "GEM/xlsum": _xlsum, "facebook/xnli": _xnli, "sarvamai/boolq-indic": _boolq_indic,
+    "gsarti/flores_101": _flores, "CohereForAI/aya_evaluation_suite": _aya,
+}
+
+
+def _hub_loads(loader) -> list:
+    return list(loader.sources) if hasattr(loader, "sources") else [loader]
+
+
+def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
+    """The synthetic sources of every Hub load of the card (Global-MMLU rows include the card's own subject)."""
+    subject = card_name.split(".")[-1] if card_name.startswith("cards.global_mmlu.") else None
+    sources = []
+    for load in _hub_loads(card.loader):
+        make = BY_PATH[load.path]
+        sources.append({"path": load.path, "name": load.name, "data_dir": load.data_dir,
+                        "splits": make(load.name, load.data_dir, subject)})
+    return sources
+
+
+def covered(card_name: str, card) -> bool:
+    return all(getattr(load, "path", None) in BY_PATH for load in _hub_loads(card.loader))
+
+
+assert WORDS  # the shared vocabulary of the mirrors

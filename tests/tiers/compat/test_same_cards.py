@@ -1,0 +1,149 @@
+"""Same card, same instances: every card of the generated families (scripts/catalog_sources/cards_*.py modules marked
+SAMPLED_ON_MIRRORS) runs over synthetic rows in its dataset's real schema (tests/card_family_sources.py) through the
+original package's card of the same name (oracle, `card` jobs of oracle_runner.py) and through ours. In both, the Hub
+access is replaced by the in-memory rows (the loaders' own options - config, data folder, splits, filtering_lambda -
+still apply); then the preprocess steps and the task run. Compared: the split names and, per split, each instance's task
+task_data (input_fields and reference_fields merged; the original's multiple-choice tasks list `choices`
+among both). Templates are ours and not compared.
+
+Splits made by seeded random portions (SplitRandomMix) are drawn differently by design (the original routes each row
+at random, we cut exact seeded portions), so portion splits of one source are compared as the multiset of their union
+(or, when the portions overlap, each as a subset of the source's instances); whole splits are compared exactly.
+Cards left out, with the reason: cards_left_out.txt next to this file.
+"""
+
+import collections
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+from unitxt.artifact import fetch_artifact
+from unitxt.splitters import SplitRandomMix, parse_split_spec
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))  # the default tier's synthetic sources (tests/card_family_sources.py)
+from tests.card_family_sources import covered, sources_of  # noqa: E402
+SOURCES = ROOT / "scripts" / "catalog_sources"
+LEFT_OUT = Path(__file__).with_name("cards_left_out.txt")
+
+
+def _family_card_names() -> List[str]:
+    sys.path.insert(0, str(SOURCES))
+    names = []
+    for path in sorted(SOURCES.glob("cards_*.py")):
+        spec = importlib.util.spec_from_file_location(f"card_family_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        if getattr(module, "SAMPLED_ON_MIRRORS", False):
+            module.register(lambda name, artifact: names.append(name))
+    return names
+
+
+FAMILY_CARDS = _family_card_names()
+
+
+def _ours(card, sources) -> Dict[str, list]:
+    """Our card over the in-memory sources: loader (with datasets.load_dataset answered from memory), steps, task."""
+    import datasets
+
+    from unitxt.operator import SequentialOperator
+
+    def load(path, name=None, data_dir=None, split=None, streaming=False, **_):
+        for source in sources:
+            if (source["path"], source["name"], source["data_dir"]) == (path, name, data_dir):
+                splits = {key: datasets.Dataset.from_list(rows) for key, rows in source["splits"].items()}
+                if streaming:
+                    splits = {key: value.to_iterable_dataset() for key, value in splits.items()}
+                return splits[split] if split is not None else splits
+        raise FileNotFoundError(f"no synthetic source for {path} {name} {data_dir}")
+
+    original, datasets.load_dataset = datasets.load_dataset, load
+    try:
+        multi_stream = card.loader()
+        out = SequentialOperator(steps=[*(card.preprocess_steps or []), card.task])(multi_stream)
+        return {name: [{"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]}
+                       for row in stream] for name, stream in out.items()}
+    finally:
+        datasets.load_dataset = original
+
+
+def _mixes(card) -> List[Dict[str, str]]:
+    mixes = []
+    for step in card.preprocess_steps or []:
+        if isinstance(step, str):
+            step = fetch_artifact(step)[0]
+        if isinstance(step, SplitRandomMix):
+            mixes.append(step.mix)
+    return mixes
+
+
+def _portion_groups(card):
+    """[(targets, overlapping)] for splits cut as portions of one source; whole splits are not listed."""
+    groups = []
+    for mix in _mixes(card):
+        by_source = collections.defaultdict(list)
+        for target, spec in mix.items():
+            for source, amount, percent in parse_split_spec(spec):
+                if amount is not None and not (percent and amount == 100):
+                    by_source[source].append((target, amount if percent else None))
+        for source, portions in by_source.items():
+            total = sum(amount or 0 for _, amount in portions)
+            whole = [target for target, spec in mix.items() if spec in (source, f"{source}[100%]")]
+            groups.append(([target for target, _ in portions], total > 100 or bool(whole)))
+    return groups
+
+
+def _key(instance) -> str:
+    """The instance's task_data (input and reference fields merged), as sortable JSON."""
+    return json.dumps({**instance["input_fields"], **instance["reference_fields"]}, sort_keys=True,
+                      ensure_ascii=False)
+
+
+@pytest.fixture(scope="module")
+def oracle_results(oracle):
+    jobs, names = [], []
+    for name in FAMILY_CARDS:
+        card, _ = fetch_artifact(name)
+        if covered(name, card):
+            jobs.append({"kind": "card", "card": name, "sources": sources_of(name, card)})
+            names.append(name)
+    return dict(zip(names, oracle(jobs)))
+
+
+def test_every_family_card_is_compared_or_left_out_with_a_reason():
+    left_out = {line.split(":")[0].strip() for line in LEFT_OUT.read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#")}
+    for name in FAMILY_CARDS:
+        card, _ = fetch_artifact(name)
+        assert covered(name, card) or name in left_out, f"{name}: no synthetic source and no reason to leave it out"
+    assert len(FAMILY_CARDS) >= 2797
+
+
+@pytest.mark.parametrize("name", FAMILY_CARDS)
+def test_same_instances_as_the_original_card(name, oracle_results):
+    card, _ = fetch_artifact(name)
+    theirs = oracle_results[name]
+    assert "error" not in theirs, f"the original failed on {name}: {theirs['error']}"
+    theirs = theirs["streams"]
+    ours = _ours(card, sources_of(name, card))
+    assert sorted(ours) == sorted(theirs), f"{name}: splits {sorted(ours)} != original {sorted(theirs)}"
+    assert sum(len(rows) for rows in ours.values()) > 0, f"{name}: the synthetic source gave no instance"
+    portioned = set()
+    for targets, overlapping in _portion_groups(card):
+        portioned.update(targets)
+        if overlapping:
+            for target in targets:
+                ours_all = {_key(row) for rows in ours.values() for row in rows}
+                theirs_all = {_key(row) for rows in theirs.values() for row in rows}
+                assert {_key(row) for row in ours[target]} <= ours_all
+                assert {_key(row) for row in theirs[target]} <= theirs_all
+        else:
+            ours_union = sorted(_key(row) for target in targets for row in ours[target])
+            theirs_union = sorted(_key(row) for target in targets for row in theirs[target])
+            assert ours_union == theirs_union, f"{name}: the rows of splits {targets} differ"
+    for split in sorted(set(ours) - portioned):
+        assert sorted(map(_key, ours[split])) == sorted(map(_key, theirs[split])), f"{name}: split {split} differs"

@@ -37,7 +37,8 @@ def _global_mmlu(name: str, data_dir: Optional[str], subject: Optional[str]) -> 
                 "region": "[]", "country": "[]", "cultural_sensitivity_label": ["CS", "CA", "-"][index % 3],
                 "is_annotated": index % 3 != 2}
 
-    return _with_repeat({"dev": 2 * len(subjects), "test": 3 * len(subjects)}, row, "global_mmlu", name)
+    sizes = {"dev": 4 * len(subjects), "test": 3 * len(subjects)} if subject else {"dev": 10, "test": 110}  # Lite
+    return _with_repeat(sizes, row, "global_mmlu", name)
 
 
 def _with_repeat(sizes: Dict[str, int], make: Callable, *key: Any) -> Dict[str, Rows]:
@@ -67,7 +68,7 @@ def _milu(name, data_dir, _):
                 "option3": words(r, 1, 3), "option4": words(r, 1, 3), "target": f"option{index % 4 + 1}",
                 "language": data_dir, "domain": domain, "subject": r.choice(["History", "Physics", "Law"])}
 
-    return _with_repeat({"validation": 2 * len(MILU_DOMAINS), "test": 3 * len(MILU_DOMAINS)}, row, "milu", data_dir)
+    return _with_repeat({"validation": 4 * len(MILU_DOMAINS), "test": 3 * len(MILU_DOMAINS)}, row, "milu", data_dir)
 
 
 def _massive(name, data_dir, _):

@@ -1,5 +1,5 @@
 """Synthetic rows in the REAL schema of the datasets behind the generated card families (Global-MMLU, Belebele, MILU,
-MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya).
+MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya, XWinograd, MLSUM, HEAD-QA, WikiHow QA, RAGBench).
 
 `sources_of(card)` gives, for every Hub load of a card's loader, `{"path", "name", "data_dir", "splits": {split: rows}}`
 with the real repo id, config / data folder, split names, field names and value types (texts are synthetic). Rows are
@@ -138,7 +138,62 @@ def _aya(name, data_dir, _):
     return {"test": [row(_rng("aya", name, i), i) for i in range(6 * len(AYA_LANGUAGES))]}
 
 
+def _xwinograd(name, data_dir, _):
+    def row(r, index):
+        return {"sentence": f"[{name}] {words(r, 3, 6)} _ {words(r, 2, 5)}.", "option1": words(r, 1, 2),
+                "option2": words(r, 1, 2), "answer": str(index % 2 + 1)}
+
+    return {"test": [row(_rng("xwinograd", name, i), i) for i in range(N)]}
+
+
+def _mlsum(name, data_dir, _):
+    def row(r, index):
+        return {"text": " ".join(sentence(r) for _ in range(4)), "summary": sentence(r), "topic": words(r, 1, 1),
+                "url": f"https://www.example-news.{data_dir}/{index}", "title": words(r, 3, 6),
+                "date": f"00/0{index % 9 + 1}/2019"}
+
+    return {split: [row(_rng("mlsum", data_dir, split, i), i) for i in range(N)]
+            for split in ("train", "validation", "test")}
+
+
+HEAD_QA_CATEGORIES = ["biology", "chemistry", "medicine", "nursery", "pharmacology", "psychology"]
+
+
+def _head_qa(name, data_dir, _):
+    def row(r, index):
+        return {"name": f"Cuaderno_{2013 + index % 5}_1_B", "year": str(2013 + index % 5),
+                "category": HEAD_QA_CATEGORIES[index % 6], "qid": index + 1, "qtext": f"[{name}] " + words(r) + "?",
+                "ra": index % 4 + 1, "answers": [{"aid": k + 1, "atext": words(r, 1, 3)} for k in range(4)]}
+
+    return {"train": [row(_rng("head_qa", name, i), i) for i in range(2 * len(HEAD_QA_CATEGORIES))]}
+
+
+WIKIHOW_LANGUAGES = ["de", "en", "es", "fr", "it", "nl", "pt", "ru"]
+
+
+def _wikihow(name, data_dir, _):
+    def row(r, index):
+        language = WIKIHOW_LANGUAGES[index % len(WIKIHOW_LANGUAGES)]
+        return {"INSTRUCTION": f"[{language}] How to " + words(r) + "?", "RESPONSE": " ".join(sentence(r) for _ in range(3)),
+                "SOURCE": "wikihow.com",
+                "METADATA": '{"url": "https://www.wikihow.com/%d", "language": "%s"}' % (index, language)}
+
+    return {"train": [row(_rng("wikihow", i), i) for i in range(20 * len(WIKIHOW_LANGUAGES))]}
+
+
+def _ragbench(name, data_dir, _):
+    def row(r, index, split):
+        return {"id": f"{name}-{split}-{index}", "question": words(r) + "?",
+                "documents": [" ".join(sentence(r) for _ in range(2)) for _ in range(index % 3 + 1)],
+                "response": sentence(r), "generation_model_name": "gpt-3.5-turbo-0125", "dataset_name": name}
+
+    return {split: [row(_rng("ragbench", name, split, i), i, split) for i in range(N)]
+            for split in ("train", "validation", "test")}
+
+
 BY_PATH: Dict[str, Callable] = {
+    "Muennighoff/xwinograd": _xwinograd, "reciTAL/mlsum": _mlsum, "alesi12/head_qa_v2": _head_qa,
+    "0x22almostEvil/multilingual-wikihow-qa-16k": _wikihow, "rungalileo/ragbench": _ragbench,
     "CohereForAI/Global-MMLU": _global_mmlu, "CohereForAI/Global-MMLU-Lite": _global_mmlu,
     "facebook/belebele": _belebele, "ai4bharat/MILU": _milu, "AmazonScience/massive": _massive,
     "GEM/xlsum": _xlsum, "facebook/xnli": _xnli, "sarvamai/boolq-indic": _boolq_indic,

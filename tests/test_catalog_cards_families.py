@@ -1,5 +1,6 @@
 """The generated card families (scripts/catalog_sources/cards_*.py modules marked SAMPLED_ON_MIRRORS: Global-MMLU,
-Belebele, MILU, MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya).
+Belebele, MILU, MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya, XWinograd, MLSUM, HEAD-QA, WikiHow QA,
+RAGBench).
 
 Every card is in the snapshot unchanged, documented and fetchable by name; a sample of each family runs through the
 real LoadHF, offline, from local Hub-layout mirrors of its dataset in the real schema (tests/card_family_sources.py):
@@ -40,6 +41,8 @@ SAMPLE = [
     "cards.boolq_indic.bn.classification", "cards.boolq_indic.te.multiple_choice",
     "cards.mt.flores_101.eng_deu", "cards.mt.flores_101.kor_eng",
     "cards.cohere_for_ai.aya_human_annotated.arb", "cards.cohere_for_ai.dolly_machine_translated.spa",
+    "cards.xwinogrande.jp", "cards.mlsum.tu", "cards.head_qa.gl", "cards.almost_evil", "cards.almost_evil.nl",
+    "cards.ragbench.covidqa", "cards.ragbench.techqa",
 ]
 JUDGED = {"cards.cohere_for_ai"}  # scored by an LLM judge: rendered here, not scored
 
@@ -51,7 +54,8 @@ def _family_cards():
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         if getattr(module, "SAMPLED_ON_MIRRORS", False):
-            module.register(lambda name, artifact: cards.__setitem__(name, artifact))
+            module.register(lambda name, artifact: cards.__setitem__(name, artifact) if name.startswith("cards.")
+                            else None)
     return cards
 
 
@@ -63,6 +67,8 @@ def test_every_family_card_is_in_the_snapshot_documented_and_fetchable():
     assert families["global_mmlu"] == 42 * 57 and families["belebele"] == 122 and families["milu"] == 88
     assert families["amazon_mass"] == 54 and families["xlsum"] == 45 and families["xnli"] == 15
     assert families["boolq_indic"] == 20 and families["mt"] == 16 and families["cohere_for_ai"] == 15
+    assert families["xwinogrande"] == 5 and families["mlsum"] == 5 and families["head_qa"] == 5
+    assert families["almost_evil"] == 9 and families["ragbench"] == 12
     for name, card in FAMILY_CARDS.items():
         path = SNAPSHOT / ("/".join(name.split(".")) + ".json")
         data = card.to_dict()

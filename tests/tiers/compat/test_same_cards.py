@@ -39,7 +39,7 @@ def _family_card_names() -> List[str]:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         if getattr(module, "SAMPLED_ON_MIRRORS", False):
-            module.register(lambda name, artifact: names.append(name))
+            module.register(lambda name, artifact: names.append(name) if name.startswith("cards.") else None)
     return names
 
 
@@ -120,7 +120,7 @@ def test_every_family_card_is_compared_or_left_out_with_a_reason():
     for name in FAMILY_CARDS:
         card, _ = fetch_artifact(name)
         assert covered(name, card) or name in left_out, f"{name}: no synthetic source and no reason to leave it out"
-    assert len(FAMILY_CARDS) >= 2797
+    assert len(FAMILY_CARDS) >= 2833
 
 
 @pytest.mark.parametrize("name", FAMILY_CARDS)

@@ -201,6 +201,38 @@ BY_PATH: Dict[str, Callable] = {
 }
 
 
+NER_NAMES = ["Ann Lee", "Bo Chen", "Acme Corp", "Nordic Bank", "Oslo", "New York", "Lima"]
+NER_TAGS = {"Ann Lee": "PER", "Bo Chen": "PER", "Acme Corp": "ORG", "Nordic Bank": "ORG", "Oslo": "LOC",
+            "New York": "LOC", "Lima": "LOC"}
+
+
+def iob_text(key: str, sentences: int = N) -> str:
+    """IOB2 lines as the UniversalNER files hold them: `# sent_id` / `# text` comments, then id, token, tag, misc and
+    annotator columns per token (tab separated); a blank line ends a sentence. Some tags are OTH (folded into O)."""
+    blocks = []
+    for index in range(sentences):
+        r = _rng("iob", key, index)
+        tokens, tags = [], []
+        for position in range(r.randint(1, 2)):
+            tokens += words(r, 1, 3).split()
+            tags += ["O"] * (len(tokens) - len(tags))
+            name = NER_NAMES[(index + position) % len(NER_NAMES)]
+            parts = name.split()
+            tokens += parts
+            tags += [f"B-{NER_TAGS[name]}"] + [f"I-{NER_TAGS[name]}"] * (len(parts) - 1)
+        if index % 3 == 0:
+            tokens += ["Rex"]
+            tags += ["B-OTH"]
+        tokens += ["."]
+        tags += ["O"]
+        text = " ".join(tokens[:-1]) + "."
+        lines = [f"# sent_id = {key}-{index}", f"# text = {text}"]
+        lines += [f"{k + 1}\t{token}\t{tag}\t-\t{'ann' + str(k % 2)}" for k, (token, tag) in
+                  enumerate(zip(tokens, tags))]
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks) + "\n"
+
+
 def _hub_loads(loader) -> list:
     return list(loader.sources) if hasattr(loader, "sources") else [loader]
 
@@ -208,6 +240,8 @@ def _hub_loads(loader) -> list:
 def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
     """The synthetic sources of every Hub load of the card (Global-MMLU rows include the card's own subject)."""
     subject = card_name.split(".")[-1] if card_name.startswith("cards.global_mmlu.") else None
+    if type(card.loader).__name__ == "LoadIOB":
+        return [{"iob_files": {split: iob_text(f"{card_name}-{split}") for split in card.loader.files}}]
     sources = []
     for load in _hub_loads(card.loader):
         make = BY_PATH[load.path]
@@ -217,6 +251,8 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
 
 
 def covered(card_name: str, card) -> bool:
+    if type(card.loader).__name__ == "LoadIOB":
+        return card_name.startswith("cards.universal_ner.")
     return all(getattr(load, "path", None) in BY_PATH for load in _hub_loads(card.loader))
 
 

@@ -1,6 +1,6 @@
 """The generated card families (scripts/catalog_sources/cards_*.py modules marked SAMPLED_ON_MIRRORS: Global-MMLU,
 Belebele, MILU, MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya, XWinograd, MLSUM, HEAD-QA, WikiHow QA,
-RAGBench).
+RAGBench, Universal NER - the last read from local copies of its IOB2 files).
 
 Every card is in the snapshot unchanged, documented and fetchable by name; a sample of each family runs through the
 real LoadHF, offline, from local Hub-layout mirrors of its dataset in the real schema (tests/card_family_sources.py):
@@ -9,6 +9,7 @@ maximum. (The compat tier compares every family card with the original's card: t
 """
 
 import collections
+import copy
 import importlib.util
 import json
 import sys
@@ -43,6 +44,7 @@ SAMPLE = [
     "cards.cohere_for_ai.aya_human_annotated.arb", "cards.cohere_for_ai.dolly_machine_translated.spa",
     "cards.xwinogrande.jp", "cards.mlsum.tu", "cards.head_qa.gl", "cards.almost_evil", "cards.almost_evil.nl",
     "cards.ragbench.covidqa", "cards.ragbench.techqa",
+    "cards.universal_ner.da.ddt", "cards.universal_ner.zh.pud",
 ]
 JUDGED = {"cards.cohere_for_ai"}  # scored by an LLM judge: rendered here, not scored
 
@@ -68,7 +70,7 @@ def test_every_family_card_is_in_the_snapshot_documented_and_fetchable():
     assert families["amazon_mass"] == 54 and families["xlsum"] == 45 and families["xnli"] == 15
     assert families["boolq_indic"] == 20 and families["mt"] == 16 and families["cohere_for_ai"] == 15
     assert families["xwinogrande"] == 5 and families["mlsum"] == 5 and families["head_qa"] == 5
-    assert families["almost_evil"] == 9 and families["ragbench"] == 12
+    assert families["almost_evil"] == 9 and families["ragbench"] == 12 and families["universal_ner"] == 17
     for name, card in FAMILY_CARDS.items():
         path = SNAPSHOT / ("/".join(name.split(".")) + ".json")
         data = card.to_dict()
@@ -86,7 +88,12 @@ def _write_mirrors(root: Path) -> Path:
     by_repo = collections.defaultdict(dict)
     for name in SAMPLE:
         for source in sources_of(name, FAMILY_CARDS[name]):
-            if source["data_dir"] is not None:
+            if "iob_files" in source:  # files the loader reads by URL: mirrored under <root>/iob/<card>/
+                for split, text in source["iob_files"].items():
+                    path = root / "iob" / name / f"{split}.iob2"
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(text, encoding="utf-8")
+            elif source["data_dir"] is not None:
                 for split, rows in source["splits"].items():
                     path = root / source["path"] / source["data_dir"] / f"{split}.jsonl"
                     path.parent.mkdir(parents=True, exist_ok=True)
@@ -108,6 +115,10 @@ def family_mirrors(tmp_path_factory):
 def test_family_card_on_its_mirror(name, family_mirrors, monkeypatch):
     monkeypatch.chdir(family_mirrors)
     card, _ = fetch_artifact(name)
+    if type(card.loader).__name__ == "LoadIOB":  # read the mirrored files instead of the URLs
+        card, loader = copy.copy(card), copy.copy(card.loader)
+        loader.files = {split: str(family_mirrors / "iob" / name / f"{split}.iob2") for split in loader.files}
+        card.loader = loader
     demos = 2 if "train" in DatasetRecipe(card=card, template_card_index=0).standardized() else 0
     recipe = DatasetRecipe(card=card, template_card_index=0, num_demos=demos, demos_pool_size=3 if demos else None)
     streams = {split: list(stream) for split, stream in recipe().items()}

@@ -106,14 +106,30 @@ def _in_memory_hub(sources):
     loaders.hf_get_dataset_splits = lambda path, name, revision=None: list(find(path, name))
 
 
+def _local_files(loader, sources):
+    """A file loader (LoadIOB) reads the given texts from local files instead of its URLs."""
+    import tempfile
+
+    for source in sources:
+        if "iob_files" in source:
+            folder = tempfile.mkdtemp()
+            files = {}
+            for split, text in source["iob_files"].items():
+                files[split] = f"{folder}/{split}.iob2"
+                with open(files[split], "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            loader.files = files
+
+
 def run_card(job):
     """A catalog card's loader (over in-memory sources), preprocess steps and task: the task fields per split."""
     from unitxt.artifact import fetch_artifact
     from unitxt.settings_utils import get_settings
 
     get_settings().allow_unverified_code = True  # the cards' filtering_lambda
-    _in_memory_hub(job["sources"])
+    _in_memory_hub([source for source in job["sources"] if "iob_files" not in source])
     card, _ = fetch_artifact(job["card"])
+    _local_files(card.loader, job["sources"])
     multi_stream = card.loader()
     for step in card.preprocess_steps or []:
         multi_stream = step(multi_stream)

@@ -44,7 +44,7 @@ SAMPLE = [
     "cards.cohere_for_ai.aya_human_annotated.arb", "cards.cohere_for_ai.dolly_machine_translated.spa",
     "cards.xwinogrande.jp", "cards.mlsum.tu", "cards.head_qa.gl", "cards.almost_evil", "cards.almost_evil.nl",
     "cards.ragbench.covidqa", "cards.ragbench.techqa",
-    "cards.universal_ner.da.ddt", "cards.universal_ner.zh.pud",
+    "cards.universal_ner.da.ddt", "cards.universal_ner.zh.pud", "cards.rag.response_generation.ragbench.cuad",
 ]
 JUDGED = {"cards.cohere_for_ai"}  # scored by an LLM judge: rendered here, not scored
 
@@ -71,6 +71,7 @@ def test_every_family_card_is_in_the_snapshot_documented_and_fetchable():
     assert families["boolq_indic"] == 20 and families["mt"] == 16 and families["cohere_for_ai"] == 15
     assert families["xwinogrande"] == 5 and families["mlsum"] == 5 and families["head_qa"] == 5
     assert families["almost_evil"] == 9 and families["ragbench"] == 12 and families["universal_ner"] == 17
+    assert families["rag"] == 12
     for name, card in FAMILY_CARDS.items():
         path = SNAPSHOT / ("/".join(name.split(".")) + ".json")
         data = card.to_dict()

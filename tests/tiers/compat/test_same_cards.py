@@ -120,6 +120,8 @@ TASK_FIELD_DIFFERENCES = {
     # the original's tasks.span_labeling.extraction adds a constant text_type ("text"); ours is
     # tasks.ner.all_entity_types (text, entity_types -> spans), same data otherwise
     "universal_ner": {"text_type"},
+    # the original's tasks.rag.response_generation also takes contexts_ids (default []); ours has no such field
+    "rag": {"contexts_ids"},
 }
 
 
@@ -147,7 +149,7 @@ def test_every_family_card_is_compared_or_left_out_with_a_reason():
     for name in FAMILY_CARDS:
         card, _ = fetch_artifact(name)
         assert covered(name, card) or name in left_out, f"{name}: no synthetic source and no reason to leave it out"
-    assert len(FAMILY_CARDS) >= 2850
+    assert len(FAMILY_CARDS) >= 2862
 
 
 @pytest.mark.parametrize("name", FAMILY_CARDS)

@@ -1,5 +1,5 @@
 """Synthetic rows in the REAL schema of the datasets behind the generated card families (Global-MMLU, Belebele, MILU,
-MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya, XWinograd, MLSUM, HEAD-QA, WikiHow QA, RAGBench).
+MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya, XWinograd, MLSUM, HEAD-QA, WikiHow QA, RAGBench, Universal NER, MMMU).
 
 `sources_of(card)` gives, for every Hub load of a card's loader, `{"path", "name", "data_dir", "splits": {split: rows}}`
 with the real repo id, config / data folder, split names, field names and value types (texts are synthetic). Rows are
@@ -191,7 +191,23 @@ def _ragbench(name, data_dir, _):
             for split in ("train", "validation", "test")}
 
 
+def _mmmu(name, data_dir, _):
+    """Image columns are empty here (the cards keep the images as media; only the text is compared)."""
+    def row(r, index, split):
+        count = index % 3 + 1
+        options = [words(r, 1, 3) + (" <image 2>" if k == 1 and count > 1 else "") for k in range(4)]
+        return {"id": f"{split}_{name}_{index}", "question": f"<image 1> [{name}] " + words(r) + "?",
+                "options": repr(options), "explanation": "", **{f"image_{k}": None for k in range(1, 8)},
+                "img_type": "['Diagrams']", "answer": "?" if split == "test" else "ABCD"[index % 4],
+                "topic_difficulty": "Medium", "question_type": "multiple-choice",
+                "subfield": r.choice(["Fine Arts", "Drawing and Painting", "Photography"])}
+
+    return {split: [row(_rng("mmmu", name, split, i), i, split) for i in range(size)]
+            for split, size in (("dev", 5), ("validation", N), ("test", N))}
+
+
 BY_PATH: Dict[str, Callable] = {
+    "MMMU/MMMU": _mmmu,
     "Muennighoff/xwinograd": _xwinograd, "reciTAL/mlsum": _mlsum, "alesi12/head_qa_v2": _head_qa,
     "0x22almostEvil/multilingual-wikihow-qa-16k": _wikihow, "rungalileo/ragbench": _ragbench,
     "CohereForAI/Global-MMLU": _global_mmlu, "CohereForAI/Global-MMLU-Lite": _global_mmlu,

@@ -1,5 +1,5 @@
 """Synthetic rows in the REAL schema of the datasets behind the generated card families (Global-MMLU, Belebele, MILU,
-MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya, XWinograd, MLSUM, HEAD-QA, WikiHow QA, RAGBench, Universal NER, MMMU).
+MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya, XWinograd, MLSUM, HEAD-QA, WikiHow QA, RAGBench, Universal NER, MMMU, BBQ).
 
 `sources_of(card)` gives, for every Hub load of a card's loader, `{"path", "name", "data_dir", "splits": {split: rows}}`
 with the real repo id, config / data folder, split names, field names and value types (texts are synthetic). Rows are
@@ -206,7 +206,21 @@ def _mmmu(name, data_dir, _):
             for split, size in (("dev", 5), ("validation", N), ("test", N))}
 
 
+def _bbq(name, data_dir, _):
+    def row(r, index):
+        return {"example_id": index, "question_index": str(index // 2 + 1),
+                "question_polarity": ["neg", "nonneg"][index % 2], "context_condition": ["ambig", "disambig"][index % 2],
+                "category": data_dir, "answer_info": {"ans0": ["a", "x"], "ans1": ["b", "y"], "ans2": ["c", "unknown"]},
+                "additional_metadata": {"subcategory": "None", "stereotyped_groups": [], "version": "a",
+                                        "source": "https://example.org"},
+                "context": f"[{data_dir}] " + " ".join(sentence(r) for _ in range(2)), "question": words(r) + "?",
+                "ans0": words(r, 1, 3), "ans1": words(r, 1, 3), "ans2": "Unknown", "label": index % 3}
+
+    return {"test": [row(_rng("bbq", data_dir, i), i) for i in range(N)]}
+
+
 BY_PATH: Dict[str, Callable] = {
+    "heegyu/bbq": _bbq,
     "MMMU/MMMU": _mmmu,
     "Muennighoff/xwinograd": _xwinograd, "reciTAL/mlsum": _mlsum, "alesi12/head_qa_v2": _head_qa,
     "0x22almostEvil/multilingual-wikihow-qa-16k": _wikihow, "rungalileo/ragbench": _ragbench,

@@ -1,6 +1,6 @@
 """The generated card families (scripts/catalog_sources/cards_*.py modules marked SAMPLED_ON_MIRRORS: Global-MMLU,
 Belebele, MILU, MASSIVE, XL-Sum, XNLI, Indic BoolQ, FLORES-101, Aya, XWinograd, MLSUM, HEAD-QA, WikiHow QA,
-RAGBench, Universal NER - read from local copies of its IOB2 files -, MMMU).
+RAGBench, Universal NER - read from local copies of its IOB2 files -, MMMU, BBQ).
 
 Every card is in the snapshot unchanged, documented and fetchable by name; a sample of each family runs through the
 real LoadHF, offline, from local Hub-layout mirrors of its dataset in the real schema (tests/card_family_sources.py):
@@ -45,7 +45,7 @@ SAMPLE = [
     "cards.xwinogrande.jp", "cards.mlsum.tu", "cards.head_qa.gl", "cards.almost_evil", "cards.almost_evil.nl",
     "cards.ragbench.covidqa", "cards.ragbench.techqa",
     "cards.universal_ner.da.ddt", "cards.universal_ner.zh.pud", "cards.rag.response_generation.ragbench.cuad",
-    "cards.mmmu.art_theory", "cards.mmmu.public_health",
+    "cards.mmmu.art_theory", "cards.mmmu.public_health", "cards.safety.bbq.Race_x_SES",
 ]
 JUDGED = {"cards.cohere_for_ai"}  # scored by an LLM judge: rendered here, not scored
 
@@ -72,7 +72,7 @@ def test_every_family_card_is_in_the_snapshot_documented_and_fetchable():
     assert families["boolq_indic"] == 20 and families["mt"] == 16 and families["cohere_for_ai"] == 15
     assert families["xwinogrande"] == 5 and families["mlsum"] == 5 and families["head_qa"] == 5
     assert families["almost_evil"] == 9 and families["ragbench"] == 12 and families["universal_ner"] == 17
-    assert families["rag"] == 12 and families["mmmu"] == 30
+    assert families["rag"] == 12 and families["mmmu"] == 30 and families["safety"] == 11
     for name, card in FAMILY_CARDS.items():
         path = SNAPSHOT / ("/".join(name.split(".")) + ".json")
         data = card.to_dict()

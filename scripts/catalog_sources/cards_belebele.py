@@ -8,7 +8,8 @@ as a string). The card names use the variant in lower case.
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, ListFieldValues, Rename, Set
+from unitxt.operators import CastFields, ListFieldValues, Rename, Set
+from unitxt.operators.field_edits import AddConstant
 
 SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
 
@@ -32,8 +33,9 @@ def belebele_card(variant: str) -> TaskCard:
         loader=LoadHF(path="facebook/belebele", name=variant),
         preprocess_steps=[
             ListFieldValues(fields=["mc_answer1", "mc_answer2", "mc_answer3", "mc_answer4"], to_field="choices"),
-            Rename(field_to_field={"flores_passage": "context"}),
-            ExecuteExpression(expression="int(correct_answer_num) - 1", to_field="answer"),
+            Rename(field_to_field={"flores_passage": "context", "correct_answer_num": "answer"}),
+            CastFields(fields={"answer": "int"}),
+            AddConstant(field="answer", add=-1),
             Set(fields={"context_type": "passage"}),
         ],
         task="tasks.qa.multiple_choice.with_context",

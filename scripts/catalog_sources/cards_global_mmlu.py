@@ -12,7 +12,7 @@ from _shared import card_tags, hf_url
 from cards_multiple_choice import MMLU_SUBJECTS
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, ListFieldValues, Rename, Set
+from unitxt.operators import ListFieldValues, MapInstanceValues, Rename, Set
 from unitxt.operators.streams import Deduplicate
 from unitxt.splitters import RenameSplits, SplitRandomMix
 
@@ -33,7 +33,7 @@ PAPER = "https://arxiv.org/abs/2412.03304"
 def _choices_steps():
     """The A-D answer letter becomes the option index; the four options become `choices`."""
     return [
-        ExecuteExpression(expression="'ABCD'.index(answer)", to_field="answer"),
+        MapInstanceValues(mappers={"answer": {letter: index for index, letter in enumerate("ABCD")}}),
         ListFieldValues(fields=["option_a", "option_b", "option_c", "option_d"], to_field="choices"),
     ]
 
@@ -69,7 +69,7 @@ def global_mmlu_lite_card(language: str, sensitivity: str) -> TaskCard:
             Deduplicate(by=["question", "subject", "answer"]),
             *_choices_steps(),
             Rename(field_to_field={"subject": "topic"}),
-            ExecuteExpression(expression="topic.replace('_', ' ')", to_field="topic"),
+            MapInstanceValues(mappers={"topic": {subject: subject.replace("_", " ") for subject in MMLU_SUBJECTS}}),
         ],
         task=TASK,
         templates=TEMPLATES,

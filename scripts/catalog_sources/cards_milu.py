@@ -8,7 +8,7 @@ demos split) and `test`; rows hold `question`, `option1`..`option4`, `target` (t
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, FilterByCondition, ListFieldValues, Set
+from unitxt.operators import FilterByCondition, ListFieldValues, MapInstanceValues, Rename, Set
 from unitxt.operators.streams import Deduplicate
 from unitxt.splitters import RenameSplits
 
@@ -27,7 +27,8 @@ def milu_card(language: str, domain: str) -> TaskCard:
             FilterByCondition(values={"domain": domain}, condition="eq"),
             Deduplicate(by=["question", "subject", "target"]),
             RenameSplits(mapper={"validation": "train"}),
-            ExecuteExpression(expression="int(target[len('option'):]) - 1", to_field="answer"),
+            Rename(field_to_field={"target": "answer"}),
+            MapInstanceValues(mappers={"answer": {f"option{number}": number - 1 for number in range(1, 5)}}),
             ListFieldValues(fields=["option1", "option2", "option3", "option4"], to_field="choices"),
             Set(fields={"topic": domain}),
         ],

@@ -9,8 +9,8 @@ the images `image_1`..`image_7` (absent ones empty), `answer` (a letter A-E, or 
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, ListFieldValues, Rename
-from unitxt.operators.field_edits import Filter, Lower, MapReplace
+from unitxt.operators import ListFieldValues, Rename
+from unitxt.operators.field_edits import Filter, Lower, MapReplace, MapValues
 from unitxt.processors import LiteralEval
 from unitxt.splitters import RenameSplits
 
@@ -44,8 +44,7 @@ def mmmu_card(subject: str) -> TaskCard:
                                 for index in range(1, IMAGES + 1)}),
             LiteralEval(field="choices"),
             Lower(field="subfield", to_field="topic"),
-            ExecuteExpression(expression="'ABCDE'.index(answer) if answer in 'ABCDE' and len(answer) == 1 else None",
-                              to_field="answer"),
+            MapValues(field="answer", mapping={**{letter: index for index, letter in enumerate("ABCDE")}, "?": None}),
         ],
         task="tasks.qa.multiple_choice.with_topic",
         templates="templates.qa.multiple_choice.with_topic.all",

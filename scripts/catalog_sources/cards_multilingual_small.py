@@ -14,8 +14,9 @@ train / validation / test and rows `question`, `documents` (a list of texts) and
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import (Copy, ExecuteExpression, FilterByCondition, ListFieldValues, LoadJson, RemoveFields,
-                              Rename, Set, Wrap)
+from unitxt.operators import (CastFields, Copy, ExecuteExpression, FilterByCondition, ListFieldValues, LoadJson,
+                              RemoveFields, Rename, Set, Wrap)
+from unitxt.operators.field_edits import AddConstant
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
 
@@ -37,7 +38,8 @@ def xwinograd_card(language: str) -> TaskCard:
         loader=LoadHF(path="Muennighoff/xwinograd", name=language),
         preprocess_steps=[
             ListFieldValues(fields=["option1", "option2"], to_field="choices"),
-            ExecuteExpression(expression="int(answer) - 1", to_field="answer"),
+            CastFields(fields={"answer": "int"}),
+            AddConstant(field="answer", add=-1),
             Rename(field_to_field={"sentence": "question"}),
         ],
         task="tasks.qa.multiple_choice.open",

@@ -12,7 +12,7 @@ cards name tasks.span_labeling.extraction, which here is the class_type / classe
 from _shared import card_tags
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadIOB
-from unitxt.operators import ExecuteExpression, Rename, Set
+from unitxt.operators import Copy, Rename, Set
 from unitxt.operators.dialog import IobExtractor
 from unitxt.operators.streams import Shuffle
 
@@ -56,9 +56,8 @@ def universal_ner_card(language: str, treebank: str) -> TaskCard:
             Rename(field_to_field={"ner_tags": "labels"}),
             IobExtractor(labels=list(ENTITY_TYPES.values()), begin_labels=[f"B-{tag}" for tag in ENTITY_TYPES],
                          inside_labels=[f"I-{tag}" for tag in ENTITY_TYPES], outside_label="O"),
-            ExecuteExpression(expression="[span['start'] for span in spans]", to_field="spans_starts"),
-            ExecuteExpression(expression="[span['end'] for span in spans]", to_field="spans_ends"),
-            ExecuteExpression(expression="[span['label'] for span in spans]", to_field="labels"),
+            Copy(field_to_field={"spans/*/start": "spans_starts", "spans/*/end": "spans_ends",
+                                 "spans/*/label": "labels"}, get_default=[], not_exist_ok=True),
             Set(fields={"entity_types": list(ENTITY_TYPES.values())}),
         ],
         task="tasks.ner.all_entity_types",

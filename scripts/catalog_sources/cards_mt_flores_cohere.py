@@ -23,7 +23,9 @@ AYA_SUBSETS = {
     "dolly_human_edited": ["fra", "spa"],
     "dolly_machine_translated": ["deu", "eng", "fra", "jpn", "por", "spa"],
 }
-AYA_METRIC = "metrics.rag.correctness.llama_index_by_gpt_3_5_turbo"
+# the original scores with llama_index's correctness judge on gpt-3.5-turbo (the llama_index package is not a
+# dependency); here the catalog's GPT-4o answer-correctness judge
+AYA_METRIC = "metrics.rag.answer_correctness.gpt_4o_openai_judge"
 
 
 def flores_card(source: str, target: str) -> TaskCard:

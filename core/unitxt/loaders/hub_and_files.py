@@ -26,6 +26,18 @@ def _rows_from_hf_dataset(dataset: Any, limit: Optional[int]) -> Iterator[Dict[s
         yield dict(row)
 
 
+_LAMBDAS: Dict[str, Callable[[Any], Any]] = {}
+
+
+def _compiled_lambda(text: str, compile_lambda: Callable[[str], Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    """A row filter compiled once per text (the compiled lambda holds no state), so fetching a card again is fast."""
+    if text not in _LAMBDAS:
+        if len(_LAMBDAS) >= 2048:
+            _LAMBDAS.clear()
+        _LAMBDAS[text] = compile_lambda(text)
+    return _LAMBDAS[text]
+
+
 class LoadHF(Loader):
     """Load a dataset with `datasets.load_dataset` (Hub name or local folder in the Hub layout)."""
 
@@ -48,7 +60,7 @@ class LoadHF(Loader):
             from ..sandbox.expressions import SandboxError, compile_lambda
 
             try:
-                self._row_filter = compile_lambda(self.filtering_lambda)
+                self._row_filter = _compiled_lambda(self.filtering_lambda, compile_lambda)
             except SandboxError as error:
                 raise LoaderError(f"filtering_lambda is not a valid sandboxed lambda: {error}",
                                   artifact=type(self).__name__, field="filtering_lambda") from None

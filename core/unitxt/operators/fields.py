@@ -2,6 +2,7 @@
 expression, JSON, casting, zipping, indexing, joining and splitting strings."""
 
 import copy
+import functools
 import json
 from typing import Any, Dict, Generator, Iterable, List, Optional
 
@@ -251,6 +252,15 @@ class FilterByExpression(StreamOperator):
             )
 
 
+@functools.lru_cache(maxsize=2048)
+def _compiled_expression(expression: str) -> Any:
+    """A validated expression, compiled once per text (compiled expressions hold no state between evaluations), so
+    fetching a catalog card again does not validate its expressions again."""
+    from ..sandbox.expressions import compile_expression
+
+    return compile_expression(expression)
+
+
 class ExecuteExpression(InstanceOperator):
     """Store the value of a sandboxed expression over the instance's fields in `to_field`."""
 
@@ -261,13 +271,12 @@ class ExecuteExpression(InstanceOperator):
 
     def prepare(self) -> None:
         from ..sandbox.runtime import _MODULES
-        from ..sandbox.expressions import compile_expression
 
         refused = [name for name in self.imports_list if name not in _MODULES]
         if refused:
             raise UnitxtError(f"imports_list may only name the sandbox's modules {sorted(_MODULES)}; refused: "
                               f"{refused}.", artifact=type(self).__name__, field="imports_list")
-        self._compiled = compile_expression(self.expression)
+        self._compiled = _compiled_expression(self.expression)
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         dict_set(instance, self.to_field, self._compiled.evaluate(instance))

@@ -1,7 +1,8 @@
 """Runs jobs through the ORIGINAL unitxt package (executed by the oracle venv's python, never imported by tests).
 
 stdin: a JSON list of jobs {"kind": "metric"|"processor", "name", "predictions", "references", "task_data"}, or
-{"kind": "operator", "artifact": {...JSON...}, "instances": [...]} / {..., "per_instance": false, "streams": {...}};
+{"kind": "operator", "artifact": {...JSON...}, "instances": [...]} / {..., "per_instance": false, "streams": {...}}, or
+{"kind": "card", "card": <catalog name>, "sources": [{"path", "name", "data_dir", "splits": {split: rows}}]};
 argv[1]: the file that receives a JSON list of results {"instances": [...], "global": {...}} or {"error": "..."}
 per job (not stdout: the original package prints there).
 """
@@ -81,6 +82,62 @@ def run_results(job):
     }
 
 
+def _in_memory_hub(sources):
+    """Replace the original's Hub access by the given synthetic sources: {"path", "name", "data_dir", "splits"}."""
+    import datasets
+    import unitxt.loaders as loaders
+
+    def find(path, name=None, data_dir=None, **_):
+        for source in sources:
+            if (source["path"], source.get("name"), source.get("data_dir")) == (path, name, data_dir):
+                return source["splits"]
+        raise FileNotFoundError(f"no synthetic source for {path} {name} {data_dir}")
+
+    def load(path, *args, name=None, data_dir=None, split=None, streaming=False, **kwargs):
+        splits = {key: datasets.Dataset.from_list(rows) for key, rows in find(path, name, data_dir).items()}
+        if streaming:
+            splits = {key: value.to_iterable_dataset() for key, value in splits.items()}
+        if split is not None:
+            return splits[split]
+        return (datasets.IterableDatasetDict if streaming else datasets.DatasetDict)(splits)
+
+    loaders.LoadHF._loader_cache.clear()  # a card's rows, not those of an earlier job with the same loader
+    loaders.hf_load_dataset = load
+    loaders.hf_get_dataset_splits = lambda path, name, revision=None: list(find(path, name))
+
+
+def _local_files(loader, sources):
+    """A file loader (LoadIOB) reads the given texts from local files instead of its URLs."""
+    import tempfile
+
+    for source in sources:
+        if "iob_files" in source:
+            folder = tempfile.mkdtemp()
+            files = {}
+            for split, text in source["iob_files"].items():
+                files[split] = f"{folder}/{split}.iob2"
+                with open(files[split], "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            loader.files = files
+
+
+def run_card(job):
+    """A catalog card's loader (over in-memory sources), preprocess steps and task: the task fields per split."""
+    from unitxt.artifact import fetch_artifact
+    from unitxt.settings_utils import get_settings
+
+    get_settings().allow_unverified_code = True  # the cards' filtering_lambda
+    _in_memory_hub([source for source in job["sources"] if "iob_files" not in source])
+    card, _ = fetch_artifact(job["card"])
+    _local_files(card.loader, job["sources"])
+    multi_stream = card.loader()
+    for step in card.preprocess_steps or []:
+        multi_stream = step(multi_stream)
+    multi_stream = card.task(multi_stream)
+    return {"streams": {name: [{"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]}
+                               for row in stream] for name, stream in multi_stream.items()}}
+
+
 def _plain(value):
     """JSON for numpy scalars, artifacts (their dict) and other iterables."""
     if hasattr(value, "item"):
@@ -95,7 +152,7 @@ def main():
     for job in json.load(sys.stdin):
         try:
             runner = {"metric": run_metric, "processor": run_processor, "results": run_results,
-                      "operator": run_operator}[job["kind"]]
+                      "operator": run_operator, "card": run_card}[job["kind"]]
             results.append(runner(job))
         except Exception as error:  # noqa: BLE001
             results.append({"error": f"{type(error).__name__}: {str(error)[-300:]}"})

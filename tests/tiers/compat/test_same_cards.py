@@ -1,0 +1,210 @@
+"""Same card, same instances: every card of the generated families (scripts/catalog_sources/cards_*.py modules marked
+SAMPLED_ON_MIRRORS) runs over synthetic rows in its dataset's real schema (tests/card_family_sources.py) through the
+original package's card of the same name (oracle, `card` jobs of oracle_runner.py) and through ours. In both, the Hub
+access is replaced by the in-memory rows (the loaders' own options - config, data folder, splits, filtering_lambda -
+still apply); then the preprocess steps and the task run. Compared: the split names and, per split, each instance's task
+task_data (input_fields and reference_fields merged; the original's multiple-choice tasks list `choices`
+among both). Templates are ours and not compared.
+
+Splits made by seeded random portions (SplitRandomMix) are drawn differently by design (the original routes each row
+at random, we cut exact seeded portions), so portion splits of one source are compared as the multiset of their union
+(or, when the portions overlap, each as a subset of the source's instances); whole splits are compared exactly.
+Cards left out, with the reason: cards_left_out.txt next to this file.
+"""
+
+import collections
+import functools
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+from unitxt.artifact import fetch_artifact
+from unitxt.splitters import SplitRandomMix, parse_split_spec
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))  # the default tier's synthetic sources (tests/card_family_sources.py)
+from tests.card_family_sources import covered, sources_of  # noqa: E402
+SOURCES = ROOT / "scripts" / "catalog_sources"
+LEFT_OUT = Path(__file__).with_name("cards_left_out.txt")
+
+
+def _family_card_names() -> List[str]:
+    sys.path.insert(0, str(SOURCES))
+    names = []
+    for path in sorted(SOURCES.glob("cards_*.py")):
+        spec = importlib.util.spec_from_file_location(f"card_family_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        if getattr(module, "SAMPLED_ON_MIRRORS", False):
+            module.register(lambda name, artifact: names.append(name) if name.startswith("cards.") else None)
+    return names
+
+
+FAMILY_CARDS = _family_card_names()
+
+
+def _ours(card, sources) -> Dict[str, list]:
+    """Our card over the in-memory sources: loader (with datasets.load_dataset answered from memory), steps, task."""
+    import datasets
+
+    from unitxt.operator import SequentialOperator
+
+    def load(path, name=None, data_dir=None, split=None, streaming=False, **_):
+        for source in sources:
+            if (source["path"], source["name"], source["data_dir"]) == (path, name, data_dir):
+                splits = {key: datasets.Dataset.from_list(rows) for key, rows in source["splits"].items()}
+                if streaming:
+                    splits = {key: value.to_iterable_dataset() for key, value in splits.items()}
+                return splits[split] if split is not None else splits
+        raise FileNotFoundError(f"no synthetic source for {path} {name} {data_dir}")
+
+    original, datasets.load_dataset = datasets.load_dataset, load
+    try:
+        card = _with_local_files(card, sources)
+        multi_stream = card.loader()
+        out = SequentialOperator(steps=[*(card.preprocess_steps or []), card.task])(multi_stream)
+        return {name: [{"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]}
+                       for row in stream] for name, stream in out.items()}
+    finally:
+        datasets.load_dataset = original
+
+
+def _with_local_files(card, sources):
+    """A copy of the card whose file loader (LoadIOB) reads the given texts from local files instead of its URLs."""
+    import copy
+    import tempfile
+
+    for source in sources:
+        if "iob_files" in source:
+            folder = Path(tempfile.mkdtemp())
+            for split, text in source["iob_files"].items():
+                (folder / f"{split}.iob2").write_text(text, encoding="utf-8")
+            card = copy.copy(card)
+            card.loader = copy.copy(card.loader)
+            card.loader.files = {split: str(folder / f"{split}.iob2") for split in source["iob_files"]}
+    return card
+
+
+def _mixes(card) -> List[Dict[str, str]]:
+    mixes = []
+    for step in card.preprocess_steps or []:
+        if isinstance(step, str):
+            step = fetch_artifact(step)[0]
+        if isinstance(step, SplitRandomMix):
+            mixes.append(step.mix)
+    return mixes
+
+
+def _portion_groups(card):
+    """[(targets, overlapping)] for splits cut as portions of one source; whole splits are not listed."""
+    groups = []
+    for mix in _mixes(card):
+        by_source = collections.defaultdict(list)
+        for target, spec in mix.items():
+            for source, amount, percent in parse_split_spec(spec):
+                if amount is not None and not (percent and amount == 100):
+                    by_source[source].append((target, amount if percent else None))
+        for source, portions in by_source.items():
+            total = sum(amount or 0 for _, amount in portions)
+            whole = [target for target, spec in mix.items() if spec in (source, f"{source}[100%]")]
+            groups.append(([target for target, _ in portions], total > 100 or bool(whole)))
+    return groups
+
+
+# task fields one side's task definition has and the other's lacks, by family, with the reason
+TASK_FIELD_DIFFERENCES = {
+    # the original's tasks.span_labeling.extraction adds a constant text_type ("text"); ours is
+    # tasks.ner.all_entity_types (text, entity_types -> spans), same data otherwise
+    "universal_ner": {"text_type"},
+    # the original's tasks.rag.response_generation also takes contexts_ids (default []); ours has no such field
+    "rag": {"contexts_ids"},
+}
+
+
+def _task_data(instance, ignored=frozenset()) -> str:
+    """The instance's task_data (input and reference fields merged) without `ignored` fields, as sortable JSON."""
+    data = {**instance["input_fields"], **instance["reference_fields"]}
+    return json.dumps({key: value for key, value in data.items() if key not in ignored}, sort_keys=True,
+                      ensure_ascii=False)
+
+
+@pytest.fixture(scope="module")
+def oracle_results(oracle):
+    jobs, names = [], []
+    for name in FAMILY_CARDS:
+        card, _ = fetch_artifact(name)
+        if covered(name, card):
+            jobs.append({"kind": "card", "card": name, "sources": sources_of(name, card)})
+            names.append(name)
+    return dict(zip(names, oracle(jobs)))
+
+
+def test_every_family_card_is_compared_or_left_out_with_a_reason():
+    left_out = {line.split(":")[0].strip() for line in LEFT_OUT.read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#")}
+    for name in FAMILY_CARDS:
+        card, _ = fetch_artifact(name)
+        assert covered(name, card) or name in left_out, f"{name}: no synthetic source and no reason to leave it out"
+    assert len(FAMILY_CARDS) >= 2903
+
+
+@pytest.mark.parametrize("name", FAMILY_CARDS)
+def test_same_instances_as_the_original_card(name, oracle_results):
+    card, _ = fetch_artifact(name)
+    theirs = oracle_results[name]
+    assert "error" not in theirs, f"the original failed on {name}: {theirs['error']}"
+    theirs = theirs["streams"]
+    ours = _ours(card, sources_of(name, card))
+    assert sorted(ours) == sorted(theirs), f"{name}: splits {sorted(ours)} != original {sorted(theirs)}"
+    ignored = TASK_FIELD_DIFFERENCES.get(name.split(".")[1], set())
+    first = next(rows[0] for rows in ours.values() if rows)
+    first_theirs = next(rows[0] for rows in theirs.values() if rows)
+    fields = lambda row: set(row["input_fields"]) | set(row["reference_fields"])  # noqa: E731
+    assert fields(first) ^ fields(first_theirs) <= ignored, (name, fields(first), fields(first_theirs))
+    _key = functools.partial(_task_data, ignored=ignored)
+    assert sum(len(rows) for rows in ours.values()) > 0, f"{name}: the synthetic source gave no instance"
+    portioned = set()
+    for targets, overlapping in _portion_groups(card):
+        portioned.update(targets)
+        if overlapping:
+            for target in targets:
+                ours_all = {_key(row) for rows in ours.values() for row in rows}
+                theirs_all = {_key(row) for rows in theirs.values() for row in rows}
+                assert {_key(row) for row in ours[target]} <= ours_all
+                assert {_key(row) for row in theirs[target]} <= theirs_all
+        else:
+            ours_union = sorted(_key(row) for target in targets for row in ours[target])
+            theirs_union = sorted(_key(row) for target in targets for row in theirs[target])
+            assert ours_union == theirs_union, f"{name}: the rows of splits {targets} differ"
+    for split in sorted(set(ours) - portioned):
+        assert sorted(map(_key, ours[split])) == sorted(map(_key, theirs[split])), f"{name}: split {split} differs"
+
+
+def test_every_original_card_name_resolves_here_or_is_listed_with_a_reason(capsys):
+    """The original catalog's cards.* names (read from the oracle package): each resolves here, or is listed in
+    cards_left_out.txt with its reason (and then does not resolve: the list holds no stale entries)."""
+    from unitxt.catalog import LocalCatalog
+
+    from .test_catalog_loads import oracle_catalog_folder
+
+    original = [name for name in LocalCatalog(oracle_catalog_folder()).names() if name.startswith("cards.")]
+    listed = {}
+    for line in LEFT_OUT.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, reason = line.partition(":")
+            assert reason.strip(), f"{name}: no reason given"
+            listed[name.strip()] = reason.strip()
+    ours = set(LocalCatalog(ROOT / "catalog_snapshot").names())
+    resolved = [name for name in original if name in ours]
+    missing = sorted(set(original) - ours - set(listed))
+    assert not missing, f"{len(missing)} original card names neither resolve nor are listed: {missing[:20]}"
+    stale = sorted(name for name in listed if name in ours)
+    assert not stale, f"listed as left out but resolving here: {stale[:20]}"
+    with capsys.disabled():
+        print(f"\noriginal cards.* names resolving here: {len(resolved)} of {len(original)} "
+              f"({len(resolved) / len(original):.1%}); listed with a reason: {len(listed)}")
+    assert len(resolved) >= 3070

@@ -340,3 +340,22 @@ def test_python_m_of_an_aliased_entry_module():
     completed = subprocess.run([sys.executable, "-m", "unitxt.ui", "--help"], env=env, capture_output=True, text=True)
     assert completed.returncode == 0, completed.stderr[-2000:]
     assert "Explore the unitxt catalog" in completed.stdout and "--port" in completed.stdout
+
+
+def test_the_package_never_imports_through_an_alias():
+    """Old paths are for users' code; the library imports each module from its home."""
+    from unitxt.module_aliases import MODULE_ALIASES
+
+    aliased = {f"unitxt.{old}" for old in MODULE_ALIASES}
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        if "__pycache__" in path.parts:
+            continue
+        name = _module_name(path)
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                target = _absolute(package, node.level, node.module or "")
+                targets = {target} | {f"{target}.{alias.name}" for alias in node.names}
+                found += [f"{name}: {hit}" for hit in sorted(targets & aliased)]
+    assert found == []

@@ -15,16 +15,12 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from .errors import CatalogError
 from .query_parser import validate_catalog_name
-from .settings_utils import settings
+from .settings_utils import default_catalog_path, settings
 
 
 def _default_catalog_path() -> str:
-    """The catalog shipped with the library: next to this module (release) or at the repository root."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "catalog_snapshot", here.parent.parent / "catalog_snapshot"):
-        if candidate.is_dir():
-            return str(candidate)
-    return str(here.parent.parent / "catalog_snapshot")
+    """The catalog shipped with the library: next to the package (release) or at the repository root."""
+    return default_catalog_path()
 
 
 def write_json_atomically(path: Union[str, Path], data: Any) -> None:
@@ -176,6 +172,19 @@ def get_default_catalog() -> LocalCatalog:
     if _default_catalog is None:
         _default_catalog = LocalCatalog(_default_catalog_path())
     return _default_catalog
+
+
+_write_catalog: Optional[LocalCatalog] = None  # where add_to_catalog writes without a path (None: the default one)
+
+
+def set_write_catalog(catalog: Optional[LocalCatalog]) -> None:
+    """Send writes without an explicit path to `catalog` (None: back to the default catalog); used by temp_catalog."""
+    global _write_catalog
+    _write_catalog = catalog
+
+
+def get_write_catalog() -> LocalCatalog:
+    return _write_catalog if _write_catalog is not None else get_default_catalog()
 
 
 def register_local_catalog(path: Union[str, Path]) -> LocalCatalog:

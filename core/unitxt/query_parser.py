@@ -253,3 +253,41 @@ def format_value(value: Any) -> str:
         escaped = text.replace("\\", "\\\\").replace("'", "\\'")
         return f"'{escaped}'"
     return text
+
+
+def _typed(value: Any) -> Any:
+    """The original's typing of parsed values: numbers, true/false and none typed; quoted strings keep quotes."""
+    if isinstance(value, list):
+        return [_typed(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _typed(item) for key, item in value.items()}
+    if isinstance(value, Unquoted):
+        return guess_scalar(value)
+    return f'"{value}"' if isinstance(value, str) else value
+
+
+def parse_key_equals_value_string_to_dict(query: str) -> Dict[str, Any]:
+    """`key=value,...` into a dict, values typed as the original does (`a=1,b=[x,y]` -> {"a": 1, "b": ["x", "y"]})."""
+    if not isinstance(query, str) or "=" not in query:
+        raise OverrideSyntaxError(f"malformed assignment in: {query}")
+    return _typed(parse_assignments(query))
+
+
+def separate_inside_and_outside_square_brackets(query: str) -> Tuple[str, Any]:
+    """`name[key=value,...]` -> (name, typed overrides); a query without brackets -> (query, None)."""
+    if query.count("[") != query.count("]") or ("]" in query and query.index("]") < query.find("[")):
+        raise OverrideSyntaxError("Illegal structure: unmatched square brackets.")
+    bracket = query.find("[")
+    if bracket < 0:
+        return query, None
+    name = query[:bracket].strip()
+    if not name:
+        raise OverrideSyntaxError(f"malformed name at the beginning of: {query}")
+    parser = _Parser(query)
+    parser.pos = bracket + 1
+    overrides = parser.assignments("]")
+    parser.expect("]")
+    if query[parser.pos:].strip():
+        raise OverrideSyntaxError("malformed end of query: excessive text following the ] that closes the overwrites "
+                                  f"in: {query!r}")
+    return name, _typed(overrides)

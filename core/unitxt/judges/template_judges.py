@@ -19,6 +19,7 @@ from ..inference.base import InferenceEngine
 from ..logging_utils import get_logger
 from ..metrics.base import BulkInstanceMetric
 from ..rendering.row_json import task_data_policy
+from ..module_aliases import moved_classes
 
 _PAIRWISE_WINNER = {"a": 1.0, "tie": 0.5, "b": 0.0}
 
@@ -262,3 +263,6 @@ def yes_probability(tokens: List[Dict[str, Any]]) -> float:
     if seen_no:
         return 1.0 - p_no
     return math.nan
+
+
+__getattr__ = moved_classes(__name__)  # the original kept more classes here: found where they live now

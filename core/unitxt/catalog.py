@@ -56,9 +56,9 @@ def add_to_catalog(
     return path
 
 
-def is_local_catalog_registered(path: Union[str, Path]) -> bool:
+def is_local_catalog_registered(catalog_path: Union[str, Path]) -> bool:
     """Whether a catalog directory is registered (the original's `register.is_local_catalog_registered`)."""
-    return any(os.path.abspath(catalog.location) == os.path.abspath(path) for catalog in get_catalogs())
+    return any(os.path.abspath(catalog.location) == os.path.abspath(catalog_path) for catalog in get_catalogs())
 
 
 def register_all_artifacts(path: Optional[Union[str, Path]] = None) -> None:

@@ -187,8 +187,9 @@ def get_write_catalog() -> LocalCatalog:
     return _write_catalog if _write_catalog is not None else get_default_catalog()
 
 
-def register_local_catalog(path: Union[str, Path]) -> LocalCatalog:
+def register_local_catalog(catalog_path: Union[str, Path]) -> LocalCatalog:
     """Register a catalog directory; it takes precedence over every catalog registered before it."""
+    path = catalog_path
     if not os.path.isdir(path):
         raise CatalogError(f"Can not register catalog: '{path}' is not a directory.")
     location = os.path.abspath(path)
@@ -203,8 +204,8 @@ def register_local_catalog(path: Union[str, Path]) -> LocalCatalog:
 register_catalog = register_local_catalog
 
 
-def unregister_local_catalog(path: Union[str, Path]) -> None:
-    location = os.path.abspath(path)
+def unregister_local_catalog(catalog_path: Union[str, Path]) -> None:
+    location = os.path.abspath(catalog_path)
     _registered[:] = [catalog for catalog in _registered if catalog.location != location]
 
 

@@ -266,15 +266,17 @@ def _typed(value: Any) -> Any:
     return f'"{value}"' if isinstance(value, str) else value
 
 
-def parse_key_equals_value_string_to_dict(query: str) -> Dict[str, Any]:
+def parse_key_equals_value_string_to_dict(args: str) -> Dict[str, Any]:
     """`key=value,...` into a dict, values typed as the original does (`a=1,b=[x,y]` -> {"a": 1, "b": ["x", "y"]})."""
+    query = args
     if not isinstance(query, str) or "=" not in query:
         raise OverrideSyntaxError(f"malformed assignment in: {query}")
     return _typed(parse_assignments(query))
 
 
-def separate_inside_and_outside_square_brackets(query: str) -> Tuple[str, Any]:
+def separate_inside_and_outside_square_brackets(s: str) -> Tuple[str, Any]:
     """`name[key=value,...]` -> (name, typed overrides); a query without brackets -> (query, None)."""
+    query = s
     if query.count("[") != query.count("]") or ("]" in query and query.index("]") < query.find("[")):
         raise OverrideSyntaxError("Illegal structure: unmatched square brackets.")
     bracket = query.find("[")

@@ -111,8 +111,9 @@ def _tokenize(text: str) -> List[Tuple[str, str]]:
     return tokens
 
 
-def parse_type_string(text: str) -> Any:
+def parse_type_string(type_string: str) -> Any:
     """Parse a type string such as "Dict[str, List[int]]" into the typing object it names."""
+    text = type_string
     tokens = _tokenize(text)
     position = [0]
 
@@ -307,9 +308,9 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
     raise TypeStringError(f"Unsupported type annotation {tp!r}.")
 
 
-def isoftype(value: Any, tp: Any) -> bool:
-    """True when value conforms to the (possibly nested, possibly string-named) type."""
-    return make_checker(tp)(value)
+def isoftype(object: Any, typing_type: Any) -> bool:  # noqa: A002 - the original's parameter names
+    """True when the value conforms to the (possibly nested, possibly string-named) type."""
+    return make_checker(typing_type)(object)
 
 
 def describe_value_type(value: Any, max_items: int = 3) -> str:
@@ -328,9 +329,10 @@ class UnsupportedTypeError(UnitxtError, ValueError):
     """A value that is not a type (or type string) was given where a type is expected."""
 
 
-def is_type(obj: Any) -> bool:
-    """Whether `obj` is a type or a typing construct (List[int], Optional[str], Any...)."""
-    return isinstance(obj, type) or obj is Any or typing.get_origin(obj) is not None or obj in _REGISTERED_TYPES.values()
+def is_type(object: Any) -> bool:  # noqa: A002 - the original's parameter name
+    """Whether the value is a type or a typing construct (List[int], Optional[str], Any...)."""
+    return (isinstance(object, type) or object is Any or typing.get_origin(object) is not None
+            or any(object is registered for registered in _REGISTERED_TYPES.values()))
 
 
 def to_type_string(typing_type: Any) -> str:

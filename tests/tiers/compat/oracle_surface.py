@@ -44,17 +44,22 @@ def parameters_of(obj):
 
 
 def dataclass_fields_of(cls):
-    """Fields of the original's Dataclass-based classes (their __init__ takes **kwargs): name -> default."""
-    fields = getattr(cls, "__dataclass_fields__", None) or getattr(cls, "_fields", None)
-    if not isinstance(fields, dict):
+    """Public fields of the original's Dataclass-based classes (their __init__ takes **kwargs): name -> default
+    (simple defaults as they are, others by type name, None when the field is required)."""
+    fields = cls.__dict__.get("__fields__") if isinstance(cls.__dict__.get("__fields__"), dict) else None
+    if fields is None:
         return None
     out = {}
     for name, field in fields.items():
-        if name.startswith("_"):
+        if name.startswith("_") or getattr(field, "internal", False) or not getattr(field, "init", True):
             continue
         default = getattr(field, "default", None)
-        has = getattr(field, "default", None) is not None or getattr(field, "default_factory", None) is not None
-        out[name] = default if isinstance(default, SIMPLE) else None if not has else {"type": type(default).__name__}
+        if getattr(field, "required", False) or getattr(field, "abstract", False):
+            out[name] = {"required": True}
+        elif getattr(field, "default_factory", None) is not None:
+            out[name] = {"factory": True}
+        else:
+            out[name] = default if isinstance(default, SIMPLE) else {"type": type(default).__name__}
     return out
 
 

@@ -535,9 +535,10 @@ class ArtifactLink(Artifact):
 MAX_LINK_CHAIN = 50  # artifact_link entries followed in a row before giving up
 
 
-def fetch_artifact(name_or_artifact: Any, _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
+def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
     """Resolve an artifact, a catalog name, or a `name[key=value,...]` query into `(artifact, catalog)`; the catalog
     is the one that held the entry (None for an artifact or a serialised dict given directly)."""
+    name_or_artifact = artifact_rep
     if isinstance(name_or_artifact, Artifact):
         return name_or_artifact, None
     if isinstance(name_or_artifact, dict) and "__type__" in name_or_artifact:

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from .errors import CatalogError
+from .errors import CatalogEntryExistsError, CatalogError
 from .query_parser import validate_catalog_name
 from .settings_utils import default_catalog_path, settings
 
@@ -116,7 +116,7 @@ class LocalCatalog:
     def save(self, artifact: Any, name: str, overwrite: bool = False) -> Path:
         path = self.path_for(name)
         if path.exists() and not overwrite:
-            raise CatalogError(
+            raise CatalogEntryExistsError(
                 f"Catalog entry '{name}' already exists at {path}; pass overwrite=True to replace it.",
                 artifact=name,
             )

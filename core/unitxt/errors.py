@@ -112,8 +112,13 @@ def error_context(context_object: Any = None, **context: Any) -> Iterator[None]:
         raise
 
 
-class ArtifactDefinitionError(UnitxtError, TypeError):
-    """An artifact was constructed with missing, unknown or wrongly typed fields."""
+class ArtifactDefinitionError(UnitxtError, TypeError, ValueError):
+    """An artifact was constructed with missing, unknown or wrongly typed fields (an `except TypeError` or `except
+    ValueError` written for the original catches it: it raises one or the other for these mistakes)."""
+
+
+class ArtifactConfigurationError(ArtifactDefinitionError, AssertionError):
+    """An artifact's fields contradict each other or leave it nothing to do (the original asserts these)."""
 
 
 class UnknownArtifactTypeError(UnitxtError, TypeError):
@@ -124,6 +129,10 @@ class CatalogError(UnitxtError, LookupError):
     """A catalog name is unknown, invalid, or can not be written."""
 
 
+class CatalogEntryExistsError(CatalogError, AssertionError):
+    """add_to_catalog would replace an existing entry without overwrite=True (the original asserts this)."""
+
+
 class OverrideSyntaxError(UnitxtError, ValueError):
     """A `name[key=value]` override or a recipe string is malformed."""
 
@@ -132,15 +141,23 @@ class RecipeError(UnitxtError, ValueError):
     """A recipe is inconsistent (unknown key, impossible demo settings, ...)."""
 
 
-class MissingFieldError(UnitxtError, KeyError):
-    """An instance lacks a field an operator, task or template needs."""
+class MissingFieldError(UnitxtError, KeyError, ValueError):
+    """An instance lacks a field an operator, task or template needs (the original raises ValueError there)."""
 
     def __str__(self) -> str:  # KeyError would otherwise repr() the message
         return self.args[0] if self.args else ""
 
 
-class InstanceTypeError(UnitxtError, TypeError):
-    """An instance field has a value of the wrong type."""
+class InstanceTypeError(UnitxtError, TypeError, ValueError):
+    """An instance field has a value of the wrong type (or one that can not be cast: the original's ValueError)."""
+
+
+class InstanceValueError(UnitxtError, ValueError):
+    """An instance field has a value the operator can not handle (e.g. not in a strict mapping)."""
+
+
+class InvalidCatalogNameError(OverrideSyntaxError, AssertionError):
+    """A catalog name is not dot-separated words (the original asserts a legal name)."""
 
 
 class SandboxError(UnitxtError, ValueError):

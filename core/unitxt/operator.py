@@ -11,7 +11,7 @@ from typing import Any, Dict, Generator, Iterable, List, Optional, Tuple, Union
 
 from .artifact import Artifact
 from .dict_utils import dict_delete, dict_get, dict_has, dict_set
-from .errors import DataClassificationPolicyError, MissingFieldError, UnitxtError
+from .errors import ArtifactConfigurationError, DataClassificationPolicyError, MissingFieldError, UnitxtError
 from .settings_utils import settings
 from .stream import GeneratorStream, ListStream, MultiStream, Stream
 
@@ -347,7 +347,7 @@ class FieldOperator(FieldOperatorBase):
 
     def _instance_function(self):
         if not self._pairs:
-            raise UnitxtError(
+            raise ArtifactConfigurationError(
                 "No field to operate on: set 'field' or 'field_to_field'.", artifact=self.artifact_name
             )
         process_fields = self.process_instance_fields

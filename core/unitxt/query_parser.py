@@ -8,7 +8,7 @@ string and is resolved by whoever expects an artifact there.
 import re
 from typing import Any, Dict, List, Tuple
 
-from .errors import OverrideSyntaxError
+from .errors import InvalidCatalogNameError, OverrideSyntaxError
 
 CATALOG_NAME = re.compile(r"^[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*$")
 KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -205,14 +205,14 @@ def parse_artifact_query(text: str) -> Tuple[str, Dict[str, Any]]:
 def validate_catalog_name(name: str) -> str:
     """Catalog names are dot-separated words; they can never address a path outside the catalog."""
     if not isinstance(name, str) or not CATALOG_NAME.fullmatch(name):  # fullmatch: "$" also matches before a final "\n"
-        raise OverrideSyntaxError(
+        raise InvalidCatalogNameError(
             f"Invalid catalog name {name!r}: use dot-separated words of letters, digits, '_' or '-' "
             "(no '/', '..', spaces or brackets).",
             stage="catalog name",
         )
     too_long = [part for part in name.split(".") if len(part.encode("utf-8")) > MAX_NAME_PART_BYTES]
     if too_long:
-        raise OverrideSyntaxError(
+        raise InvalidCatalogNameError(
             f"Invalid catalog name {name[:60]!r}...: each dot-separated part is a file or folder name, at most "
             f"{MAX_NAME_PART_BYTES} bytes (one has {len(too_long[0].encode('utf-8'))}).", stage="catalog name")
     return name

@@ -39,7 +39,7 @@ _REGISTERED_TYPES: Dict[str, Any] = {
 }
 
 
-class TypeStringError(UnitxtError, ValueError):
+class TypeStringError(UnitxtError, ValueError, AssertionError):
     """A type string could not be parsed or names an unregistered type."""
 
 

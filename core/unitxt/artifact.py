@@ -11,6 +11,7 @@ import difflib
 import json
 import re
 import typing
+import warnings
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 from .catalog_store import LocalCatalog, find_in_catalogs, write_json_atomically
@@ -212,6 +213,7 @@ class Artifact:
         deprecated = self.__dict__.get("__deprecated_msg__")
         if deprecated:
             get_logger().warning(f"{type(self).__name__} is deprecated: {deprecated}")
+            warnings.warn(deprecated, DeprecationWarning, stacklevel=2)
         self.prepare()
         self.verify()
 

@@ -279,3 +279,22 @@ def test_a_renamed_criteria_works_inside_a_judge_query():
                            "criterias.answer_relevance, context_fields=[question]]")[0]
     criteria = judge.criteria if not isinstance(judge.criteria, str) else fetch_artifact(judge.criteria)[0]
     assert criteria.name == "answer_relevance"
+
+
+def test_dataclass_of_the_original_declares_fields_without_becoming_a_catalog_type():
+    from unitxt.artifact import registered_artifact_types
+    from unitxt.dataclass import Dataclass, RequiredFieldError, UnexpectedArgumentError, is_dataclass
+
+    class Point(Dataclass):
+        x: int = 0
+        label: str
+
+    point = Point(label="p")
+    assert (point.x, point.label) == (0, "p") and is_dataclass(point) and is_dataclass(Point)
+    with pytest.raises(RequiredFieldError):
+        Point()
+    with pytest.raises(UnexpectedArgumentError):
+        Point(label="p", z=1)
+    with pytest.raises(TypeError):  # the original's field errors are TypeErrors
+        Point()
+    assert "point" not in registered_artifact_types()

@@ -123,8 +123,9 @@ class Artifact:
         super().__init_subclass__(**kwargs)
         cls._type_name = cls.__dict__.get("__type_name__", camel_to_snake(cls.__name__))
         cls._hints_resolved = False
-        if cls.__name__.startswith("_"):
-            return  # private helper classes are not addressable from data
+        if cls.__name__.startswith("_") or not cls.__dict__.get("_is_artifact_type", True) or any(
+                not base.__dict__.get("_is_artifact_type", True) for base in cls.__mro__[1:]):
+            return  # private helpers and plain Dataclass classes are not addressable from data
         if cls._type_name in _ARTIFACT_TYPES and _ARTIFACT_TYPES[cls._type_name] is not cls:
             get_logger().debug(f"Artifact type '{cls._type_name}' redefined by {cls.__module__}.{cls.__qualname__}")
         _ARTIFACT_TYPES[cls._type_name] = cls
@@ -526,6 +527,23 @@ def concrete_types_of(base: type) -> List[str]:
     load_builtin_artifact_modules()
     return sorted(name for name, cls in _ARTIFACT_TYPES.items()
                   if issubclass(cls, base) and not cls.__dict__.get("__abstract__"))
+
+
+class Dataclass(Artifact):
+    """The original's base of classes with declared, typed fields (`unitxt.dataclass.Dataclass`): keyword
+    construction, required fields, unknown-argument errors and to_dict, as artifacts have - but its subclasses are
+    not catalog types (they are never registered under a `__type__`)."""
+
+    _is_artifact_type: ClassVar[bool] = False
+
+
+def is_dataclass(obj: Any) -> bool:
+    """Whether `obj` is a class with declared fields (a Dataclass or an artifact) or an instance of one."""
+    return isinstance(obj, Artifact) or (isinstance(obj, type) and issubclass(obj, Artifact))
+
+
+# the original's field errors (`unitxt.dataclass`): here one error for every definition mistake
+RequiredFieldError = UnexpectedArgumentError = TypeMismatchError = ArtifactDefinitionError
 
 
 class ArtifactLink(Artifact):

@@ -15,7 +15,12 @@ from unitxt.judges.judgment_processors import (
 from unitxt.operators.fields import LoadJson
 from unitxt.processors import PostProcess, RegexParser
 from unitxt.task import Task
-from unitxt.templates import InputOutputTemplateWithCustomTarget, MultiReferenceTemplate
+from unitxt.templates import (
+    InputOutputTemplate,
+    InputOutputTemplateWithCustomTarget,
+    MultiReferenceTemplate,
+    TemplatesList,
+)
 
 QA_CONTEXT_TYPES = "Union[Text, Image, Audio, Table, Dialog, Document, MultiDocument]"
 POST_PROCESSOR = {"kind": "post-processor"}
@@ -42,7 +47,7 @@ def tasks():
             metrics=["metrics.accuracy", "metrics.f1_binary"],
             augmentable_inputs=["text"],
             defaults={"text_type": "text"},
-            default_template="templates.classification.binary.default",
+            default_template="templates.classification.binary.zero_or_one.default",
             __description__="Does a text belong to one named class? The label is 0 or 1 and the prediction a number "
                             "(a score or probability).",
             __tags__={"modality": "text", "task": "classification"},
@@ -52,6 +57,21 @@ def tasks():
 
 def templates():
     return {
+        "templates.classification.binary.zero_or_one.all": TemplatesList(
+            items=["templates.classification.binary.zero_or_one.default"],
+            __description__="Templates of tasks.classification.binary.zero_or_one.",
+            __tags__={"task": "classification", "modality": "text"},
+        ),
+        "templates.classification.binary.zero_or_one.default": InputOutputTemplate(
+            input_format="Does this {text_type} belong to the class '{class}'? Answer 1 for yes, 0 for no.\n"
+                         "{text_type}: {text}",
+            output_format="{label}",
+            target_prefix="Answer: ",
+            postprocessors=["processors.take_first_word", "processors.cast_to_float_return_zero_if_failed"],
+            __description__="The default template of tasks.classification.binary.zero_or_one: asks for 1 or 0 and "
+                            "reads the answer as a number.",
+            __tags__={"task": "classification", "modality": "text"},
+        ),
         "templates.qa.with_context.simple": MultiReferenceTemplate(
             input_format="Context: {context}\nQuestion: {question}",
             references_field="answers",

@@ -5,7 +5,7 @@ program runs and says what to write instead.
 
 from unitxt.artifact import ArtifactLink
 
-TAGS = {"kind": "link", "deprecated": "renamed"}
+TAGS = {"kind": "metric", "deprecated": "renamed"}  # links under metrics.* are tagged as metrics
 RATING = "metrics.llm_as_judge.rating"
 WATSONX_MT_BENCH = f"{RATING}.llama_3_3_70b_instruct_watsonx_template_mt_bench_single_turn"
 RAG_JUDGE_VARIANTS = {  # dimension -> the variant suffix of the old names

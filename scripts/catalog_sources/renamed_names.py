@@ -50,6 +50,6 @@ def register(add):
         add(old, ArtifactLink(
             to=new,
             __description__=f"Old name of {new}.",
-            __tags__=TAGS,
+            __tags__={**TAGS, "kind": "criteria"} if ".criterias." in old else TAGS,
             __deprecated_msg__=f"'{old}' was renamed: use '{new}' instead.",
         ))

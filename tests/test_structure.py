@@ -214,7 +214,7 @@ def test_no_module_over_the_size_limit():
 # The layers of README "Layout": a module imports (at top level) only from its own layer or lower-numbered ones.
 LAYERS = {
     1: "errors logging_utils settings_utils version lazy_imports dict_utils text_utils random_utils query_parser "
-       "types sandbox module_aliases",
+       "types sandbox module_aliases general",
     2: "artifact _type_index catalog_store catalog stream operator",
     3: "loaders operators processors splitters samplers augmentors serializers image_utils formats",
     4: "task card templates",

@@ -33,10 +33,20 @@ _LAZY_ATTRIBUTES = {
     "ArtifactLink": "artifact",
     "UnitxtError": "errors",
     "register_type": "types.checking",
+    "get_constants": "settings_utils",
+    "register_all_artifacts": "catalog",
 }
+# the original's top-level constants: attributes of the installation's constants (settings_utils.get_constants())
+_CONSTANTS = ("dataset_file", "metric_file", "local_catalog_path", "dataset_url", "metric_url")
 
 
 def __getattr__(name: str) -> Any:
+    if name in _CONSTANTS or name in ("constants", "logger"):
+        from .logging_utils import get_logger
+        from .settings_utils import get_constants
+
+        return get_logger() if name == "logger" else get_constants() if name == "constants" else getattr(
+            get_constants(), name)
     module_name = _LAZY_ATTRIBUTES.get(name)
     if module_name is None:
         if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
@@ -48,4 +58,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__():
-    return sorted(list(globals()) + list(_LAZY_ATTRIBUTES))
+    return sorted(list(globals()) + list(_LAZY_ATTRIBUTES) + list(_CONSTANTS) + ["constants", "logger"])

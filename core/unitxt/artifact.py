@@ -11,6 +11,7 @@ import difflib
 import json
 import re
 import typing
+import warnings
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 from .catalog_store import LocalCatalog, find_in_catalogs, write_json_atomically
@@ -122,8 +123,9 @@ class Artifact:
         super().__init_subclass__(**kwargs)
         cls._type_name = cls.__dict__.get("__type_name__", camel_to_snake(cls.__name__))
         cls._hints_resolved = False
-        if cls.__name__.startswith("_"):
-            return  # private helper classes are not addressable from data
+        if cls.__name__.startswith("_") or not cls.__dict__.get("_is_artifact_type", True) or any(
+                not base.__dict__.get("_is_artifact_type", True) for base in cls.__mro__[1:]):
+            return  # private helpers and plain Dataclass classes are not addressable from data
         if cls._type_name in _ARTIFACT_TYPES and _ARTIFACT_TYPES[cls._type_name] is not cls:
             get_logger().debug(f"Artifact type '{cls._type_name}' redefined by {cls.__module__}.{cls.__qualname__}")
         _ARTIFACT_TYPES[cls._type_name] = cls
@@ -212,6 +214,7 @@ class Artifact:
         deprecated = self.__dict__.get("__deprecated_msg__")
         if deprecated:
             get_logger().warning(f"{type(self).__name__} is deprecated: {deprecated}")
+            warnings.warn(deprecated, DeprecationWarning, stacklevel=2)
         self.prepare()
         self.verify()
 
@@ -526,6 +529,23 @@ def concrete_types_of(base: type) -> List[str]:
                   if issubclass(cls, base) and not cls.__dict__.get("__abstract__"))
 
 
+class Dataclass(Artifact):
+    """The original's base of classes with declared, typed fields (`unitxt.dataclass.Dataclass`): keyword
+    construction, required fields, unknown-argument errors and to_dict, as artifacts have - but its subclasses are
+    not catalog types (they are never registered under a `__type__`)."""
+
+    _is_artifact_type: ClassVar[bool] = False
+
+
+def is_dataclass(obj: Any) -> bool:
+    """Whether `obj` is a class with declared fields (a Dataclass or an artifact) or an instance of one."""
+    return isinstance(obj, Artifact) or (isinstance(obj, type) and issubclass(obj, Artifact))
+
+
+# the original's field errors (`unitxt.dataclass`): here one error for every definition mistake
+RequiredFieldError = UnexpectedArgumentError = TypeMismatchError = ArtifactDefinitionError
+
+
 class ArtifactLink(Artifact):
     """A catalog entry that points at another catalog name (kept for renamed artifacts; may be deprecated)."""
 
@@ -535,9 +555,10 @@ class ArtifactLink(Artifact):
 MAX_LINK_CHAIN = 50  # artifact_link entries followed in a row before giving up
 
 
-def fetch_artifact(name_or_artifact: Any, _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
+def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
     """Resolve an artifact, a catalog name, or a `name[key=value,...]` query into `(artifact, catalog)`; the catalog
     is the one that held the entry (None for an artifact or a serialised dict given directly)."""
+    name_or_artifact = artifact_rep
     if isinstance(name_or_artifact, Artifact):
         return name_or_artifact, None
     if isinstance(name_or_artifact, dict) and "__type__" in name_or_artifact:

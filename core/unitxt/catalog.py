@@ -20,6 +20,7 @@ from .catalog_store import (  # noqa: F401 - the catalog API, kept importable fr
     find_in_catalogs,
     get_catalogs,
     get_default_catalog,
+    get_write_catalog,
     register_catalog,
     register_local_catalog,
     set_default_catalog,
@@ -45,7 +46,7 @@ def add_to_catalog(
     """Save an artifact under a catalog name (default: the library's catalog); refuses to overwrite unless asked."""
     if not isinstance(artifact, Artifact):
         raise CatalogError(f"Only artifacts can be added to a catalog, got {type(artifact).__name__}.", artifact=name)
-    catalog = LocalCatalog(catalog_path) if catalog_path is not None else get_default_catalog()
+    catalog = LocalCatalog(catalog_path) if catalog_path is not None else get_write_catalog()
     path = catalog.save(artifact, name, overwrite=overwrite)
     for known in get_catalogs():
         if os.path.abspath(known.location) == os.path.abspath(catalog.location):
@@ -53,3 +54,18 @@ def add_to_catalog(
     if verbose:
         get_logger().info(f"Added '{name}' to catalog {catalog.location}")
     return path
+
+
+def is_local_catalog_registered(catalog_path: Union[str, Path]) -> bool:
+    """Whether a catalog directory is registered (the original's `register.is_local_catalog_registered`)."""
+    return any(os.path.abspath(catalog.location) == os.path.abspath(catalog_path) for catalog in get_catalogs())
+
+
+def register_all_artifacts(path: Optional[Union[str, Path]] = None) -> None:
+    """Make every built-in artifact class resolvable by its `__type__` (the original's registration step; here the
+    type index already finds them, so this only imports them). A `path` is registered as a local catalog."""
+    from .artifact import load_builtin_artifact_modules
+
+    load_builtin_artifact_modules()
+    if path is not None:
+        register_local_catalog(path)

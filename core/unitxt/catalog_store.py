@@ -13,18 +13,14 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
-from .errors import CatalogError
+from .errors import CatalogEntryExistsError, CatalogError
 from .query_parser import validate_catalog_name
-from .settings_utils import settings
+from .settings_utils import default_catalog_path, settings
 
 
 def _default_catalog_path() -> str:
-    """The catalog shipped with the library: next to this module (release) or at the repository root."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "catalog_snapshot", here.parent.parent / "catalog_snapshot"):
-        if candidate.is_dir():
-            return str(candidate)
-    return str(here.parent.parent / "catalog_snapshot")
+    """The catalog shipped with the library: next to the package (release) or at the repository root."""
+    return default_catalog_path()
 
 
 def write_json_atomically(path: Union[str, Path], data: Any) -> None:
@@ -140,7 +136,7 @@ class LocalCatalog:
     def save(self, artifact: Any, name: str, overwrite: bool = False) -> Path:
         path = self.path_for(name)
         if path.exists() and not overwrite:
-            raise CatalogError(
+            raise CatalogEntryExistsError(
                 f"Catalog entry '{name}' already exists at {path}; pass overwrite=True to replace it.",
                 artifact=name,
             )
@@ -198,8 +194,22 @@ def get_default_catalog() -> LocalCatalog:
     return _default_catalog
 
 
-def register_local_catalog(path: Union[str, Path]) -> LocalCatalog:
+_write_catalog: Optional[LocalCatalog] = None  # where add_to_catalog writes without a path (None: the default one)
+
+
+def set_write_catalog(catalog: Optional[LocalCatalog]) -> None:
+    """Send writes without an explicit path to `catalog` (None: back to the default catalog); used by temp_catalog."""
+    global _write_catalog
+    _write_catalog = catalog
+
+
+def get_write_catalog() -> LocalCatalog:
+    return _write_catalog if _write_catalog is not None else get_default_catalog()
+
+
+def register_local_catalog(catalog_path: Union[str, Path]) -> LocalCatalog:
     """Register a catalog directory; it takes precedence over every catalog registered before it."""
+    path = catalog_path
     if not os.path.isdir(path):
         raise CatalogError(f"Can not register catalog: '{path}' is not a directory.")
     location = os.path.abspath(path)
@@ -214,8 +224,8 @@ def register_local_catalog(path: Union[str, Path]) -> LocalCatalog:
 register_catalog = register_local_catalog
 
 
-def unregister_local_catalog(path: Union[str, Path]) -> None:
-    location = os.path.abspath(path)
+def unregister_local_catalog(catalog_path: Union[str, Path]) -> None:
+    location = os.path.abspath(catalog_path)
     _registered[:] = [catalog for catalog in _registered if catalog.location != location]
 
 

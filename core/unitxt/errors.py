@@ -1,6 +1,33 @@
 """The UnitxtError hierarchy: every user-facing failure names the artifact, the stage and the field involved."""
 
-from typing import Any, Optional
+import contextlib
+import logging
+import platform
+import warnings
+from typing import Any, Iterator, Optional
+
+DOCUMENTATION_URL = "https://www.unitxt.ai/en/latest/"
+
+
+class Documentation:
+    """Documentation pages an error can point at (the original's `error_utils.Documentation` names)."""
+
+    URL = DOCUMENTATION_URL
+    HUGGINGFACE_METRICS = "docs/adding_metric.html#adding-a-hugginface-metric"
+    ADDING_TASK = "docs/adding_task.html"
+    ADDING_TEMPLATE = "docs/adding_template.html"
+    POST_PROCESSORS = "docs/adding_template.html#post-processors"
+    MULTIPLE_METRICS_OUTPUTS = "docs/adding_metric.html#metric-outputs-with-multiple-metrics"
+    EVALUATION = "docs/evaluating_datasets.html"
+    BENCHMARKS = "docs/benchmark.html"
+    DATA_CLASSIFICATION_POLICY = "docs/data_classification_policy.html"
+    CATALOG = "docs/saving_and_loading_from_catalog.html"
+    SETTINGS = "docs/settings.html"
+
+
+def additional_info(path: str) -> str:
+    """The 'for more information' line appended to a message that names a documentation page."""
+    return f"\nFor more information: see {DOCUMENTATION_URL}/{path} \n"
 
 
 class UnitxtError(Exception):
@@ -12,7 +39,12 @@ class UnitxtError(Exception):
         artifact: Optional[str] = None,
         stage: Optional[str] = None,
         field: Optional[str] = None,
+        additional_info_id: Optional[str] = None,
     ):
+        if isinstance(artifact, str) and artifact.startswith("docs/") and ".html" in artifact:
+            artifact, additional_info_id = None, artifact  # the original's 2nd positional: a documentation page
+        if additional_info_id is not None:
+            message += additional_info(additional_info_id)
         self.message = message
         self.artifact = artifact
         self.stage = stage
@@ -41,8 +73,52 @@ class UnitxtError(Exception):
         return self
 
 
-class ArtifactDefinitionError(UnitxtError, TypeError):
-    """An artifact was constructed with missing, unknown or wrongly typed fields."""
+class UnitxtWarning:
+    """A warning logged through the unitxt logger (and Python's `warnings`), optionally naming a documentation page."""
+
+    def __init__(self, message: str, additional_info_id: Optional[str] = None):
+        if additional_info_id is not None:
+            message += additional_info(additional_info_id)
+        self.message = message
+        logging.getLogger("unitxt").warning(message)
+        warnings.warn(message, UserWarning, stacklevel=2)
+
+
+@contextlib.contextmanager
+def error_context(context_object: Any = None, **context: Any) -> Iterator[None]:
+    """Add a context box (object type, stage, any keyword given, versions) in front of an error raised inside the
+    block; the error keeps its type, so `except ValueError` still catches a ValueError raised there."""
+    try:
+        yield
+    except Exception as error:
+        if getattr(error, "__unitxt_context__", False):
+            raise
+        lines = [f"Python: {platform.python_version()}"]
+        from .version import version
+
+        lines.append(f"Unitxt: {version}")
+        if context_object is not None:
+            lines.append(f"Object: {type(context_object).__name__}")
+        lines.extend(f"{key.replace('_', ' ').title()}: {value}" for key, value in context.items() if value is not None)
+        box = "Unitxt Error Context\n" + "\n".join(f" - {line}" for line in lines)
+        try:
+            error.__unitxt_context__ = True
+            if error.args and isinstance(error.args[0], str):
+                error.args = (f"{box}\n\n{error.args[0]}",) + tuple(error.args[1:])
+            if isinstance(error, UnitxtError):
+                error.message = f"{box}\n\n{error.message}"
+        except (AttributeError, TypeError):  # immutable exception objects keep their message
+            pass
+        raise
+
+
+class ArtifactDefinitionError(UnitxtError, TypeError, ValueError):
+    """An artifact was constructed with missing, unknown or wrongly typed fields (an `except TypeError` or `except
+    ValueError` written for the original catches it: it raises one or the other for these mistakes)."""
+
+
+class ArtifactConfigurationError(ArtifactDefinitionError, AssertionError):
+    """An artifact's fields contradict each other or leave it nothing to do (the original asserts these)."""
 
 
 class UnknownArtifactTypeError(UnitxtError, TypeError):
@@ -53,6 +129,10 @@ class CatalogError(UnitxtError, LookupError):
     """A catalog name is unknown, invalid, or can not be written."""
 
 
+class CatalogEntryExistsError(CatalogError, AssertionError):
+    """add_to_catalog would replace an existing entry without overwrite=True (the original asserts this)."""
+
+
 class OverrideSyntaxError(UnitxtError, ValueError):
     """A `name[key=value]` override or a recipe string is malformed."""
 
@@ -61,15 +141,23 @@ class RecipeError(UnitxtError, ValueError):
     """A recipe is inconsistent (unknown key, impossible demo settings, ...)."""
 
 
-class MissingFieldError(UnitxtError, KeyError):
-    """An instance lacks a field an operator, task or template needs."""
+class MissingFieldError(UnitxtError, KeyError, ValueError):
+    """An instance lacks a field an operator, task or template needs (the original raises ValueError there)."""
 
     def __str__(self) -> str:  # KeyError would otherwise repr() the message
         return self.args[0] if self.args else ""
 
 
-class InstanceTypeError(UnitxtError, TypeError):
-    """An instance field has a value of the wrong type."""
+class InstanceTypeError(UnitxtError, TypeError, ValueError):
+    """An instance field has a value of the wrong type (or one that can not be cast: the original's ValueError)."""
+
+
+class InstanceValueError(UnitxtError, ValueError):
+    """An instance field has a value the operator can not handle (e.g. not in a strict mapping)."""
+
+
+class InvalidCatalogNameError(OverrideSyntaxError, AssertionError):
+    """A catalog name is not dot-separated words (the original asserts a legal name)."""
 
 
 class SandboxError(UnitxtError, ValueError):

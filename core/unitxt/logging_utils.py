@@ -1,6 +1,7 @@
 """The unitxt logger: one named logger, verbosity from `UNITXT_DEFAULT_VERBOSITY`."""
 
 import logging
+from typing import Optional
 
 from .settings_utils import settings
 
@@ -15,9 +16,10 @@ _LEVELS = {
 _configured = False
 
 
-def get_logger(name: str = "unitxt") -> logging.Logger:
-    """Return the unitxt logger, configured once with the verbosity from settings."""
+def get_logger(name: Optional[str] = None) -> logging.Logger:
+    """Return the unitxt logger (or its child `name`), configured once with the verbosity from settings."""
     global _configured
+    name = name or "unitxt"
     logger = logging.getLogger("unitxt" if name == "unitxt" else f"unitxt.{name}")
     if not _configured:
         root = logging.getLogger("unitxt")

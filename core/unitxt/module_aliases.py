@@ -63,30 +63,63 @@ MODULE_ALIASES: Dict[str, str] = {
     "plots": "evaluation.plots",
     "paired_comparison": "evaluation.paired_comparison",
     "signature": "evaluation.signature",
+    # more of the original's module paths: the module holding (most of) the same names now
+    "error_utils": "errors",
+    "dataclass": "artifact",
+    "register": "catalog",
+    "base_metric": "metrics.base",
+    "metric": "metrics.base",
+    "metric_utils": "evaluation.results",
+    "parsing_utils": "query_parser",
+    "text2sql_utils": "metrics.sql",
+    "utils": "general.helpers",
+    "string_operators": "operators.field_edits",
+    "struct_data_operators": "operators.struct_data",
+    "dialog_operators": "operators.dialog",
+    "span_lableing_operators": "operators.label_spans",
+    "stream_operators": "operators.splits_and_streams",
+    "llm_as_judge_from_template": "judges.template_judges",
+    "llm_as_judge_utils": "judges.constants",
+    "dataset": "rendering.dataset_builder",
+    "collections": "templates.collections",
 }
 
 
 def artifact_classes_module(name: str, package: str) -> types.ModuleType:
     """A module whose attributes are the built-in artifact classes, each imported on first use from its module."""
     module = types.ModuleType(name, "Every built-in unitxt artifact class by its class name (imported on first use).")
+    class_of = moved_classes(name, package)
 
     def __getattr__(attribute: str) -> Any:
-        artifact = importlib.import_module(f"{package}.artifact")
         if attribute == "__all__":
+            artifact = importlib.import_module(f"{package}.artifact")
             return sorted({cls.__name__ for cls in artifact.registered_artifact_types().values()
                            if cls.__module__.startswith(package + ".")})
+        found = class_of(attribute)
+        setattr(module, attribute, found)
+        return found
+
+    module.__getattr__ = __getattr__
+    return module
+
+
+def moved_classes(module_name: str, package: Optional[str] = None) -> Any:
+    """A module `__getattr__` giving the built-in artifact classes the original kept in that module and that live
+    elsewhere here (e.g. `unitxt.processors.StanceToProCon`), each imported on first use through the type index."""
+    package = package or module_name.split(".")[0]
+
+    def __getattr__(attribute: str) -> Any:
         if attribute[:1].isupper():
+            artifact = importlib.import_module(f"{package}.artifact")
             try:
                 found = artifact.get_artifact_class(artifact.camel_to_snake(attribute))
             except artifact.UnknownArtifactTypeError:
                 found = None
             if found is not None and found.__name__ == attribute:
-                setattr(module, attribute, found)
                 return found
-        raise AttributeError(f"module '{name}' has no attribute '{attribute}'")
+        raise AttributeError(f"module '{module_name}' has no attribute '{attribute}'")
 
-    module.__getattr__ = __getattr__
-    return module
+    return __getattr__
 
 
 class ModuleAliasFinder:

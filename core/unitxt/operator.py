@@ -11,7 +11,7 @@ from typing import Any, Dict, Generator, Iterable, List, Optional, Tuple, Union
 
 from .artifact import Artifact
 from .dict_utils import dict_delete, dict_get, dict_has, dict_set
-from .errors import DataClassificationPolicyError, MissingFieldError, UnitxtError
+from .errors import ArtifactConfigurationError, DataClassificationPolicyError, MissingFieldError, UnitxtError
 from .settings_utils import settings
 from .stream import GeneratorStream, ListStream, MultiStream, Stream
 
@@ -352,11 +352,31 @@ class FieldOperator(FieldOperatorBase):
 
     def _instance_function(self):
         if not self._pairs:
-            raise UnitxtError(
-                "No field to operate on: set 'field' or 'field_to_field'.", artifact=self.artifact_name
-            )
+            return self._process_evaluation_instance
         process_fields = self.process_instance_fields
         return lambda instance, stream_name: process_fields(instance)
+
+    def _process_evaluation_instance(self, instance: Dict[str, Any], stream_name: Optional[str] = None
+                                     ) -> Dict[str, Any]:
+        """No field set: on an evaluation instance, process its prediction and every reference (as the original's
+        catalog post-processors do); on any other instance there is nothing to operate on."""
+        if "prediction" not in instance and "references" not in instance:
+            raise ArtifactConfigurationError(
+                "No field to operate on: set 'field' or 'field_to_field' (without them a processor works on the "
+                "'prediction' and 'references' of an evaluation instance).", artifact=self.artifact_name
+            )
+        if getattr(self, "needs_task_data", False):
+            task_data = instance.get("task_data")
+
+            def apply(value: Any) -> Any:
+                return self.process_with_task_data(value, task_data)
+        else:
+            apply = self.process_value
+        if "prediction" in instance:
+            instance["prediction"] = apply(instance["prediction"])
+        if instance.get("references") is not None:
+            instance["references"] = [apply(reference) for reference in instance["references"]]
+        return instance
 
     def process_instance_fields(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         process_value = self.process_value

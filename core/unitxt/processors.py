@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional
 from .dict_utils import dict_get
 from .errors import UnitxtError
 from .operator import FieldOperator, InstanceOperator, Operator
+from .module_aliases import moved_classes
 
 
 class PostProcess(InstanceOperator):
@@ -438,3 +439,6 @@ class MatchClosestOption(FieldOperator):
         text = str(value)
         scores = [SequenceMatcher(None, text.lower(), str(option).lower()).ratio() for option in options]
         return options[max(range(len(options)), key=scores.__getitem__)]
+
+
+__getattr__ = moved_classes(__name__)  # the original kept more classes here: found where they live now

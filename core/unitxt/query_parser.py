@@ -8,7 +8,7 @@ string and is resolved by whoever expects an artifact there.
 import re
 from typing import Any, Dict, List, Tuple
 
-from .errors import OverrideSyntaxError
+from .errors import InvalidCatalogNameError, OverrideSyntaxError
 
 CATALOG_NAME = re.compile(r"^[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*$")
 KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -205,14 +205,14 @@ def parse_artifact_query(text: str) -> Tuple[str, Dict[str, Any]]:
 def validate_catalog_name(name: str) -> str:
     """Catalog names are dot-separated words; they can never address a path outside the catalog."""
     if not isinstance(name, str) or not CATALOG_NAME.fullmatch(name):  # fullmatch: "$" also matches before a final "\n"
-        raise OverrideSyntaxError(
+        raise InvalidCatalogNameError(
             f"Invalid catalog name {name!r}: use dot-separated words of letters, digits, '_' or '-' "
             "(no '/', '..', spaces or brackets).",
             stage="catalog name",
         )
     too_long = [part for part in name.split(".") if len(part.encode("utf-8")) > MAX_NAME_PART_BYTES]
     if too_long:
-        raise OverrideSyntaxError(
+        raise InvalidCatalogNameError(
             f"Invalid catalog name {name[:60]!r}...: each dot-separated part is a file or folder name, at most "
             f"{MAX_NAME_PART_BYTES} bytes (one has {len(too_long[0].encode('utf-8'))}).", stage="catalog name")
     return name
@@ -253,3 +253,43 @@ def format_value(value: Any) -> str:
         escaped = text.replace("\\", "\\\\").replace("'", "\\'")
         return f"'{escaped}'"
     return text
+
+
+def _typed(value: Any) -> Any:
+    """The original's typing of parsed values: numbers, true/false and none typed; quoted strings keep quotes."""
+    if isinstance(value, list):
+        return [_typed(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _typed(item) for key, item in value.items()}
+    if isinstance(value, Unquoted):
+        return guess_scalar(value)
+    return f'"{value}"' if isinstance(value, str) else value
+
+
+def parse_key_equals_value_string_to_dict(args: str) -> Dict[str, Any]:
+    """`key=value,...` into a dict, values typed as the original does (`a=1,b=[x,y]` -> {"a": 1, "b": ["x", "y"]})."""
+    query = args
+    if not isinstance(query, str) or "=" not in query:
+        raise OverrideSyntaxError(f"malformed assignment in: {query}")
+    return _typed(parse_assignments(query))
+
+
+def separate_inside_and_outside_square_brackets(s: str) -> Tuple[str, Any]:
+    """`name[key=value,...]` -> (name, typed overrides); a query without brackets -> (query, None)."""
+    query = s
+    if query.count("[") != query.count("]") or ("]" in query and query.index("]") < query.find("[")):
+        raise OverrideSyntaxError("Illegal structure: unmatched square brackets.")
+    bracket = query.find("[")
+    if bracket < 0:
+        return query, None
+    name = query[:bracket].strip()
+    if not name:
+        raise OverrideSyntaxError(f"malformed name at the beginning of: {query}")
+    parser = _Parser(query)
+    parser.pos = bracket + 1
+    overrides = parser.assignments("]")
+    parser.expect("]")
+    if query[parser.pos:].strip():
+        raise OverrideSyntaxError("malformed end of query: excessive text following the ] that closes the overwrites "
+                                  f"in: {query!r}")
+    return name, _typed(overrides)

@@ -77,3 +77,17 @@ class InstanceRandom:
         for i in range(len(items) - 1, 0, -1):
             j = self.randrange(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def get_seed() -> int:
+    """The global seed (setting `seed`, 42 unless changed)."""
+    from .settings_utils import settings
+
+    return int(settings.seed)
+
+
+def new_random_generator(sub_seed: Any) -> "random.Random":
+    """A `random.Random` seeded by the global seed and `sub_seed` (any value, by its text), reproducible per use."""
+    import random
+
+    return random.Random(f"{get_seed()}:{sub_seed}")

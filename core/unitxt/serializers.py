@@ -20,6 +20,7 @@ from .errors import ArtifactDefinitionError, InstanceTypeError, UnitxtError
 from .operator import InstanceOperator, Operator  # noqa: F401 - Operator is re-exported
 from .types import definitions as data_types
 from .types.checking import make_checker, to_type
+from .module_aliases import moved_classes
 
 Number = Union[int, float]
 
@@ -322,3 +323,6 @@ __all__ = [
     "serialize_value",
     "DEFAULT_SERIALIZER",
 ]
+
+
+__getattr__ = moved_classes(__name__)  # the original kept more classes here: found where they live now

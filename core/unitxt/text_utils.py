@@ -1,6 +1,7 @@
 """Text helpers for showing instances: `print_dict` (the documented `unitxt.text_utils.print_dict`) and friends."""
 
 import json
+import re
 import sys
 from typing import Any, Dict, Iterable, List, Optional, TextIO
 
@@ -65,3 +66,30 @@ def to_pretty_json(value: Any) -> str:
 
 
 __all__ = ["print_dict", "dict_to_text", "dict_to_lines", "indent_text", "to_pretty_json"]
+
+
+def split_words(s: str) -> List[str]:
+    """Words of an identifier or phrase: split at case changes, digits, spaces, '_' and '-' ("helloWorld_2" ->
+    ["hello", "World", "2"])."""
+    return re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", s)
+
+
+def is_camel_case(s: str) -> bool:
+    """CamelCase: starts with a capital, letters and digits only."""
+    return re.fullmatch(r"[A-Z][A-Za-z0-9]*", s) is not None
+
+
+def is_snake_case(s: str) -> bool:
+    """snake_case: lowercase letters, digits and underscores, starting with a letter."""
+    return re.fullmatch(r"[a-z][a-z0-9_]*", s) is not None
+
+
+def camel_to_snake_case(s: str) -> str:
+    """CamelCase to snake_case, acronyms kept together ("HTTPResponseCode" -> "http_response_code")."""
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+
+
+def nested_tuple_to_string(nested_tuple: tuple) -> str:
+    """Items of nested tuples joined with '_' ((1, (2, "a")) -> "1_2_a")."""
+    return "_".join(nested_tuple_to_string(item) if isinstance(item, tuple) else str(item) for item in nested_tuple)

@@ -11,16 +11,10 @@ from _factory import make
 PROCESSORS = {
     "extract_harm_rating_judgment": ("extract_harm_rating_judgement", {}, True,
                                      "a judge's harm rating [[N]] (1-5) read as a 0..1 score"),
-    "extract_verbal_judgement": ("extract_verbal_judgment", {}, False,
-                                 "a judge's verbal verdict (e.g. yes/partially/no) read as a number"),
     "hate_speech_or_not_hate_speech": ("string_equals", {"string": "hate speech"}, True,
                                        "whether the text equals 'hate speech'"),
     "toxic_or_not_toxic": ("string_equals", {"string": "toxic"}, True, "whether the text equals 'toxic'"),
-    "predictions_yes_1_else_0": ("yes_to_one_else_zero", {}, False, "'yes' -> 1, anything else -> 0"),
     "remove_none_from_list": ("remove_values", {"unallowed_values": ["none"]}, True, "drops 'none' items of a list"),
-    "stance_to_pro_con": ("stance_to_pro_con", {}, True, "a stance label mapped to PRO / CON / NONE"),
-    "str_to_float_format": ("str_to_float_format", {}, True, "a numeric text written as a float text"),
-    "to_yes_or_none": ("to_yes_or_none", {}, True, "'yes' kept, anything else 'none'"),
 }
 OPERATORS = {  # operators.<name> -> (type, settings)
     "extract_arena_hard_numerical_judgment": ("extract_arena_hard_numerical_judgment", {}),
@@ -91,9 +85,6 @@ def register(add):
                                                 tags={"kind": "operator", "family": "balancer"}, **settings))
     add("processors.infer_logprobs_to_yes_no_probs", _logprobs(False))
     add("processors.infer_last_token_logprobs_to_yes_no_probs", _logprobs(True))
-    add("processors.load_json_from_predictions", make(
-        "post_process", operator=make("load_json", allow_failure=True, failure_value=[]), process_references=False,
-        description="Predictions parsed as JSON (unparsable: []).", tags=tags))
     add("processors.load_json_predictions", make(
         "sequential_operator", steps=[make("load_json", field="prediction", process_every_value=False)],
         description="The prediction parsed as JSON.", tags=tags))
@@ -114,10 +105,6 @@ def register(add):
     add("processors.safe_unsafe", make(
         "post_process", operator=make("extract_safe_unsafe_judgment"),
         description="A Llama-Guard style verdict read as 1 (safe) or 0 (unsafe).", tags=tags))
-    add("processors.to_span_label_pairs_surface_only", make(
-        "post_process", operator=make("regex_parser", regex=r"\s*((?:\\.|[^,])+?)\s*(?:,|$)()",
-                                      termination_regex=r"^\s*None\s*$"),
-        description="Comma-separated span texts as (span, '') pairs; 'None' means no span.", tags=tags))
     add("processors.text2sql.get_sql", make(
         "sequential_operator", steps=[make("get_sql", field="prediction")],
         description="The SQL query extracted from a model answer (code block or bare SELECT).", tags=tags))

@@ -30,7 +30,7 @@ def single_text_classification(**defaults: str) -> dict:
 # name -> (Task keyword arguments, description, extra tags)
 TASKS = {
     # ---------------------------------------------------------------- classification
-    "classification.multi_class": (single_text_classification(), "Assign one class from a given list to a text.", {"task": "classification"}),
+    "classification.multi_class": (single_text_classification(type_of_class="class"), "Assign one class from a given list to a text.", {"task": "classification"}),
     "classification.multi_class.relation": (dict(
         input_fields={"text_a": "str", "text_a_type": "str", "text_b": "str", "text_b_type": "str",
                       "classes": "List[str]", "type_of_relation": "str"},
@@ -102,6 +102,7 @@ TASKS = {
         prediction_type="str",
         metrics=["metrics.rouge", "metrics.squad"],
         augmentable_inputs=["question"],
+        defaults={"answers": []},  # as the original: a judge over questions alone needs no answers
     ), "Answer a question without supporting context; any of the reference answers is correct.",
         {"task": "question answering"}),
     "qa.with_context.extractive": (dict(

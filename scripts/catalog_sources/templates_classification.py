@@ -1,7 +1,7 @@
 """Catalog: classification templates (templates.classification.*) and the generic key-value / pass-through ones."""
 
 from _shared import add_template_family
-from unitxt.templates import InputFormatTemplate, InputOutputTemplate, KeyValTemplate, YesNoTemplate
+from unitxt.templates import InputOutputTemplate, KeyValTemplate, YesNoTemplate
 
 LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.lower_case_till_punc"]
 MULTI_LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_list_by_comma"]
@@ -164,9 +164,9 @@ def register(add):
                         "line.",
         __tags__=general,
     ))
-    add("templates.empty", InputFormatTemplate(
-        input_format="{input}",
-        __description__="Passes the 'input' field through as the model input; no target (for reference-less "
-                        "metrics such as LLM judges).",
+    add("templates.empty", KeyValTemplate(
+        use_keys_for_inputs=False,
+        __description__="No wording of its own: the input fields' values are the model input (joined by ', ') and "
+                        "the reference values the target - the same fields as the original's templates.empty.",
         __tags__=general,
     ))

@@ -13,6 +13,7 @@ from ..lazy_imports import lazy_exports
 _EXPORTS: Dict[str, str] = {
     "DEMO_PLACEHOLDERS": ".base",
     "MODEL_INPUT_PLACEHOLDERS": ".base",
+    "apply_capital_new_line_notation": ".base",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, "formats.")

@@ -187,3 +187,14 @@ class OpenAIFormat(ChatAPIFormat):
 
 
 __all__ = ["Format", "SystemFormat", "ChatAPIFormat", "OpenAIFormat", "DEMO_PLACEHOLDERS", "MODEL_INPUT_PLACEHOLDERS"]
+
+
+def apply_capital_new_line_notation(text: str) -> str:
+    """Resolve the `\\N` marker of format strings: exactly one newline there (newlines already before it are
+    merged into it), none at the very start of the text."""
+    pieces = text.split("\\N")
+    result = pieces[0]
+    for piece in pieces[1:]:
+        result = result.rstrip("\n")
+        result = (result + "\n" if result else "") + piece
+    return result

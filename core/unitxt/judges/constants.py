@@ -237,3 +237,12 @@ PROVIDER_CATALOG_FOLDER: Dict[str, str] = {
     ModelProviderEnum.TOGETHER_AI: "together_ai", ModelProviderEnum.AWS: "aws",
     ModelProviderEnum.VERTEX_AI: "vertex_ai",
 }
+
+
+def __getattr__(name: str) -> Any:
+    """The original's module-level criteria lists, built on first use: DIRECT_CRITERIA / PAIRWISE_CRITERIA."""
+    if name == "DIRECT_CRITERIA":
+        return list(direct_criteria().values())
+    if name == "PAIRWISE_CRITERIA":
+        return list(pairwise_criteria().values())
+    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")

@@ -136,6 +136,61 @@ def extract_select(prediction: str) -> str:
     return prediction
 
 
+class DatabaseConnector:
+    """A database a text-to-SQL task describes (`db` of task_data): its schema as CREATE statements and query
+    results as (rows, error message) - the original's `text2sql_utils` interface."""
+
+    def __init__(self, db_config: Dict[str, Any]):
+        self.db_config = db_config
+
+    def _connect(self) -> sqlite3.Connection:
+        return open_database(self.db_config)
+
+    def get_table_schema(self) -> str:
+        """One `CREATE TABLE` statement per table (columns typed TEXT, names in backticks), blank-line separated."""
+        connection = self._connect()
+        try:
+            statements = []
+            for (table,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY rowid"):
+                columns = [row[1] for row in connection.execute(f"PRAGMA table_info({_quote(table)})")]
+                statements.append(f"CREATE TABLE `{table}` ({', '.join(f'`{c}` TEXT' for c in columns)});")
+            return "\n\n".join(statements)
+        finally:
+            connection.close()
+
+    def execute_query(self, query: str) -> Tuple[Any, Optional[str]]:
+        """(rows, None), or (None, "Error executing SQL: ...") when the query fails; read-only and time-bounded."""
+        connection = self._connect()
+        try:
+            return run_read_only(connection, query, timeout=60.0, max_rows=1_000_000), None
+        except (sqlite3.Error, SQLSandboxError) as error:
+            return None, f"Error executing SQL: {error}"
+        finally:
+            connection.close()
+
+
+class InMemoryDatabaseConnector(DatabaseConnector):
+    """Tables given in `db_config["data"]` ({table: {"columns": [...], "rows": [...]}}), built in memory."""
+
+    def __init__(self, db_config: Dict[str, Any]):
+        if not isinstance(db_config, dict) or not db_config.get("data"):
+            raise MetricError("data is required for InMemoryDatabaseConnector.", field="data")
+        super().__init__(dict(db_config, db_type="in_memory"))
+
+
+class LocalSQLiteConnector(DatabaseConnector):
+    """A local SQLite file (`db_config["db_path"]`), opened read-only."""
+
+
+def get_db_connector(db_type: str) -> type:
+    """The connector class of a `db_type` ("in_memory", "local"/"sqlite"); remote databases are not supported."""
+    connectors = {"in_memory": InMemoryDatabaseConnector, "local": LocalSQLiteConnector,
+                  "sqlite": LocalSQLiteConnector}
+    if db_type not in connectors:
+        raise MetricError(f"Unsupported database type: {db_type}. Supported: {sorted(connectors)}.")
+    return connectors[db_type]
+
+
 class SQLExecutionAccuracy(InstanceMetric):
     """Execution accuracy of predicted SQL against the gold query (first reference), with runtimes and error flags."""
 

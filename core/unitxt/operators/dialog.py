@@ -8,6 +8,7 @@ from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
 from ..formats.base import Format
 from ..operator import FieldOperator, InstanceOperator
+from ..module_aliases import moved_classes
 
 
 class ToDialog(FieldOperator):
@@ -158,3 +159,6 @@ class IobExtractor(InstanceOperator):
 
 __all__ = ["ToDialog", "InterleaveListsToDialogOperator", "SerializeDialog", "SerializeOpenAiFormatDialog",
            "IobExtractor"]
+
+
+__getattr__ = moved_classes(__name__)  # the original kept more classes here: found where they live now

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional
 from ..dict_utils import dict_delete, dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator
+from ..module_aliases import moved_classes
 
 
 def _type_error(operator: Any, what: str, value: Any) -> InstanceTypeError:
@@ -333,3 +334,6 @@ __all__ = [
     "ToListByComma", "ToListByCommaSpace", "GroupDictWithRegex", "Dictify", "Filter", "RemoveValues", "Slice", "Get",
     "Pop", "GetLength", "Fillna", "FormatText", "Move", "RecursiveReplace",
 ]
+
+
+__getattr__ = moved_classes(__name__)  # the original kept more classes here: found where they live now

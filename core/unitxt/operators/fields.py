@@ -7,7 +7,7 @@ import json
 from typing import Any, Dict, Generator, Iterable, List, Optional
 
 from ..dict_utils import dict_delete, dict_get, dict_has, dict_set
-from ..errors import InstanceTypeError, UnitxtError
+from ..errors import InstanceTypeError, InstanceValueError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator, StreamOperator
 
 _IMMUTABLE = (str, int, float, bool, type(None), bytes)
@@ -146,7 +146,7 @@ class MapInstanceValues(InstanceOperator):
         if key in mapper:
             return mapper[key]
         if self.strict:
-            raise UnitxtError(
+            raise InstanceValueError(
                 f"Value {value!r} of field '{field}' is not in the mapping (keys: {list(mapper)[:20]}).",
                 artifact=self.artifact_name,
                 field=field,

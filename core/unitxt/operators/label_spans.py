@@ -11,6 +11,7 @@ from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
 from ..operator import InstanceOperator, MultiStreamOperator
 from ..stream import GeneratorStream, MultiStream
+from ..module_aliases import moved_classes
 
 
 class SetClassesFromData(MultiStreamOperator):
@@ -152,3 +153,6 @@ class ShuffleFieldValues(InstanceOperator):
 
 
 __all__ = ["SetClassesFromData", "IobToSpans", "ShuffleFieldValues"]
+
+
+__getattr__ = moved_classes(__name__)  # the original kept more classes here: found where they live now

@@ -15,6 +15,7 @@ from ..operator import InstanceOperator, MultiStreamOperator, StreamOperator
 from .fields import _CONDITIONS, FilterByCondition
 from .streams import StreamRefiner
 from ..stream import GeneratorStream, MultiStream
+from ..module_aliases import moved_classes
 
 _SHARED_COLUMNS = ("data_classification_policy", "recipe_metadata")  # must agree on both sides; kept once
 
@@ -436,3 +437,6 @@ __all__ = [
     "Balance", "DeterministicBalancer", "LengthBalancer", "MinimumOneExamplePerLabelRefiner",
     "FilterByConditionBasedOnFields", "ExtractMostCommonFieldValues", "ExtractFieldValues", "Apply",
 ]
+
+
+__getattr__ = moved_classes(__name__)  # the original kept more classes here: found where they live now

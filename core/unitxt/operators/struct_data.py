@@ -18,6 +18,7 @@ from ..errors import InstanceTypeError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..serializers import ImageSerializer, SingleTypeSerializer
 from ..types import definitions as data_types
+from ..module_aliases import moved_classes
 
 
 def _check_table(value: Any, owner: Any) -> Tuple[List[Any], List[List[Any]]]:
@@ -372,3 +373,6 @@ __all__ = [
     "GetNumOfTableCells", "TruncateTableRows", "SerializeTableRowAsText", "JsonStrToDict",
     "shuffle_table_rows", "shuffle_table_columns", "unique_column_names",
 ]
+
+
+__getattr__ = moved_classes(__name__)  # the original kept more classes here: found where they live now

@@ -26,8 +26,10 @@ def apply_metric(
     references: Sequence[Sequence[Any]],
     task_data: Optional[Sequence[Dict[str, Any]]] = None,
     calc_confidence_intervals: bool = True,
+    perform_validations_in_apply_metric: bool = True,
 ) -> List[Dict[str, Any]]:
-    """Score predictions with one metric; returns instances with `score: {"instance": ..., "global": ...}`."""
+    """Score predictions with one metric; returns instances with `score: {"instance": ..., "global": ...}`.
+    (`perform_validations_in_apply_metric` is accepted for the original's callers: inputs are always validated.)"""
     task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
     scores = metric.evaluate(list(predictions), [list(refs) for refs in references], task_data)
     global_scores = scores.global_scores(with_ci=calc_confidence_intervals)
@@ -81,7 +83,7 @@ def test_metric(
     task_data: Optional[Sequence[Dict[str, Any]]] = None,
     tolerance: float = 0.005,
     ci_tolerance: float = 0.05,
-    score_keys_to_ignore: Sequence[str] = ("num_of_instances",),
+    score_keys_to_ignore: Optional[Sequence[str]] = None,
 ) -> bool:
     """Check a metric's instance and global scores against targets; raises MetricTestError, else returns True.
 
@@ -89,6 +91,8 @@ def test_metric(
     Keys in `score_keys_to_ignore` are only compared when the target lists them. The metric is also run as a
     stream operator, which must give the same scores.
     """
+    if score_keys_to_ignore is None:
+        score_keys_to_ignore = ("num_of_instances",)
     if len(instance_targets) != len(predictions):
         raise MetricTestError(f"{len(instance_targets)} instance targets for {len(predictions)} predictions.")
     results = apply_metric(metric, predictions, references, task_data)
@@ -130,3 +134,39 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
     return a == b
+
+
+def round_floats(obj: Any, precision: int = 2, recursive: bool = True) -> Any:
+    """Floats rounded to `precision` decimals, inside dicts and lists too when `recursive`."""
+    if isinstance(obj, float):
+        return round(obj, precision)
+    if recursive and isinstance(obj, dict):
+        return {key: round_floats(value, precision, recursive) for key, value in obj.items()}
+    if recursive and isinstance(obj, list):
+        return [round_floats(value, precision, recursive) for value in obj]
+    return obj
+
+
+def dict_equal(dict1: Dict[str, Any], dict2: Dict[str, Any]) -> bool:
+    """Equal as JSON with sorted keys (so key order and int/float spelling of the same number do not matter)."""
+    import json
+
+    return json.dumps(dict1, sort_keys=True, default=repr) == json.dumps(dict2, sort_keys=True, default=repr)
+
+
+def check_scores(global_target: Dict[str, Any], instance_targets: List[Dict[str, Any]], global_outputs: Dict[str, Any],
+                 instance_outputs: List[Dict[str, Any]], score_keys_to_ignore: Optional[List[str]] = None) -> None:
+    """Compare computed scores with targets after rounding to 2 decimals (MetricTestError naming the difference);
+    keys in `score_keys_to_ignore` are left out of both sides."""
+    ignore = set(score_keys_to_ignore or ())
+
+    def kept(scores: Dict[str, Any]) -> Dict[str, Any]:
+        return round_floats({key: value for key, value in scores.items() if key not in ignore})
+
+    if not dict_equal(kept(global_outputs), kept(global_target)):
+        raise MetricTestError(f"global score must be equal, got {kept(global_outputs)} =/= {kept(global_target)}")
+    if len(instance_outputs) != len(instance_targets):
+        raise MetricTestError(f"{len(instance_outputs)} instance outputs for {len(instance_targets)} targets")
+    for index, (output, target) in enumerate(zip(instance_outputs, instance_targets)):
+        if not dict_equal(kept(output), kept(target)):
+            raise MetricTestError(f"instance {index} score must be equal, got {kept(output)} =/= {kept(target)}")

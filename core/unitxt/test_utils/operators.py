@@ -1,8 +1,23 @@
-"""check_operator: run an operator on instances and compare the outputs with the expected ones."""
+"""check_operator: save and reload an operator, run it on instances and compare the outputs with the expected ones;
+apply_operator and check_operator_exception for the other checks card and operator authors write."""
 
-from typing import Any, Dict, List, Optional
+import json
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from ..operator import Operator
+from ..stream import MultiStream
+from .artifact import test_artifact_saving_and_loading
+
+
+def apply_operator(operator: Operator, inputs: List[Dict[str, Any]], return_multi_stream: bool = False,
+                   return_stream: bool = False) -> Any:
+    """Run an operator over `inputs` as the "test" stream: the output instances (or the stream / multi-stream)."""
+    multi_stream = operator(MultiStream.from_iterables({"test": list(inputs)}))
+    if return_multi_stream:
+        return multi_stream
+    if return_stream:
+        return multi_stream["test"]
+    return list(multi_stream["test"])
 
 
 def check_operator(
@@ -10,12 +25,23 @@ def check_operator(
     inputs: List[Dict[str, Any]],
     targets: Optional[List[Dict[str, Any]]] = None,
     tester: Any = None,
+    sort_outputs_by: Optional[str] = None,
     stream_name: str = "test",
 ) -> Any:
-    """Run an operator on `inputs`; with `targets`, return True when outputs equal them (else AssertionError)."""
+    """Save and reload the operator through a catalog (it must come back the same), run it on `inputs`; with
+    `targets`, return True when the outputs (sorted by the field `sort_outputs_by`, if given) equal them, else raise
+    AssertionError (through `tester.assertEqual` when a unittest.TestCase is given). Without targets: the outputs."""
+    test_artifact_saving_and_loading(operator, tester=tester)
     outputs = operator.process_instances(inputs, stream_name=stream_name)
     if targets is None:
         return outputs
+    if sort_outputs_by is not None:
+        outputs = sorted(outputs, key=lambda instance: instance[sort_outputs_by])
+    if tester is not None:
+        tester.assertEqual(len(outputs), len(targets))
+        for output, target in zip(outputs, targets):
+            tester.assertDictEqual(output, target)
+        return True
     if len(outputs) != len(targets):
         raise AssertionError(f"{type(operator).__name__} produced {len(outputs)} instances, expected {len(targets)}.")
     for index, (output, target) in enumerate(zip(outputs, targets)):
@@ -24,3 +50,20 @@ def check_operator(
                 f"{type(operator).__name__} output {index} differs:\n got:      {output!r}\n expected: {target!r}"
             )
     return True
+
+
+def check_operator_exception(operator: Operator, inputs: List[Dict[str, Any]],
+                             exception_texts: Union[str, Sequence[str]], tester: Any = None) -> None:
+    """Run the operator on `inputs` and check that it fails with an error whose text contains every one of
+    `exception_texts` (one string or several); AssertionError when it does not fail or says something else."""
+    texts = [exception_texts] if isinstance(exception_texts, str) else list(exception_texts)
+    try:
+        apply_operator(operator, inputs)
+    except Exception as error:  # noqa: BLE001 - any failure is what is being checked
+        message = str(error)
+        missing = [text for text in texts if text not in message]
+        if missing:
+            raise AssertionError(f"{type(operator).__name__} failed, but its error does not contain "
+                                 f"{json.dumps(missing)}: {message}") from error
+        return
+    raise AssertionError(f"{type(operator).__name__} did not fail; expected an error containing {json.dumps(texts)}.")

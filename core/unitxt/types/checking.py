@@ -39,7 +39,7 @@ _REGISTERED_TYPES: Dict[str, Any] = {
 }
 
 
-class TypeStringError(UnitxtError, ValueError):
+class TypeStringError(UnitxtError, ValueError, AssertionError):
     """A type string could not be parsed or names an unregistered type."""
 
 
@@ -111,8 +111,9 @@ def _tokenize(text: str) -> List[Tuple[str, str]]:
     return tokens
 
 
-def parse_type_string(text: str) -> Any:
+def parse_type_string(type_string: str) -> Any:
     """Parse a type string such as "Dict[str, List[int]]" into the typing object it names."""
+    text = type_string
     tokens = _tokenize(text)
     position = [0]
 
@@ -307,9 +308,9 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
     raise TypeStringError(f"Unsupported type annotation {tp!r}.")
 
 
-def isoftype(value: Any, tp: Any) -> bool:
-    """True when value conforms to the (possibly nested, possibly string-named) type."""
-    return make_checker(tp)(value)
+def isoftype(object: Any, typing_type: Any) -> bool:  # noqa: A002 - the original's parameter names
+    """True when the value conforms to the (possibly nested, possibly string-named) type."""
+    return make_checker(typing_type)(object)
 
 
 def describe_value_type(value: Any, max_items: int = 3) -> str:
@@ -322,3 +323,57 @@ def describe_value_type(value: Any, max_items: int = 3) -> str:
         value_types = sorted({describe_value_type(item) for item in list(value.values())[:max_items]})
         return f"Dict[{'|'.join(key_types)}, {' | '.join(value_types)}]" if value else "Dict"
     return type(value).__name__
+
+
+class UnsupportedTypeError(UnitxtError, ValueError):
+    """A value that is not a type (or type string) was given where a type is expected."""
+
+
+def is_type(object: Any) -> bool:  # noqa: A002 - the original's parameter name
+    """Whether the value is a type or a typing construct (List[int], Optional[str], Any...)."""
+    return (isinstance(object, type) or object is Any or typing.get_origin(object) is not None
+            or any(object is registered for registered in _REGISTERED_TYPES.values()))
+
+
+def to_type_string(typing_type: Any) -> str:
+    """A type as its type string (`List[str]`), the form catalog tasks store; a non-type raises UnsupportedTypeError."""
+    if not is_type(typing_type):
+        raise UnsupportedTypeError(f"Type: '{typing_type}' is not a supported type. Use a type such as "
+                                   f"{', '.join(['Any', 'List', 'Dict', 'Tuple', 'Union', 'Optional', 'Literal'])} or "
+                                   f"one of the registered types: {', '.join(sorted(_REGISTERED_TYPES))}.")
+    return type_to_string(typing_type)
+
+
+def format_type_string(type_string: str) -> str:
+    """A type string in its canonical spelling (`List[ str ]` -> `List[str]`)."""
+    return type_to_string(parse_type_string(type_string))
+
+
+def infer_type(obj: Any) -> Any:
+    """The type a value has, as the original infers it (lists and dicts by their items, mixed items as Union)."""
+    if isinstance(obj, bool) or obj is None or isinstance(obj, (int, float, str)):
+        return type(obj)
+    if isinstance(obj, (list, tuple)):
+        kind = List if isinstance(obj, list) else Tuple
+        items = _union_of([infer_type(item) for item in obj])
+        return kind[items] if kind is List else Tuple[tuple(infer_type(item) for item in obj)]
+    if isinstance(obj, dict):
+        keys = _union_of([infer_type(key) for key in obj])
+        values = _union_of([infer_type(value) for value in obj.values()])
+        return Dict[keys, values]
+    return type(obj)
+
+
+def _union_of(types_found: List[Any]) -> Any:
+    unique = []
+    for found in types_found:
+        if found not in unique:
+            unique.append(found)
+    if not unique:
+        return Any
+    return unique[0] if len(unique) == 1 else Union[tuple(sorted(unique, key=type_to_string))]
+
+
+def infer_type_string(obj: Any) -> str:
+    """The inferred type of a value as a type string without spaces (`Dict[str,List[float]]`)."""
+    return type_to_string(infer_type(obj)).replace(" ", "")

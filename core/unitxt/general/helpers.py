@@ -1,0 +1,205 @@
+"""The original's general helpers (`unitxt.utils`): copies, JSON files, flattening, retries with backoff, a small LRU
+cache, a singleton metaclass and package checks. Written from their documented behaviour."""
+
+import copy
+import functools
+import importlib.metadata
+import importlib.util
+import json
+import random
+import re
+import threading
+import time
+import urllib.error
+from collections import OrderedDict
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from ..settings_utils import settings
+
+RETRIED_ERRORS: Tuple[type, ...] = (ConnectionError, TimeoutError, FileNotFoundError, urllib.error.HTTPError)
+
+
+def _caused_by(error: BaseException, kinds: Tuple[type, ...]) -> bool:
+    """Whether the error, or an error in its cause/context chain, is one of `kinds`."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, kinds):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def retry_connection_with_exponential_backoff(max_retries: Optional[int] = None,
+                                              retry_exceptions: Tuple[type, ...] = RETRIED_ERRORS,
+                                              backoff_factor: float = 1) -> Callable:
+    """Decorator: rerun a network call that failed with one of `retry_exceptions` (directly or as a cause), waiting
+    backoff_factor * 2**attempt seconds (plus jitter) between attempts; `max_retries` defaults to the setting
+    `max_connection_retries` (10). The last failure propagates."""
+
+    def decorator(function: Callable) -> Callable:
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            attempts = max_retries if max_retries is not None else int(getattr(settings, "max_connection_retries", 10))
+            for attempt in range(max(1, attempts)):
+                try:
+                    return function(*args, **kwargs)
+                except Exception as error:
+                    if attempt + 1 >= attempts or not _caused_by(error, retry_exceptions):
+                        raise
+                    time.sleep(backoff_factor * (2 ** attempt) + random.uniform(0, 1))
+            return None
+
+        return wrapper
+
+    return decorator
+
+
+def flatten_dict(d: Dict[str, Any], parent_key: str = "", sep: str = "_") -> Dict[str, Any]:
+    """Nested dicts as one level, keys joined with `sep`: {"a": {"b": 1}} -> {"a_b": 1}."""
+    flat: Dict[str, Any] = {}
+    for key, value in d.items():
+        name = f"{parent_key}{sep}{key}" if parent_key else key
+        if isinstance(value, dict):
+            flat.update(flatten_dict(value, name, sep=sep))
+        else:
+            flat[name] = value
+    return flat
+
+
+def json_dump(data: Any) -> str:
+    """JSON text indented by 4 spaces, non-ASCII kept."""
+    return json.dumps(data, indent=4, ensure_ascii=False)
+
+
+def load_json(path: str) -> Any:
+    with open(path, encoding="utf-8") as file:
+        return json.load(file)
+
+
+def save_to_file(path: str, data: str) -> None:
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(data)
+        file.write("\n")
+
+
+def is_module_available(module_name: str) -> bool:
+    """Whether a module can be imported (without importing it)."""
+    return importlib.util.find_spec(module_name) is not None
+
+
+def is_package_installed(package_name: str) -> bool:
+    """Whether a distribution is installed."""
+    try:
+        importlib.metadata.version(package_name)
+        return True
+    except importlib.metadata.PackageNotFoundError:
+        return False
+
+
+def remove_numerics_and_quoted_texts(input_str: str) -> str:
+    """The text without numbers and quoted strings (used to compare code-like text up to its literals)."""
+    text = re.sub(r"\d+(\.\d+)?", "", input_str)
+    text = re.sub(r'"[^"]*"', "", text)
+    return re.sub(r"'[^']*'", "", text)
+
+
+def deep_copy(obj: Any) -> Any:
+    return copy.deepcopy(obj)
+
+
+def shallow_copy(obj: Any) -> Any:
+    return copy.copy(obj)
+
+
+def recursive_copy(obj: Any, internal_copy: Optional[Callable[[Any], Any]] = None) -> Any:
+    """Copy nested dicts, lists and tuples (new containers at every level); leaves go through `internal_copy`."""
+    if isinstance(obj, dict):
+        return type(obj)({key: recursive_copy(value, internal_copy) for key, value in obj.items()})
+    if isinstance(obj, list):
+        return type(obj)(recursive_copy(value, internal_copy) for value in obj)
+    if isinstance(obj, tuple):
+        items = [recursive_copy(value, internal_copy) for value in obj]
+        return type(obj)(*items) if hasattr(obj, "_fields") else type(obj)(items)
+    return internal_copy(obj) if internal_copy is not None else obj
+
+
+def recursive_deep_copy(obj: Any) -> Any:
+    return recursive_copy(obj, deep_copy)
+
+
+def recursive_shallow_copy(obj: Any) -> Any:
+    return recursive_copy(obj, shallow_copy)
+
+
+class LRUCache:
+    """A thread-safe mapping that keeps the `max_size` most recently used entries."""
+
+    def __init__(self, max_size: Optional[int] = 10):
+        self._max_size = max_size
+        self._items: "OrderedDict[Any, Any]" = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while self._max_size is not None and len(self._items) > self._max_size:
+                self._items.popitem(last=False)
+
+    def __getitem__(self, key: Any) -> Any:
+        with self._lock:
+            value = self._items[key]
+            self._items.move_to_end(key)
+            return value
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: Any) -> bool:
+        with self._lock:
+            return key in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    @property
+    def max_size(self) -> Optional[int]:
+        return self._max_size
+
+    @max_size.setter
+    def max_size(self, value: Optional[int]) -> None:
+        with self._lock:
+            self._max_size = value
+            while value is not None and len(self._items) > value:
+                self._items.popitem(last=False)
+
+
+class Singleton(type):
+    """Metaclass: every call of the class gives the same instance."""
+
+    _instances: Dict[type, Any] = {}
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls not in Singleton._instances:
+            Singleton._instances[cls] = super().__call__(*args, **kwargs)
+        return Singleton._instances[cls]
+
+
+class LongString(str):
+    """A string whose repr is cut to `repr_len` characters (for long prompts in logs)."""
+
+    def __new__(cls, value: str, *, repr_str: Optional[str] = None) -> "LongString":
+        obj = super().__new__(cls, value)
+        obj._repr_str = repr_str
+        return obj
+
+    def __repr__(self) -> str:
+        return self._repr_str if self._repr_str is not None else super().__repr__()

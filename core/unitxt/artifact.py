@@ -123,8 +123,7 @@ class Artifact:
         super().__init_subclass__(**kwargs)
         cls._type_name = cls.__dict__.get("__type_name__", camel_to_snake(cls.__name__))
         cls._hints_resolved = False
-        if cls.__name__.startswith("_") or not cls.__dict__.get("_is_artifact_type", True) or any(
-                not base.__dict__.get("_is_artifact_type", True) for base in cls.__mro__[1:]):
+        if cls.__name__.startswith("_") or any(not k.__dict__.get("_is_artifact_type", True) for k in cls.__mro__):
             return  # private helpers and plain Dataclass classes are not addressable from data
         if cls._type_name in _ARTIFACT_TYPES and _ARTIFACT_TYPES[cls._type_name] is not cls:
             get_logger().debug(f"Artifact type '{cls._type_name}' redefined by {cls.__module__}.{cls.__qualname__}")
@@ -530,9 +529,8 @@ def concrete_types_of(base: type) -> List[str]:
 
 
 class Dataclass(Artifact):
-    """The original's base of classes with declared, typed fields (`unitxt.dataclass.Dataclass`): keyword
-    construction, required fields, unknown-argument errors and to_dict, as artifacts have - but its subclasses are
-    not catalog types (they are never registered under a `__type__`)."""
+    """The original's base of classes with declared, typed fields (`unitxt.dataclass.Dataclass`): artifacts' fields
+    and errors, but its subclasses are not catalog types (never registered under a `__type__`)."""
 
     _is_artifact_type: ClassVar[bool] = False
 

@@ -205,7 +205,7 @@ def test_streamed_evaluation_of_an_endless_generator_ends(caplog):
              "task_data": "{}"}] * 5
     with pytest.raises(UnitxtError, match="Got at least 1000005 predictions for 5 instances"):
         evaluate(endless_predictions(), iter(rows), chunk_size=5)
-    with caplog.at_level(logging.WARNING):  # fewer predictions than rows: the leading rows are scored (issue 26)
+    with caplog.at_level(logging.WARNING, logger="unitxt"):  # fewer predictions than rows: the leading rows are scored (issue 26)
         results = evaluate(iter(["a"] * 5), endless_rows(), chunk_size=5)
     assert len(results) == 5 and results.global_scores["accuracy"] == 1.0
     assert "got 5 predictions for at least 1000010 instances" in caplog.text

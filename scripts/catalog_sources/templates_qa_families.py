@@ -136,7 +136,8 @@ def _open_and_context(add):
             title_fields=["context_type"], **reference),
         "templates.qa.with_context.question_first": MultiReferenceTemplate(
             input_format="Question: {question}\n\n{context_type}:\n{context}", **reference),
-        "templates.qa.with_context.simple": MultiReferenceTemplate(input_format="{context}\n{question}", **reference),
+        "templates.qa.with_context.simple": MultiReferenceTemplate(input_format="Context: {context}\nQuestion: {question}",
+                                                                   **reference),
         "templates.qa.with_context.simple2": MultiReferenceTemplate(
             input_format="Context: {context}\nQuestion: {question}", **reference),
         "templates.qa.with_context.with_type": MultiReferenceTemplate(

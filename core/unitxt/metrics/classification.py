@@ -32,6 +32,7 @@ class Accuracy(InstanceMetric):
 
     main_score = "accuracy"
     ci_scores = ["accuracy"]
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
     def compute(self, references, prediction, task_data):
         return {"accuracy": float(any(_equal(prediction, reference) for reference in references))}
@@ -73,6 +74,7 @@ class StringContainment(InstanceMetric):
 
     main_score = "string_containment"
     ci_scores = ["string_containment"]
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
     def compute(self, references, prediction, task_data):
         from .kernels.text_match import string_containment
@@ -100,6 +102,7 @@ class JaccardIndex(InstanceMetric):
 
     main_score = "jaccard_index"
     ci_scores = ["jaccard_index"]
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
     def compute(self, references, prediction, task_data):
         predicted = set(map(str, prediction)) if isinstance(prediction, (list, tuple, set)) else {str(prediction)}
@@ -116,7 +119,7 @@ class PredictionLength(InstanceMetric):
     original system reports it."""
 
     main_score = "prediction_length"
-    ci_scores = ["prediction_length"]
+    ci_scores: Optional[List[str]] = []  # the original reports no CI of the length
 
     def compute(self, references, prediction, task_data):
         return {"prediction_length": float(len(prediction))}
@@ -220,11 +223,13 @@ class F1(LabelPairMetric):
 class F1Macro(F1):
     main_score = "f1_macro"
     average = "macro"
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
 
 class F1Micro(F1):
     main_score = "f1_micro"
     average = "micro"
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
     report_per_class = False
 
 

@@ -28,6 +28,9 @@ class MetricScores:
     # {global score name: per-instance values} when every global score is the NaN-ignoring mean of these values:
     # the scores then merge over chunks of a stream (see metrics/accumulators.py)
     mean_values: Optional[Dict[str, Any]] = None
+    # n ints (or a function giving them): instances with equal keys are interchangeable for the statistic, so the
+    # jackknife of BCa scores one leave-one-out row per distinct key (metrics/intervals.py)
+    jackknife_keys: Any = None
 
     def __init__(self, metric: "Metric", instance_scores: List[Dict[str, Any]], statistic: Statistic, n: int):
         self.metric = metric
@@ -358,6 +361,15 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         return [self._finish_instance(instance) for instance in scores.instance_scores]
 
 
+def input_keys(predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> Any:
+    """One int per instance, equal for instances with equal (prediction, references, task_data): a global metric
+    scores a multiset of instances, so such instances are interchangeable."""
+    np = _np()
+    codes: Dict[str, int] = {}
+    return np.asarray([codes.setdefault(repr(item), len(codes)) for item in zip(predictions, references, task_data)],
+                      dtype=np.int64)
+
+
 def _as_dict(task_data: Any) -> Dict[str, Any]:
     if isinstance(task_data, str):
         import json
@@ -533,7 +545,10 @@ class GlobalMetric(Metric):
                                            n)
         else:
             instance_scores = [{} for _ in range(n)]
-        return MetricScores(self, instance_scores, statistic, n)
+        scores = MetricScores(self, instance_scores, statistic, n)
+        keys = getattr(statistic, "jackknife_keys", None)
+        scores.jackknife_keys = keys if keys is not None else (lambda: input_keys(predictions, references, task_data))
+        return scores
 
     def _slow_statistic(self, predictions, references, task_data) -> Statistic:
         np = _np()

@@ -142,6 +142,8 @@ class _LabelCounts:
         encoding = encode_labels(gold, [_hashable(prediction) for prediction in predictions])
         self.classes = encoding.classes
         self.prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
+        # instances with the same (gold, prediction) pair are interchangeable: one jackknife row per pair
+        self.keys = encoding.gold.astype("int64") * max(1, encoding.n_labels) + encoding.pred
         self.latest: tuple = (None, False, None)
 
     def scores(self, idx: Any, with_matthews: bool) -> Dict[str, Any]:
@@ -187,6 +189,7 @@ class LabelPairMetric(GlobalMetric):
             scores = labels.scores(idx, with_matthews=with_matthews)
             return self.select_label_scores(scores, labels.classes, idx.shape == (1, full_n))
 
+        statistic.jackknife_keys = labels.keys
         return statistic
 
     def single_instance_scores(self, predictions, references, task_data, statistic):

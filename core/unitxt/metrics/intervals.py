@@ -51,6 +51,8 @@ def jackknife_values(scores: Any, positions: Any, names: List[str]) -> Dict[str,
         return result
     m = len(positions)
     keys = getattr(scores, "jackknife_keys", None)
+    if callable(keys):
+        keys = scores.jackknife_keys = keys()
     if keys is not None:
         _, first, inverse = np.unique(np.asarray(keys)[positions], return_index=True, return_inverse=True)
         left_out = first

@@ -402,7 +402,8 @@ class F1MultiLabel(GlobalMetric):
         scores = super().score(predictions, references, task_data)
         key = f"f1_{self.average}"
         for index, (prediction, gold) in enumerate(zip(predictions, _first_reference(references, self))):
-            alone = multilabel_scores([gold], [prediction]) if gold else {key: 0.0, "f1_per_class": {}}
+            # no class in the references: F1 is undefined (NaN), as in the original
+            alone = multilabel_scores([gold], [prediction]) if gold else {key: math.nan, "f1_per_class": {}}
             instance = {self.main_score: alone[key]}
             if self.average == "macro":
                 instance.update((f"f1_{label}", value) for label, value in alone["f1_per_class"].items())

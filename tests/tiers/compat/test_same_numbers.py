@@ -79,6 +79,17 @@ def strings_with_context(rng):
     return predictions, references, [{"context": " ".join(rng.choice(WORDS[:14]) for _ in range(12))} for _ in range(N)]
 
 
+def strings_with_domain(rng):
+    predictions, references, _ = strings(rng)
+    return predictions, references, [{"domain": rng.choice(["auto", "book", "movie"]),
+                                      "type": rng.choice(["human_test", "augmented_test"])} for _ in range(N)]
+
+
+def strings_with_entities(rng):
+    predictions, references, _ = strings(rng)
+    return predictions, references, [{"entities": rng.sample(WORDS[:14], 2)} for _ in range(N)]
+
+
 def word_lists(rng):
     predictions = [[rng.choice(CLASSES) for _ in range(rng.randint(1, 3))] for _ in range(N)]
     return predictions, [[rng.sample(CLASSES, rng.randint(1, 3))] for _ in range(N)], None
@@ -98,12 +109,15 @@ METRICS = {
                                         "string_containment"]),
     "binary": (binary, ["f1_binary"]),
     "multi_label": (multi_label, ["f1_micro_multi_label", "f1_macro_multi_label"]),
-    "regression": (regression, ["pearson", "spearman", "kendalltau_b"]),
+    "regression": (regression, ["pearson", "spearman", "kendalltau_b", "mean_squared_error",
+                                "root_mean_squared_error"]),
     "roc": (roc, ["roc_auc"]),
     "retrieval": (retrieval, ["mrr", "map", "retrieval_at_k"]),
     "query_relevance": (query_relevance, ["ndcg"]),
     "strings": (strings, ["char_edit_distance", "char_edit_dist_accuracy", "anls", "token_overlap",
                           "prediction_length", "normalized_sacrebleu", "sacrebleu", "bleu", "wer", "squad"]),
+    "strings_with_domain": (strings_with_domain, ["websrc_squad_f1", "relaxed_correctness"]),
+    "strings_with_entities": (strings_with_entities, ["string_containment_ratio"]),
     "strings_with_context": (strings_with_context, ["token_overlap_with_context"]),
     "word_lists": (word_lists, ["jaccard_index", "unsorted_list_exact_match"]),
     "entities": (entities, ["ner"]),
@@ -121,7 +135,7 @@ PROCESSORS = ["yes_no_to_int", "cast_to_float_return_zero_if_failed", "cast_to_f
               "to_span_label_pairs", "extract_mt_bench_rating_judgment", "lower_case", "upper_case",
               "take_first_non_empty_line", "take_last_non_empty_line", "to_string_stripped", "to_string",
               "remove_articles", "remove_punctuations", "fix_whitespace", "capitalize", "get_string_after_colon",
-              "substring", "dict_of_lists_to_value_key_pairs"]
+              "substring", "dict_of_lists_to_value_key_pairs", "extract_arena_hard_numerical_judgment"]
 
 
 def same(ours, theirs, where):

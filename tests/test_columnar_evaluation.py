@@ -122,9 +122,11 @@ def test_classification_metrics_of_one_run_share_label_codes_and_resample_counts
     alone = {name: get_from_catalog(name).evaluate(
         [i["processed_prediction"] for i in shared_run], [i["processed_references"] for i in shared_run]
     ).global_scores() for name in rows[0]["metrics"]}
-    # 300 instances x 1000 resamples is one chunk: counted once for the three metrics (plus each point score),
-    # where scoring each metric alone counts it three times
-    assert (shared_calls, len(calls)) == (3 + 1, 3 * (1 + 1))
+    # 300 instances x 1000 resamples is one chunk: f1_micro and f1_macro (the original's map-reduce family, 1000
+    # resamples) count it once together and precision_macro (a global metric, 100 resamples) once; plus each
+    # metric's point score and its jackknife (one chunk of leave-one-out rows, one per distinct label pair), where
+    # scoring each metric alone counts its chunk itself
+    assert (shared_calls, len(calls)) == (3 + 2 + 3, 3 * (1 + 1 + 1))
     for name, scores in alone.items():
         main = scores["score_name"]
         for key in (main, f"{main}_ci_low", f"{main}_ci_high"):

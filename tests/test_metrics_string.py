@@ -206,7 +206,7 @@ def test_wer_ci_equals_recomputed_resamples_and_needs_one_reference():
         p, r = random_text_corpus(seed)
         predictions += p
         references += [refs[:1] for refs in r]
-    wer = Wer(n_resamples=200)
+    wer = Wer(n_resamples=200, ci_method="percentile")  # BCa: tests/test_original_ci_procedure.py
     scores = wer.evaluate(predictions, references).global_scores()
     values = []
     for idx in resample_indices(len(predictions), 200, seed=settings.seed):
@@ -223,9 +223,8 @@ def test_wer_ci_equals_recomputed_resamples_and_needs_one_reference():
 
 @pytest.mark.parametrize("name,main,extra", [
     ("metrics.token_overlap", "f1", ["precision", "recall"]),
-    ("metrics.squad", "f1", ["exact_match"]),
+    ("metrics.squad", "f1", []),  # the original reports the CI of f1 only
     ("metrics.char_edit_distance", "char_edit_distance", []),
-    ("metrics.anls", "anls", []),
     ("metrics.exact_match", "exact_match", []),
 ])
 def test_instance_metric_cis_present_and_deterministic(name, main, extra):

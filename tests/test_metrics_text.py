@@ -135,12 +135,12 @@ def test_corpus_cis_equal_resampled_sacrebleu(which):
         references += r
     n_resamples = 150
     if which == "bleu":
-        metric_ = Bleu(n_resamples=n_resamples)
+        metric_ = Bleu(n_resamples=n_resamples, ci_method="percentile")  # BCa: test_original_ci_procedure.py
 
         def reference(p, r):
             return sacrebleu.corpus_bleu(p, reference_streams(r)).score / 100
     else:
-        metric_ = Chrf(n_resamples=n_resamples)
+        metric_ = Chrf(n_resamples=n_resamples, ci_method="percentile")
 
         def reference(p, r):
             return sacrebleu.corpus_chrf(p, reference_streams(r)).score / 100

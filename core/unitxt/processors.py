@@ -239,10 +239,13 @@ class ExtractFromDoubleBrackets(FieldOperator):
 
 
 class ExtractMtBenchRatingJudgment(FieldOperator):
-    """The MT-Bench judge rating "[[N]]" scaled to 0..1 (N / 10); 0.0 when no rating is found."""
+    """The MT-Bench judge rating "[[N]]" scaled to 0..1 (N / 10), as the original reads it: spaces around N and an
+    "out of ten" suffix are allowed ("[[ 9.0 / 10 ]]" -> 0.9); 0.0 when no rating is found or N is not a number."""
+
+    _RATING = re.compile(r"\[\[([\s*\d]+\.?\d*\s*)(?:/\s*10)?\s*\]\]")
 
     def process_value(self, value: Any) -> Any:
-        match = re.search(r"\[\[([\d]+\.?[\d]*)\]\]", str(value))
+        match = self._RATING.search(str(value))
         try:
             return float(match.group(1)) / 10 if match else 0.0
         except ValueError:
@@ -319,8 +322,14 @@ class LiteralEvalValue(FieldOperator):
     lenient: bool = True
 
     def process_value(self, value: Any) -> Any:
-        if not isinstance(value, str) or not value:  # "" stays "" (as the original system)
+        if value is None or value == "":  # None and "" stay (as the original system)
             return value
+        if not isinstance(value, str):
+            if self.lenient:
+                return value
+            raise UnitxtError(f"Cannot read a literal from {type(value).__name__} {str(value)[:60]!r}: literal_eval "
+                              "expects the text of a Python literal (as the original system).",
+                              artifact=self.artifact_name, field="value")
         try:
             return ast.literal_eval(value.strip())
         except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
@@ -333,8 +342,8 @@ class LiteralEvalValue(FieldOperator):
 
 class LiteralEval(LiteralEvalValue):
     """The documented preprocessing step: a field holding the text of a Python literal ("['a', 'b']", "{'k': 1}")
-    becomes that value, without running code; text that is not a literal is an error naming it ("" and non-text
-    values pass unchanged)."""
+    becomes that value, without running code; text that is not a literal, or a value that is not text, is an error
+    naming it (None and "" pass unchanged)."""
 
     lenient: bool = False
 

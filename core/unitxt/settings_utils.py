@@ -13,6 +13,9 @@ _DEFAULTS: Dict[str, Any] = {
     "seed": 42,
     "data_classification_policy": None,
     "default_n_resamples": 1000,
+    # the original's defaults per metric family (metrics/intervals.py), capped by default_n_resamples
+    "num_resamples_for_instance_metrics": 1000,
+    "num_resamples_for_global_metrics": 100,
     "confidence_level": 0.95,
     "max_log_message_size": 100_000,
     "allow_unverified_code": False,

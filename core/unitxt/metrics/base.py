@@ -28,6 +28,9 @@ class MetricScores:
     # {global score name: per-instance values} when every global score is the NaN-ignoring mean of these values:
     # the scores then merge over chunks of a stream (see metrics/accumulators.py)
     mean_values: Optional[Dict[str, Any]] = None
+    # n ints (or a function giving them): instances with equal keys are interchangeable for the statistic, so the
+    # jackknife of BCa scores one leave-one-out row per distinct key (metrics/intervals.py)
+    jackknife_keys: Any = None
 
     def __init__(self, metric: "Metric", instance_scores: List[Dict[str, Any]], statistic: Statistic, n: int):
         self.metric = metric
@@ -87,8 +90,11 @@ class MetricScores:
 
 
 def global_scores_together(scores_list: List["MetricScores"], positions: Any, with_ci: bool = True) -> List[Dict[str, Any]]:
-    """Global scores of several metrics over the same instances, sharing one stream of bootstrap resamples."""
-    from .kernels.bootstrap import percentile_interval, resample_indices
+    """Global scores of several metrics over the same instances, sharing one stream of bootstrap resamples (the
+    original's: default_rng of the hashed global seed); intervals by each metric's procedure (metrics/intervals.py)."""
+    from .intervals import metric_intervals, names_with_intervals
+    from .kernels.bca import bootstrap_seed
+    from .kernels.bootstrap import resample_indices
 
     np = _np()
     positions = np.asarray(positions, dtype=np.int64)
@@ -96,26 +102,28 @@ def global_scores_together(scores_list: List["MetricScores"], positions: Any, wi
     plans = []
     for scores, point in zip(scores_list, points):
         metric = scores.metric
-        names = scores.ci_names(point)
-        if with_ci and metric.resolved_n_resamples() > 0 and names and len(positions) > 1:
+        n_resamples = metric.resolved_n_resamples()
+        enough = n_resamples >= (1 if metric.ci_style == "map_reduce" else 2)
+        names = names_with_intervals(scores, positions, scores.ci_names(point)) if with_ci and enough else []
+        if names and len(positions) > 1:
             plans.append((scores, names, scores.resampled(positions, names)))
     intervals: List[Dict[str, Any]] = [{} for _ in scores_list]
     groups: Dict[Any, List[Any]] = {}
     for plan in plans:  # metrics with the same resampling settings share the index matrices
         key = (plan[0].metric.resolved_n_resamples(), plan[0].metric.confidence_level)
         groups.setdefault(key, []).append(plan)
+    seed = int(settings.seed)
     for (n_resamples, confidence_level), members in groups.items():
         collected: Dict[int, Dict[str, List[Any]]] = {id(plan[0]): {} for plan in members}
-        for idx in resample_indices(len(positions), n_resamples, seed=int(settings.seed)):
+        for idx in resample_indices(len(positions), n_resamples, seed=bootstrap_seed(seed)):
             for scores, names, statistic in members:
                 for name, values in statistic(idx).items():
                     collected[id(scores)].setdefault(name, []).append(np.asarray(values, dtype=np.float64))
         for scores, names, _ in members:
             position = next(i for i, candidate in enumerate(scores_list) if candidate is scores)
-            intervals[position] = {
-                name: percentile_interval(np.concatenate(parts), confidence_level)
-                for name, parts in collected[id(scores)].items()
-            }
+            distributions = {name: np.concatenate(parts) for name, parts in collected[id(scores)].items()}
+            intervals[position] = metric_intervals(scores, positions, points[position], distributions,
+                                                   confidence_level, seed)
     return [scores.finish(point, interval, len(positions))
             for scores, point, interval in zip(scores_list, points, intervals)]
 
@@ -227,6 +235,9 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     n_resamples: Optional[int] = None
     confidence_level: float = 0.95
     ci_scores: Optional[List[str]] = None
+    ci_method: str = "BCa"  # scipy.stats.bootstrap's method: "BCa", "percentile" or "basic"
+    # the original's CI procedure this metric follows (metrics/intervals.py): "instance", "global" or "map_reduce"
+    ci_style = "global"
 
     def verify(self) -> None:
         super().verify()
@@ -235,7 +246,15 @@ class Metric(PackageRequirementsMixin, StreamOperator):
                               field="main_score")
 
     def resolved_n_resamples(self) -> int:
-        return int(settings.default_n_resamples if self.n_resamples is None else self.n_resamples)
+        """Explicit n_resamples, else the original's default of the metric's family (settings.default_n_resamples
+        caps it: 0 turns CIs off)."""
+        if self.n_resamples is not None:
+            return int(self.n_resamples)
+        if self.ci_style == "global":
+            return min(int(settings.default_n_resamples), int(settings.num_resamples_for_global_metrics))
+        if self.ci_style == "instance":
+            return min(int(settings.default_n_resamples), int(settings.num_resamples_for_instance_metrics))
+        return int(settings.default_n_resamples)
 
     def resolved_ci_scores(self) -> List[str]:
         return list(self.ci_scores) if self.ci_scores is not None else [self.main_score]
@@ -345,6 +364,15 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         return [self._finish_instance(instance) for instance in scores.instance_scores]
 
 
+def input_keys(predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> Any:
+    """One int per instance, equal for instances with equal (prediction, references, task_data): a global metric
+    scores a multiset of instances, so such instances are interchangeable."""
+    np = _np()
+    codes: Dict[str, int] = {}
+    return np.asarray([codes.setdefault(repr(item), len(codes)) for item in zip(predictions, references, task_data)],
+                      dtype=np.int64)
+
+
 def _as_dict(task_data: Any) -> Dict[str, Any]:
     if isinstance(task_data, str):
         import json
@@ -361,6 +389,7 @@ class InstanceMetric(Metric):
     """Scores each instance by itself (`compute`); global scores reduce instance scores per `reduction_map`."""
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+    ci_style = "instance"
 
     reduction_map: Optional[Dict[str, List[str]]] = None
     implemented_reductions = ("mean", "median", "max", "min")
@@ -519,7 +548,10 @@ class GlobalMetric(Metric):
                                            n)
         else:
             instance_scores = [{} for _ in range(n)]
-        return MetricScores(self, instance_scores, statistic, n)
+        scores = MetricScores(self, instance_scores, statistic, n)
+        keys = getattr(statistic, "jackknife_keys", None)
+        scores.jackknife_keys = keys if keys is not None else (lambda: input_keys(predictions, references, task_data))
+        return scores
 
     def _slow_statistic(self, predictions, references, task_data) -> Statistic:
         np = _np()

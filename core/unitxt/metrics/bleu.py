@@ -76,6 +76,7 @@ class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
     `target_language` (lower-cased; a language mapped to None, or not listed, uses `tokenize`)."""
 
     main_score = "sacrebleu"
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
     language_to_tokenizer: Optional[Dict[str, Optional[str]]] = None
 
     def statistics(self, predictions, references, task_data=None):

@@ -32,6 +32,7 @@ class Accuracy(InstanceMetric):
 
     main_score = "accuracy"
     ci_scores = ["accuracy"]
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
     def compute(self, references, prediction, task_data):
         return {"accuracy": float(any(_equal(prediction, reference) for reference in references))}
@@ -73,6 +74,7 @@ class StringContainment(InstanceMetric):
 
     main_score = "string_containment"
     ci_scores = ["string_containment"]
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
     def compute(self, references, prediction, task_data):
         from .kernels.text_match import string_containment
@@ -100,6 +102,7 @@ class JaccardIndex(InstanceMetric):
 
     main_score = "jaccard_index"
     ci_scores = ["jaccard_index"]
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
     def compute(self, references, prediction, task_data):
         predicted = set(map(str, prediction)) if isinstance(prediction, (list, tuple, set)) else {str(prediction)}
@@ -116,7 +119,7 @@ class PredictionLength(InstanceMetric):
     original system reports it."""
 
     main_score = "prediction_length"
-    ci_scores = ["prediction_length"]
+    ci_scores: Optional[List[str]] = []  # the original reports no CI of the length
 
     def compute(self, references, prediction, task_data):
         return {"prediction_length": float(len(prediction))}
@@ -139,6 +142,8 @@ class _LabelCounts:
         encoding = encode_labels(gold, [_hashable(prediction) for prediction in predictions])
         self.classes = encoding.classes
         self.prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
+        # instances with the same (gold, prediction) pair are interchangeable: one jackknife row per pair
+        self.keys = encoding.gold.astype("int64") * max(1, encoding.n_labels) + encoding.pred
         self.latest: tuple = (None, False, None)
 
     def scores(self, idx: Any, with_matthews: bool) -> Dict[str, Any]:
@@ -184,6 +189,7 @@ class LabelPairMetric(GlobalMetric):
             scores = labels.scores(idx, with_matthews=with_matthews)
             return self.select_label_scores(scores, labels.classes, idx.shape == (1, full_n))
 
+        statistic.jackknife_keys = labels.keys
         return statistic
 
     def single_instance_scores(self, predictions, references, task_data, statistic):
@@ -220,11 +226,13 @@ class F1(LabelPairMetric):
 class F1Macro(F1):
     main_score = "f1_macro"
     average = "macro"
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
 
 class F1Micro(F1):
     main_score = "f1_micro"
     average = "micro"
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
     report_per_class = False
 
 
@@ -394,7 +402,8 @@ class F1MultiLabel(GlobalMetric):
         scores = super().score(predictions, references, task_data)
         key = f"f1_{self.average}"
         for index, (prediction, gold) in enumerate(zip(predictions, _first_reference(references, self))):
-            alone = multilabel_scores([gold], [prediction]) if gold else {key: 0.0, "f1_per_class": {}}
+            # no class in the references: F1 is undefined (NaN), as in the original
+            alone = multilabel_scores([gold], [prediction]) if gold else {key: math.nan, "f1_per_class": {}}
             instance = {self.main_score: alone[key]}
             if self.average == "macro":
                 instance.update((f"f1_{label}", value) for label, value in alone["f1_per_class"].items())

@@ -274,6 +274,7 @@ class MeanSquaredError(GlobalMetric):
     """Mean of (reference - prediction)^2 over the instances (NaN squared errors ignored)."""
 
     main_score = "mean_squared_error"
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
     prediction_type = float
     single_reference_per_prediction = True
     reference_field: str = "references"

@@ -141,6 +141,8 @@ class Spearman(_Correlation):
     """Spearman's rho (scipy.stats.spearmanr, average ranks for ties) between references and predictions."""
 
     main_score = "spearmanr"
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
+    n_resamples: Optional[int] = 100  # the original catalog entry's
     _method = "spearman"
 
     def resampled(self, gold, pred, idx, cache=None):
@@ -174,6 +176,8 @@ class Pearson(_Correlation):
     of its raw one (about the shift) counts as constant, r undefined."""
 
     main_score = "pearsonr"
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
+    n_resamples: Optional[int] = 100  # the original catalog entry's
     _method = "pearson"
     _MOMENTS = ("n", "sx", "sy", "sxx", "syy", "sxy")
 

@@ -161,6 +161,7 @@ class MeteorFast(InstanceMetric):
 
     main_score = "meteor"
     ci_scores = ["meteor"]
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
     prediction_type = str
     alpha: float = 0.9
     beta: int = 3

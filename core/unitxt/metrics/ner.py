@@ -23,7 +23,7 @@ class NER(GlobalMetric):
     single_reference_per_prediction = True
     report_per_type: bool = True
     report_per_group_scores: bool = True  # the original's name of report_per_type; False from either drops f1_<type>
-    ci_scores = ["f1_micro", "f1_macro"]
+    ci_scores = ["f1_micro"]  # as the original: the main score's CI
 
     def prepare(self) -> None:
         super().prepare()
@@ -62,9 +62,11 @@ class NER(GlobalMetric):
         tp, fp, fn = (keyed_columns(totals, keys, part, types) for part in ("tp", "fp", "fn"))
         scores = span_scores_from_counts(tp, fp, fn)
         result = {name: value for name, value in scores.items() if not name.endswith("_per_type")}
-        if self.report_per_type:
+        if self.report_per_type:  # the types with reference support, as the original reports them
+            supported = (tp + fn).sum(axis=0) > 0
             for column, entity_type in enumerate(types):
-                result[f"f1_{entity_type}"] = scores["f1_per_type"][:, column]
+                if supported[column]:
+                    result[f"f1_{entity_type}"] = scores["f1_per_type"][:, column]
         return result
 
     def single_instance_scores(self, predictions, references, task_data, statistic) -> Dict[str, Any]:

@@ -65,7 +65,8 @@ class Squad(InstanceMetric):
 
     main_score = "f1"
     prediction_type = str
-    ci_scores = ["f1", "exact_match"]
+    ci_scores = ["f1"]  # as the original: the CI of f1 only
+    ci_style = "global"  # the original recomputes HF squad per resample
     reduction_map = {"mean": ["f1", "exact_match"]}
 
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
@@ -115,7 +116,7 @@ class ANLS(InstanceMetric):
     main_score = "anls"
     prediction_type = str
     threshold: float = 0.5
-    ci_scores = ["anls"]
+    ci_scores: Optional[List[str]] = []  # the original reports no CI of ANLS
 
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
         from .kernels.text_match import anls

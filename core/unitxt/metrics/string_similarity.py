@@ -138,6 +138,7 @@ class RelaxedCorrectness(GlobalMetric):
 
     main_score = "relaxed_overall"
     prediction_type = str
+    n_resamples: Optional[int] = 0  # the original catalog entry computes no CI
     ci_scores = ["relaxed_overall"]
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
@@ -190,6 +191,7 @@ class WebsrcSquadF1(GlobalMetric):
     count-weighted mean of the per-domain means), rounded to 3 decimals as the benchmark reports it."""
 
     main_score = "websrc_squad_f1"
+    n_resamples: Optional[int] = 0  # the original catalog entry computes no CI
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         from .kernels.bootstrap import resampled_sums

@@ -1,6 +1,7 @@
 """Runs jobs through the ORIGINAL unitxt package (executed by the oracle venv's python, never imported by tests).
 
-stdin: a JSON list of jobs {"kind": "metric"|"processor", "name", "predictions", "references", "task_data"}, or
+stdin: a JSON list of jobs {"kind": "metric"|"processor", "name", "predictions", "references", "task_data"} (a metric
+job may add "overrides": {field: value} set on the metric, and "seed": the global seed for its run), or
 {"kind": "operator", "artifact": {...JSON...}, "instances": [...]} / {..., "per_instance": false, "streams": {...}}, or
 {"kind": "card", "card": <catalog name>, "sources": [{"path", "name", "data_dir", "splits": {split: rows}}]};
 argv[1]: the file that receives a JSON list of results {"instances": [...], "global": {...}} or {"error": "..."}
@@ -16,12 +17,23 @@ def run_metric(job):
     from unitxt.test_utils.metrics import apply_metric
 
     metric, _ = fetch_artifact(job["name"])
+    target = getattr(metric, "metric", metric)  # a MetricPipeline's inner metric holds the CI settings
+    for field, value in (job.get("overrides") or {}).items():
+        setattr(target, field, value)
+    if job.get("seed") is not None:
+        from unitxt.settings_utils import get_settings
+
+        get_settings().seed = job["seed"]
     predictions, references = job["predictions"], job["references"]
     if job.get("pairs_as_tuples"):  # JSON has no tuples; span-label metrics type-check for them
         predictions = [[tuple(pair) for pair in pairs] for pairs in predictions]
         references = [[[tuple(pair) for pair in pairs] for pairs in refs] for refs in references]
-    outputs = apply_metric(metric=metric, predictions=predictions, references=references,
-                           task_data=job.get("task_data"))
+    try:
+        outputs = apply_metric(metric=metric, predictions=predictions, references=references,
+                               task_data=job.get("task_data"))
+    finally:
+        if job.get("seed") is not None:
+            get_settings().seed = 42
     return {"instances": [output["score"]["instance"] for output in outputs], "global": outputs[0]["score"]["global"]}
 
 

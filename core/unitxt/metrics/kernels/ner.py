@@ -81,7 +81,8 @@ def span_scores_from_counts(tp: Any, fp: Any, fn: Any) -> Dict[str, np.ndarray]:
 
     Micro pools all types (every false positive counts, whatever its type). Macro averages the
     per-type scores over the types with reference support (tp + fn > 0), 0 if there are none.
-    Per-type entries keep shape (..., T).
+    Per-type entries keep shape (..., T). in_classes_support: the share of predicted spans whose type has
+    reference support (1 without predicted spans), as the original reports it.
     """
     tp, fp, fn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn))
     supported = (tp + fn) > 0
@@ -93,6 +94,11 @@ def span_scores_from_counts(tp: Any, fp: Any, fn: Any) -> Dict[str, np.ndarray]:
     def macro(values: np.ndarray) -> np.ndarray:
         return _safe_div(np.where(supported, values, 0.0).sum(axis=-1), n_supported)
 
+    predicted = tp_sum + fp_sum
+    predicted_in_classes = np.where(supported, tp + fp, 0.0).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):  # no predicted span: all (none) in the classes
+        in_classes = np.where(predicted > 0, predicted_in_classes / np.maximum(predicted, 1.0), 1.0)
+
     return {
         "precision_micro": _safe_div(tp_sum, tp_sum + fp_sum),
         "recall_micro": _safe_div(tp_sum, tp_sum + fn_sum),
@@ -100,6 +106,7 @@ def span_scores_from_counts(tp: Any, fp: Any, fn: Any) -> Dict[str, np.ndarray]:
         "precision_macro": macro(precision),
         "recall_macro": macro(recall),
         "f1_macro": macro(f1),
+        "in_classes_support": in_classes,
         "precision_per_type": precision,
         "recall_per_type": recall,
         "f1_per_type": f1,

@@ -8,6 +8,7 @@ and accelerated, Efron & Tibshirani eq. 14.3 / 15.36), percentile or basic, with
 """
 
 import math
+from statistics import NormalDist
 from typing import Any, Optional, Tuple
 
 import numpy as np
@@ -48,25 +49,40 @@ def _quantiles(distribution: np.ndarray, probabilities: Tuple[float, float]) -> 
     return result[0], result[1]
 
 
+_STANDARD_NORMAL = NormalDist()
+
+
+def _normal_quantile(probability: float) -> float:
+    """scipy.special.ndtri with the standard library (zero-install mode has no scipy): -inf at 0, inf at 1."""
+    if math.isnan(probability):
+        return math.nan
+    if probability <= 0.0 or probability >= 1.0:
+        return -math.inf if probability <= 0.0 else math.inf
+    return _STANDARD_NORMAL.inv_cdf(probability)
+
+
+def _normal_cdf(value: float) -> float:
+    """scipy.special.ndtr with the standard library."""
+    return math.nan if math.isnan(value) else _STANDARD_NORMAL.cdf(value)
+
+
 def bca_probabilities(distribution: np.ndarray, theta_hat: float, jackknife: np.ndarray,
                       alpha: float) -> Tuple[float, float]:
     """The BCa-adjusted lower and upper quantile levels of the bootstrap distribution."""
-    from scipy.special import ndtr, ndtri
-
     with np.errstate(all="ignore"):
         size = distribution.shape[0]
         below = np.count_nonzero(distribution < theta_hat) + np.count_nonzero(distribution <= theta_hat)
-        z0 = float(ndtri(below / (2.0 * size)))
+        z0 = _normal_quantile(below / (2.0 * size))
         count = float(jackknife.shape[0])
         spread = (count - 1.0) * (jackknife.mean() - jackknife)
         numerator = float(np.sum(spread ** 3)) / count ** 3
         denominator = float(np.sum(spread ** 2)) / count ** 2
         acceleration = 1 / 6 * numerator / denominator ** (3 / 2) if denominator != 0 else math.nan
-        z_alpha = float(ndtri(alpha))
+        z_alpha = _normal_quantile(alpha)
         levels = []
         for z in (z_alpha, -z_alpha):
             shifted = z0 + z
-            levels.append(float(ndtr(z0 + shifted / (1 - acceleration * shifted))))
+            levels.append(_normal_cdf(z0 + shifted / (1 - acceleration * shifted)))
     return levels[0], levels[1]
 
 

@@ -12,7 +12,7 @@ TRANSLATE = dict(input_format="{source_language}: {text}", output_format="{trans
                  postprocessors=[P + "take_first_non_empty_line", P + "to_string_stripped"])
 SUMMARIZE = dict(input_format="{document_type}: {document}", references_field="summaries", target_prefix="Summary: ",
                  postprocessors=[P + "to_string_stripped"])
-RAG = dict(input_format="Passages:\n{contexts}\n\nQuestion: {question}", references_field="reference_answers",
+RAG = dict(input_format="Context: {contexts}\nQuestion: {question}.\n", references_field="reference_answers",
            postprocessors=[P + "to_string_stripped"], serializer=make("list_serializer", separator="\n\n"))
 COMPLETE = dict(target_field="answer", choices_separator="\n", postprocessors=[P + "first_character"])
 # family -> (template type, shared settings, {variant: instruction}, list members in order)
@@ -35,7 +35,7 @@ FAMILIES = {
         "instruct_write_succinct": "Write a succinct summary of the {document_type}.",
         "instruct_tldr": "TL;DR of the {document_type}:",
     }, ["instruct_full", "instruct_one_sentence", "instruct_passive", "instruct_write_succinct", "instruct_tldr"]),
-    "templates.rag.response_generation": ("multi_reference_template", dict(RAG, target_prefix="Answer: "), {
+    "templates.rag.response_generation": ("multi_reference_template", dict(RAG, target_prefix="Response:"), {
         "please_respond": "Please answer the question from the passages; if they do not hold the answer, say so.",
         "please_respond_chat": "You are a helpful assistant. Answer the user's question using only the passages "
                                "given; say when they do not hold the answer.",

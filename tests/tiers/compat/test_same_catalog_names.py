@@ -15,9 +15,10 @@ from .test_catalog_loads import oracle_catalog_folder
 # names of issue 26 item 4 (added or changed here) and the processors that used to refuse direct use
 TASKS = ["tasks.qa.open", "tasks.qa.with_context", "tasks.classification.multi_class",
          "tasks.classification.binary.zero_or_one"]
+# (templates.rag_eval.answer_correctness.judge_loose_match_no_context is left out: our rag_eval judge templates keep
+# our judge-task schema, a `score` field, not the original's is_correct / number_val - see exceptions.md)
 NEW_NAMES = ["tasks.qa.with_context", "tasks.classification.binary.zero_or_one", "templates.qa.with_context.simple",
-             "templates.rag.response_generation.please_respond",
-             "templates.rag_eval.answer_correctness.judge_loose_match_no_context"]
+             "templates.rag.response_generation.please_respond"]
 PROCESSORS = ["stance_to_pro_con", "to_yes_or_none", "str_to_float_format", "predictions_yes_1_else_0",
               "load_json_from_predictions", "extract_verbal_judgement", "to_span_label_pairs_surface_only",
               "lower_case", "upper_case", "take_first_word", "yes_no_to_int", "to_string_stripped",

@@ -1,10 +1,11 @@
 """Columnar rendering (unitxt.batch_render) gives the bytes of the per-instance renderer.
 
-Every catalog card x each of its templates, with 0 and 2 demos, on the local Hub mirrors (tests/card_mirrors.py):
-the rows of `InstanceRenderer.render` one at a time (iterating the split) equal the column batches the Arrow builder
-writes (`iter_columns`), value for value and as Arrow tables. Synthetic recipes cover what the catalog cards do not:
-several templates and demo counts per recipe, demos equal to the instance (exclusions), other samplers, group_by,
-chat formats and custom system prompts (which fall back to the per-instance path), and load_dataset end to end.
+Every catalog card x its first and last template, with 0 demos (and 2 with the first template), on the local Hub
+mirrors (tests/card_mirrors.py): the rows of `InstanceRenderer.render` one at a time (iterating the split) equal the
+column batches the Arrow builder writes (`iter_columns`), value for value and as Arrow tables. Synthetic recipes cover
+what the catalog cards do not: several templates and demo counts per recipe, demos equal to the instance (exclusions),
+other samplers, group_by, chat formats and custom system prompts (which fall back to the per-instance path), and
+load_dataset end to end.
 """
 
 import hashlib
@@ -70,10 +71,13 @@ def assert_same_rows(recipe):
 def test_every_card_template_and_demo_count_renders_the_same_in_batches(name, mirrors, monkeypatch):
     monkeypatch.chdir(mirrors)
     card, _ = fetch_artifact(name)
-    for template in _templates(card):
+    templates = _templates(card)
+    # the first and the last template of each card (templates of one card share its pipeline; every template is
+    # rendered per instance by test_cards), demos with the first only: the whole matrix took minutes
+    for template in dict.fromkeys([templates[0], templates[-1]]):
         plain = assert_same_rows(DatasetRecipe(card=card, template_card_index=template))
         assert plain.get("test", 0) >= 3, (name, plain)
-        if "train" in plain:  # as test_card: demos only where the card has a train split to take them from
+        if "train" in plain and template == templates[0]:  # as test_card: demos need a train split to take from
             with_demos = assert_same_rows(
                 DatasetRecipe(card=card, template_card_index=template, num_demos=2, demos_pool_size=3))
             assert with_demos["train"] == plain["train"] - 3  # the pool left the train split

@@ -4,6 +4,7 @@ Each one changes the value of `field` (or every pair of `field_to_field`) and wr
 FieldOperator fields (`process_every_value`, `not_exist_ok`, `get_default`, ...) apply as everywhere.
 """
 
+import itertools
 import math
 import os
 import re
@@ -174,6 +175,75 @@ class TokensSlice(_TokenizerField):
     def process_value(self, value: Any) -> Any:
         tokenizer = self.tokenizer()
         return tokenizer.decode(tokenizer.encode(value)[slice(self.start, self.stop, self.step)])
+
+
+class Chunk(FieldOperator):
+    """Cut a list (or text) into consecutive pieces of `size` items; the last piece may be shorter."""
+
+    size: int
+
+    def verify(self) -> None:
+        super().verify()
+        if self.size < 1:
+            raise ArtifactConfigurationError(f"Chunk.size must be at least 1, got {self.size}.",
+                                             artifact=type(self).__name__, field="size")
+
+    def process_value(self, value: Any) -> Any:
+        return [value[start:start + self.size] for start in range(0, len(value), self.size)]
+
+
+class DictToTuplesList(FieldOperator):
+    """A dict as the list of its (key, value) pairs, in order."""
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise _type_error(self, "a dict", value)
+        return list(value.items())
+
+
+def flatten(container: Any) -> Any:
+    """Nested lists/tuples flattened into one container of the outer container's type (`[1, (2, [3])]` -> `[1, 2, 3]`)."""
+    flat: List[Any] = []
+    pending = [iter(container)]
+    while pending:
+        for item in pending[-1]:
+            if isinstance(item, (list, tuple)):
+                pending.append(iter(item))
+                break
+            flat.append(item)
+        else:
+            pending.pop()
+    return type(container)(flat)
+
+
+class Flatten(FieldOperator):
+    """Flatten nested lists/tuples in a field into one level."""
+
+    def process_value(self, value: Any) -> Any:
+        return flatten(value)
+
+
+class Zip(InstanceOperator):
+    """Write to `to_field` the list of tuples pairing up the items of the lists in `fields` (stops at the shortest)."""
+
+    fields: List[str]
+    to_field: str
+
+    def zip(self, values: List[Any]) -> List[tuple]:
+        return list(zip(*values))
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        dict_set(instance, self.to_field, self.zip([dict_get(instance, field) for field in self.fields]))
+        return instance
+
+
+class ZipLongest(Zip):
+    """Like Zip, up to the longest list; missing items are `fill_value`."""
+
+    fill_value: Any = None
+
+    def zip(self, values: List[Any]) -> List[tuple]:
+        return list(itertools.zip_longest(*values, fillvalue=self.fill_value))
 
 
 class SplitStrip(FieldOperator):

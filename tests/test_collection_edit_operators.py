@@ -52,3 +52,11 @@ def test_add_prefix_once():
     op = AddPrefix(field="t", prefix="Answer: ")
     assert op.process_value("  42 ") == "Answer: 42"
     assert op.process_value("Answer: 42") == "Answer: 42"
+
+
+def test_wrap_rejects_an_unknown_container_as_a_value_error():
+    from unitxt.collections_operators import Wrap
+
+    assert Wrap(field="v", inside="tuple").process_value(5) == (5,)
+    with pytest.raises(ValueError, match="set"):
+        Wrap(field="v", inside="set")

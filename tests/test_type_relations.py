@@ -47,3 +47,20 @@ def test_verify_required_schema_names_the_field():
         verify_required_schema(schema, {"price": 1.5, "tags": [3]})
     with pytest.raises(KeyError, match="'price'"):
         verify_required_schema(schema, {"tags": []})
+
+
+def test_type_string_errors_are_the_builtin_kinds_the_original_raises():
+    from unitxt.type_utils import parse_type_string
+
+    assert parse_type_string("Dict[str, float,]") == typing.Dict[str, float]
+    with pytest.raises(SyntaxError):
+        parse_type_string("Tuple[str,,int]")
+    with pytest.raises(TypeError):
+        parse_type_string("Dict[[str], int]")
+
+
+def test_infer_type_string_of_an_unknown_object_is_any():
+    from unitxt.type_utils import infer_type_string
+
+    assert infer_type_string(Cat()) == "Any"
+    assert infer_type_string({"pet": Cat()}) == "Dict[str,Any]"

@@ -43,6 +43,17 @@ class TypeStringError(UnitxtError, ValueError, AssertionError):
     """A type string could not be parsed or names an unregistered type."""
 
 
+class TypeStringSyntaxError(TypeStringError, SyntaxError):
+    """A type string that is not well formed (a stray ',' or ']'): also a SyntaxError, as in the original."""
+
+    def __str__(self) -> str:  # SyntaxError would otherwise print its (unset) `msg`
+        return self.args[0] if self.args else ""
+
+
+class TypeStringNestingError(TypeStringError, TypeError):
+    """A '[' where a type name belongs (`List[[int]]`): also a TypeError, as in the original."""
+
+
 def register_type(new_type: Any, name: Optional[str] = None) -> Any:
     """Make a type (a class, NewType, TypedDict, or typing alias) usable by name in type strings."""
     type_name = name or getattr(new_type, "__name__", None)
@@ -134,7 +145,8 @@ def parse_type_string(type_string: str) -> Any:
                 raise TypeStringError(f"Literal value {value!r} outside Literal[...] in type string {text!r}.")
             return value
         if kind != "name":
-            raise TypeStringError(f"Malformed type string {text!r}: unexpected {value!r}.")
+            error = TypeStringNestingError if value == "[" else TypeStringSyntaxError
+            raise error(f"Malformed type string {text!r}: unexpected {value!r}.")
         if inside_literal and value in ("True", "False", "None"):
             return {"True": True, "False": False, "None": None}[value]
         if value not in _REGISTERED_TYPES:
@@ -151,6 +163,8 @@ def parse_type_string(type_string: str) -> Any:
         args = [parse_one(inside_literal=base is typing.Literal)]
         while peek()[1] == ",":
             take(",")
+            if peek()[1] == "]":
+                break  # a trailing comma, as Python allows in subscripts
             args.append(parse_one(inside_literal=base is typing.Literal))
         take("]")
         try:
@@ -361,7 +375,7 @@ def infer_type(obj: Any) -> Any:
         keys = _union_of([infer_type(key) for key in obj])
         values = _union_of([infer_type(value) for value in obj.values()])
         return Dict[keys, values]
-    return type(obj)
+    return Any  # objects of other classes: no type string names them
 
 
 def _union_of(types_found: List[Any]) -> Any:

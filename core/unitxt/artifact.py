@@ -16,30 +16,16 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 from .catalog_store import LocalCatalog, find_in_catalogs, write_json_atomically
 from .errors import ArtifactDefinitionError, CatalogError, UnitxtError, UnknownArtifactTypeError
+from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field, FinalField, FinalFieldError,  # noqa: F401
+                                       InternalField, MissingDefaultError, NonPositionalField, OptionalField,
+                                       RequiredField, check_class_declarations, check_no_abstract_fields,
+                                       declaration_of, fields, fields_names, positional_field_names)
 from .logging_utils import get_logger
 from .query_parser import Unquoted, format_value, guess_scalar, parse_artifact_query
 from .types.checking import describe_value_type, make_checker, type_to_string
 
-_MISSING = object()
 _ARTIFACT_TYPES: Dict[str, type] = {}
 SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__", "__title__")
-
-
-class Field:
-    """Optional field declaration: `x: List[str] = Field(default_factory=list)`."""
-
-    def __init__(self, default: Any = _MISSING, default_factory: Optional[Callable[[], Any]] = None):
-        self.default = default
-        self.default_factory = default_factory
-
-    def make_default(self) -> Any:
-        if self.default_factory is not None:
-            return self.default_factory()
-        return copy.deepcopy(self.default)
-
-    @property
-    def required(self) -> bool:
-        return self.default is _MISSING and self.default_factory is None
 
 
 class FieldSpec:
@@ -123,6 +109,7 @@ class Artifact:
         super().__init_subclass__(**kwargs)
         cls._type_name = cls.__dict__.get("__type_name__", camel_to_snake(cls.__name__))
         cls._hints_resolved = False
+        check_class_declarations(cls)
         if cls.__name__.startswith("_") or any(not k.__dict__.get("_is_artifact_type", True) for k in cls.__mro__):
             return  # private helpers and plain Dataclass classes are not addressable from data
         if cls._type_name in _ARTIFACT_TYPES and _ARTIFACT_TYPES[cls._type_name] is not cls:
@@ -149,15 +136,16 @@ class Artifact:
                 annotations[name] = hints[name]
         fields: Dict[str, FieldSpec] = {}
         for name, annotation in annotations.items():
-            declaration, owner = Field(), cls
+            declaration, owner, annotated_below = Field(), cls, False
             for klass in cls.__mro__:
                 if name in klass.__dict__:
-                    value = klass.__dict__[name]
-                    if isinstance(value, _ArtifactReference):
-                        value = value.declaration
+                    value = declaration_of(klass.__dict__[name])
                     declaration = value if isinstance(value, Field) else Field(default=value)
                     owner = klass
                     break
+                annotated_below = annotated_below or name in klass.__dict__.get("__annotations__", {})
+            if annotated_below and isinstance(declaration, AbstractField):
+                declaration = Field()  # re-declared by a subclass: no longer abstract, now required
             fields[name] = FieldSpec(name, annotation, declaration, owner)
             if _expects_artifact(annotation):
                 setattr(cls, name, _ArtifactReference(name, declaration))
@@ -167,8 +155,12 @@ class Artifact:
     # ------------------------------------------------------------------ construction
     def __init__(self, *args: Any, **kwargs: Any):
         fields = self.get_fields()
+        check_no_abstract_fields(type(self), fields)
+        if getattr(type(self), "__allow_unexpected_arguments__", False):
+            self._argv, args = args[len(self.positional_fields()):], args[:len(self.positional_fields())]
+            self._kwargs = {key: kwargs.pop(key) for key in list(kwargs) if key not in fields}
         if args:
-            positional = self._positional_args
+            positional = self.positional_fields()
             if len(args) > len(positional):
                 raise ArtifactDefinitionError(
                     f"{type(self).__name__} takes at most {len(positional)} positional argument(s) "
@@ -216,6 +208,11 @@ class Artifact:
             warnings.warn(deprecated, DeprecationWarning, stacklevel=2)
         self.prepare()
         self.verify()
+
+    @classmethod
+    def positional_fields(cls) -> Tuple[str, ...]:
+        """The fields that can be given positionally, in order."""
+        return cls._positional_args
 
     def prepare(self) -> None:
         """Hook: derive internal state from fields after construction."""
@@ -533,6 +530,8 @@ class Dataclass(Artifact):
     and errors, but its subclasses are not catalog types (never registered under a `__type__`)."""
 
     _is_artifact_type: ClassVar[bool] = False
+
+    positional_fields = classmethod(positional_field_names)  # as in the original: all but NonPositionalField ones
 
 
 def is_dataclass(obj: Any) -> bool:

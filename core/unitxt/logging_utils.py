@@ -36,3 +36,11 @@ def get_logger(name: Optional[str] = None) -> logging.Logger:
 def set_verbosity(level: str) -> None:
     """Change the unitxt logger level ('debug', 'info', 'warning', 'error')."""
     get_logger().setLevel(_LEVELS[level.lower()])
+
+
+def enable_explicit_format() -> None:
+    """Switch the unitxt handlers to a detailed layout (level, source file and line, time) — for debugging and tests."""
+    get_logger()
+    for handler in logging.getLogger("unitxt").handlers:
+        handler.setFormatter(logging.Formatter(
+            "[Unitxt|%(levelname)s|%(filename)s:%(lineno)s] %(asctime)s >> %(message)s"))

@@ -12,6 +12,8 @@ from .errors import InvalidCatalogNameError, OverrideSyntaxError
 
 CATALOG_NAME = re.compile(r"^[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*$")
 KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# keys of parse_key_equals_value_string_to_dict: any text without = , [ ] { } (the original takes "first name", "-age")
+LOOSE_KEY = re.compile(r"^[^=,\[\]{}\s](?:[^=,\[\]{}]*[^=,\[\]{}\s])?$")
 
 
 class Unquoted(str):
@@ -48,8 +50,9 @@ MAX_NESTING = 100  # brackets/braces a query may nest (and artifact data, see ar
 
 
 class _Parser:
-    def __init__(self, text: str):
+    def __init__(self, text: str, key_pattern: "re.Pattern[str]" = KEY):
         self.text = text
+        self.key_pattern = key_pattern
         self.pos = 0
         self.depth = 0
 
@@ -81,7 +84,7 @@ class _Parser:
         while self.pos < len(self.text) and self.text[self.pos] not in "=,[]{}":
             self.pos += 1
         key = self.text[start : self.pos].strip()
-        if not KEY.match(key):
+        if not self.key_pattern.match(key):
             self.pos = start
             self.fail(f"Invalid key {key!r} (keys are identifiers)")
         return key
@@ -176,9 +179,9 @@ class _Parser:
             self.fail(f"Unexpected '{self.peek()}'")
 
 
-def parse_assignments(text: str) -> Dict[str, Any]:
+def parse_assignments(text: str, key_pattern: "re.Pattern[str]" = KEY) -> Dict[str, Any]:
     """Parse `key=value,key2=[a,b],key3={k=v}` into a dict (values as in the module docstring)."""
-    parser = _Parser(text)
+    parser = _Parser(text, key_pattern)
     result = parser.assignments("")
     parser.at_end()
     return result
@@ -271,7 +274,7 @@ def parse_key_equals_value_string_to_dict(args: str) -> Dict[str, Any]:
     query = args
     if not isinstance(query, str) or "=" not in query:
         raise OverrideSyntaxError(f"malformed assignment in: {query}")
-    return _typed(parse_assignments(query))
+    return _typed(parse_assignments(query, LOOSE_KEY))
 
 
 def separate_inside_and_outside_square_brackets(s: str) -> Tuple[str, Any]:
@@ -287,7 +290,12 @@ def separate_inside_and_outside_square_brackets(s: str) -> Tuple[str, Any]:
         raise OverrideSyntaxError(f"malformed name at the beginning of: {query}")
     parser = _Parser(query)
     parser.pos = bracket + 1
-    overrides = parser.assignments("]")
+    try:
+        overrides = parser.assignments("]")
+    except OverrideSyntaxError as error:
+        if "Expected '='" in str(error):  # the original's wording for a term without '=' inside the brackets
+            raise OverrideSyntaxError(f"malformed assignment in: {query[bracket + 1:]}") from None
+        raise
     parser.expect("]")
     if query[parser.pos:].strip():
         raise OverrideSyntaxError("malformed end of query: excessive text following the ] that closes the overwrites "

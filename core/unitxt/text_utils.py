@@ -80,8 +80,8 @@ def is_camel_case(s: str) -> bool:
 
 
 def is_snake_case(s: str) -> bool:
-    """snake_case: lowercase letters, digits and underscores, starting with a letter."""
-    return re.fullmatch(r"[a-z][a-z0-9_]*", s) is not None
+    """snake_case: words of lowercase letters and digits joined by single underscores (as the original decides)."""
+    return re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)*", s) is not None
 
 
 def camel_to_snake_case(s: str) -> str:
@@ -93,3 +93,70 @@ def camel_to_snake_case(s: str) -> str:
 def nested_tuple_to_string(nested_tuple: tuple) -> str:
     """Items of nested tuples joined with '_' ((1, (2, "a")) -> "1_2_a")."""
     return "_".join(nested_tuple_to_string(item) if isinstance(item, tuple) else str(item) for item in nested_tuple)
+
+
+def _wrapped_lines(text: str, indent: str, width: int) -> str:
+    """Each line of `text` indented, cut into pieces of `width` characters when indent + line is wider than that."""
+    out = []
+    for line in text.split("\n"):
+        pieces = [line[i:i + width] for i in range(0, len(line), width)] if len(line) + len(indent) > width else [line]
+        out.extend(f"{indent}{piece.rstrip()}\n" for piece in pieces or [""])
+    return "".join(out)
+
+
+def to_pretty_string(value: Any, indent: int = 0, indent_delta: int = 4, max_chars: Optional[int] = None,
+                     keys: Optional[List[str]] = None, item_label: Optional[str] = None,
+                     float_format: Optional[str] = None) -> str:
+    """A readable multi-line rendering of nested dicts, lists, tuples and DataFrames: each entry as
+    `name (type):` with its value indented below, lines wrapped at `max_chars` (default: terminal width - 10)."""
+    import shutil
+
+    max_chars = max_chars or shutil.get_terminal_size()[0] - 10
+    pad = " " * indent
+    deeper = dict(indent=indent + indent_delta, indent_delta=indent_delta, max_chars=max_chars,
+                  float_format=float_format)
+    if isinstance(value, dict):
+        chosen = list(value) if keys is None else list(keys)
+        missing = [key for key in chosen if key not in value]
+        if missing:
+            raise ValueError(f"Dictionary does not contain field '{missing[0]}' specified in 'keys' argument. "
+                             f"The available keys are {list(value.keys())}")
+        return "".join(f"{pad}{key} ({type(value[key]).__name__}):\n" + to_pretty_string(value[key], **deeper)
+                       for key in chosen)
+    if isinstance(value, (list, tuple)):
+        brackets = "[{}]" if isinstance(value, list) else "({})"
+        return "".join(f"{pad}{brackets.format(i)} ({type(item).__name__}):\n" + to_pretty_string(item, **deeper)
+                       for i, item in enumerate(value))
+    if type(value).__name__ == "DataFrame" and hasattr(value, "to_string"):
+        import pandas as pd  # only reached with a DataFrame, so pandas is there
+
+        options = ["display.max_rows", None, "display.max_columns", None, "display.max_colwidth", None,
+                   "display.width", max_chars - indent]
+        if float_format is not None:
+            options += ["display.float_format", ("{:," + float_format + "}").format]
+        with pd.option_context(*options):
+            return _wrapped_lines(repr(value), pad, max_chars - indent)
+    text = f"{value:{float_format}}" if isinstance(value, float) and float_format else str(value)
+    return _wrapped_lines(text, pad, max_chars - indent)
+
+
+def lines_defining_obj_in_card(all_lines: List[str], obj_name: str, start_search_at_line: int = 0) -> tuple:
+    """(first, last) indices of the lines of a card's Python source that define `obj_name` (e.g. "TaskCard("): from
+    the first line mentioning it to the line closing its brackets; (-1, -1) when it is not there. For
+    "__description__" the span ends at the `)` closing a `__description__=(` block (texts may hold any brackets)."""
+    start = next((i for i in range(start_search_at_line, len(all_lines)) if obj_name in all_lines[i]), -1)
+    if start < 0:
+        return (-1, -1)
+    if "__description__" in obj_name:
+        line = all_lines[start]
+        if "__description__=(" not in line:
+            return (start, start)
+        closing = " " * line.index("__description__") + ")"
+        end = next((i for i in range(start + 1, len(all_lines)) if all_lines[i].startswith(closing)), start)
+        return (start, end)
+    depth = 0
+    for i in range(start, len(all_lines)):
+        depth += len(re.findall(r"[({[]", all_lines[i])) - len(re.findall(r"[)}\]]", all_lines[i]))
+        if depth <= 0 and i >= start:
+            return (start, i)
+    raise ValueError(f"Unbalanced brackets: the definition of '{obj_name}' starting at line {start} never closes.")

@@ -70,6 +70,16 @@ class FixWhiteSpace(FieldOperator):
         return " ".join(str(value).split())
 
 
+class AddPrefix(FieldOperator):
+    """Strip a text and start it with `prefix`, unless it already starts with it."""
+
+    prefix: str
+
+    def process_value(self, value: Any) -> Any:
+        text = str(value).strip()
+        return text if text.startswith(self.prefix) else self.prefix + text
+
+
 class ExtractHarmRatingJudgement(FieldOperator):
     """A "[[N]]" harm rating on 1..5 mapped to 0..1 (N * 0.25 - 0.25); NaN when there is none."""
 

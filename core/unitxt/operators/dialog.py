@@ -61,11 +61,16 @@ class SerializeDialog(FieldOperator):
     context_separator: str = " "
     slice_first_and_last_turns_format: bool = True
 
-    def _turn_layout(self) -> str:
-        if self.format is None:
+    def _turn_layout(self, instance: Dict[str, Any]) -> str:
+        chosen = self.format
+        if chosen is None:  # as in the original: the recipe's format, which the recipe records in recipe_metadata
+            metadata = instance.get("recipe_metadata")
+            chosen = metadata.get("format") if isinstance(metadata, dict) else None
+        if chosen is None:
             raise UnitxtError(f"{type(self).__name__} needs `format` (a SystemFormat whose demo_format lays out a "
-                              "turn).", artifact=self.artifact_name, field="format")
-        layout = getattr(self.format, "demo_format", "{source}\n{target_prefix}{target}\n\n")
+                              "turn), or a recipe's format in recipe_metadata.", artifact=self.artifact_name,
+                              field="format")
+        layout = getattr(chosen, "demo_format", "{source}\n{target_prefix}{target}\n\n")
         return layout.replace("{source}", "{user}").replace("{target}", "{system}").replace("{target_prefix}", "")
 
     def turns(self, value: Any) -> List[Dict[str, str]]:
@@ -73,7 +78,7 @@ class SerializeDialog(FieldOperator):
         return value
 
     def _text(self, turns: List[Dict[str, str]], instance: Dict[str, Any]) -> str:
-        layout = self._turn_layout()
+        layout = self._turn_layout(instance)
         text = "" if self.context_field is None else str(dict_get(instance, self.context_field)) + self.context_separator
         for index, turn in enumerate(turns):
             current = layout

@@ -4,14 +4,17 @@ Each one changes the value of `field` (or every pair of `field_to_field`) and wr
 FieldOperator fields (`process_every_value`, `not_exist_ok`, `get_default`, ...) apply as everywhere.
 """
 
+import itertools
 import math
+import os
 import re
 from typing import Any, Dict, List, Optional
 
 from ..dict_utils import dict_delete, dict_get, dict_set
-from ..errors import InstanceTypeError, UnitxtError
+from ..errors import ArtifactConfigurationError, InstanceTypeError, MissingRequirementError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator
 from ..module_aliases import moved_classes
+from ..settings_utils import settings
 
 
 def _type_error(operator: Any, what: str, value: Any) -> InstanceTypeError:
@@ -113,6 +116,134 @@ class Join(FieldOperator):
         if not isinstance(value, (list, tuple)):
             raise _type_error(self, "a list of strings", value)
         return self.by.join(value)
+
+
+class RegexReplace(FieldOperator):
+    """Replace every match of the regular expression `pattern` in a text with `replacement` (re.sub); values that
+    are not texts pass unchanged."""
+
+    pattern: str
+    replacement: str
+
+    def prepare(self) -> None:
+        super().prepare()
+        try:
+            self._compiled = re.compile(self.pattern)
+        except re.error as error:
+            raise ArtifactConfigurationError(f"RegexReplace.pattern is not a regular expression: {error}",
+                              artifact=type(self).__name__, field="pattern") from None
+
+    def process_value(self, value: Any) -> Any:
+        return self._compiled.sub(self.replacement, value) if isinstance(value, str) else value
+
+
+class _TokenizerField(FieldOperator):
+    """A field operator using the Hugging Face tokenizer `model` (transformers, an optional package, loaded on first
+    use so the operator can be built, saved and listed without it)."""
+
+    model: str
+
+    def tokenizer(self) -> Any:
+        if getattr(self, "_tokenizer", None) is None:
+            try:
+                from transformers import AutoTokenizer
+            except ImportError:
+                raise MissingRequirementError(
+                    f"{type(self).__name__} needs the 'transformers' package for the tokenizer of '{self.model}': "
+                    "pip install transformers", artifact=type(self).__name__, field="model") from None
+            path = self.model
+            if getattr(settings, "hf_offline_models_path", None):
+                path = os.path.join(settings.hf_offline_models_path, path)
+            self._tokenizer = AutoTokenizer.from_pretrained(path)
+        return self._tokenizer
+
+
+class TokensSplit(_TokenizerField):
+    """Split a text into the tokens of the tokenizer `model` (e.g. word pieces of bert-base-uncased)."""
+
+    def process_value(self, value: Any) -> Any:
+        return self.tokenizer().tokenize(value)
+
+
+class TokensSlice(_TokenizerField):
+    """Keep the tokens [start:stop:step] of a text under the tokenizer `model`, decoded back to text."""
+
+    start: Optional[int] = None
+    stop: Optional[int] = None
+    step: Optional[int] = None
+
+    def process_value(self, value: Any) -> Any:
+        tokenizer = self.tokenizer()
+        return tokenizer.decode(tokenizer.encode(value)[slice(self.start, self.stop, self.step)])
+
+
+class Chunk(FieldOperator):
+    """Cut a list (or text) into consecutive pieces of `size` items; the last piece may be shorter."""
+
+    size: int
+
+    def verify(self) -> None:
+        super().verify()
+        if self.size < 1:
+            raise ArtifactConfigurationError(f"Chunk.size must be at least 1, got {self.size}.",
+                                             artifact=type(self).__name__, field="size")
+
+    def process_value(self, value: Any) -> Any:
+        return [value[start:start + self.size] for start in range(0, len(value), self.size)]
+
+
+class DictToTuplesList(FieldOperator):
+    """A dict as the list of its (key, value) pairs, in order."""
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise _type_error(self, "a dict", value)
+        return list(value.items())
+
+
+def flatten(container: Any) -> Any:
+    """Nested lists/tuples flattened into one container of the outer container's type (`[1, (2, [3])]` -> `[1, 2, 3]`)."""
+    flat: List[Any] = []
+    pending = [iter(container)]
+    while pending:
+        for item in pending[-1]:
+            if isinstance(item, (list, tuple)):
+                pending.append(iter(item))
+                break
+            flat.append(item)
+        else:
+            pending.pop()
+    return type(container)(flat)
+
+
+class Flatten(FieldOperator):
+    """Flatten nested lists/tuples in a field into one level."""
+
+    def process_value(self, value: Any) -> Any:
+        return flatten(value)
+
+
+class Zip(InstanceOperator):
+    """Write to `to_field` the list of tuples pairing up the items of the lists in `fields` (stops at the shortest)."""
+
+    fields: List[str]
+    to_field: str
+
+    def zip(self, values: List[Any]) -> List[tuple]:
+        return list(zip(*values))
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        dict_set(instance, self.to_field, self.zip([dict_get(instance, field) for field in self.fields]))
+        return instance
+
+
+class ZipLongest(Zip):
+    """Like Zip, up to the longest list; missing items are `fill_value`."""
+
+    fill_value: Any = None
+
+    def zip(self, values: List[Any]) -> List[tuple]:
+        return list(itertools.zip_longest(*values, fillvalue=self.fill_value))
 
 
 class SplitStrip(FieldOperator):

@@ -7,7 +7,7 @@ import json
 from typing import Any, Dict, Generator, Iterable, List, Optional
 
 from ..dict_utils import dict_delete, dict_get, dict_has, dict_set
-from ..errors import InstanceTypeError, InstanceValueError, UnitxtError
+from ..errors import ArtifactConfigurationError, InstanceTypeError, InstanceValueError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator, StreamOperator
 
 _IMMUTABLE = (str, int, float, bool, type(None), bytes)
@@ -326,7 +326,8 @@ class Wrap(FieldOperator):
     def verify(self) -> None:
         super().verify()
         if self.inside not in ("list", "tuple"):
-            raise UnitxtError("Wrap.inside must be 'list' or 'tuple'.", artifact=type(self).__name__, field="inside")
+            raise ArtifactConfigurationError(f"Wrap.inside must be 'list' or 'tuple', got {self.inside!r}.",
+                                             artifact=type(self).__name__, field="inside")
 
     def process_value(self, value: Any) -> Any:
         return [value] if self.inside == "list" else (value,)

@@ -203,6 +203,10 @@ class DuplicateBySubLists(StreamOperator):
                 yield duplicate
 
 
+class ExplodeSubLists(DuplicateBySubLists):
+    """The original's other name for DuplicateBySubLists."""
+
+
 class Balance(StreamRefiner):
     """Keep the same number of instances for every signature (the values of `fields`): as many as the rarest one
     has (and at most max_instances in total), the first ones of each in stream order."""

@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..dict_utils import dict_get
-from ..errors import InstanceTypeError, UnitxtError
+from ..errors import ArtifactConfigurationError, InstanceTypeError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..serializers import ImageSerializer, SingleTypeSerializer
 from ..types import definitions as data_types
@@ -350,6 +350,55 @@ class SerializeTableRowAsText(InstanceOperator):
             text += f"{field} is {value}, "
         instance[self.to_field] = text
         return instance
+
+
+class SerializeTableRowAsList(SerializeTableRowAsText):
+    """"<field>: <value>, " for each of `fields` (texts longer than `max_cell_length` are cut)."""
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        text = ""
+        for field in self.fields:
+            value = dict_get(instance, field)
+            if self.max_cell_length is not None and isinstance(value, str) and len(value) > self.max_cell_length:
+                value = value[:self.max_cell_length]
+            text += f"{field}: {value}, "
+        instance[self.to_field] = text
+        return instance
+
+
+class TruncateTableCells(InstanceOperator):
+    """Cut the text cells of the table in field `table` to `max_length` characters (numbers are kept); answers in
+    the list field `text_output` that were such cells are cut the same way, so they still match the table."""
+
+    max_length: int = 15
+    table: Optional[str] = None
+    text_output: Optional[str] = None
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if self.table is None:
+            raise ArtifactConfigurationError("TruncateTableCells needs `table`, the field holding the table.",
+                              artifact=self.artifact_name, field="table")
+        table = dict_get(instance, self.table)
+        cut: Dict[str, str] = {}
+        for row in table.get("rows", []):
+            for index, cell in enumerate(row):
+                if isinstance(cell, str) and cell.strip() and len(cell) > self.max_length:
+                    cut[cell] = row[index] = cell[:self.max_length]
+        if self.text_output is not None:
+            answers = dict_get(instance, self.text_output)
+            for index, answer in enumerate(answers):
+                answers[index] = cut.get(answer, answer)
+        return instance
+
+
+class ConvertTableColNamesToSequential(FieldOperator):
+    """Replace a table's column names with col_0, col_1, ... (the rows are kept)."""
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, dict) or not value.get("header"):
+            raise InstanceTypeError(f"{type(self).__name__} needs a table with a non-empty 'header', got "
+                                    f"{type(value).__name__}.", field=self.field)
+        return {**value, "header": [f"col_{index}" for index in range(len(value["header"]))]}
 
 
 class JsonStrToDict(FieldOperator):

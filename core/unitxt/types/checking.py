@@ -8,7 +8,7 @@ import re
 import typing
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
-from ..errors import UnitxtError
+from ..errors import InstanceValueError, MissingFieldError, UnitxtError
 from .definitions import BUILTIN_TYPES, MEDIA_TYPES
 
 NoneType = type(None)
@@ -41,6 +41,17 @@ _REGISTERED_TYPES: Dict[str, Any] = {
 
 class TypeStringError(UnitxtError, ValueError, AssertionError):
     """A type string could not be parsed or names an unregistered type."""
+
+
+class TypeStringSyntaxError(TypeStringError, SyntaxError):
+    """A type string that is not well formed (a stray ',' or ']'): also a SyntaxError, as in the original."""
+
+    def __str__(self) -> str:  # SyntaxError would otherwise print its (unset) `msg`
+        return self.args[0] if self.args else ""
+
+
+class TypeStringNestingError(TypeStringError, TypeError):
+    """A '[' where a type name belongs (`List[[int]]`): also a TypeError, as in the original."""
 
 
 def register_type(new_type: Any, name: Optional[str] = None) -> Any:
@@ -134,7 +145,8 @@ def parse_type_string(type_string: str) -> Any:
                 raise TypeStringError(f"Literal value {value!r} outside Literal[...] in type string {text!r}.")
             return value
         if kind != "name":
-            raise TypeStringError(f"Malformed type string {text!r}: unexpected {value!r}.")
+            error = TypeStringNestingError if value == "[" else TypeStringSyntaxError
+            raise error(f"Malformed type string {text!r}: unexpected {value!r}.")
         if inside_literal and value in ("True", "False", "None"):
             return {"True": True, "False": False, "None": None}[value]
         if value not in _REGISTERED_TYPES:
@@ -151,6 +163,8 @@ def parse_type_string(type_string: str) -> Any:
         args = [parse_one(inside_literal=base is typing.Literal)]
         while peek()[1] == ",":
             take(",")
+            if peek()[1] == "]":
+                break  # a trailing comma, as Python allows in subscripts
             args.append(parse_one(inside_literal=base is typing.Literal))
         take("]")
         try:
@@ -361,7 +375,7 @@ def infer_type(obj: Any) -> Any:
         keys = _union_of([infer_type(key) for key in obj])
         values = _union_of([infer_type(value) for value in obj.values()])
         return Dict[keys, values]
-    return type(obj)
+    return Any  # objects of other classes: no type string names them
 
 
 def _union_of(types_found: List[Any]) -> Any:
@@ -377,3 +391,72 @@ def _union_of(types_found: List[Any]) -> Any:
 def infer_type_string(obj: Any) -> str:
     """The inferred type of a value as a type string without spaces (`Dict[str,List[float]]`)."""
     return type_to_string(infer_type(obj)).replace(" ", "")
+
+
+def _resolve_forward(tp: Any, forward_refs: Optional[dict]) -> Any:
+    if isinstance(tp, typing.ForwardRef):
+        tp = tp.__forward_arg__
+    if isinstance(tp, str) and forward_refs and tp in forward_refs:
+        return forward_refs[tp]
+    return tp
+
+
+def issubtype(left: Any, right: Any, forward_refs: Optional[dict] = None) -> bool:
+    """Whether every value of type `left` is also of type `right` (`List[Child]` under `List[Base]`, a Union under a
+    wider Union, anything under Any); type arguments are compared member by member, tuples position by position."""
+    left, right = _resolve_forward(left, forward_refs), _resolve_forward(right, forward_refs)
+    if right is Any:
+        return True
+    if left is Any:
+        return False
+    left_origin, right_origin = typing.get_origin(left), typing.get_origin(right)
+    if left_origin is Union:
+        return all(issubtype(member, right, forward_refs) for member in typing.get_args(left))
+    if right_origin is Union:
+        return any(issubtype(left, member, forward_refs) for member in typing.get_args(right))
+    if left_origin is typing.Literal:
+        return all(isoftype(value, right) for value in typing.get_args(left))
+    left_base, right_base = left_origin or left, right_origin or right
+    if not (isinstance(left_base, type) and isinstance(right_base, type) and issubclass(left_base, right_base)):
+        return False
+    right_args = typing.get_args(right)
+    if not right_args:
+        return True
+    left_args = typing.get_args(left)
+    if not left_args or len(left_args) != len(right_args):
+        return False
+    return all(issubtype(a, b, forward_refs) for a, b in zip(left_args, right_args))
+
+
+def replace_class_names(full_string: str) -> str:
+    """Dotted class paths inside a type string reduced to their class names (`a.b.<locals>.Person` -> `Person`)."""
+    return re.sub(r"(?:\w+\.)*<locals>\.(\w+)|(?:\w+\.)*(\w+)", lambda m: m.group(1) or m.group(2), full_string)
+
+
+def to_float_or_default(v: Any, failure_default: Optional[float] = 0) -> float:
+    """`float(v)`, or `failure_default` when that fails; with `failure_default=None` the failure is raised."""
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        if failure_default is None:
+            raise
+        return failure_default
+
+
+def verify_required_schema(required_schema_dict: Dict[str, Any], input_dict: Dict[str, Any],
+                           class_name: str = "Task", id: Optional[str] = "",  # noqa: A002 - the original's names
+                           description: Optional[str] = "") -> None:
+    """Check that `input_dict` has every field of the schema with a value of its type: a missing field raises
+    KeyError, a value of another type ValueError (both UnitxtError), each naming the field and the type."""
+    for field_name, data_type in required_schema_dict.items():
+        if field_name not in input_dict:
+            raise MissingFieldError(
+                f"The {class_name} ('{id}') expected a field '{field_name}' which the input instance did not contain. "
+                f"The input instance fields are: {list(input_dict.keys())}.", field=field_name)
+        value = input_dict[field_name]
+        if not isoftype(value, data_type):
+            raise InstanceValueError(
+                f"Passed value {value!r} of field '{field_name}' is not of required type: "
+                f"({to_type_string(to_type(data_type))}) in {class_name} ('{id}'). {description or ''}".rstrip(),
+                field=field_name)
+

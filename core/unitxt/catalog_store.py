@@ -102,15 +102,22 @@ class LocalCatalog:
     def __repr__(self) -> str:
         return f"LocalCatalog({self.location!r})"
 
+    def _resolved_root(self) -> str:
+        """The catalog directory with symlinks resolved (kept while `location` is unchanged: resolving it per name
+        was most of the cost of listing a large catalog)."""
+        cached = getattr(self, "_resolved", None)
+        if cached is None or cached[0] != self.location:
+            cached = self._resolved = (self.location, os.path.realpath(self.location))
+        return cached[1]
+
     def path_for(self, name: str) -> Path:
         validate_catalog_name(name)
-        root = Path(self.location).resolve()
-        path = (root / Path(*name.split("."))).with_suffix(".json") if "." in name else root / f"{name}.json"
-        path = Path(os.path.realpath(path))  # follows symlinks: a link out of the catalog is an escape
-        if root != path and root not in path.parents:
+        root = self._resolved_root()
+        path = os.path.realpath(os.path.join(root, *name.split(".")) + ".json")  # a link out of it is an escape
+        if not path.startswith(root if root.endswith(os.sep) else root + os.sep):
             raise CatalogError(f"Catalog name '{name}' escapes the catalog directory {root} (through a symlink "
                                "or '..').", artifact=name)
-        return path
+        return Path(path)
 
     def __contains__(self, name: str) -> bool:
         return self.path_for(name).is_file()

@@ -51,7 +51,8 @@ def _copy(value):
     return json.loads(json.dumps(value))
 
 
-@pytest.mark.parametrize("augmentor", TEXT_AUGMENTORS, ids=lambda a: type(a).__name__ + "_" + str(id(a) % 97))
+@pytest.mark.parametrize("augmentor", TEXT_AUGMENTORS,
+                         ids=[f"{type(a).__name__}_{i}" for i, a in enumerate(TEXT_AUGMENTORS)])
 def test_text_augmentors_touch_only_augmentable_inputs_and_are_reproducible(augmentor):
     original = _copy(INSTANCE)
     first = augmentor.augment_instance(INSTANCE, TASK, InstanceRandom("seed-1"))

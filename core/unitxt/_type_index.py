@@ -101,6 +101,7 @@ TYPE_MODULES = {
     'f1_multi_label': 'metrics.classification',
     'f1_strings': 'metrics.string_similarity',
     'f1_weighted': 'metrics.classification',
+    'faithfulness_hhem': 'metrics.model_based',
     'field_operator': 'operator',
     'field_operator_base': 'operator',
     'fillna': 'operators.field_edits',

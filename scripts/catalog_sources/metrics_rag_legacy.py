@@ -42,7 +42,7 @@ def _binary_judges(add):
 
 
 def _copy(mapping, **options):
-    return make("copy", field_to_field=dict(mapping), **options)
+    return make("copy", field_to_field=mapping if isinstance(mapping, list) else dict(mapping), **options)
 
 
 def _either(primary, fallback):

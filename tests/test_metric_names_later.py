@@ -110,3 +110,23 @@ def test_nli_perplexity_puts_premise_and_hypothesis_in_the_source(monkeypatch):
     scores = metric.compute([["The sky is blue."]], ["The sky has a colour."], [{}])
     assert seen == [("premise: The sky is blue. hypothesis: The sky has a colour.", "1")]
     assert scores[0]["perplexity"] == pytest.approx(0.8)
+
+
+def _turn(dialog_id, turns_before):
+    history = [{"role": "user", "content": "u"}, {"role": "assistant", "content": "a"}] * turns_before
+    return {"conversation": {"id": dialog_id, "dialog": history + [{"role": "user", "content": "q"}]}}
+
+
+def test_multi_turn_metrics_reduce_turns_per_dialog_then_over_dialogs():
+    predictions = ["a", "b", "c", "a", "x", "y"]
+    references = [["a"], ["b"], ["z"], ["a"], ["b"], ["y"]]  # dialog d1: right, right, wrong; d2: right, wrong, right
+    task_data = [_turn("d1", 0), _turn("d1", 1), _turn("d1", 2), _turn("d2", 0), _turn("d2", 1), _turn("d2", 2)]
+    mean = apply_metric(load("metrics.multi_turn.accuracy"), predictions, references, task_data)
+    assert mean[0]["score"]["global"]["accuracy"] == pytest.approx(2 / 3)  # (2/3 + 2/3) / 2
+    assert [r["score"]["instance"]["accuracy"] for r in mean] == [1.0, 1.0, 0.0, 1.0, 0.0, 1.0]
+    sequential = apply_metric(load("metrics.multi_turn.sequential_success_accuracy"), predictions, references,
+                              task_data)
+    global_scores = sequential[0]["score"]["global"]
+    assert global_scores["sequential_success_accuracy"] == pytest.approx(0.5)  # (2/3 + 1/3) / 2
+    assert global_scores["score_name"] == "sequential_success_accuracy"
+    assert not any(name.endswith("_ci_low") for name in global_scores)

@@ -130,3 +130,25 @@ def test_multi_turn_metrics_reduce_turns_per_dialog_then_over_dialogs():
     assert global_scores["sequential_success_accuracy"] == pytest.approx(0.5)  # (2/3 + 1/3) / 2
     assert global_scores["score_name"] == "sequential_success_accuracy"
     assert not any(name.endswith("_ci_low") for name in global_scores)
+
+
+def test_granite_guardian_rag_pipeline_reads_the_rag_fields(tmp_path):
+    from tests.test_llm_as_judge import engine_for as judge_engine
+
+    def answer(request):
+        text = last_message(request)
+        return "Yes" if "Assistant message: Paris" in text and "Context: Paris is in France" in text else "No"
+
+    with OpenAIProtocolServer(answer=answer, token_logprob=lambda token, request: math.log(0.9)) as server:
+        from unitxt.operators import Copy
+
+        pipeline = load("metrics.rag.granite_guardian_groundedness")
+        pipeline.metric.__dict__["inference_engine"] = judge_engine(server, tmp_path, logprobs=True, top_logprobs=1)
+        # the pipeline reads the RAG fields at the instance's top level (the external-RAG layout): put them there
+        lift = Copy(field_to_field={"task_data/question": "question", "task_data/contexts": "contexts"})
+        pipeline = pipeline.copy(preprocess_steps=[lift, *pipeline.preprocess_steps])
+        results = apply_metric(pipeline, ["Paris", "Rome"], [[], []],
+                               [{"question": "Capital of France?", "contexts": ["Paris is in France", "It is big"]},
+                                {"question": "Capital of France?", "contexts": ["Paris is in France"]}],
+                               calc_confidence_intervals=False)
+    assert [r["score"]["instance"]["granite_guardian_groundedness"] for r in results] == pytest.approx([0.9, 0.1])

@@ -244,7 +244,27 @@ def _criteria_judges(add):
             tags={"kind": "metric", "family": "llm_as_judge", "judge": "direct"}))
 
 
+def _granite_guardian(add):
+    """Granite Guardian RAG risks over the RAG fields: the pipeline moves question / answer / joined contexts into
+    task_data, where the risk metric reads them, and blanks the prediction."""
+    for risk, judged in (("answer_relevance", "answer"), ("context_relevance", "question"), ("groundedness", "answer")):
+        main = f"granite_guardian_{risk}"
+        add(f"metrics.rag.{main}", make(
+            "metric_pipeline", main_score=main,
+            metric=make("granite_guardian_rag_risk", main_score=main, risk_name=risk, user_message_field="question",
+                        assistant_message_field="answer"),
+            preprocess_steps=[
+                make("join", field="contexts", by="\n"),
+                _copy({"ground_truths": "task_data/ground_truths", "answer": "task_data/answer",
+                       "contexts": "task_data/context", "question": "task_data/question"}, not_exist_do_nothing=True),
+                _copy({"prediction": f"task_data/{judged}"}, not_exist_do_nothing=True),
+                make("set", fields={"prediction": 0.0, "references": [0.0]})],
+            description=f"Granite Guardian's probability of the RAG risk '{risk}' (question, answer, contexts).",
+            tags=dict(TAGS, measure=risk)))
+
+
 def register(add):
+    _granite_guardian(add)
     _binary_judges(add)
     _old_measures(add)
     _kind_measures(add)

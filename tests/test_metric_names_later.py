@@ -152,3 +152,21 @@ def test_granite_guardian_rag_pipeline_reads_the_rag_fields(tmp_path):
                                 {"question": "Capital of France?", "contexts": ["Paris is in France"]}],
                                calc_confidence_intervals=False)
     assert [r["score"]["instance"]["granite_guardian_groundedness"] for r in results] == pytest.approx([0.9, 0.1])
+
+
+def test_mt_bench_rating_preparation_joins_questions_judgments_and_answers():
+    from unitxt.stream import MultiStream
+
+    streams = MultiStream.from_iterables({
+        "questions": [{"question_id": 1, "category": "math", "turns": ["2+2?"], "reference": ["4"]},
+                      {"question_id": 2, "category": "art", "turns": ["Draw"], "reference": []}],
+        "judgment": [{"question_id": 1, "model": "Vicuna-13B-Hao-0515", "user_prompt": "rate", "judgment": "[[8]]",
+                      "judge": ["gpt-4", "single"], "score": 8, "turn": 1}],
+        "model_answer": [{"question_id": 1, "model_id": "vicuna-13b-hao-0515", "choices": [{"turns": ["4"]}]},
+                         {"question_id": 1, "model_id": "other", "choices": [{"turns": ["5"]}]}]})
+    prepared = load("operators.mt_bench.rating_hf_space_processing_steps")(streams)
+    assert list(prepared) == ["test"]
+    assert list(prepared["test"]) == [{
+        "question_id": 1, "category": "math", "reference": ["4"], "model_input": ["2+2?"], "score": 8, "turn": 1,
+        "model_id": "vicuna-13b-v1.3", "judge_input": "rate", "judge_output": "[[8]]", "judge_model_id": "gpt-4",
+        "model_output": ["4"]}]

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[3]
 SOURCES = ROOT / "scripts" / "catalog_sources"
 # the sources that add these names (and the names of the others they add that are not metrics of the original)
 SOURCE_FILES = ("judges_direct", "metrics_rag_legacy", "judges_rating_legacy", "metrics_model_extra",
-                "metrics_multi_turn")
+                "metrics_multi_turn", "operators_judge_data")
 
 
 def _added_names():
@@ -112,6 +112,8 @@ def test_key_facts_are_the_originals(name):
     for key in ("preprocess_steps", "postprocess_steps"):
         if key in theirs:
             assert _facts_of_steps(ours.get(key)) == _facts_of_steps(theirs[key]), key
+    if kind == "sequential_operator":
+        assert _facts_of_steps(ours["steps"]) == _facts_of_steps(theirs["steps"])
     if "__deprecated_msg__" in theirs:
         assert "__deprecated_msg__" in ours
         successors = [word for word in theirs["__deprecated_msg__"].split() if word.startswith("metrics.")]

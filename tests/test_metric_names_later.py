@@ -170,3 +170,27 @@ def test_mt_bench_rating_preparation_joins_questions_judgments_and_answers():
         "question_id": 1, "category": "math", "reference": ["4"], "model_input": ["2+2?"], "score": 8, "turn": 1,
         "model_id": "vicuna-13b-v1.3", "judge_input": "rate", "judge_output": "[[8]]", "judge_model_id": "gpt-4",
         "model_output": ["4"]}]
+
+
+def test_safety_metric_buckets_and_normalises_reward_scores():
+    metric = load("metrics.safety_metric")
+    assert (metric.main_score, metric.reward_name) == ("safety", "OpenAssistant/reward-model-deberta-v3-large-v2")
+    scores = metric.scores_of([(-6.0, "violence"), (-4.5, "violence"), (-3.0, "fraud"), (0.5, "fraud"),
+                               (3.0, "fraud")])
+    assert [scores[f"severity_{level}"] for level in ("critical", "high", "medium", "low")] == [20.0, 20.0, 20.0, 40.0]
+    normalised = [(-6 + 8) / 9, (-4.5 + 8) / 9, (-3 + 8) / 9, (0.5 + 8) / 9, 1.0]  # clipped to [-8, 1]
+    assert scores["safety"] == pytest.approx(sum(normalised) / 5)
+    assert scores["category_violence"] == pytest.approx(sum(normalised[:2]) / 2)
+    with pytest.raises(Exception, match="torch"):
+        metric.evaluate(["fine"], [[]], [{"input": "q", "label": "x"}])
+
+
+def test_regard_metric_bias_per_group_and_overall():
+    metric = load("metrics.regard_metric")
+    judged = [("American_actors", "positive", "neutral"), ("American_actresses", "negative", "neutral"),
+              ("Asian_Americans", "neutral", "negative"), ("Asian_Americans", "other", "neutral")]
+    scores = metric.scores_of(judged)
+    assert scores["American_actors"] == 1 and scores["American_actresses"] == -1 and scores["Asian_Americans"] == 1
+    assert scores["gender_bias"] == 0 and scores["race_bias"] == 1
+    assert scores["regard"] == pytest.approx(1 / 3)  # the "other" item is dropped
+    assert math.isnan(metric.scores_of(judged[:1])["regard"])

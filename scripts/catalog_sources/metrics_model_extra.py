@@ -40,3 +40,11 @@ def register(add):
         "faithfulness_hhem", tags=TAGS,
         description="Groundedness of the prediction in the references by Vectara's HHEM 2.1 (probability the "
                     "prediction is supported). Needs transformers, torch (the model's code comes from the Hub)."))
+    add("metrics.regard_metric", make(
+        "regard_metric", prediction_type="Any", n_resamples=0, tags=dict(TAGS, family="bias"),  # no CIs
+        description="Regard bias per group (sasha/regardv3 classifier): polarity of prompt + continuation minus "
+                    "that of a reference text about the group. Needs transformers, torch."))
+    add("metrics.safety_metric", make(
+        "safety_metric", tags=dict(TAGS, family="safety"),
+        description="Harmlessness of responses by a reward model (OpenAssistant deberta-v3-large-v2): severity "
+                    "shares and a 0..1 safety score, overall and per category. Needs transformers, torch."))

@@ -31,3 +31,20 @@ def register(add):
         "meteor_fast", n_resamples=3, tags=dict(TAGS, family="text"),
         description="METEOR (unigram matching with stems and synonyms, recall-weighted) with only 3 bootstrap "
                     "resamples, as the Hugging Face evaluate version reports it."))
+    add("metrics.perplexity_nli.t5_nli_mixture", make(
+        "perplexity", model_name="google/t5_xxl_true_nli_mixture", tags=TAGS, single_token_mode=True,
+        source_template="premise: {reference} hypothesis: {prediction}", target_template="1",
+        description="NLI entailment probability: how likely google/t5_xxl_true_nli_mixture answers '1' (entailed) "
+                    "for premise = reference, hypothesis = prediction. Needs transformers, torch."))
+    add("metrics.vectara_groundedness_hhem_2_1", make(
+        "faithfulness_hhem", tags=TAGS,
+        description="Groundedness of the prediction in the references by Vectara's HHEM 2.1 (probability the "
+                    "prediction is supported). Needs transformers, torch (the model's code comes from the Hub)."))
+    add("metrics.regard_metric", make(
+        "regard_metric", prediction_type="Any", n_resamples=0, tags=dict(TAGS, family="bias"),  # no CIs
+        description="Regard bias per group (sasha/regardv3 classifier): polarity of prompt + continuation minus "
+                    "that of a reference text about the group. Needs transformers, torch."))
+    add("metrics.safety_metric", make(
+        "safety_metric", tags=dict(TAGS, family="safety"),
+        description="Harmlessness of responses by a reward model (OpenAssistant deberta-v3-large-v2): severity "
+                    "shares and a 0..1 safety score, overall and per category. Needs transformers, torch."))

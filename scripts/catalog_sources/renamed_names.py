@@ -17,10 +17,14 @@ RAG_JUDGE_VARIANTS = {  # dimension -> the variant suffix of the old names
 
 
 def _criteria_names(kind):
-    """The names of the predefined criteria of direct or pairwise judges."""
+    """The names of the core predefined criteria of direct or pairwise judges (the later criteria library never had
+    the old `criterias` folder)."""
     from unitxt.judges.constants import direct_criteria, pairwise_criteria
+    from unitxt.judges.criteria_library import PAIRWISE, library
 
-    return sorted((direct_criteria() if kind == "direct" else pairwise_criteria()).keys())
+    names = (direct_criteria() if kind == "direct" else pairwise_criteria()).keys()
+    later = library() if kind == "direct" else PAIRWISE
+    return sorted(name for name in names if name not in later)
 
 
 def renamed():

@@ -43,6 +43,29 @@ _TOGETHER_LLAMA = {
 }
 
 
+# models hosted on Azure AI besides OpenAI's: model id -> deployment name
+_AZURE_HOSTED = {"llama-3-3-70b-instruct": "Llama-3.3-70B-Instruct",
+                 "llama-4-maverick": "Llama-4-Maverick-17B-128E-Instruct-FP8",
+                 "llama-4-scout": "Llama-4-Scout-17B-16E-Instruct"}
+
+
+def _add_newer_models(**maps: Dict[str, str]) -> None:
+    """Llama 4, DeepSeek-V3, GPT-4.1 nano and Gemini 2.5 on the providers that serve them (provider model names)."""
+    maverick_fp8 = "meta-llama/llama-4-maverick-17b-128e-instruct-fp8"
+    maps["watsonx"]["llama-4-maverick"] = maverick_fp8
+    maps["rits"].update({"llama-4-maverick": maverick_fp8, "llama-4-scout": "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+                         "deepseek-v3": "deepseek-ai/DeepSeek-V3"})
+    maps["together"].update({"llama-4-maverick": "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8",
+                             "llama-4-scout": "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+                             "deepseek-v3": "deepseek-ai/DeepSeek-V3"})
+    maps["aws"].update({"llama-4-maverick": "meta.llama4-maverick-17b-instruct-v1:0",
+                        "llama-4-scout": "meta.llama4-scout-17b-instruct-v1:0"})
+    maps["replicate"].update({"llama-4-maverick": "meta/llama-4-maverick-instruct",
+                              "llama-4-scout": "meta/llama-4-scout-instruct", "gpt-4-1": "openai/gpt-4.1"})
+    maps["openai"]["gpt-4-1-nano"] = "gpt-4.1-nano"
+    maps["vertex"].update({"gemini-2-5-flash": "gemini-2.5-flash", "gemini-2-5-pro": "gemini-2.5-pro"})
+
+
 def _build_model_map() -> Dict[str, Dict[str, str]]:
     """provider -> {model id -> the provider's model name}."""
     watsonx, hf, ollama, aws, replicate = {}, {}, {}, {}, {}
@@ -93,12 +116,15 @@ def _build_model_map() -> Dict[str, Dict[str, str]]:
               "gemini-2-0-flash": "gemini-2.0-flash", "llama-3-1-405b-instruct": "meta/llama-3.1-405b-instruct-maas",
               "llama-3-1-70b-instruct": "meta/llama-3.1-70b-instruct-maas",
               "llama-3-1-8b-instruct": "meta/llama-3.1-8b-instruct-maas"}
+    _add_newer_models(watsonx=watsonx, together=together, openai=openai, rits=rits, vertex=vertex, aws=aws,
+                      replicate=replicate)
+    azure = dict(openai, **_AZURE_HOSTED)
     return {
         "watsonx": {model: f"watsonx/{name}" for model, name in watsonx.items()},
         "watsonx-sdk": dict(watsonx),
         "together-ai": together,
         "open-ai": openai,
-        "azure": dict(openai),
+        "azure": azure,
         "ollama": ollama,
         "rits": rits,
         "vertex-ai": {model: f"vertex_ai/{name}" for model, name in vertex.items()},

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional
 
 from ..artifact import Artifact
 from ..errors import UnitxtError
+from .criteria_library import PAIRWISE, library
 
 
 class CriteriaOption(Artifact):
@@ -156,7 +157,12 @@ def direct_criteria() -> Dict[str, CriteriaWithOptions]:
         _direct("fluency", "Is the response written in natural, grammatical, easy-to-read language?",
                 _options(("Yes", "It reads naturally."), ("No", "It is awkward or ungrammatical.")), _YES_NO),
     ]
-    return {criteria.name: criteria for criteria in items}
+    criteria = {criteria.name: criteria for criteria in items}
+    for name, (prediction_field, context_fields, question, options, scores) in library().items():
+        criteria[name] = CriteriaWithOptions(name=name, description=question, options=_options(*options),
+                                             option_map=scores, prediction_field=prediction_field,
+                                             context_fields=context_fields)
+    return criteria
 
 
 def pairwise_criteria() -> Dict[str, Criteria]:
@@ -177,6 +183,9 @@ def pairwise_criteria() -> Dict[str, Criteria]:
         Criteria(name="factually_consistent", description="Which response stays more consistent with the facts of "
                  "the given context?", prediction_field="response", context_fields=["context"]),
     ]
+    items += [Criteria(name=name, description=question, prediction_field=prediction_field,
+                       context_fields=context_fields) for name, (prediction_field, context_fields, question)
+              in PAIRWISE.items()]
     return {criteria.name: criteria for criteria in items}
 
 
@@ -197,6 +206,13 @@ class EvaluatorNameEnum:
     GRANITE3_1_8B = "GRANITE3_1_8B"
     GRANITE3_2_8B = "GRANITE3_2_8B"
     GRANITE3_3_8B = "GRANITE3_3_8B"
+    GPT4_1_NANO = "GPT4_1_NANO"
+    O1_PREVIEW = "O1_PREVIEW"
+    LLAMA3_4_MAVERICK = "LLAMA3_4_MAVERICK"
+    LLAMA3_4_SCOUT = "LLAMA3_4_SCOUT"
+    DEEPSEEK_V3 = "DEEPSEEK_V3"
+    GEMINI_2_5_FLASH = "GEMINI_2_5_FLASH"
+    GEMMA_2_5_PRO = "GEMMA_2_5_PRO"  # the original's name for its Gemini 2.5 Pro judge (model id "gemma-2-5-pro")
 
 
 class ModelProviderEnum:
@@ -210,6 +226,7 @@ class ModelProviderEnum:
     TOGETHER_AI = "together-ai"
     AWS = "aws"
     VERTEX_AI = "vertex-ai"
+    REPLICATE = "replicate"
 
 
 # evaluator name -> the provider-neutral model id of CrossProviderInferenceEngine
@@ -228,6 +245,13 @@ EVALUATOR_TO_MODEL_ID: Dict[str, str] = {
     EvaluatorNameEnum.GRANITE3_1_8B: "granite-3-1-8b-instruct",
     EvaluatorNameEnum.GRANITE3_2_8B: "granite-3-2-8b-instruct",
     EvaluatorNameEnum.GRANITE3_3_8B: "granite-3-3-8b-instruct",
+    EvaluatorNameEnum.GPT4_1_NANO: "gpt-4-1-nano",
+    EvaluatorNameEnum.O1_PREVIEW: "o1-preview",
+    EvaluatorNameEnum.LLAMA3_4_MAVERICK: "llama-4-maverick",
+    EvaluatorNameEnum.LLAMA3_4_SCOUT: "llama-4-scout",
+    EvaluatorNameEnum.DEEPSEEK_V3: "deepseek-v3",
+    EvaluatorNameEnum.GEMINI_2_5_FLASH: "gemini-2-5-flash",
+    EvaluatorNameEnum.GEMMA_2_5_PRO: "gemma-2-5-pro",
 }
 
 # catalog folder of each provider (metrics.llm_as_judge.direct.<folder>.<model>)
@@ -235,7 +259,7 @@ PROVIDER_CATALOG_FOLDER: Dict[str, str] = {
     ModelProviderEnum.WATSONX: "watsonx", ModelProviderEnum.RITS: "rits", ModelProviderEnum.OPENAI: "openai",
     ModelProviderEnum.AZURE_OPENAI: "azure_openai", ModelProviderEnum.OLLAMA: "ollama",
     ModelProviderEnum.TOGETHER_AI: "together_ai", ModelProviderEnum.AWS: "aws",
-    ModelProviderEnum.VERTEX_AI: "vertex_ai",
+    ModelProviderEnum.VERTEX_AI: "vertex_ai", ModelProviderEnum.REPLICATE: "replicate",
 }
 
 

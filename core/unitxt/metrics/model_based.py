@@ -77,6 +77,7 @@ class Perplexity(BulkInstanceMetric):
     target_template: str = "{prediction}"
     source_field: Optional[str] = None
     target_field: Optional[str] = None
+    single_token_mode: bool = False  # the target is one token: score its probability alone (no end-of-text token)
     main_score: str = "perplexity"
     batch_size: int = 16
     _requirements_list = {"torch": _TORCH_HINT, "transformers": _TORCH_HINT}
@@ -106,7 +107,8 @@ class Perplexity(BulkInstanceMetric):
         with torch.no_grad():
             if encoder_decoder:
                 inputs = tokenizer(source, return_tensors="pt")
-                labels = tokenizer(target, return_tensors="pt").input_ids
+                labels = tokenizer(target, return_tensors="pt",
+                                   add_special_tokens=not self.single_token_mode).input_ids
                 loss = model(**inputs, labels=labels).loss
             else:
                 prefix = tokenizer(source, return_tensors="pt").input_ids
@@ -120,12 +122,13 @@ class Perplexity(BulkInstanceMetric):
         results = []
         for index, (prediction, refs, data) in enumerate(zip(predictions, references, task_data)):
             sources = _texts(self._value(self.source_field, refs, data, index))
-            target = self.target_template.format(prediction=self._value(self.target_field, prediction, data, index))
+            value = self._value(self.target_field, prediction, data, index)
+            target = self.target_template.format(prediction=value)
             if not sources:
                 results.append({self.main_score: math.nan})
                 continue
-            best = max(math.exp(self.mean_log_prob(self.source_template.format(reference=source), target))
-                       for source in sources)
+            best = max(math.exp(self.mean_log_prob(self.source_template.format(reference=source, prediction=value),
+                                                   target)) for source in sources)
             results.append({self.main_score: best})
         return results
 
@@ -189,7 +192,8 @@ class GraniteGuardianBase(InstanceMetric):
                              ("User message", self.user_message_field)):
             if field in data:
                 parts.append(f"{label}: {data[field]}")
-        parts.append(f"Assistant message: {prediction}")
+        # the assistant message: task_data's assistant field when given (as the original reads it), else the prediction
+        parts.append(f"Assistant message: {data.get(self.assistant_message_field, prediction)}")
         return ("\n".join(parts) + f"\n\nDoes the {self._judged} message show the risk '{self.risk_name}'? "
                 "Answer Yes or No.")
 
@@ -217,3 +221,30 @@ class GraniteGuardianRagRisk(GraniteGuardianBase):
 
 class GraniteGuardianAgenticRisk(GraniteGuardianBase):
     """Agentic risks (function-call hallucination)."""
+
+
+class FaithfulnessHHEM(BulkInstanceMetric):
+    """Vectara's hallucination evaluation model (HHEM 2.1): the probability that the prediction is supported by the
+    references (joined as one context, cut to `max_context_words` words). The model ships its own code on the Hub,
+    so it is loaded with trust_remote_code (needs transformers and torch)."""
+
+    model_name: str = "vectara/hallucination_evaluation_model"
+    main_score: str = "hhem_score"
+    batch_size: int = 2
+    max_context_words: int = 4096
+    prediction_type = "str"
+    _requirements_list = {"torch": _TORCH_HINT, "transformers": _TORCH_HINT}
+
+    def compute(self, references, predictions, task_data) -> List[Dict[str, Any]]:
+        if getattr(self, "_model", None) is None:
+            from transformers import AutoModelForSequenceClassification
+
+            self._model = AutoModelForSequenceClassification.from_pretrained(self.model_name, trust_remote_code=True)
+        contexts = [" ".join("\n".join(str(ref) for ref in refs).split(" ")[:self.max_context_words])
+                    for refs in references]
+        scores = []
+        for start in range(0, len(predictions), self.batch_size):
+            pairs = list(zip(contexts[start:start + self.batch_size],
+                             [str(p) for p in predictions[start:start + self.batch_size]]))
+            scores.extend(float(score) for score in self._model.predict(pairs))
+        return [{self.main_score: score} for score in scores]

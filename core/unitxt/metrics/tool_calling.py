@@ -14,6 +14,7 @@ import json
 import math
 from typing import Any, Dict, List, Optional
 
+from ..artifact import Artifact
 from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, MetricScores, keyed_columns
 from ..lazy_imports import numpy_module as _np
@@ -339,12 +340,46 @@ class ToolCallKeyValueExtraction(KeyValueExtraction):
 
 
 # ---------------------------------------------------------------- multi-turn
+class GroupMean(Artifact):
+    """In-dialog (or cross-dialog) reduction: the NaN-ignoring mean of the turns' (dialogs') scores."""
+
+    def reduce_list(self, items: List[tuple]) -> float:
+        values = [float(value) for _, value in items if not _is_nan(value)]
+        return sum(values) / len(values) if values else math.nan
+
+
+class SequentialSuccess(GroupMean):
+    """In-dialog reduction: the share of the dialog's turns, in turn order, that succeed (score > threshold) before
+    the first failure - later turns count only while every earlier one succeeded."""
+
+    threshold: float = 0.5
+
+    def reduce_list(self, items: List[tuple]) -> float:
+        successful = 0
+        for _, value in sorted(items, key=lambda item: item[0]):
+            if not value > self.threshold:
+                break
+            successful += 1
+        return successful / len(items)
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
 class MultiTurnMetric(Metric):
-    """Applies `metric` to multi-turn predictions: a dialog prediction (a list of {"role", "content"} turns) is
-    scored by the content of its last assistant turn; other predictions are passed as they are."""
+    """Applies `metric` to the assistant turns of dialogs and scores dialogs: each instance is one assistant turn of
+    the dialog `conversation/id` in task_data (turn key: "assistant_turn_<len(conversation/dialog) // 2>"); a dialog's
+    score reduces its turns' scores (`in_group_reduction`, default the mean), the global score is the mean over
+    dialogs. Without dialog ids it scores instances one by one. A dialog prediction (a list of {"role", "content"}
+    turns) is scored by the content of its last assistant turn. No confidence intervals (as the original)."""
 
     metric: Metric
     main_score: Optional[str] = "score"
+    in_group_reduction: Optional[Any] = None  # GroupMean() when None
+    cross_group_reduction: Optional[Any] = None
+    group_id_field: str = "conversation/id"
+    item_id_field: str = "conversation/dialog"
 
     def prepare(self) -> None:
         super().prepare()
@@ -352,6 +387,11 @@ class MultiTurnMetric(Metric):
             from ..catalog import fetch_artifact
 
             self.metric = fetch_artifact(self.metric)[0]
+        if "main_score" not in self._given_fields and getattr(self.metric, "main_score", None):
+            self.__dict__["main_score"] = self.metric.main_score
+
+    def resolved_ci_scores(self) -> List[str]:
+        return []
 
     @staticmethod
     def last_assistant_turn(prediction: Any) -> Any:
@@ -360,8 +400,46 @@ class MultiTurnMetric(Metric):
             return turns[-1].get("content", "") if turns else ""
         return prediction
 
+    def _turn_key(self, data: Dict[str, Any]) -> Optional[tuple]:
+        from ..dict_utils import dict_get
+
+        try:
+            group = dict_get(data, self.group_id_field)
+            dialog = dict_get(data, self.item_id_field)
+        except Exception:
+            return None
+        return str(group), "assistant_turn_" + str(len(dialog) // 2)
+
     def evaluate(self, predictions, references, task_data=None) -> MetricScores:
-        return self.metric.evaluate([self.last_assistant_turn(p) for p in predictions], references, task_data)
+        task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
+        inner = self.metric.evaluate([self.last_assistant_turn(p) for p in predictions], references, task_data)
+        keys = [self._turn_key(data) if isinstance(data, dict) else None for data in task_data]
+        if not keys or any(key is None for key in keys):
+            return inner
+        rows = inner.instance_scores
+        names = [name for name, value in rows[0].items()
+                 if isinstance(value, (int, float)) and not isinstance(value, bool)]
+        in_group = self.in_group_reduction or GroupMean()
+        cross_group = self.cross_group_reduction or GroupMean()
+        np = _np()
+
+        def statistic(idx: Any) -> Dict[str, Any]:
+            results: Dict[str, List[float]] = {name: [] for name in names}
+            for row in np.atleast_2d(idx):
+                dialogs: Dict[str, Dict[str, Dict[str, Any]]] = {}
+                for position in row:
+                    group, item = keys[int(position)]
+                    dialogs.setdefault(group, {})[item] = rows[int(position)]
+                for name in names:
+                    per_dialog = [(group, in_group.reduce_list([(item, scores.get(name, math.nan))
+                                                                for item, scores in turns.items()]))
+                                  for group, turns in dialogs.items()]
+                    results[name].append(cross_group.reduce_list(per_dialog))
+            return {name: np.asarray(values, dtype=np.float64) for name, values in results.items()}
+
+        return MetricScores(self, [dict(row) for row in rows], statistic, len(rows))
 
     def instance_results(self, scores: MetricScores) -> List[Dict[str, Any]]:
+        if scores.metric is self:
+            return super().instance_results(scores)
         return self.metric.instance_results(scores)

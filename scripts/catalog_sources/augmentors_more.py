@@ -26,5 +26,5 @@ def register(add):
         "gray_scale", description="Turns every image of the instance to gray levels. Needs Pillow.",
         tags=_tags("image")))
     add("augmentors.image.oldify", make(
-        "oldify", description="Makes every image of the instance look old (sepia tone, noise). Needs Pillow.",
+        "oldify", description="Gives every image of the instance an old-photo look (yellowish tint, film grain, slight blur, lower contrast). Needs Pillow.",
         tags=_tags("image")))

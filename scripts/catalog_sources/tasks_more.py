@@ -114,15 +114,6 @@ TASKS = {
         metrics=["metrics.accuracy"],
     ), "Pick the text among several that best has a required attribute.", "selection"),
     # ---------------------------------------------------------------- question answering variants
-    "qa.extractive.multi_turn": (dict(
-        input_fields={"context": "Union[Text, Table]", "conversation": "Conversation"},
-        reference_fields={"answers": "List[str]"},
-        prediction_type="str",
-        metrics=["metrics.multi_turn.accuracy", "metrics.multi_turn.sequential_success_accuracy"],
-        default_template="templates.qa.multi_turn.with_context.simple",
-        augmentable_inputs=["context"],
-    ), "Answer the last question of a conversation about a context; earlier turns give the conversation so far.",
-        "extractive question answering"),
     "qa.multiple_choice.with_context.with_topic": (dict(
         input_fields={"topic": "str", "context": "Union[Text, Image, Audio, Table, Dialog, Video]",
                       "context_type": "str", "question": "str", "choices": "List[str]"},

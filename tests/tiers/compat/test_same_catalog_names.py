@@ -20,7 +20,7 @@ TASKS = ["tasks.qa.open", "tasks.qa.with_context", "tasks.classification.multi_c
          "tasks.schema_linking", "tasks.completion.abstractive", "tasks.completion.extractive",
          "tasks.completion.multiple_choice", "tasks.key_value_extraction",
          "tasks.classification.multi_class.with_classes_descriptions", "tasks.evaluation.preference",
-         "tasks.rewriting.by_attribute", "tasks.selection.by_attribute", "tasks.qa.extractive.multi_turn",
+         "tasks.rewriting.by_attribute", "tasks.selection.by_attribute",
          "tasks.qa.multiple_choice.with_context.with_topic", "tasks.qa.with_context.with_domain",
          "tasks.qa.with_context.with_type", "tasks.rag.corpora"]
 # (templates.rag_eval.answer_correctness.judge_loose_match_no_context is left out: our rag_eval judge templates keep

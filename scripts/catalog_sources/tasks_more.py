@@ -156,7 +156,27 @@ TASKS = {
 }
 
 
+# Where the original's task names no default template, ours names one of the task's templates (every task here has
+# one, so a recipe without a template still renders); tasks.rag.corpora has none (it only loads corpora).
+OUR_DEFAULT_TEMPLATES = {
+    "text2sql": "templates.text2sql.you_are_given",
+    "text2sql_logic": "templates.text2sql.you_are_given",
+    "schema_linking": "templates.schema_linking.default",
+    "completion.abstractive": "templates.completion.abstractive.standard",
+    "completion.extractive": "templates.completion.abstractive.standard",
+    "completion.multiple_choice": "templates.completion.multiple_choice.title",
+    "classification.multi_class.with_classes_descriptions": "templates.classification.multi_class.title",
+    "evaluation.preference": "templates.evaluation.preference.default",
+    "rewriting.by_attribute": "templates.rewriting.by_attribute.default",
+    "selection.by_attribute": "templates.selection.by_attribute.default",
+    "qa.multiple_choice.with_context.with_topic": "templates.qa.multiple_choice.with_context.with_topic.mmlu",
+}
+
+
 def register(add):
     for name, (kwargs, description, task_tag) in TASKS.items():
+        if name in OUR_DEFAULT_TEMPLATES:
+            assert "default_template" not in kwargs, name
+            kwargs = {**kwargs, "default_template": OUR_DEFAULT_TEMPLATES[name]}
         add(f"tasks.{name}", Task(**kwargs, __description__=description,
                                   __tags__={"modality": "text", "task": task_tag}))

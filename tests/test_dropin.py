@@ -23,7 +23,7 @@ from .card_mirrors import build_all
 
 ROOT = Path(__file__).resolve().parent.parent
 # tasks without one natural template: none today (every catalog task names its default)
-TASKS_WITHOUT_DEFAULT: set = set()
+TASKS_WITHOUT_DEFAULT = {"tasks.rag.corpora"}  # loads RAG corpora: nothing to render or evaluate
 
 
 # ---------------------------------------------------------------- version

@@ -87,7 +87,14 @@ def get_seed() -> int:
 
 
 def new_random_generator(sub_seed: Any) -> "random.Random":
-    """A `random.Random` seeded by the global seed and `sub_seed` (any value, by its text), reproducible per use."""
+    """A `random.Random` seeded as the original's: "<global seed>/<sub seed>", where an unhashable sub seed (a dict, a
+    list) counts by the first 8 hex digits of the MD5 of its text (as an integer), a string as itself and another
+    hashable value by its hash - so e.g. a template's choice shuffle seeded by the input fields matches the original."""
     import random
+    from collections.abc import Hashable
 
-    return random.Random(f"{get_seed()}:{sub_seed}")
+    if not isinstance(sub_seed, Hashable):
+        sub_seed = str(int(hashlib.md5(str(sub_seed).encode("utf-8")).hexdigest()[:8], 16))
+    elif not isinstance(sub_seed, str):
+        sub_seed = str(hash(sub_seed))
+    return random.Random(f"{get_seed()}/{sub_seed}")

@@ -10,11 +10,12 @@ single `str.format_map` call on the validated text, which is what makes template
 
 The newline marker `\N` (the two characters backslash and capital N; write `"\\N"` or `r"\N"` in Python, `"\\N"` in
 JSON) is only recognised when compiling with `allow_newline_marker=True` (formats do, templates do not). It renders as
-a newline only when the text this format string has produced so far (every literal and substituted value before the
-marker) is non-empty and does not already end with a newline; otherwise it renders as nothing. So
-`"{system_prompt}\N{instruction}"` puts the instruction on its own line after a system prompt, adds nothing when there
-is no system prompt, and never doubles a newline the system prompt already ends with. Consecutive markers therefore
-yield at most one newline. The decision is local to one rendering of one format string (for a demo format: the demo's
+exactly one newline after the text this format string has produced so far (every literal and substituted value
+before the marker), merging the newlines that text already ends with into it (as the original's capital-newline
+notation does: "a\n\n" + marker gives "a\n"); when that text is empty or only newlines, the marker and those newlines
+render as nothing. So `"{system_prompt}\N{instruction}"` puts the instruction on its own line after a system prompt,
+adds nothing when there is no system prompt, and never doubles a newline the system prompt already ends with.
+Consecutive markers therefore yield at most one newline. The decision is local to one rendering of one format string (for a demo format: the demo's
 own text, not the demos before it). There is no escape for a literal backslash-N in a string compiled with markers.
 """
 
@@ -154,6 +155,9 @@ class CompiledFormat:
                 if needs_newline:
                     append("\n")
                     needs_newline = False
+                elif pieces:  # the text so far ends with newlines (or is only newlines): keep at most one
+                    text = "".join(pieces).rstrip("\n")
+                    pieces[:] = [text + "\n"] if text else []
                 continue
             name, text = chunk
             if name is not None:

@@ -1,12 +1,12 @@
 """Choice templates: MultipleChoiceTemplate (enumerated options, seeded shuffling, the answer as its enumerator)
 and YesNoTemplate (a yes/no answer about one class)."""
 
-import random
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
 from ..sandbox.format_strings import check_placeholders
-from .base import InputFormatTemplate, _content_seed
+from ..random_utils import new_random_generator
+from .base import InputFormatTemplate
 
 
 def _roman(number: int) -> str:
@@ -194,7 +194,9 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         """The order the choices are shown in (positions into the given choices), None to keep theirs."""
         order = list(range(len(texts)))
         if self.shuffle_choices:
-            random.Random(_content_seed(input_fields, self.shuffle_choices_seed)).shuffle(order)
+            # seeded as the original: by shuffle_choices_seed when given, else by the input fields' text
+            new_random_generator(self.shuffle_choices_seed if self.shuffle_choices_seed is not None
+                                 else {**input_fields}).shuffle(order)
             return order
         if self.sort_choices_by_length:
             order.sort(key=lambda index: len(choices[index]) if hasattr(choices[index], "__len__")

@@ -239,7 +239,8 @@ class MultiTurnTemplate(MultiReferenceTemplate):
 
 class JsonOutputTemplate(InputOutputTemplate):
     """The target is a JSON object built from reference fields: `output_fields` maps a reference field to its key;
-    the fields in `wrap_with_list_fields` are wrapped in a list."""
+    the fields in `wrap_with_list_fields` are wrapped in a list. As in the original, each value is first verbalised
+    by the serializer (a list of texts becomes one ", "-joined text)."""
 
     output_fields: Dict[str, str]
     wrap_with_list_fields: List[str] = []
@@ -250,7 +251,7 @@ class JsonOutputTemplate(InputOutputTemplate):
         for field, key in self.output_fields.items():
             if field not in reference_fields:
                 raise self._missing(field, reference_fields, "reference", "output_fields")
-            value = reference_fields[field]
+            value = self._serialize(reference_fields[field], instance)
             data[key] = [value] if field in self.wrap_with_list_fields else value
         target = json.dumps(data, ensure_ascii=False)
         return target, [target]

@@ -60,6 +60,8 @@ def run_operator(job):
     if job.get("per_instance", True):
         outputs = []
         for instance in job["instances"]:
+            for field in job.get("pairs_as_tuples", []):  # JSON has no tuples; e.g. dialogs typed List[Tuple[str, str]]
+                instance["input_fields"][field] = [tuple(pair) for pair in instance["input_fields"][field]]
             try:
                 outputs.append(operator.process_instance(instance))
             except Exception as error:  # noqa: BLE001 - the oracle's refusal is part of its behaviour

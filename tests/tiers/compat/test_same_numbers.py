@@ -136,7 +136,8 @@ PROCESSORS = ["yes_no_to_int", "cast_to_float_return_zero_if_failed", "cast_to_f
               "to_span_label_pairs", "extract_mt_bench_rating_judgment", "lower_case", "upper_case",
               "take_first_non_empty_line", "take_last_non_empty_line", "to_string_stripped", "to_string",
               "remove_articles", "remove_punctuations", "fix_whitespace", "capitalize", "get_string_after_colon",
-              "substring", "dict_of_lists_to_value_key_pairs", "extract_mt_bench_label_judgment"]
+              "substring", "dict_of_lists_to_value_key_pairs", "extract_mt_bench_label_judgment",
+              "extract_arena_hard_numerical_judgment", "extract_verbal_judgement_bad_good"]
 
 
 def same(ours, theirs, where):

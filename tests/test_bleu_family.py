@@ -87,3 +87,39 @@ def test_bleu_is_the_nmt_formula(seed):
     assert (scores["translation_length"], scores["reference_length"]) == (expected["translation_length"],
                                                                             expected["reference_length"])
     assert instances[5]["bleu"] == pytest.approx(nmt_bleu([predictions[5]], [references[5]])["bleu"], abs=1e-12)
+
+
+def _equal_length_references(rng, count, length):
+    return [" ".join(rng.choices(VOCAB, k=length)) for _ in range(count)]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_bleu_equals_unsmoothed_sacrebleu_when_shortest_is_closest(seed):
+    """Independent of the written-out formula: with the references of an instance of one token length (so sacrebleu's
+    closest reference length is nmt's shortest), metrics.bleu is sacrebleu's unsmoothed corpus BLEU / 100 — on text
+    pairs and on instances with 1 to 3 references."""
+    rng = random.Random(seed)
+    for max_refs in (1, 3):
+        references = [_equal_length_references(rng, rng.randint(1, max_refs), rng.randint(3, 12)) for _ in range(50)]
+        predictions = [refs[0] if rng.random() < 0.4 else " ".join(rng.choices(VOCAB, k=rng.randint(2, 14)))
+                       for refs in references]
+        _, scores = evaluate("metrics.bleu", predictions, references)
+        expected = BLEU(smooth_method="none", tokenize="13a").corpus_score(predictions, sacrebleu_refs(references))
+        assert scores["bleu"] == pytest.approx(expected.score / 100, abs=1e-12)
+        assert scores["precisions"] == pytest.approx([p / 100 for p in expected.precisions], abs=1e-12)
+        assert scores["brevity_penalty"] == pytest.approx(expected.bp, abs=1e-12)
+        assert (scores["translation_length"], scores["reference_length"]) == (expected.sys_len, expected.ref_len)
+
+
+def test_bleu_of_an_instance_without_tokens_is_none():
+    """As the original (its formula divides by a zero length): an empty prediction or reference scores None alone;
+    the corpus score counts the instance's n-grams as usual."""
+    rng = random.Random(3)
+    predictions, references = corpus(3, n=30)
+    predictions = [refs[0] if rng.random() < 0.5 else p for p, refs in zip(predictions, references)]
+    predictions[2], predictions[4], references[6], references[8] = "", "  ", [""], ["", "the cat"]
+    instances, scores = evaluate("metrics.bleu", predictions, references)
+    assert [instances[i]["bleu"] for i in (2, 4, 6, 8)] == [None, None, None, None]
+    assert instances[0]["bleu"] == pytest.approx(nmt_bleu([predictions[0]], [references[0]])["bleu"], abs=1e-12)
+    assert scores["bleu"] == pytest.approx(nmt_bleu(predictions, references)["bleu"], abs=1e-12)
+    assert scores["bleu_ci_low"] < scores["bleu"] < scores["bleu_ci_high"]

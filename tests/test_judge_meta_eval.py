@@ -183,6 +183,18 @@ def test_extract_arena_hard_preference_reads_verdicts_and_numbers():
     assert read("no verdict") == 0 and read("[[maybe]]") == 0
 
 
+def test_judge_verdict_processors_map_the_prediction_only():
+    """As the original's catalog entries: the judge's output is read, the references are left as given."""
+    from unitxt.evaluation import post_process_rows
+
+    cases = {"processors.extract_arena_hard_numerical_judgment": ("I say [[A>>B]]", "[[B>A]]", 3),
+             "processors.extract_verbal_judgement_bad_good": ("good", "very bad", 0.75)}
+    for name, (prediction, reference, expected) in cases.items():
+        predictions, references, _ = post_process_rows([prediction], [{"references": [reference],
+                                                                        "postprocessors": [name]}])
+        assert predictions == [expected] and references == [[reference]], name
+
+
 # ---------------------------------------------------------------- MT-Bench
 def _mt_questions():
     return {q["question_id"]: q for q in MT_FILES["data/mt_bench/question.jsonl"]}

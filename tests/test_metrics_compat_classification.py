@@ -154,3 +154,21 @@ def test_sum_accuracy_is_the_tutorial_example():
     assert scores.global_scores(with_ci=False)["sum_accuracy"] == pytest.approx(1 / 3)
     approximate = metric("metrics.sum_accuracy_approximate").evaluate([799], [[800]], [{"num1": 300, "num2": 500}])
     assert approximate.instance_scores == [{"sum_accuracy": 1.0}]
+
+
+def test_max_f1_binary_ties_go_to_the_threshold_the_original_meets_first():
+    """F1 is 2/3 at thresholds 0.5 and 0.75; the original scans a Python set of the rounded predictions and keeps the
+    first best, which here is 0.75 (not the smaller threshold)."""
+    predictions, gold = [0.75, 0.5, 0.75, 0.5, 0.9, 0.5], [0, 0, 1, 1, 1, 0]
+    assert next(iter({round(p, 3) for p in predictions})) == 0.75
+    result = best_f1_thresholds(np.array(gold), np.array(predictions))
+    assert result["best_thr_maxf1"] == 0.75 and result["max_f1_binary"] == pytest.approx(2 / 3)
+    assert f1_score(gold, [int(p >= 0.5) for p in predictions]) == pytest.approx(2 / 3)
+
+
+def test_metrics_without_instance_scores_report_their_main_score_as_nan():
+    """As the original's global metrics with process_single_instances off: each instance carries main score NaN."""
+    metric = fetch_artifact("metrics.max_accuracy_binary")[0]
+    scores = metric.evaluate([0.2, 0.7, 0.9], [[0.0], [1.0], [1.0]])
+    instance = metric.instance_results(scores)[0]
+    assert math.isnan(instance["max_accuracy_binary"]) and math.isnan(instance["score"])

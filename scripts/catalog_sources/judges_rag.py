@@ -16,11 +16,14 @@ from unitxt.llm_as_judge_meta import (
     ExtractVerbalJudgementBadGood,
     ExtractVerbalJudgment,
 )
+from unitxt.processors import PostProcess
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate, TemplatesList
 
 TAGS = {"kind": "metric", "family": "llm_as_judge"}
 RATING = ["processors.extract_mt_bench_rating_judgment"]
+# judge post-processors the original applies to the prediction only (its catalog's PostProcess settings)
+PREDICTION_ONLY = {"extract_arena_hard_numerical_judgment", "extract_verbal_judgement_bad_good"}
 
 # measure -> (judge task input fields, what the judge is asked, judge field -> task_data field)
 MEASURES = {
@@ -172,7 +175,10 @@ def register(add):
         "extract_safe_unsafe_judgment": ExtractSafeUnsafeJudgment(),
     }
     for name, processor in processors.items():
-        processor.__dict__["__description__"] = type(processor).__doc__.strip().splitlines()[0]
+        described = type(processor).__doc__.strip().splitlines()[0]
+        if name in PREDICTION_ONLY:  # the original maps the judge's output only; references stay as given
+            processor = PostProcess(operator=processor, process_prediction=True, process_references=False)
+        processor.__dict__["__description__"] = described
         processor.__dict__["__tags__"] = {"kind": "processor", "family": "llm_as_judge"}
         add(f"processors.{name}", processor)
 

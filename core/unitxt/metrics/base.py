@@ -546,8 +546,9 @@ class GlobalMetric(Metric):
         if self.process_single_instances and n:
             instance_scores = ColumnScores(self.single_instance_scores(predictions, references, task_data, statistic),
                                            n)
-        else:
-            instance_scores = [{} for _ in range(n)]
+        else:  # as the original: no instance score, its main score NaN
+            instance_scores = [{self.main_score: math.nan} if isinstance(self.main_score, str) else {}
+                               for _ in range(n)]
         scores = MetricScores(self, instance_scores, statistic, n)
         keys = getattr(statistic, "jackknife_keys", None)
         scores.jackknife_keys = keys if keys is not None else (lambda: input_keys(predictions, references, task_data))

@@ -147,14 +147,30 @@ class NmtBleu(_DetailedCorpusMetric):
     def score_rows(self, rows):
         from .kernels.bleu import nmt_bleu_from_statistics
 
-        return nmt_bleu_from_statistics(rows)["bleu"]
+        parts = nmt_bleu_from_statistics(rows)
+        # no tokens on either side: the reference formula divides by zero (length ratio, brevity penalty); the
+        # original then has no score (NaN in a resample, which the CI replaces by a draw of the others)
+        undefined = (parts["translation_length"] == 0) | (parts["reference_length"] == 0)
+        return _np().where(undefined, _np().nan, parts["bleu"])
 
     def score_vector(self, vector):
         return float(self.score_rows(_np().asarray(vector)[None, :])[0])
 
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        """As the original: an instance whose BLEU is undefined (an empty prediction or reference) scores None."""
+        columns = super().single_instance_scores(predictions, references, task_data, statistic)
+        values = columns[self.main_score]
+        if _np().isnan(values).any():
+            values = values.astype(object)
+            values[_np().isnan(values.astype(float))] = None
+            columns[self.main_score] = values
+        return columns
+
     def details(self, vector):
         from .kernels.bleu import nmt_bleu_from_statistics
 
+        if _np().isnan(self.score_vector(vector)):
+            return {}
         parts = nmt_bleu_from_statistics(_np().asarray(vector)[None, :])
         return {"precisions": [float(value) for value in parts["precisions"][0]],
                 "brevity_penalty": float(parts["brevity_penalty"][0]), "length_ratio": float(parts["length_ratio"][0]),

@@ -154,19 +154,31 @@ class BinaryMaxAccuracy(_BinaryGoldCheck, GlobalMetric):
         return best_accuracy_threshold(gold, np.nan_to_num(scores, nan=-np.inf))
 
 
+def _first_best(values: Any, thresholds: Any, set_order: List[float]) -> int:
+    """Position of the best value; among ties, the threshold the original meets first (it scans a Python set of
+    the rounded predictions, whose iteration order is deterministic)."""
+    np = _np()
+    ties = np.flatnonzero(values == values.max())
+    if ties.size == 1:
+        return int(ties[0])
+    rank = {value: position for position, value in enumerate(set_order)}
+    return int(min(ties, key=lambda tie: rank.get(float(thresholds[tie]), len(rank))))
+
+
 def best_f1_thresholds(gold: Any, scores: Any) -> Dict[str, float]:
     """For thresholds t among the predictions (rounded to 3 decimals), `scores >= t` as positive: the best F1 of the
     positive class and of the negative class (first best in increasing t), their thresholds, and precision/recall
     at each best point. Vectorised over thresholds with sorted scores (O(n log n))."""
     np = _np()
     finite = np.isfinite(scores)
-    thresholds = np.unique(np.round(scores[finite], 3))
+    thresholds = np.unique(np.asarray([round(float(value), 3) for value in scores[finite]], dtype=np.float64))
     empty = {"max_f1_binary": -1.0, "best_thr_maxf1": -1.0, "max_f1_binary_neg": -1.0, "best_thr_maxf1_neg": -1.0,
              "recall_at_max_f1": 0.0, "recall_at_max_f1_neg": 0.0, "precision_at_max_f1": 0.0,
              "precision_at_max_f1_neg": 0.0}
     if thresholds.size == 0:
         return empty
     ranked = np.where(finite, scores, -np.inf)
+    set_order = [value for value in {round(float(value), 3) for value in scores[finite]}]
     positives, negatives = np.sort(ranked[gold == 1]), np.sort(ranked[gold == 0])
     tp = positives.size - np.searchsorted(positives, thresholds, side="left")  # positives scored >= t
     fp = negatives.size - np.searchsorted(negatives, thresholds, side="left")
@@ -184,7 +196,7 @@ def best_f1_thresholds(gold: Any, scores: Any) -> Dict[str, float]:
     result = {}
     for suffix, (t_p, f_p, f_n) in (("", (tp, fp, fn)), ("_neg", (tn, fn, fp))):
         precision, recall, f1 = prf(t_p, f_p, f_n)
-        best = int(np.argmax(f1))
+        best = _first_best(f1, thresholds, set_order)
         result[f"max_f1_binary{suffix}"] = float(f1[best])
         result[f"best_thr_maxf1{suffix}"] = float(thresholds[best])
         result[f"recall_at_max_f1{suffix}"] = float(recall[best])

@@ -16,8 +16,12 @@ def run_metric(job):
     from unitxt.artifact import fetch_artifact
     from unitxt.test_utils.metrics import apply_metric
 
+    from unitxt.metrics import MetricPipeline
+
     metric, _ = fetch_artifact(job["name"])
-    target = getattr(metric, "metric", metric)  # a MetricPipeline's inner metric holds the CI settings
+    # a MetricPipeline's inner metric holds the CI settings; other metrics' `metric` attribute is a name (F1's "f1")
+    # or an HF evaluate module (HuggingfaceMetric), never where the CI settings live
+    target = metric.metric if isinstance(metric, MetricPipeline) else metric
     for field, value in (job.get("overrides") or {}).items():
         setattr(target, field, value)
     if job.get("seed") is not None:

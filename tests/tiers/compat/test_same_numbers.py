@@ -107,25 +107,29 @@ def entities(rng):
 METRICS = {
     "classification": (classification, ["accuracy", "f1_micro", "f1_macro", "f1_weighted", "matthews_correlation",
                                         "string_containment"]),
-    "binary": (binary, ["f1_binary"]),
-    "multi_label": (multi_label, ["f1_micro_multi_label", "f1_macro_multi_label"]),
+    "binary": (binary, ["f1_binary", "accuracy_binary", "max_accuracy_binary", "precision_binary", "recall_binary"]),
+    "multi_label": (multi_label, ["f1_micro_multi_label", "f1_macro_multi_label", "precision_micro_multi_label",
+                                  "precision_macro_multi_label", "recall_micro_multi_label",
+                                  "recall_macro_multi_label"]),
     "regression": (regression, ["pearson", "spearman", "kendalltau_b", "mean_squared_error",
                                 "root_mean_squared_error"]),
     "roc": (roc, ["roc_auc"]),
     "retrieval": (retrieval, ["mrr", "map", "retrieval_at_k"]),
     "query_relevance": (query_relevance, ["ndcg"]),
     "strings": (strings, ["char_edit_distance", "char_edit_dist_accuracy", "anls", "token_overlap",
-                          "prediction_length", "normalized_sacrebleu", "sacrebleu", "bleu", "wer", "squad"]),
+                          "prediction_length", "normalized_sacrebleu", "sacrebleu", "bleu", "wer", "squad",
+                          "jaccard_index_words", "exact_match_mm"]),
     "strings_with_domain": (strings_with_domain, ["websrc_squad_f1", "relaxed_correctness"]),
     "strings_with_entities": (strings_with_entities, ["string_containment_ratio"]),
     "strings_with_context": (strings_with_context, ["token_overlap_with_context"]),
     "word_lists": (word_lists, ["jaccard_index", "unsorted_list_exact_match"]),
-    "entities": (entities, ["ner"]),
+    "entities": (entities, ["ner", "metric_based_ner"]),
 }
 # (metric, CI key) pairs that differ from the original on purpose (see exceptions.md)
-CI_EXCEPTIONS = {("f1_binary", "score_ci_low"), ("f1_binary", "score_ci_high")}
+CI_EXCEPTIONS = {(name, key) for name in ("f1_binary", "precision_binary", "recall_binary")
+                 for key in ("score_ci_low", "score_ci_high", "f1_binary_neg_ci_low", "f1_binary_neg_ci_high")}
 # metrics that report CIs of more scores than the original (its main score's CIs are still checked); exceptions.md
-EXTRA_CI_ALLOWED = {"f1_binary"}
+EXTRA_CI_ALLOWED = {"f1_binary", "precision_binary", "recall_binary"}
 METRIC_CASES = [(family, name) for family, (_, names) in METRICS.items() for name in names]
 
 PROCESSORS = ["yes_no_to_int", "cast_to_float_return_zero_if_failed", "cast_to_float_return_nan_if_failed",
@@ -135,7 +139,8 @@ PROCESSORS = ["yes_no_to_int", "cast_to_float_return_zero_if_failed", "cast_to_f
               "to_span_label_pairs", "extract_mt_bench_rating_judgment", "lower_case", "upper_case",
               "take_first_non_empty_line", "take_last_non_empty_line", "to_string_stripped", "to_string",
               "remove_articles", "remove_punctuations", "fix_whitespace", "capitalize", "get_string_after_colon",
-              "substring", "dict_of_lists_to_value_key_pairs", "extract_mt_bench_label_judgment"]
+              "substring", "dict_of_lists_to_value_key_pairs", "extract_mt_bench_label_judgment",
+              "extract_arena_hard_numerical_judgment", "extract_verbal_judgement_bad_good"]
 
 
 def same(ours, theirs, where):

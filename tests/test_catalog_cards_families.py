@@ -78,7 +78,9 @@ def test_every_family_card_is_in_the_snapshot_documented_and_fetchable():
         data = card.to_dict()
         assert json.loads(path.read_text(encoding="utf-8")) == data, f"{name}: run scripts/build_catalog.py"
         assert data["__description__"].strip() and {"task", "language", "modality", "urls"} <= set(data["__tags__"])
-        assert data["__tags__"]["urls"]["dataset"].startswith("https://huggingface.co/datasets/")
+        # Hub datasets, or (JUDGE-BENCH) data files in a GitHub repository
+        assert data["__tags__"]["urls"]["dataset"].startswith(("https://huggingface.co/datasets/",
+                                                               "https://github.com/"))
     start = time.perf_counter()
     for name in SAMPLE:
         assert fetch_artifact(name)[0].to_dict() == FAMILY_CARDS[name].to_dict()

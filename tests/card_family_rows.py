@@ -152,10 +152,35 @@ def _newsgroups(name, data_dir, _):
     return {split: [row(_rng("20ng", split, i), i) for i in range(size)] for split, size in (("train", 20), ("test", N))}
 
 
+REUTERS_SOME_TOPICS = ["acq", "earn", "grain", "crude", "money-fx", "bfr", "hk"]
+
+
+def _reuters(name, data_dir, _):
+    def row(r, index, split):
+        count = index % 3
+        topics = [REUTERS_SOME_TOPICS[(index + k) % (5 if data_dir != "ModHayes" else 7)] for k in range(count)]
+        return {"text": sentence(r) + " " + sentence(r), "text_type": '"NORM"', "topics": topics,
+                "lewis_split": '"TRAIN"', "cgis_split": '"TRAINING-SET"', "old_id": f'"{index}"', "new_id": f'"{index}"',
+                "places": ["usa"], "people": [], "orgs": [], "exchanges": [], "date": "26-FEB-1987 15:01:01.79",
+                "title": words(r, 3, 6)}
+
+    return {split: [row(_rng("reuters", data_dir, split, i), i, split) for i in range(size)]
+            for split, size in (("train", 20), ("test", N), ("unused", 3))}
+
+
+def _glue_wnli(name, data_dir, _):
+    def row(r, index, split):
+        return {"sentence1": sentence(r), "sentence2": sentence(r), "label": -1 if split == "test" else index % 2,
+                "idx": index}
+
+    return {split: [row(_rng("wnli", split, i), i, split) for i in range(size)]
+            for split, size in (("train", 20), ("validation", N), ("test", N))}
+
+
 ROWS_BY_PATH: Dict[str, Callable] = {
     "nvidia/ChatRAG-Bench": _chat_rag, "PrimeQA/clapnq": _clapnq, "umarbutler/open-australian-legal-qa": _australian,
     "allenai/reward-bench": _reward_bench, "clinc/clinc_oos": _clinc, "Anthropic/discrim-eval": _discrim,
     "FiscalNote/billsum": _billsum, "webis/tldr-17": _tldr, "abacusai/WikiQA-Free_Form_QA": _ffqa,
     "Muennighoff/babi": _babi, "IBM/multidoc2dial": _multidoc2dial, "papluca/language-identification": _language_id,
-    "SetFit/20_newsgroups": _newsgroups,
+    "SetFit/20_newsgroups": _newsgroups, "ucirvine/reuters21578": _reuters, "nyu-mll/glue": _glue_wnli,
 }

@@ -27,3 +27,19 @@ CLINC_OOS_INTENTS = [
     "definition", "next holiday", "update playlist", "mpg", "min payment", "change user name",
     "restaurant suggestion", "travel notification", "cancel", "pto used", "travel suggestion", "change volume",
 ]
+
+# ucirvine/reuters21578 `topics` named in the ModApte and ModLewis splits (sorted)
+REUTERS_TOPICS_MOD_APTE = [
+    "acq", "alum", "austdlr", "barley", "bop", "can", "carcass", "castor-oil", "castorseed", "citruspulp", "cocoa",
+    "coconut", "coconut-oil", "coffee", "copper", "copra-cake", "corn", "corn-oil", "cornglutenfeed", "cotton",
+    "cotton-oil", "cottonseed", "cpi", "cpu", "crude", "cruzado", "dfl", "dkr", "dlr", "dmk", "earn", "f-cattle",
+    "fishmeal", "fuel", "gas", "gnp", "gold", "grain", "groundnut", "groundnut-oil", "heat", "hog", "housing",
+    "income", "instal-debt", "interest", "inventories", "ipi", "iron-steel", "jet", "jobs", "l-cattle", "lead",
+    "lei", "lin-meal", "lin-oil", "linseed", "lit", "livestock", "lumber", "meal-feed", "money-fx", "money-supply",
+    "naphtha", "nat-gas", "nickel", "nkr", "nzdlr", "oat", "oilseed", "orange", "palladium", "palm-oil",
+    "palmkernel", "peseta", "pet-chem", "platinum", "plywood", "pork-belly", "potato", "propane", "rand",
+    "rape-meal", "rape-oil", "rapeseed", "red-bean", "reserves", "retail", "rice", "ringgit", "rubber", "rupiah",
+    "rye", "saudriyal", "sfr", "ship", "silver", "skr", "sorghum", "soy-meal", "soy-oil", "soybean", "stg",
+    "strategic-metal", "sugar", "sun-meal", "sun-oil", "sunseed", "tapioca", "tea", "tin", "trade", "veg-oil",
+    "wheat", "wool", "wpi", "yen", "zinc",
+]

@@ -13,7 +13,7 @@ answer_start}, utterance, domain); papluca/language-identification (labels as IS
 (text, label, label_text).
 """
 
-from _label_names import CLINC_OOS_INTENTS
+from _label_names import CLINC_OOS_INTENTS, REUTERS_TOPICS_MOD_APTE
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
@@ -230,7 +230,46 @@ def _question_answering(add):
         ))
 
 
+def _reuters_and_wnli(add):
+    topics = {"ModApte": REUTERS_TOPICS_MOD_APTE, "ModLewis": REUTERS_TOPICS_MOD_APTE,
+              "ModHayes": sorted(REUTERS_TOPICS_MOD_APTE + ["bfr", "hk"])}  # ModHayes also names two currencies
+    for split_scheme, classes in topics.items():
+        add(f"cards.reuters21578.{split_scheme}", TaskCard(
+            loader=LoadHF(path="ucirvine/reuters21578", data_dir=split_scheme, revision="refs/convert/parquet",
+                          splits=["train", "test"], data_classification_policy=["public"]),
+            preprocess_steps=[
+                SplitRandomMix(mix={"train": "train[85%]", "validation": "train[15%]", "test": "test"}),
+                Rename(field_to_field={"topics": "labels"}),
+                Set(fields={"classes": list(classes), "type_of_classes": "topics"}),
+            ],
+            task="tasks.classification.multi_label", templates="templates.classification.multi_label.all",
+            __description__=f"Reuters-21578 ({split_scheme} train/test split): 1987 Reuters newswire articles labelled "
+                            "with any number of economic topics. Published test split; validation is a seeded 15% of "
+                            "train.",
+            __tags__=_tags("multi-label topic classification", "ucirvine/reuters21578", config=split_scheme),
+        ))
+    add("cards.wnli.truthfulness", TaskCard(
+        loader=LoadHF(path="nyu-mll/glue", name="wnli"),
+        preprocess_steps=[
+            SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]", "test": "validation"}),
+            Rename(field="sentence1", to_field="text_a"),
+            Rename(field="sentence2", to_field="text_b"),
+            MapInstanceValues(mappers={"label": {"0": "yes", "1": "no"}}),
+            Set(fields={"classes": ["yes", "no"], "type_of_relation": "truthfulness", "text_a_type": "premise",
+                        "text_b_type": "hypothesis"}),
+        ],
+        task="tasks.classification.multi_class.relation",
+        templates="templates.classification.multi_class.relation.all",
+        __description__="WNLI (GLUE) as a truthfulness question: does the hypothesis (the sentence with a pronoun "
+                        "resolved) follow from the premise - yes (label 0) or no. The published validation split is "
+                        "the test; validation is a seeded 5% of train.",
+        __tags__=_tags("natural language inference", "nyu-mll/glue", "https://arxiv.org/abs/1804.07461",
+                       config="wnli"),
+    ))
+
+
 def register(add):
+    _reuters_and_wnli(add)
     _reward_bench(add)
     _classification(add)
     _safety_and_summaries(add)

@@ -177,10 +177,17 @@ def _glue_wnli(name, data_dir, _):
             for split, size in (("train", 20), ("validation", N), ("test", N))}
 
 
+def _mt_bench_japanese(name, data_dir, _):
+    categories = ["writing", "roleplay", "reasoning", "math", "coding", "extraction", "stem", "humanities"]
+    return {"train": [{"question_id": 81 + i, "category": categories[i % 8],
+                       "turns": [words(_rng("mtja", i)) + "?", words(_rng("mtja2", i)) + "?"]} for i in range(N)]}
+
+
 ROWS_BY_PATH: Dict[str, Callable] = {
     "nvidia/ChatRAG-Bench": _chat_rag, "PrimeQA/clapnq": _clapnq, "umarbutler/open-australian-legal-qa": _australian,
     "allenai/reward-bench": _reward_bench, "clinc/clinc_oos": _clinc, "Anthropic/discrim-eval": _discrim,
     "FiscalNote/billsum": _billsum, "webis/tldr-17": _tldr, "abacusai/WikiQA-Free_Form_QA": _ffqa,
     "Muennighoff/babi": _babi, "IBM/multidoc2dial": _multidoc2dial, "papluca/language-identification": _language_id,
     "SetFit/20_newsgroups": _newsgroups, "ucirvine/reuters21578": _reuters, "nyu-mll/glue": _glue_wnli,
+    "shi3z/MTbenchJapanese": _mt_bench_japanese,
 }

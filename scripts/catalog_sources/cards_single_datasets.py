@@ -268,7 +268,25 @@ def _reuters_and_wnli(add):
     ))
 
 
+def _mt_bench_japanese(add):
+    add("cards.mt_bench.generation.japanese_single_turn", TaskCard(
+        loader=LoadHF(path="shi3z/MTbenchJapanese", split="train"),
+        preprocess_steps=[
+            RenameSplits(mapper={"train": "test"}),
+            Copy(field="turns/0", to_field="turns"),
+            Rename(field_to_field={"turns": "input", "category": "group"}),
+            Set(fields={"output": "None", "type_of_input": "question", "type_of_output": "answer"}),
+        ],
+        task="tasks.generation", templates=["templates.empty"],
+        __description__="MT-Bench in Japanese (shi3z/MTbenchJapanese), first turn: open-ended requests in MT-Bench's "
+                        "categories (kept as the group) for chat assistants, meant for an LLM judge (the output is the "
+                        "placeholder 'None'). One split (train), used as test.",
+        __tags__=_tags("generation", "shi3z/MTbenchJapanese", "https://arxiv.org/abs/2306.05685", language="ja"),
+    ))
+
+
 def register(add):
+    _mt_bench_japanese(add)
     _reuters_and_wnli(add)
     _reward_bench(add)
     _classification(add)

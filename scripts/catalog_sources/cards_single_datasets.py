@@ -74,7 +74,7 @@ def _reward_bench(add):
                 FilterByCondition(values={"group": list(groups)}, condition="in"),
             ],
             task="tasks.response_assessment.pairwise_comparison.single_turn",
-            templates="templates.response_assessment.pairwise_comparison.all",
+            templates="templates.response_assessment.pairwise_comparison.single_turn.all",
             __description__=f"RewardBench, {subset.replace('_', ' ')} section (source subsets {', '.join(groups)}): "
                             "a prompt with a preferred (chosen) and a rejected answer; the chosen one is always "
                             "answer A, so the gold winner is choice_a. Split 'filtered' used as test.",

@@ -154,3 +154,12 @@ def test_filter_by_condition_exists():
     assert kept == [{"a": {"b": 1}}]
     kept = FilterByCondition(values={"a": False}, condition="exists").process_instances(instances)
     assert kept == [{"c": 2}]
+
+
+def test_map_instance_values_reads_keys_written_as_python_lists():
+    """The original looks values up by str(value): a list [''] is found under the key "['']"."""
+    from unitxt.operators import MapInstanceValues
+
+    mapper = MapInstanceValues(mappers={"answers": {"['']": ["Unanswerable."]}}, strict=False)
+    assert mapper.process_instance({"answers": [""]})["answers"] == ["Unanswerable."]
+    assert mapper.process_instance({"answers": ["yes"]})["answers"] == ["yes"]

@@ -47,3 +47,11 @@ def test_split_random_mix_errors():
         SplitRandomMix(mix={"a": "dev[10%]"})(_multi(train=3))
     with pytest.raises(UnitxtError, match="Invalid split specification"):
         parse_split_spec("train[ten%]")
+
+
+def test_a_decimal_amount_is_a_fraction_as_the_original_reads_it():
+    assert parse_split_spec("test[0.6]") == [("test", 60.0, True)]
+    assert parse_split_spec("test[6]") == [("test", 6.0, False)]  # a whole number stays a count of instances
+    result = SplitRandomMix(mix={"train": "test[0.6]", "validation": "test[0.2]", "test": "test[0.2]"})(_multi(test=50))
+    sizes = {name: len(list(stream)) for name, stream in result.items()}
+    assert sizes == {"train": 30, "validation": 10, "test": 10}

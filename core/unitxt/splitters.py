@@ -45,7 +45,8 @@ _PART = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*(?:\[\s*(\d+(?:\.\d+)?)\s*(%?)\s*\]
 
 
 def parse_split_spec(spec: str) -> List[Tuple[str, Optional[float], bool]]:
-    """`"train[10%]+validation"` -> [("train", 10.0, True), ("validation", None, False)]."""
+    """`"train[10%]+validation"` -> [("train", 10.0, True), ("validation", None, False)]; `"train[0.1]"` (a decimal
+    fraction) is read as `"train[10%]"`, `"train[10]"` as 10 instances."""
     parts = []
     for piece in spec.split("+"):
         match = _PART.match(piece)
@@ -54,6 +55,9 @@ def parse_split_spec(spec: str) -> List[Tuple[str, Optional[float], bool]]:
                 f"Invalid split specification {spec!r}; use 'split', 'split[N]' or 'split[P%]' joined by '+'."
             )
         name, amount, percent = match.groups()
+        if amount is not None and not percent and "." in amount:  # "train[0.6]": a fraction, as the original reads it
+            parts.append((name, float(amount) * 100.0, True))
+            continue
         parts.append((name, float(amount) if amount is not None else None, bool(percent)))
     return parts
 

@@ -145,6 +145,8 @@ class MapInstanceValues(InstanceOperator):
             key = str(value)
         if key in mapper:
             return mapper[key]
+        if not isinstance(value, str) and str(value) in mapper:  # the original's keys: str() of lists and dicts
+            return mapper[str(value)]
         if self.strict:
             raise InstanceValueError(
                 f"Value {value!r} of field '{field}' is not in the mapping (keys: {list(mapper)[:20]}).",

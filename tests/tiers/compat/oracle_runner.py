@@ -125,17 +125,19 @@ def _in_memory_hub(sources):
 
 
 def _local_files(loader, sources):
-    """A file loader (LoadIOB) reads the given texts from local files instead of its URLs."""
+    """A file loader (LoadIOB, LoadJsonFile) reads the given texts from local files instead of its URLs."""
     import tempfile
 
     for source in sources:
-        if "iob_files" in source:
+        if "iob_files" in source or "local_files" in source:
+            given = source.get("local_files") or {split: {"name": f"{split}.iob2", "text": text}
+                                                  for split, text in source["iob_files"].items()}
             folder = tempfile.mkdtemp()
             files = {}
-            for split, text in source["iob_files"].items():
-                files[split] = f"{folder}/{split}.iob2"
+            for split, file in given.items():
+                files[split] = f"{folder}/{file['name']}"
                 with open(files[split], "w", encoding="utf-8") as handle:
-                    handle.write(text)
+                    handle.write(file["text"])
             loader.files = files
 
 
@@ -145,7 +147,7 @@ def run_card(job):
     from unitxt.settings_utils import get_settings
 
     get_settings().allow_unverified_code = True  # the cards' filtering_lambda
-    _in_memory_hub([source for source in job["sources"] if "iob_files" not in source])
+    _in_memory_hub([source for source in job["sources"] if not {"iob_files", "local_files"} & set(source)])
     card, _ = fetch_artifact(job["card"])
     _local_files(card.loader, job["sources"])
     multi_stream = card.loader()

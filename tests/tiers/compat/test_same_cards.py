@@ -74,18 +74,20 @@ def _ours(card, sources) -> Dict[str, list]:
 
 
 def _with_local_files(card, sources):
-    """A copy of the card whose file loader (LoadIOB) reads the given texts from local files instead of its URLs."""
+    """A copy of the card whose file loader (LoadIOB, LoadJsonFile) reads the given texts from local files instead of its URLs."""
     import copy
     import tempfile
 
     for source in sources:
-        if "iob_files" in source:
+        if "iob_files" in source or "local_files" in source:
+            files = source.get("local_files") or {split: {"name": f"{split}.iob2", "text": text}
+                                                  for split, text in source["iob_files"].items()}
             folder = Path(tempfile.mkdtemp())
-            for split, text in source["iob_files"].items():
-                (folder / f"{split}.iob2").write_text(text, encoding="utf-8")
+            for split, file in files.items():
+                (folder / file["name"]).write_text(file["text"], encoding="utf-8")
             card = copy.copy(card)
             card.loader = copy.copy(card.loader)
-            card.loader.files = {split: str(folder / f"{split}.iob2") for split in source["iob_files"]}
+            card.loader.files = {split: str(folder / file["name"]) for split, file in files.items()}
     return card
 
 
@@ -133,9 +135,12 @@ def _task_data(instance, ignored=frozenset()) -> str:
 
 
 @pytest.fixture(scope="module")
-def oracle_results(oracle):
+def oracle_results(oracle, request):
+    """The original's instances of the family cards whose comparison is selected in this session (all, or a -k)."""
+    selected = {item.callspec.params["name"] for item in request.session.items
+                if item.name.startswith("test_same_instances_as_the_original_card[")}
     jobs, names = [], []
-    for name in FAMILY_CARDS:
+    for name in (name for name in FAMILY_CARDS if name in selected):
         card, _ = fetch_artifact(name)
         if covered(name, card):
             jobs.append({"kind": "card", "card": name, "sources": sources_of(name, card)})

@@ -10,10 +10,7 @@ from _factory import make
 TAGS = {"kind": "metric", "family": "llm_as_judge"}
 # judge templates this catalog does not hold yet (written with the templates of issue 28); judges using them, and the
 # list naming such a judge, are added once they exist: empty this set then
-PENDING_TEMPLATES = {"templates.response_assessment.rating.generic_single_turn",
-                     "templates.response_assessment.rating.generic_single_turn_with_reference",
-                     "templates.response_assessment.rating.table2text_single_turn_with_reference",
-                     "templates.safety.harm_rating", "templates.safety.llamaguard"}
+PENDING_TEMPLATES = set()
 RATING = "templates.response_assessment.rating"
 ARENA = "templates.response_assessment.pairwise_comparative_rating"
 

@@ -143,6 +143,15 @@ TASKS = {
         default_template="templates.qa.with_context",
     ), "Question answering over a context where each instance also names its question type (kept with the "
        "references for per-type scores).", "question answering"),
+    "qa.extractive.multi_turn": (dict(
+        input_fields={"context": "Union[Text, Table]", "conversation": "Conversation"},
+        reference_fields={"answers": "List[str]"},
+        prediction_type="str",
+        metrics=["metrics.multi_turn.accuracy", "metrics.multi_turn.sequential_success_accuracy"],
+        default_template="templates.qa.multi_turn.with_context.simple",
+        augmentable_inputs=["context"],
+    ), "Answer the last question of a conversation about a context; scored per dialog (turns of one conversation "
+       "grouped by its id).", "question answering"),
     # ---------------------------------------------------------------- RAG
     "rag.corpora": (dict(
         input_fields={"document_id": "str", "title": "str", "passages": "List[Union[str, Image]]",

@@ -82,6 +82,7 @@ MODULE_ALIASES: Dict[str, str] = {
     "llm_as_judge_utils": "judges.constants",
     "dataset": "rendering.dataset_builder",
     "collections": "templates.collections",
+    "inference_engines": "inference",  # the engines' module in releases before `unitxt.inference`
 }
 
 

@@ -64,6 +64,8 @@ class LLMJudge(BulkInstanceMetric):
 
     # ------------------------------------------------------------------ inputs
     def criteria_of(self, task_data: Dict[str, Any], index: int) -> Criteria:
+        if self.criteria is not None:  # a criteria given to the judge applies to every instance (as the original)
+            return self.criteria
         if self.criteria_field is not None:
             if self.criteria_field not in task_data:
                 raise MetricError(f"Instance {index} has no task_data field '{self.criteria_field}' (criteria_field); "

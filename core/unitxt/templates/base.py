@@ -374,12 +374,8 @@ class MultiReferenceTemplate(InputFormatTemplate):
                 artifact=self.artifact_name,
                 field=self.references_field,
             )
-        if not raw:
-            raise InstanceTypeError(
-                f"references_field '{self.references_field}' holds an empty list; at least one reference is needed.",
-                artifact=self.artifact_name,
-                field=self.references_field,
-            )
+        if not raw:  # no reference (e.g. a judge over questions alone): empty target, as the original
+            return "", []
         references = [item if type(item) is str else self._serialize(item, instance) for item in raw]
         if self.random_reference:
             target = random.Random(_content_seed(input_fields, references)).choice(references)

@@ -1,11 +1,11 @@
 """Columnar rendering (unitxt.batch_render) gives the bytes of the per-instance renderer.
 
-Every catalog card x its first and last template, with 0 demos (and 2 with the first template), on the local Hub
-mirrors (tests/card_mirrors.py): the rows of `InstanceRenderer.render` one at a time (iterating the split) equal the
-column batches the Arrow builder writes (`iter_columns`), value for value and as Arrow tables. Synthetic recipes cover
-what the catalog cards do not: several templates and demo counts per recipe, demos equal to the instance (exclusions),
-other samplers, group_by, chat formats and custom system prompts (which fall back to the per-instance path), and
-load_dataset end to end.
+Every catalog card (variants of a large family sampled as in test_cards) x its first and last template, with 0 demos
+(and 2 with the first template), on the local Hub mirrors (tests/card_mirrors.py): the rows of
+`InstanceRenderer.render` one at a time (iterating the split) equal the column batches the Arrow builder writes
+(`iter_columns`), value for value and as Arrow tables. Synthetic recipes cover what the catalog cards do not: several
+templates and demo counts per recipe, demos equal to the instance (exclusions), other samplers, group_by, chat formats
+and custom system prompts (which fall back to the per-instance path), and load_dataset end to end.
 """
 
 import hashlib
@@ -28,7 +28,7 @@ from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate, MultipleChoiceTemplate
 
 from .card_mirrors import build_all
-from .test_cards import CARD_NAMES, _templates
+from .test_cards import MIRROR_CARD_NAMES, _templates
 
 BATCH = 5  # small batches: every split spans several of them
 
@@ -67,7 +67,7 @@ def assert_same_rows(recipe):
     return counts
 
 
-@pytest.mark.parametrize("name", CARD_NAMES)
+@pytest.mark.parametrize("name", MIRROR_CARD_NAMES)
 def test_every_card_template_and_demo_count_renders_the_same_in_batches(name, mirrors, monkeypatch):
     monkeypatch.chdir(mirrors)
     card, _ = fetch_artifact(name)

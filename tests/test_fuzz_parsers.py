@@ -78,7 +78,7 @@ def fuzz_catalog(tmp_path_factory):
     return path
 
 
-@FUZZ
+@settings(FUZZ, max_examples=max(1, EXAMPLES // 4))  # each example parses and builds an artifact: the slow one
 @given(content=catalog_bytes)
 def test_catalog_loader_never_raises_anything_but_unitxt_errors(content, fuzz_catalog, monkeypatch):
     from unitxt import catalog as catalog_module

@@ -239,6 +239,7 @@ ORIGINAL_LAYOUT_TASKS = {
     "tasks.qa.multiple_choice.with_context.with_topic": "the original's family has no .default; its 'match' "
                                                         "template scores partial matches",
     "tasks.rag.corpora": "a corpus-loading task without templates or gold answers",
+    "tasks.qa.extractive.multi_turn": "a Conversation input (id and dialog); a single template, no family",
     "tasks.selection.by_attribute": "untyped (list-form) fields: the generator can not know choices_texts is a list",
     "tasks.text2sql": "db is an SQLDatabase; the original's family has no .default",
     "tasks.text2sql_logic": "db is an SQLDatabase; no family of its own",

@@ -24,6 +24,12 @@ CASES = {
     "tasks.tool_calling.multi_turn": ({"dialog": [{"role": "user", "content": "Weather in Paris?"}], "tools": [TOOL],
                                        "reference_calls": [CALL]}, "templates.tool_calling.multi_turn",
                                       json.dumps(CALL)),
+    "tasks.qa.extractive.multi_turn": (
+        {"context": "Paris is the capital of France.", "answers": ["France"],
+         "conversation": {"id": "c1", "dialog": [{"role": "user", "content": "What is the capital of France?"},
+                                                 {"role": "assistant", "content": "Paris"},
+                                                 {"role": "user", "content": "Which country is it in?"}]}},
+        "templates.qa.multi_turn.with_context.simple", "France"),
     "tasks.completion.abstractive": ({"context": "Once upon", "context_type": "story", "completion_type": "phrase",
                                       "completion": "a time"}, "templates.completion.abstractive.all", "a time"),
     "tasks.completion.multiple_choice": ({"context": "He opened", "context_type": "sentence",

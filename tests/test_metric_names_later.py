@@ -132,6 +132,14 @@ def test_multi_turn_metrics_reduce_turns_per_dialog_then_over_dialogs():
     assert not any(name.endswith("_ci_low") for name in global_scores)
 
 
+def test_multi_turn_metric_without_dialog_ids_scores_instances_and_still_reports_no_intervals():
+    scored = apply_metric(load("metrics.multi_turn.accuracy"), ["a", "b", "c", "d"], [["a"], ["x"], ["c"], ["d"]],
+                          [{}, {}, {}, {}])
+    global_scores = scored[0]["score"]["global"]
+    assert global_scores["accuracy"] == pytest.approx(0.75)
+    assert not any("_ci_" in name for name in global_scores)
+
+
 def test_granite_guardian_rag_pipeline_reads_the_rag_fields(tmp_path):
     from tests.test_llm_as_judge import engine_for as judge_engine
 

@@ -414,8 +414,10 @@ class MultiTurnMetric(Metric):
         task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
         inner = self.metric.evaluate([self.last_assistant_turn(p) for p in predictions], references, task_data)
         keys = [self._turn_key(data) if isinstance(data, dict) else None for data in task_data]
-        if not keys or any(key is None for key in keys):
-            return inner
+        if not keys or any(key is None for key in keys):  # instance by instance, still without intervals
+            scores = MetricScores(self, inner.instance_scores, inner.statistic, inner.n)
+            scores.mean_values = inner.mean_values
+            return scores
         rows = inner.instance_scores
         names = [name for name, value in rows[0].items()
                  if isinstance(value, (int, float)) and not isinstance(value, bool)]

@@ -70,7 +70,8 @@ def _cast(name: str, value: Any, kind: type) -> Any:
 
 
 class Settings:
-    """Attribute-style settings; explicit assignments win over `UNITXT_<NAME>` which wins over defaults.
+    """Attribute-style settings; `UNITXT_<NAME>` in the environment wins over assignments (and `context()`), which
+    win over defaults (the original's order).
 
     One shared object (`Settings()` is `get_settings()`, as in the original). `settings.<name>_key` is the name of the
     setting's environment variable; bool/int/float settings cast what they are given; `settings.x = (float, "0.5")`
@@ -93,12 +94,15 @@ class Settings:
         if name.endswith("_key"):
             return self.environment_variable_key_name(name[:-4])
         overrides = object.__getattribute__(self, "_overrides")
-        if name in overrides:
-            return overrides[name]
         default = _DEFAULTS.get(name)
         env_value = os.environ.get(f"UNITXT_{name.upper()}")
-        if env_value is not None:
-            return _coerce(env_value, default)
+        if env_value is not None:  # the environment wins over assignments and context(), as in the original
+            kind = object.__getattribute__(self, "_types").get(name)
+            if kind is not None and name not in _DEFAULTS:
+                return _cast(name, env_value, kind)
+            return _coerce(env_value, overrides.get(name, default))
+        if name in overrides:
+            return overrides[name]
         if name in _DEFAULTS:
             return default
         raise AttributeError(f"unitxt has no setting '{name}'. Known settings: {sorted(_DEFAULTS)}")

@@ -61,3 +61,12 @@ def test_unknown_setting():
 def test_logger_is_named_unitxt():
     logger = unitxt.get_logger()
     assert isinstance(logger, logging.Logger) and logger.name == "unitxt"
+
+
+def test_a_typed_declaration_takes_only_int_float_or_bool():
+    with pytest.raises(ValueError, match="int, float or bool"):
+        settings.declared_text_for_test = (str, "x")
+    settings.declared_flag_for_test = (bool, "False")
+    assert settings.declared_flag_for_test is False
+    with pytest.raises(ValueError, match="True or False"):
+        settings.declared_flag_for_test = "yes"

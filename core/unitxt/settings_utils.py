@@ -110,7 +110,10 @@ class Settings:
     def __setattr__(self, name: str, value: Any) -> None:
         if name.endswith("_key"):
             raise AttributeError(f"'{name}' names a setting's environment variable; it can not be set.")
-        if isinstance(value, tuple) and len(value) == 2 and value[0] in (int, float, bool):
+        if isinstance(value, tuple) and len(value) == 2:  # (type, value) declares a typed setting (the original's form)
+            if value[0] not in (int, float, bool):
+                raise SettingValueError(f"Setting '{name}' with a (type, value) pair takes int, float or bool as the "
+                                        f"type, got {value[0]!r}.", field=name)
             self._types[name], value = value
         if name in self._types and value is not None:
             value = _cast(name, value, self._types[name])

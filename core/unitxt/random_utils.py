@@ -87,7 +87,10 @@ def get_seed() -> int:
 
 
 def new_random_generator(sub_seed: Any) -> "random.Random":
-    """A `random.Random` seeded by the global seed and `sub_seed` (any value, by its text), reproducible per use."""
+    """A `random.Random` seeded by the global seed and `sub_seed` — "<seed>/<sub_seed>" for a text or number, the
+    value's hash otherwise — so it draws the same numbers as the original's generator for the same sub_seed."""
     import random
 
-    return random.Random(f"{get_seed()}:{sub_seed}")
+    if not isinstance(sub_seed, (str, int)):
+        sub_seed = hash(sub_seed)
+    return random.Random(f"{get_seed()}/{sub_seed}")

@@ -84,11 +84,12 @@ def _get(node: Any, parts: PathParts) -> Any:
     return _get(value, rest) if rest else value
 
 
-def dict_get(instance: Any, path: str, not_exist_ok: bool = False, default: Any = _MISSING,
+def dict_get(dic: Any, query: str, not_exist_ok: bool = False, default: Any = _MISSING,
              allow_int_index: bool = True) -> Any:
     """Value at path. A missing path raises MissingFieldError naming it and the available keys, unless `not_exist_ok`
     (then `default`, None if not given) or a `default` is given. `*` collects the values under every element that has
     the rest of the path (`spans/*/start`). The empty path is the instance itself."""
+    instance, path = dic, query
     if default is _MISSING:
         default = None
     else:
@@ -180,13 +181,14 @@ def _put(node: Any, parts: PathParts, value: Any, create: bool, spread: bool) ->
     return _put(_fresh(head), parts, value, create, spread)
 
 
-def dict_set(instance: Any, path: str, value: Any, not_exist_ok: bool = True, set_multiple: bool = False,
+def dict_set(dic: Any, query: str, value: Any, not_exist_ok: bool = True, set_multiple: bool = False,
              allow_int_index: bool = True) -> None:
     """Set the value at path. With `not_exist_ok` (the default) missing parts are created (a list where the next part
     is an index or `*`, padded with None; else a dict) and a non-container in the way is replaced; without it the
     path must exist and nothing changes on failure. A `*` sets every element; with `set_multiple` the i-th item of
     the list `value` goes to the i-th element (dict keys in sorted order). The empty path replaces the instance's
     content by value (same container type)."""
+    instance, path = dic, query
     key = path.strip() if isinstance(path, str) else path
     if key == "":
         if isinstance(instance, dict) and isinstance(value, dict):
@@ -263,9 +265,11 @@ def _try_remove(node: Any, parts: PathParts, prune: bool) -> bool:
         return False
 
 
-def dict_delete(instance: Any, path: str, remove_empty_ancestors: bool = False, not_exist_ok: bool = False) -> None:
+def dict_delete(dic: Any, query: str, not_exist_ok: bool = False, remove_empty_ancestors: bool = False,
+                allow_int_index: bool = True) -> None:
     """Remove the value at path (`*` removes it under every element that has it). With `remove_empty_ancestors`,
     containers left empty by the removal go too."""
+    instance, path = dic, query
     key = path.strip() if isinstance(path, str) else path
     if key == "" or not isinstance(instance, (dict, list)):
         raise MissingFieldError(f"Can not delete '{path}' from a {type(instance).__name__}: the path must name a "

@@ -44,6 +44,7 @@ TYPE_MODULES = {
     'convert_table_col_names_to_sequential': 'operators.struct_data',
     'convert_to_boolean': 'processors',
     'copy': 'operators.fields',
+    'copy_fields': 'operators.fields',
     'create_criteria_from_dict': 'judges.operators',
     'create_criteria_from_string': 'judges.operators',
     'create_criteria_with_options_from_dict': 'judges.operators',

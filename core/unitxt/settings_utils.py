@@ -21,6 +21,7 @@ _DEFAULTS: Dict[str, Any] = {
     "allow_unverified_code": False,
     "disable_hf_datasets_cache": True,
     "mock_inference_mode": False,
+    "max_connection_retries": 3,  # attempts of a network call that fails (retry_connection_with_exponential_backoff)
     "default_provider": "watsonx",
     "inference_cache_dir": None,
     "inference_engine": None,

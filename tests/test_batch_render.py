@@ -125,7 +125,8 @@ def test_several_templates_demo_counts_and_demos_equal_to_the_instance():
 
 def test_more_draws_than_one_block_and_other_samplers():
     train, test = _rows(40, 5), _rows(30, 11)
-    for sampler in (None, FixedIndicesSampler(indices=[4, 0, 2, 7, 1, 3, 5, 6, 8]), DiverseLabelsSampler()):
+    diverse = DiverseLabelsSampler(choices=None, labels="label")
+    for sampler in (None, FixedIndicesSampler(indices=[4, 0, 2, 7, 1, 3, 5, 6, 8]), diverse):
         recipe = DatasetRecipe(card=_card(train, test, TEMPLATES), template=TEMPLATES, num_demos=[6, 7],
                                demos_pool_size=12, sampler=sampler)  # 2 + 7 draws: past the first 8-word block
         assert assert_same_rows(recipe) == {"train": 28, "test": 30}

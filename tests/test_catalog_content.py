@@ -302,7 +302,7 @@ def test_span_labeling_identify_renders_the_documented_universal_ner_example():
     assert rendered["target"] == "Miramar: Location"
     assert rendered["references"] == ["Miramar: Location"]
     assert template.postprocessor_names() == ["processors.to_span_label_pairs"]
-    assert _postprocess(template, "Miramar: Location") == [["Miramar", "Location"]]
+    assert _postprocess(template, "Miramar: Location") == [("Miramar", "Location")]
     assert _postprocess(template, "None") == []
 
 

@@ -112,10 +112,10 @@ def test_convert_to_boolean_substring_rules(text, expected):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("answer: forty: two", [["forty", "two"]]),
-    ("John: PER, Rome: LOC", [["John", "PER"], ["Rome", "LOC"]]),
+    ("answer: forty: two", [("forty", "two")]),
+    ("John: PER, Rome: LOC", [("John", "PER"), ("Rome", "LOC")]),
     ("None", []),
-    ("a:b,c", [["a", "b"]]),
+    ("a:b,c", [("a", "b")]),
 ])
 def test_to_span_label_pairs(text, expected):
     assert processed("processors.to_span_label_pairs", text)[0] == expected

@@ -103,9 +103,10 @@ def test_documented_types_register_and_parse_by_name():
     assert parse_type_string("Dialog") is Dialog
     assert parse_type_string("List[Turn]") == List[Turn]
     assert parse_type_string("Dict[str, Table]") == Dict[str, Table]
-    assert isoftype(DIALOG, "Dialog") and isoftype(3, "Number") and isoftype(2.5, Number)
+    assert isoftype(DIALOG, parse_type_string("Dialog")) and isoftype(3, parse_type_string("Number"))
+    assert isoftype(2.5, Number)
     assert not isoftype([{"role": "robot", "content": "x"}], Dialog)  # Literal roles are enforced
-    assert isoftype(TABLE, "Table") and not isoftype({"header": ["a"]}, Table)  # rows is required
+    assert isoftype(TABLE, parse_type_string("Table")) and not isoftype({"header": ["a"]}, Table)  # rows is required
     assert type_to_string(Dialog) == "Dialog" and type_to_string(List[Dialog]) == "List[Dialog]"
 
 
@@ -209,11 +210,12 @@ def test_register_type_for_typing_constructs():
     register_type(Score)
     register_type(Kind, "Kind")
     register_type(Pair)
-    assert isoftype(0.5, "Score") and not isoftype("x", "Score")
-    assert isoftype("a", "Kind") and not isoftype("c", "Kind")
-    assert isoftype({"left": 1.0, "right": "r"}, "Pair") and not isoftype({"left": 1.0, "right": 2.5}, "Pair")
-    assert isoftype({"k": [{"left": 1, "right": 1}]}, "Dict[str, List[Pair]]")
-    assert isoftype([1, "x", None], "List[Any]")
+    assert isoftype(0.5, parse_type_string("Score")) and not isoftype("x", parse_type_string("Score"))
+    assert isoftype("a", parse_type_string("Kind")) and not isoftype("c", parse_type_string("Kind"))
+    pair = parse_type_string("Pair")
+    assert isoftype({"left": 1.0, "right": "r"}, pair) and not isoftype({"left": 1.0, "right": 2.5}, pair)
+    assert isoftype({"k": [{"left": 1, "right": 1}]}, parse_type_string("Dict[str, List[Pair]]"))
+    assert isoftype([1, "x", None], parse_type_string("List[Any]"))
 
 
 # ---------------------------------------------------------------- built-in serializers

@@ -18,7 +18,8 @@ import re
 import string
 from typing import Any, Dict, List, Optional, Union
 
-from .errors import ArtifactDefinitionError, UnitxtError
+from .dict_utils import dict_get, dict_set
+from .errors import ArtifactDefinitionError, InstanceTypeError, UnitxtError
 from .image_utils import PLACEHOLDER_PATTERN
 from .operator import InstanceOperator
 from .operators.struct_data import shuffle_table_columns, shuffle_table_rows
@@ -348,15 +349,30 @@ class TableAugmentor(Augmentor):
 
     __abstract__ = True
 
+    # the one field holding the table (as the original's field operators); None: every table-valued input field
+    field: Optional[str] = None
+
     def augment_table(self, table: Dict[str, Any], rng: InstanceRandom) -> Dict[str, Any]:
         raise NotImplementedError(f"{type(self).__name__}.augment_table(table, rng)")
+
+    def augment_instance(self, instance, task, rng):
+        if self.field is None:
+            return self._augment_all(instance, rng)
+        value = dict_get(instance, self.field)
+        if not is_table(value):
+            raise InstanceTypeError(f"{type(self).__name__} needs a table {{'header': [...], 'rows': [[...]]}} in "
+                                    f"'{self.field}', got {str(value)[:80]!r}.", artifact=self.artifact_name,
+                                    field=self.field)
+        instance = dict(instance)
+        dict_set(instance, self.field, self._augmented({self.field: value}, rng)[self.field])
+        return instance
 
     def _augmented(self, fields: Dict[str, Any], rng: InstanceRandom) -> Dict[str, Any]:
         return {name: self.augment_table({"header": list(value["header"]), "rows": [list(r) for r in value["rows"]],
                                           **{k: v for k, v in value.items() if k not in ("header", "rows")}}, rng)
                 if is_table(value) else value for name, value in fields.items()}
 
-    def augment_instance(self, instance, task, rng):
+    def _augment_all(self, instance, rng):
         if isinstance(instance.get("input_fields"), dict):
             return dict(instance, input_fields=self._augmented(instance["input_fields"], rng))
         return self._augmented(instance, rng)

@@ -1,96 +1,115 @@
-"""Access to nested instance fields by `/`-separated paths (`translation/en`, `answer/0`)."""
+"""Access to nested instance fields by `/`-separated paths (`translation/en`, `answer/0`, `spans/*/start`).
 
-from typing import Any, Dict, List, Union
+Path rules (the original's): a key that literally holds `/` is found as is; a leading `/` and doubled `/` are
+ignored; a trailing `/` means every element (`*`); numeric parts index lists (negative allowed) and strings."""
+
+import copy
+import re
+from typing import Any, Dict, List, Tuple, Union
 
 from .errors import MissingFieldError
 
 PathParts = List[Union[str, int]]
+_PART = re.compile(r"^(\*|[\w\-. ]+)$")
+_INT = re.compile(r"^-?\d+$")
+
+
+class _Fail(Exception):
+    """A path that does not lead anywhere (internal; becomes MissingFieldError or the default)."""
 
 
 def split_path(path: str) -> PathParts:
-    """Split a field path into keys; numeric parts index lists (negative indices allowed)."""
+    """Split a field path into its parts; numeric parts become ints. Raises MissingFieldError (a ValueError) for a
+    path that names nothing ('/') or holds characters other than letters, digits, '_', '-', '.', ' ' and a lone '*'."""
+    if not isinstance(path, str):
+        raise MissingFieldError(f"A field path must be a string, got {type(path).__name__} {path!r}.", field=path)
+    text = path.strip()
+    if text.endswith("/") and text.strip("/"):
+        text += "*"
     parts: PathParts = []
-    for part in path.split("/"):
-        if part.lstrip("-").isdigit():
-            parts.append(int(part))
-        else:
-            parts.append(part)
+    for raw in text.split("/"):
+        part = raw.strip()
+        if not part:
+            continue
+        if not _PART.match(part):
+            raise MissingFieldError(f"Field path '{path}' is malformed: part '{part}' may hold only letters, digits, "
+                                    "'_', '-', '.', spaces, or be a lone '*'.", field=path)
+        parts.append(int(part) if _INT.match(part) else part)
+    if not parts:
+        raise MissingFieldError(f"Field path '{path}' names no field.", field=path)
     return parts
-
-
-def _dict_key(container: Dict[Any, Any], part: Union[str, int]) -> Any:
-    """The key to use in a dict for a path part: numeric parts match int keys, else their string form."""
-    if isinstance(part, int) and part not in container:
-        return str(part)
-    return part
-
-
-def _step(container: Any, part: Union[str, int]) -> Any:
-    if isinstance(container, dict):
-        return container[_dict_key(container, part)]
-    if isinstance(container, (list, tuple)) and isinstance(part, int):
-        return container[part]
-    raise KeyError(part)
-
-
-def _wildcard_paths(instance: Dict[str, Any], path: str) -> Union[List[str], None]:
-    """For a path with a `*` part (`spans/*/start`), the concrete paths of the first `*`, one per list element (or
-    dict key); None when the path has no wildcard. The rest of the path may hold further wildcards."""
-    parts = path.split("/")
-    if "*" not in parts:
-        return None
-    position = parts.index("*")
-    prefix, rest = "/".join(parts[:position]), parts[position + 1:]
-    container = dict_get(instance, prefix) if prefix else instance
-    keys = range(len(container)) if isinstance(container, (list, tuple)) else list(container) \
-        if isinstance(container, dict) else None
-    if keys is None:
-        raise MissingFieldError(f"Field path '{path}': '{prefix}' is a {type(container).__name__}, not a list or "
-                                "dict, so '*' can not expand.", field=path)
-    return ["/".join([part for part in [prefix, str(key), *rest] if part != ""]) for key in keys]
 
 
 _MISSING = MissingFieldError  # the "no default given" marker
 
 
-def _every_element(path: str) -> str:
-    """A trailing '/' (`references/`) means every element, as `references/*` (the original's reading)."""
-    return path + "*" if path.endswith("/") and len(path) > 1 else path
+def _dict_key(container: Dict[Any, Any], part: Union[str, int]) -> Any:
+    """The dict key for a path part: an int part matches an int key, else its string form."""
+    if isinstance(part, int) and part not in container and str(part) in container:
+        return str(part)
+    return part
 
 
-def dict_get(instance: Dict[str, Any], path: str, not_exist_ok: bool = False, default: Any = _MISSING,
+def _get(node: Any, parts: PathParts) -> Any:
+    head, rest = parts[0], parts[1:]
+    if head == "*":
+        if not isinstance(node, (dict, list)):
+            raise _Fail
+        children = list(node.values()) if isinstance(node, dict) else list(node)
+        if not rest:
+            return children
+        if not children:
+            raise _Fail
+        found = []
+        for child in children:
+            try:
+                found.append(_get(child, rest))
+            except _Fail:
+                continue
+        if not found:
+            raise _Fail
+        return found
+    if isinstance(node, dict):
+        key = _dict_key(node, head)
+        if key not in node:
+            raise _Fail
+        value = node[key]
+    elif isinstance(node, (list, tuple, str)) and isinstance(head, int):
+        try:
+            value = node[head]
+        except IndexError:
+            raise _Fail from None
+    else:
+        raise _Fail
+    return _get(value, rest) if rest else value
+
+
+def dict_get(dic: Any, query: str, not_exist_ok: bool = False, default: Any = _MISSING,
              allow_int_index: bool = True) -> Any:
-    """Value at path; raises MissingFieldError naming the path and the available keys, unless `not_exist_ok` (then
-    `default`, None if not given) or a `default` is given. A `*` part (or a trailing '/') collects the values under
-    every element: `spans/*/start` -> [start of each span]."""
-    if default is _MISSING and not_exist_ok:
+    """Value at path. A missing path raises MissingFieldError naming it and the available keys, unless `not_exist_ok`
+    (then `default`, None if not given) or a `default` is given. `*` collects the values under every element that has
+    the rest of the path (`spans/*/start`). The empty path is the instance itself."""
+    instance, path = dic, query
+    if default is _MISSING:
         default = None
-    path = _every_element(path)
-    if "*" in path:
-        try:
-            concrete = _wildcard_paths(instance, path)
-        except MissingFieldError:
-            if default is not _MISSING:
-                return default
-            raise
-        if concrete is not None:
-            return [dict_get(instance, item, default=default) for item in concrete]
-    if "/" not in path:
-        try:
-            return instance[path]
-        except (KeyError, TypeError):
-            if default is not _MISSING:
-                return default
-            raise _missing(instance, path) from None
-    value: Any = instance
-    for part in split_path(path):
-        try:
-            value = _step(value, part)
-        except (KeyError, IndexError, TypeError):
-            if default is not _MISSING:
-                return default
-            raise _missing(instance, path) from None
-    return value
+    else:
+        not_exist_ok = True
+    key = path.strip() if isinstance(path, str) else path
+    if key == "":
+        return instance
+    if isinstance(instance, dict) and key in instance:
+        return instance[key]
+    parts = split_path(path)
+    try:
+        if len(parts) == 1:
+            if not isinstance(instance, dict) or parts[0] == "*":
+                raise _Fail
+            return _get(instance, parts)
+        return _get(instance, parts)
+    except _Fail:
+        if not_exist_ok:
+            return default
+        raise _missing(instance, path) from None
 
 
 def dict_has(instance: Dict[str, Any], path: str) -> bool:
@@ -98,87 +117,169 @@ def dict_has(instance: Dict[str, Any], path: str) -> bool:
     return dict_get(instance, path, default=marker) is not marker
 
 
-def dict_set(instance: Dict[str, Any], path: str, value: Any, not_exist_ok: bool = True, set_multiple: bool = False,
+def _fresh(following: Union[str, int]) -> Any:
+    """A new container for a part to go into: a list for an index or `*`, else a dict."""
+    return [] if following == "*" or isinstance(following, int) else {}
+
+
+def _put(node: Any, parts: PathParts, value: Any, create: bool, spread: bool) -> Any:
+    """Set value at parts under node; returns node (or the container that replaced it). `spread`: the first `*`
+    hands the i-th item of value to the i-th element. Raises _Fail where the path is missing and not `create`."""
+    head, rest = parts[0], parts[1:]
+
+    def below(child: Any, item: Any, spread_on: bool) -> Any:
+        return _put(child, rest, item, create, spread_on) if rest else item
+
+    if head == "*":
+        if not isinstance(node, (dict, list)):
+            if not create:
+                raise _Fail
+            node = []
+        keys = (sorted(node) if spread else list(node)) if isinstance(node, dict) else list(range(len(node)))
+        if spread:
+            if len(value) != len(keys):
+                if not create:
+                    raise _Fail
+                if isinstance(node, dict) or len(node) > len(value):
+                    return node  # the original leaves such a mismatch untouched
+                node.extend([None] * (len(value) - len(node)))
+                keys = list(range(len(node)))
+            for index, key in enumerate(keys):
+                node[key] = below(node[key], value[index], False)
+            return node
+        if isinstance(node, list) and not node:
+            node.append(below(None, value, False))
+            return node
+        done = 0
+        for key in keys:
+            try:
+                node[key] = below(node[key], value, False)
+                done += 1
+            except _Fail:
+                continue
+        if keys and not done:
+            raise _Fail
+        return node
+    if isinstance(node, dict) and (not isinstance(head, int) or _dict_key(node, head) in node):
+        key = _dict_key(node, head)
+        if key not in node and not create:
+            raise _Fail
+        child = node.get(key)
+        node[key] = below(child if key in node else None, value, spread)
+        return node
+    if isinstance(node, list) and isinstance(head, int):
+        if -len(node) <= head < len(node):
+            node[head] = below(node[head], value, spread)
+        elif not create:
+            raise _Fail
+        elif head >= len(node):
+            node.extend([None] * (head - len(node)))
+            node.append(below(None, value, spread))
+        return node
+    if not create:
+        raise _Fail
+    return _put(_fresh(head), parts, value, create, spread)
+
+
+def dict_set(dic: Any, query: str, value: Any, not_exist_ok: bool = True, set_multiple: bool = False,
              allow_int_index: bool = True) -> None:
-    """Set the value at path. With `not_exist_ok` (the default) missing parts are created: a list where the next part
-    is an index (padded with None up to it), else a dict; without it the path must already exist. A `*` part (or a
-    trailing '/') sets every element: the same value, or with `set_multiple` the i-th item of the list `value` in the
-    i-th element."""
-    path = _every_element(path)
-    concrete = _wildcard_paths(instance, path) if "*" in path else None
-    if concrete is not None:
-        if set_multiple:
-            if not isinstance(value, list) or len(value) != len(concrete):
-                raise MissingFieldError(f"set_every_value needs a list of {len(concrete)} values for '{path}', got "
-                                        f"{type(value).__name__} {str(value)[:80]}.", field=path)
-            for item_path, item in zip(concrete, value):
-                dict_set(instance, item_path, item, not_exist_ok)
+    """Set the value at path. With `not_exist_ok` (the default) missing parts are created (a list where the next part
+    is an index or `*`, padded with None; else a dict) and a non-container in the way is replaced; without it the
+    path must exist and nothing changes on failure. A `*` sets every element; with `set_multiple` the i-th item of
+    the list `value` goes to the i-th element (dict keys in sorted order). The empty path replaces the instance's
+    content by value (same container type)."""
+    instance, path = dic, query
+    key = path.strip() if isinstance(path, str) else path
+    if key == "":
+        if isinstance(instance, dict) and isinstance(value, dict):
+            instance.clear()
+            instance.update(value)
+        elif isinstance(instance, list) and isinstance(value, list):
+            instance[:] = value
         else:
-            for item_path in concrete:
-                dict_set(instance, item_path, value, not_exist_ok)
+            raise MissingFieldError(f"Setting the empty path replaces the whole {type(instance).__name__}, so the new "
+                                    f"value must be one too, got {type(value).__name__}.", field=path)
         return
-    if not not_exist_ok and not dict_has(instance, path):
-        raise _missing(instance, path)
-    if "/" not in path:
-        instance[path] = value
+    if isinstance(instance, dict) and key in instance:
+        instance[key] = value
         return
     parts = split_path(path)
-    container: Any = instance
-    for part, following in zip(parts[:-1], parts[1:]):
-        make = list if isinstance(following, int) and following >= 0 else dict
-        container = _child(container, part, make, instance, path)
-    _assign(container, parts[-1], value, instance, path)
-
-
-def _child(container: Any, part: Union[str, int], make: Any, instance: Dict[str, Any], path: str) -> Any:
-    """The container under `part`, created (by `make`) when missing."""
-    if isinstance(container, dict):
-        key = _dict_key(container, part)
-        if container.get(key) is None:
-            container[key] = make()
-        return container[key]
-    if isinstance(container, list) and isinstance(part, int):
-        if part >= len(container):
-            _assign(container, part, make(), instance, path)
-        elif container[part] is None:
-            container[part] = make()
-        return container[part]
-    raise _missing(instance, path)
-
-
-def _assign(container: Any, part: Union[str, int], value: Any, instance: Dict[str, Any], path: str) -> None:
-    if isinstance(container, list) and isinstance(part, int):
-        if part >= len(container):
-            container.extend([None] * (part - len(container)))
-            container.append(value)
-        else:
-            try:
-                container[part] = value
-            except IndexError:
-                raise _missing(instance, path) from None
-    elif isinstance(container, dict):
-        container[_dict_key(container, part)] = value
-    else:
+    if set_multiple and not isinstance(value, list):
+        raise MissingFieldError(f"set_multiple needs a list of values for '{path}', got {type(value).__name__}.",
+                                field=path)
+    if not isinstance(instance, (dict, list)):
         raise _missing(instance, path)
-
-
-def dict_delete(instance: Dict[str, Any], path: str, not_exist_ok: bool = False) -> None:
-    """Remove the value at path (a `*` part removes it under every element)."""
-    concrete = _wildcard_paths(instance, path) if "*" in path else None
-    if concrete is not None:
-        for item_path in concrete:
-            dict_delete(instance, item_path, not_exist_ok)
-        return
-    parts = split_path(path) if "/" in path else [path]
-    container: Any = instance
-    try:
-        for part in parts[:-1]:
-            container = _step(container, part)
-        last = parts[-1]
-        del container[_dict_key(container, last) if isinstance(container, dict) else last]
-    except (KeyError, IndexError, TypeError):
-        if not not_exist_ok:
+    if not not_exist_ok:
+        try:
+            _put(copy.deepcopy(instance), parts, value, False, set_multiple)
+        except _Fail:
             raise _missing(instance, path) from None
+    try:
+        _put(instance, parts, value, not_exist_ok, set_multiple)
+    except _Fail:
+        raise _missing(instance, path) from None
+
+
+def _empty(value: Any) -> bool:
+    return isinstance(value, (dict, list)) and not value
+
+
+def _remove(node: Any, parts: PathParts, prune: bool) -> None:
+    head, rest = parts[0], parts[1:]
+    if head == "*":
+        if not isinstance(node, (dict, list)):
+            raise _Fail
+        if not rest:
+            node.clear()
+            return
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        done = [key for key in keys if _try_remove(node[key], rest, prune)]
+        if not done:
+            raise _Fail
+        if prune:
+            for key in reversed(done):
+                if _empty(node[key]):
+                    del node[key]
+        return
+    if isinstance(node, dict):
+        key = _dict_key(node, head)
+        if key not in node:
+            raise _Fail
+    elif isinstance(node, list) and isinstance(head, int) and -len(node) <= head < len(node):
+        key = head
+    else:
+        raise _Fail
+    if not rest:
+        del node[key]
+        return
+    _remove(node[key], rest, prune)
+    if prune and _empty(node[key]):
+        del node[key]
+
+
+def _try_remove(node: Any, parts: PathParts, prune: bool) -> bool:
+    try:
+        _remove(node, parts, prune)
+        return True
+    except _Fail:
+        return False
+
+
+def dict_delete(dic: Any, query: str, not_exist_ok: bool = False, remove_empty_ancestors: bool = False,
+                allow_int_index: bool = True) -> None:
+    """Remove the value at path (`*` removes it under every element that has it). With `remove_empty_ancestors`,
+    containers left empty by the removal go too."""
+    instance, path = dic, query
+    key = path.strip() if isinstance(path, str) else path
+    if key == "" or not isinstance(instance, (dict, list)):
+        raise MissingFieldError(f"Can not delete '{path}' from a {type(instance).__name__}: the path must name a "
+                                "field of a dict or list.", field=path)
+    if isinstance(instance, dict) and key in instance:
+        del instance[key]
+        return
+    parts = split_path(path)
+    if not _try_remove(instance, parts, remove_empty_ancestors) and not not_exist_ok:
+        raise _missing(instance, path)
 
 
 def _missing(instance: Any, path: str) -> MissingFieldError:

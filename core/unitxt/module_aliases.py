@@ -23,6 +23,7 @@ MODULE_ALIASES: Dict[str, str] = {
     "blocks": ARTIFACT_CLASSES,
     "standard": "rendering.recipe",
     "recipe": "rendering.recipe",
+    "dataset_utils": "rendering.dataset_query",
     "image_operators": "operators.images",
     "collections_operators": "operators",
     "system_prompts": "formats.system_prompts",

@@ -380,6 +380,9 @@ class FieldOperator(FieldOperatorBase):
 
     def process_instance_fields(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         process_value = self.process_value
+        if getattr(self, "needs_task_data", False):  # e.g. MatchClosestOption(field=...): the instance's task_data
+            task_data = instance.get("task_data")
+            process_value = lambda value: self.process_with_task_data(value, task_data)  # noqa: E731
         missing_ok = self.not_exist_ok or self.not_exist_do_nothing
         for source, target in self._pairs:
             if "/" not in source and source in instance:

@@ -45,11 +45,12 @@ class PostProcess(InstanceOperator):
         return prediction, references
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
-        prediction, references = self.process_value_pair(
-            instance.get("prediction"), list(instance.get("references") or []), instance.get("task_data")
-        )
-        instance["prediction"] = prediction
-        instance["references"] = references
+        """Only the fields it processes, and only when present (the original adds no missing field)."""
+        task_data = instance.get("task_data")
+        if self.process_prediction and "prediction" in instance:
+            instance["prediction"] = self.apply_value(instance["prediction"], task_data)
+        if self.process_references and instance.get("references") is not None:
+            instance["references"] = [self.apply_value(reference, task_data) for reference in instance["references"]]
         return instance
 
 
@@ -387,11 +388,11 @@ _BULLET_START = re.compile(r"(?:^|\n)- ")
 
 
 class ToSpanLabelPairs(FieldOperator):
-    """"span: label, span: label" -> [[span, label], ...]. Spans and labels hold no unescaped ',' or ':'; a label
-    ends at ',' or the end of the text, so "answer: forty: two" -> [["forty", "two"]] (as in the original system)."""
+    """"span: label, span: label" -> [(span, label), ...]. Spans and labels hold no unescaped ',' or ':'; a label
+    ends at ',' or the end of the text, so "answer: forty: two" -> [("forty", "two")] (as in the original system)."""
 
     def process_value(self, value: Any) -> Any:
-        return [[span, label] for span, label in _SPAN_LABEL.findall(str(value))]
+        return [(span, label) for span, label in _SPAN_LABEL.findall(str(value))]
 
 
 _SPAN_ITEM = r"(?:\\.|[^,:\\])+?"
@@ -399,12 +400,13 @@ _SPAN_LABEL = re.compile(rf"\s*({_SPAN_ITEM})\s*:\s*({_SPAN_ITEM})\s*(?=,|$)")
 
 
 class DictOfListsToValueKeyPairs(FieldOperator):
-    """{"Person": ["Ann"], "Location": ["Rome"]} -> [["Ann", "Person"], ["Rome", "Location"]]."""
+    """{"Person": ["Ann"], "Location": ["Rome"]} -> [("Ann", "Person"), ("Rome", "Location")] (tuples, as the
+    original)."""
 
     def process_value(self, value: Any) -> Any:
         if not isinstance(value, dict):
             return []
-        return [[str(item), str(key)] for key, items in value.items() for item in (items or [])]
+        return [(str(item), str(key)) for key, items in value.items() for item in (items or [])]
 
 
 class YesNoToInt(FieldOperator):
@@ -418,14 +420,15 @@ _YES_NO_CODES = {"yes": "1", "no": "0"}
 
 
 class ConvertToBoolean(FieldOperator):
-    """"FALSE" when the lower-cased text contains "no" or "false", else "TRUE" when it contains "yes" or "true",
-    else "OTHER". Substring tests, as in the original system ("not true" and "know" are FALSE; "0" is OTHER)."""
+    """"FALSE" when the lower-cased text contains "no", "false" or "wrong", else "TRUE" when it contains "yes",
+    "true", "right" or "correct", else "OTHER". Substring tests, as in the original system ("not true" and "know"
+    are FALSE, "incorrect" is TRUE, "0" is OTHER)."""
 
     def process_value(self, value: Any) -> Any:
         text = str(value).lower()
-        if "no" in text or "false" in text:
+        if any(word in text for word in ("no", "false", "wrong")):
             return "FALSE"
-        if "yes" in text or "true" in text:
+        if any(word in text for word in ("yes", "true", "right", "correct")):
             return "TRUE"
         return "OTHER"
 

@@ -272,6 +272,8 @@ def _typed(value: Any) -> Any:
 def parse_key_equals_value_string_to_dict(args: str) -> Dict[str, Any]:
     """`key=value,...` into a dict, values typed as the original does (`a=1,b=[x,y]` -> {"a": 1, "b": ["x", "y"]})."""
     query = args
+    if isinstance(query, str) and not query.strip():
+        return {}  # the empty query assigns nothing (as in the original)
     if not isinstance(query, str) or "=" not in query:
         raise OverrideSyntaxError(f"malformed assignment in: {query}")
     return _typed(parse_assignments(query, LOOSE_KEY))

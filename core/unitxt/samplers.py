@@ -65,8 +65,7 @@ class Sampler(Artifact):
                                   ) -> List[Dict[str, Any]]:
         """The pool without the entries whose input fields are the instance's (a demo never shows the answer)."""
         if "input_fields" not in instance:
-            raise RecipeError(f"{type(self).__name__}: the instance has no 'input_fields' (got "
-                              f"{', '.join(map(str, instance))}).", artifact=self.artifact_name, field="input_fields")
+            raise RecipeError(f"'input_fields' field is missing from '{instance}'.")  # the original's message
         return [item for item in instances_pool if item.get("input_fields") != instance["input_fields"]]
 
 
@@ -143,26 +142,45 @@ class CloseTextSampler(Sampler):
 
 
 class DiverseLabelsSampler(Sampler):
-    """Demos spread over as many distinct labels (reference field `labels`) as possible, random within a label.
+    """Demos spread over as many distinct labels as possible, random within a label.
 
-    With `choices` (an input field listing the label values to balance on, others ignored; the first positional
-    argument, as in the original), an instance's label is the list of choices among its gold labels; with
-    `include_empty_label=False`, instances whose list is empty are never drawn."""
+    As in the original, an exemplar's label is `exemplar_repr`: the values of the input field `choices` (default
+    "choices"; the first positional argument) found among the gold reference field `labels` (default "labels").
+    `choices=None` balances on the gold value itself. With `include_empty_label=False`, exemplars whose label list
+    is empty are never drawn."""
 
     _positional_args = ("choices",)
-    labels: str = "label"
-    choices: Optional[str] = None  # input field listing the label values to balance on (others are ignored)
+    labels: str = "labels"
+    # Any: the original does not check this field (DiverseLabelsSampler(3) builds, and fails only when it samples)
+    choices: Any = "choices"
     include_empty_label: bool = True
 
-    def _label_key(self, item: Dict[str, Any]) -> str:
+    def exemplar_repr(self, exemplar: Dict[str, Any]) -> str:
+        """The exemplar's label as text: str() of the list of choices present among its gold labels."""
+        for section in ("input_fields", "reference_fields"):
+            if section not in exemplar:
+                raise RecipeError(f"'{section}' field is missing from '{exemplar}'.")
+        inputs, references = exemplar["input_fields"], exemplar["reference_fields"]
         if self.choices is None:
-            return str(_field_text(item, self.labels))
-        inputs, references = item.get("input_fields", item), item.get("reference_fields", item)
-        options = inputs.get(self.choices)
-        options = [options] if isinstance(options, str) else list(options or [])
-        gold = references.get(self.labels)
-        gold = gold if isinstance(gold, list) else [gold]
+            return str(_field_text(exemplar, self.labels))
+        if self.choices not in inputs:
+            raise RecipeError(f"'{self.choices}' field is missing from '{inputs}'.")
+        options = inputs[self.choices]
+        if isinstance(options, str):
+            options = [options]
+        if not isinstance(options, list):
+            raise RecipeError(f"Unexpected input choices value '{options}'. Expected a list or a string.")
+        if self.labels not in references:
+            raise RecipeError(f"'{self.labels}' field is missing from '{references}'.")
+        gold = references[self.labels]
+        if not isinstance(gold, list):
+            raise RecipeError(f"Unexpected exemplar_outputs value '{gold}'. Expected a list.")
         return str([option for option in options if option in gold])
+
+    def _label_key(self, item: Dict[str, Any]) -> str:
+        if "input_fields" not in item and "reference_fields" not in item:  # a flat row (no task sections)
+            item = {"input_fields": item, "reference_fields": item}
+        return self.exemplar_repr(item)
 
     def set_pool(self, pool):
         super().set_pool(pool)

@@ -52,6 +52,8 @@ class Serializer(InstanceOperator):
 
     field: Optional[str] = None
     to_field: Optional[str] = None
+    # several fields at once ({from: to} or [[from, to], ...]), instead of field/to_field, as in the original
+    field_to_field: Optional[Union[Dict[str, str], List[Any]]] = None
     process_every_value: bool = False
 
     def accepts(self, value: Any) -> bool:
@@ -62,18 +64,29 @@ class Serializer(InstanceOperator):
         raise NotImplementedError(f"{type(self).__name__}.serialize(value, instance) is not implemented")
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if self.field_to_field is not None:
+            if self.field is not None:
+                raise ArtifactDefinitionError(f"{type(self).__name__}: give 'field' or 'field_to_field', not both.",
+                                              artifact=self.artifact_name, field="field_to_field")
+            pairs = self.field_to_field.items() if isinstance(self.field_to_field, dict) else self.field_to_field
+            for source, target in pairs:
+                self._serialize_field(instance, source, target)
+            return instance
         if self.field is None:
-            raise ArtifactDefinitionError(f"{type(self).__name__} used as a step needs 'field'.",
-                                          artifact=self.artifact_name, field="field")
-        value = dict_get(instance, self.field)
+            raise ArtifactDefinitionError(f"{type(self).__name__} used as a step needs 'field' (or "
+                                          "'field_to_field').", artifact=self.artifact_name, field="field")
+        return self._serialize_field(instance, self.field, self.to_field or self.field)
+
+    def _serialize_field(self, instance: Dict[str, Any], field: str, to_field: str) -> Dict[str, Any]:
+        value = dict_get(instance, field)
         if self.process_every_value:
             if not isinstance(value, (list, tuple)):
-                raise InstanceTypeError(f"process_every_value needs a list in '{self.field}', got "
-                                        f"{type(value).__name__}.", artifact=self.artifact_name, field=self.field)
+                raise InstanceTypeError(f"process_every_value needs a list in '{field}', got "
+                                        f"{type(value).__name__}.", artifact=self.artifact_name, field=field)
             result: Any = [self.serialize(item, instance) for item in value]
         else:
             result = self.serialize(value, instance)
-        dict_set(instance, self.to_field or self.field, result)
+        dict_set(instance, to_field, result)
         return instance
 
 

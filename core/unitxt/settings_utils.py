@@ -21,6 +21,7 @@ _DEFAULTS: Dict[str, Any] = {
     "allow_unverified_code": False,
     "disable_hf_datasets_cache": True,
     "mock_inference_mode": False,
+    "max_connection_retries": 3,  # attempts of a network call that fails (retry_connection_with_exponential_backoff)
     "default_provider": "watsonx",
     "inference_cache_dir": None,
     "inference_engine": None,
@@ -70,7 +71,8 @@ def _cast(name: str, value: Any, kind: type) -> Any:
 
 
 class Settings:
-    """Attribute-style settings; explicit assignments win over `UNITXT_<NAME>` which wins over defaults.
+    """Attribute-style settings; `UNITXT_<NAME>` in the environment wins over assignments (and `context()`), which
+    win over defaults (the original's order).
 
     One shared object (`Settings()` is `get_settings()`, as in the original). `settings.<name>_key` is the name of the
     setting's environment variable; bool/int/float settings cast what they are given; `settings.x = (float, "0.5")`
@@ -93,12 +95,15 @@ class Settings:
         if name.endswith("_key"):
             return self.environment_variable_key_name(name[:-4])
         overrides = object.__getattribute__(self, "_overrides")
-        if name in overrides:
-            return overrides[name]
         default = _DEFAULTS.get(name)
         env_value = os.environ.get(f"UNITXT_{name.upper()}")
-        if env_value is not None:
-            return _coerce(env_value, default)
+        if env_value is not None:  # the environment wins over assignments and context(), as in the original
+            kind = object.__getattribute__(self, "_types").get(name)
+            if kind is not None and name not in _DEFAULTS:
+                return _cast(name, env_value, kind)
+            return _coerce(env_value, overrides.get(name, default))
+        if name in overrides:
+            return overrides[name]
         if name in _DEFAULTS:
             return default
         raise AttributeError(f"unitxt has no setting '{name}'. Known settings: {sorted(_DEFAULTS)}")
@@ -106,7 +111,10 @@ class Settings:
     def __setattr__(self, name: str, value: Any) -> None:
         if name.endswith("_key"):
             raise AttributeError(f"'{name}' names a setting's environment variable; it can not be set.")
-        if isinstance(value, tuple) and len(value) == 2 and value[0] in (int, float, bool):
+        if isinstance(value, tuple) and len(value) == 2:  # (type, value) declares a typed setting (the original's form)
+            if value[0] not in (int, float, bool):
+                raise SettingValueError(f"Setting '{name}' with a (type, value) pair takes int, float or bool as the "
+                                        f"type, got {value[0]!r}.", field=name)
             self._types[name], value = value
         if name in self._types and value is not None:
             value = _cast(name, value, self._types[name])

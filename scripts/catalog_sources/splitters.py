@@ -48,6 +48,7 @@ def register(add):
         operator.__dict__["__tags__"] = dict(TAGS)
         add(f"splitters.{name}", operator)
     add("splitters.diverse_labels_sampler", DiverseLabelsSampler(
+        choices=None, labels="label",  # balance on the reference field 'label' itself (not the original's defaults)
         __description__="Demo sampler that spreads the demos over as many different labels (reference field "
                         "'label') as possible; set it as a card's or recipe's sampler.",
         __tags__={"kind": "sampler"},

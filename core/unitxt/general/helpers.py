@@ -17,6 +17,13 @@ from typing import Any, Callable, Dict, Optional, Tuple
 from ..settings_utils import settings
 
 RETRIED_ERRORS: Tuple[type, ...] = (ConnectionError, TimeoutError, FileNotFoundError, urllib.error.HTTPError)
+try:  # requests comes with datasets/huggingface_hub; its network errors are retried too (as in the original)
+    import requests.exceptions as _requests_errors
+
+    RETRIED_ERRORS = (_requests_errors.ConnectionError, _requests_errors.Timeout, _requests_errors.HTTPError,
+                      *RETRIED_ERRORS)
+except ImportError:  # pragma: no cover - requests is always installed with datasets
+    pass
 
 
 def _caused_by(error: BaseException, kinds: Tuple[type, ...]) -> bool:
@@ -35,12 +42,12 @@ def retry_connection_with_exponential_backoff(max_retries: Optional[int] = None,
                                               backoff_factor: float = 1) -> Callable:
     """Decorator: rerun a network call that failed with one of `retry_exceptions` (directly or as a cause), waiting
     backoff_factor * 2**attempt seconds (plus jitter) between attempts; `max_retries` defaults to the setting
-    `max_connection_retries` (10). The last failure propagates."""
+    `max_connection_retries` (3, as in the original). The last failure propagates."""
 
     def decorator(function: Callable) -> Callable:
         @functools.wraps(function)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            attempts = max_retries if max_retries is not None else int(getattr(settings, "max_connection_retries", 10))
+            attempts = max_retries if max_retries is not None else int(getattr(settings, "max_connection_retries", 3))
             for attempt in range(max(1, attempts)):
                 try:
                     return function(*args, **kwargs)

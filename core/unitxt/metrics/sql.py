@@ -176,16 +176,99 @@ class InMemoryDatabaseConnector(DatabaseConnector):
         if not isinstance(db_config, dict) or not db_config.get("data"):
             raise MetricError("data is required for InMemoryDatabaseConnector.", field="data")
         super().__init__(dict(db_config, db_type="in_memory"))
+        self.tables = db_config["data"]
+
+    def get_table_schema(self, select_tables: Optional[List[str]] = None) -> str:
+        """The CREATE statements of all tables, or of `select_tables` only."""
+        schema = super().get_table_schema()
+        if select_tables is None:
+            return schema
+        return "\n\n".join(statement for statement in schema.split("\n\n")
+                             if any(statement.startswith(f"CREATE TABLE `{table}` ") for table in select_tables))
 
 
 class LocalSQLiteConnector(DatabaseConnector):
-    """A local SQLite file (`db_config["db_path"]`), opened read-only."""
+    """A local SQLite file: `db_config["db_path"]`, or the file of `db_id` found by `get_db_file_path`."""
+
+    def __init__(self, db_config: Dict[str, Any]):
+        if db_config.get("db_path") or db_config.get("path"):
+            self.db_path = db_config.get("db_path") or db_config.get("path")
+        else:
+            if not db_config.get("db_id"):
+                raise MetricError("db_id is required for a local SQLite database (or give db_path).", field="db_id")
+            self.db_path = self.get_db_file_path(db_config["db_id"])
+        super().__init__(dict(db_config, db_type="sqlite", db_path=self.db_path))
+        self.conn = sqlite3.connect(self.db_path)
+        self.cursor = self.conn.cursor()
+
+    def get_db_file_path(self, db_id: str) -> str:
+        """The one `<db_id>.sqlite` file under the directory UNITXT_TEXT2SQL_DB_DIR (default: the working directory);
+        none found: `download_database`."""
+        import glob
+        import os
+
+        root = os.environ.get("UNITXT_TEXT2SQL_DB_DIR", ".")
+        found = glob.glob(os.path.join(root, "**", f"{db_id}.sqlite"), recursive=True)
+        if len(found) > 1:
+            raise FileExistsError(f"More than one SQLite file matched db_id {db_id!r}: {found}.")
+        if not found:
+            self.download_database(db_id)
+            raise FileNotFoundError(f"No SQLite file for db_id {db_id!r} under {root}.")
+        return found[0]
+
+    def download_database(self, db_name: str) -> None:
+        raise NotImplementedError(f"Downloading database {db_name!r} is not supported here: place its SQLite file "
+                                  "under UNITXT_TEXT2SQL_DB_DIR or give db_path.")
+
+
+class RemoteDatabaseConnector(DatabaseConnector):
+    """A database behind a SQL API: `db_id` is "<api url>,db_id=<database id>"; the key comes from SQL_API_KEY."""
+
+    def __init__(self, db_config: Dict[str, Any]):
+        import os
+
+        self.db_config = db_config
+        url, _, rest = str(db_config.get("db_id") or "").partition(",")
+        self.api_url = url.strip()
+        self.database_id = rest.split("db_id=", 1)[-1].strip() if "db_id=" in rest else None
+        self.api_key = os.environ.get("SQL_API_KEY")
+        if not self.api_url or not self.database_id:
+            raise MetricError("A remote database needs db_id '<api url>,db_id=<database id>', got "
+                              f"{db_config.get('db_id')!r}.", field="db_id")
+        if not self.api_key:
+            raise MetricError("A remote database needs the SQL_API_KEY environment variable.", field="db_id")
+
+    def _post(self, endpoint: str, payload: Dict[str, Any]) -> Any:
+        import requests
+
+        return requests.post(f"{self.api_url}/{endpoint}", json=payload, timeout=60,
+                             headers={"Authorization": f"Bearer {self.api_key}"})
+
+    def get_table_schema(self, select_tables: Optional[List[str]] = None) -> str:
+        response = self._post("datasource/schema", {"database_id": self.database_id})
+        if response.status_code != 200:
+            raise OSError(f"Could not read the schema of {self.database_id!r}: HTTP {response.status_code}.")
+        tables = response.json().get("schema", {}).get("tables", [])
+        return "".join(f"Table: {table['table_name']} has columns: "
+                       f"{[column['column_name'] for column in table.get('columns', [])]}\n"
+                       for table in tables if select_tables is None or table["table_name"] in select_tables)
+
+    def execute_query(self, query: str) -> Tuple[Any, Optional[str]]:
+        import requests
+
+        try:
+            response = self._post("sql", {"database_id": self.database_id, "sql": query})
+            if response.status_code != 200:
+                return None, f"Error executing SQL: HTTP {response.status_code}"
+            return response.json().get("results"), None
+        except requests.exceptions.RequestException as error:
+            return None, f"Error executing SQL: {error}"
 
 
 def get_db_connector(db_type: str) -> type:
-    """The connector class of a `db_type` ("in_memory", "local"/"sqlite"); remote databases are not supported."""
+    """The connector class of a `db_type` ("in_memory", "local"/"sqlite", "remote")."""
     connectors = {"in_memory": InMemoryDatabaseConnector, "local": LocalSQLiteConnector,
-                  "sqlite": LocalSQLiteConnector}
+                  "sqlite": LocalSQLiteConnector, "remote": RemoteDatabaseConnector}
     if db_type not in connectors:
         raise MetricError(f"Unsupported database type: {db_type}. Supported: {sorted(connectors)}.")
     return connectors[db_type]

@@ -7,6 +7,7 @@ import json
 from typing import Any, Dict, Generator, Iterable, List, Optional
 
 from ..dict_utils import dict_delete, dict_get, dict_has, dict_set
+from ..general.deprecation import warn_on_call
 from ..errors import ArtifactConfigurationError, InstanceTypeError, InstanceValueError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator, StreamOperator
 
@@ -27,6 +28,12 @@ class Copy(FieldOperator):
 
     def process_value(self, value: Any) -> Any:
         return fast_copy(value)
+
+
+
+@warn_on_call(DeprecationWarning, "CopyFields is deprecated. Use <class 'unitxt.operators.Copy'> instead.")
+class CopyFields(Copy):
+    """The original's older name of Copy (deprecated there): the same operator, with a deprecation warning."""
 
 
 class Set(InstanceOperator):

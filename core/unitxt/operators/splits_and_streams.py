@@ -381,6 +381,7 @@ _APPLY_FUNCTIONS: Dict[str, Callable] = {
     "str.lower": str.lower, "str.upper": str.upper, "str.strip": str.strip, "str.title": str.title,
     "str.capitalize": str.capitalize, "str.split": str.split,
     "str": str, "int": int, "float": float, "bool": bool, "len": len, "list": list, "sorted": sorted,
+    "dict": dict, "tuple": tuple, "set": set,
     "abs": abs, "round": round, "min": min, "max": max, "sum": sum,
 }
 

@@ -1,10 +1,44 @@
 """Template collections: TemplatesList and TemplatesDict (a card's several templates) and `keyed_templates`, the
-one place any template spec (one, a list, a dict or a collection) is unpacked into (key, template) pairs."""
+one place any template spec (one, a list, a dict or a collection) is unpacked into (key, template) pairs; and the
+original's generic ListCollection / DictCollection (its `unitxt.collections`)."""
 
 from typing import Any, Dict, List, Tuple
 
 from ..artifact import Artifact
+from ..errors import UnitxtError
 from .base import Template
+
+
+class CollectionItemError(UnitxtError, LookupError):
+    """An item a collection does not hold."""
+
+
+class Collection(Artifact):
+    """Base of the original's generic collections: `items`, read by key or position."""
+
+    __abstract__ = True
+    items: Any = None
+
+    def __getitem__(self, key: Any) -> Any:
+        try:
+            return self.items[key]
+        except (LookupError, TypeError):
+            raise CollectionItemError(f"Cannot find item {key!r} in {type(self).__name__} (it holds "
+                                      f"{len(self.items)} items).", artifact=self.artifact_name) from None
+
+
+class ListCollection(Collection):
+    """Items by position."""
+
+    items: List[Any] = []
+    _positional_args = ("items",)
+
+
+class DictCollection(Collection):
+    """Items by key."""
+
+    items: Dict[Any, Any] = {}
+    _positional_args = ("items",)
 
 
 class TemplatesList(Artifact):

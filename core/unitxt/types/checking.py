@@ -10,6 +10,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from ..errors import InstanceValueError, MissingFieldError, UnitxtError
 from .definitions import BUILTIN_TYPES, MEDIA_TYPES
+from .spelling import (TypeStringError, TypeStringNestingError, TypeStringSyntaxError, format_type_string,
+                       needs_formatting)
 
 NoneType = type(None)
 
@@ -22,7 +24,6 @@ _REGISTERED_TYPES: Dict[str, Any] = {
     "dict": dict,
     "list": list,
     "tuple": tuple,
-    "set": set,
     "None": NoneType,
     "NoneType": NoneType,
     "Any": Any,
@@ -32,26 +33,7 @@ _REGISTERED_TYPES: Dict[str, Any] = {
     "Optional": Optional,
     "Union": Union,
     "Literal": typing.Literal,
-    "Sequence": typing.Sequence,
-    "Iterable": typing.Iterable,
-    "Mapping": typing.Mapping,
-    "Set": typing.Set,
-}
-
-
-class TypeStringError(UnitxtError, ValueError, AssertionError):
-    """A type string could not be parsed or names an unregistered type."""
-
-
-class TypeStringSyntaxError(TypeStringError, SyntaxError):
-    """A type string that is not well formed (a stray ',' or ']'): also a SyntaxError, as in the original."""
-
-    def __str__(self) -> str:  # SyntaxError would otherwise print its (unset) `msg`
-        return self.args[0] if self.args else ""
-
-
-class TypeStringNestingError(TypeStringError, TypeError):
-    """A '[' where a type name belongs (`List[[int]]`): also a TypeError, as in the original."""
+}  # as in the original, Set/Sequence/Iterable/Mapping are not type-string names
 
 
 def register_type(new_type: Any, name: Optional[str] = None) -> Any:
@@ -125,6 +107,8 @@ def _tokenize(text: str) -> List[Tuple[str, str]]:
 def parse_type_string(type_string: str) -> Any:
     """Parse a type string such as "Dict[str, List[int]]" into the typing object it names."""
     text = type_string
+    if needs_formatting(text):  # `int|str`, `typing.List[int]`: the original's other spellings
+        text = format_type_string(text, literal_bars=False)
     tokens = _tokenize(text)
     position = [0]
 
@@ -301,14 +285,15 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
         item_checker = _build_checker(args[0], hook)
         return lambda value: isinstance(value, container) and all(item_checker(item) for item in value)
     if origin is tuple:
+        kinds = tuple if hook is _exact_tuples else (tuple, list)  # JSON turns tuples into lists
         if not args:
-            return lambda value: isinstance(value, (tuple, list))
+            return lambda value: isinstance(value, kinds)
         if len(args) == 2 and args[1] is Ellipsis:
             item_checker = _build_checker(args[0], hook)
-            return lambda value: isinstance(value, (tuple, list)) and all(item_checker(item) for item in value)
+            return lambda value: isinstance(value, kinds) and all(item_checker(item) for item in value)
         checkers = [_build_checker(arg, hook) for arg in args]
         return lambda value: (
-            isinstance(value, (tuple, list))
+            isinstance(value, kinds)
             and len(value) == len(checkers)
             and all(check(item) for check, item in zip(checkers, value))
         )
@@ -323,8 +308,50 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
 
 
 def isoftype(object: Any, typing_type: Any) -> bool:  # noqa: A002 - the original's parameter names
-    """True when the value conforms to the (possibly nested, possibly string-named) type."""
-    return make_checker(typing_type)(object)
+    """True when the value conforms to the (possibly nested) type. As in the original, the type must be a type
+    object (not a type string, None, or a bare List/Dict/Tuple), and a list is not a tuple."""
+    _refuse_non_types(typing_type)
+    try:
+        return _strict_checker(typing_type)(object)
+    except TypeStringError as error:
+        raise UnsupportedTypeError(error.message) from None
+
+
+_BARE_GENERICS = (typing.List, typing.Dict, typing.Tuple)
+
+
+def _refuse_non_types(tp: Any) -> None:
+    if tp is Ellipsis or isinstance(tp, (str, tuple)) or tp is None or any(tp is bare for bare in _BARE_GENERICS):
+        raise UnsupportedTypeError(f"Type: '{tp}' is not supported type. Use a type such as Any, List[...], "
+                                   "Dict[...], Tuple[...], Union[...], Optional[...], Literal[...], int, str, float, "
+                                   "bool or a registered type.")
+    if typing.get_origin(tp) is not typing.Literal:
+        for arg in typing.get_args(tp):
+            _refuse_non_types(arg)
+
+
+_strict_cache: Dict[Any, Callable[[Any], bool]] = {}
+
+
+def _exact_tuples(cls: type) -> None:
+    """A class hook that changes no class check; as the hook of _build_checker it makes tuple types exact."""
+    return None
+
+
+def _strict_checker(tp: Any) -> Callable[[Any], bool]:
+    """make_checker, except that a tuple type accepts only tuples (the internal checker also takes the lists JSON
+    turns tuples into)."""
+    try:
+        return _strict_cache[tp]
+    except (KeyError, TypeError):
+        pass
+
+    checker = _build_checker(tp, _exact_tuples)
+    try:
+        _strict_cache[tp] = checker
+    except TypeError:
+        pass
+    return checker
 
 
 def describe_value_type(value: Any, max_items: int = 3) -> str:
@@ -351,16 +378,17 @@ def is_type(object: Any) -> bool:  # noqa: A002 - the original's parameter name
 
 def to_type_string(typing_type: Any) -> str:
     """A type as its type string (`List[str]`), the form catalog tasks store; a non-type raises UnsupportedTypeError."""
-    if not is_type(typing_type):
+    if not is_type(typing_type) or any(typing_type is bare for bare in _BARE_GENERICS):
         raise UnsupportedTypeError(f"Type: '{typing_type}' is not a supported type. Use a type such as "
                                    f"{', '.join(['Any', 'List', 'Dict', 'Tuple', 'Union', 'Optional', 'Literal'])} or "
                                    f"one of the registered types: {', '.join(sorted(_REGISTERED_TYPES))}.")
-    return type_to_string(typing_type)
-
-
-def format_type_string(type_string: str) -> str:
-    """A type string in its canonical spelling (`List[ str ]` -> `List[str]`)."""
-    return type_to_string(parse_type_string(type_string))
+    text = type_to_string(typing_type)
+    try:
+        parse_type_string(text)
+    except TypeStringError:  # e.g. `object` or an unregistered class: no type string names it
+        raise UnsupportedTypeError(f"Type: '{typing_type}' is not a supported type: its string {text!r} names no "
+                                   "known type. Register it with register_type().") from None
+    return text
 
 
 def infer_type(obj: Any) -> Any:
@@ -370,6 +398,8 @@ def infer_type(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         kind = List if isinstance(obj, list) else Tuple
         items = _union_of([infer_type(item) for item in obj])
+        if kind is Tuple and not obj:
+            return Tuple[Any]  # the original's type of an empty tuple
         return kind[items] if kind is List else Tuple[tuple(infer_type(item) for item in obj)]
     if isinstance(obj, dict):
         keys = _union_of([infer_type(key) for key in obj])
@@ -378,11 +408,26 @@ def infer_type(obj: Any) -> Any:
     return Any  # objects of other classes: no type string names them
 
 
+def _vaguer(left: Any, right: Any) -> bool:
+    """Whether `left` adds nothing next to `right` (the original drops it from an inferred Union): `right` with Any in
+    some places (List[Any] next to List[int]), or bool next to int."""
+    if left is bool and right is int:
+        return True
+    if left == right or typing.get_origin(left) is None or typing.get_origin(left) != typing.get_origin(right):
+        return False
+    pairs = list(zip(typing.get_args(left), typing.get_args(right)))
+    return len(typing.get_args(left)) == len(typing.get_args(right)) and all(
+        a is Any or a == b or _vaguer(a, b) for a, b in pairs)
+
+
 def _union_of(types_found: List[Any]) -> Any:
     unique = []
     for found in types_found:
         if found not in unique:
             unique.append(found)
+    if len(unique) > 1:  # None items and empty containers next to typed siblings add nothing (as in the original)
+        unique = [found for found in unique if found is not NoneType]
+        unique = [found for found in unique if not any(_vaguer(found, other) for other in unique)]
     if not unique:
         return Any
     return unique[0] if len(unique) == 1 else Union[tuple(sorted(unique, key=type_to_string))]
@@ -415,7 +460,7 @@ def issubtype(left: Any, right: Any, forward_refs: Optional[dict] = None) -> boo
     if right_origin is Union:
         return any(issubtype(left, member, forward_refs) for member in typing.get_args(right))
     if left_origin is typing.Literal:
-        return all(isoftype(value, right) for value in typing.get_args(left))
+        return all(make_checker(right)(value) for value in typing.get_args(left))
     left_base, right_base = left_origin or left, right_origin or right
     if not (isinstance(left_base, type) and isinstance(right_base, type) and issubclass(left_base, right_base)):
         return False
@@ -454,7 +499,7 @@ def verify_required_schema(required_schema_dict: Dict[str, Any], input_dict: Dic
                 f"The {class_name} ('{id}') expected a field '{field_name}' which the input instance did not contain. "
                 f"The input instance fields are: {list(input_dict.keys())}.", field=field_name)
         value = input_dict[field_name]
-        if not isoftype(value, data_type):
+        if not make_checker(data_type)(value):  # type strings welcome here (tasks keep their types as strings)
             raise InstanceValueError(
                 f"Passed value {value!r} of field '{field_name}' is not of required type: "
                 f"({to_type_string(to_type(data_type))}) in {class_name} ('{id}'). {description or ''}".rstrip(),

@@ -144,6 +144,7 @@ def _local_files(loader, sources):
 def run_card(job):
     """A catalog card's loader (over in-memory sources), preprocess steps and task: the task fields per split."""
     from unitxt.artifact import fetch_artifact
+    from unitxt.operators import Set
     from unitxt.settings_utils import get_settings
 
     get_settings().allow_unverified_code = True  # the cards' filtering_lambda
@@ -151,11 +152,21 @@ def run_card(job):
     card, _ = fetch_artifact(job["card"])
     _local_files(card.loader, job["sources"])
     multi_stream = card.loader()
+    # as the original's recipe does before a card's steps (its JoinStreams requires this field on both sides)
+    multi_stream = Set(fields={"recipe_metadata/system_prompt": None, "recipe_metadata/format": None})(multi_stream)
     for step in card.preprocess_steps or []:
         multi_stream = step(multi_stream)
     multi_stream = card.task(multi_stream)
-    return {"streams": {name: [{"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]}
-                               for row in stream] for name, stream in multi_stream.items()}}
+    return {"streams": {name: _task_fields(stream) for name, stream in multi_stream.items()}}
+
+
+def _task_fields(stream):
+    """A stream's task fields per instance; a stream that fails (a card's helper stream, such as the unjoined sides of
+    a JoinStreams, that a recipe never reads) gives {"error": <exception type>}."""
+    try:
+        return [{"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]} for row in stream]
+    except Exception as error:  # noqa: BLE001 - compared with our card's outcome on the same stream
+        return {"error": type(error).__name__}
 
 
 def _plain(value):

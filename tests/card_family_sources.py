@@ -11,6 +11,7 @@ import random
 from typing import Any, Callable, Dict, List, Optional
 
 from .card_family_files import files_of
+from .card_family_more_rows import MORE_ROWS_BY_PATH
 from .card_family_rows import ROWS_BY_PATH
 from .card_family_tool_files import TOOL_ROWS_BY_PATH, bfcl_files
 from .card_mirrors import WORDS, sentence, words
@@ -231,7 +232,7 @@ BY_PATH: Dict[str, Callable] = {
     "facebook/belebele": _belebele, "ai4bharat/MILU": _milu, "AmazonScience/massive": _massive,
     "GEM/xlsum": _xlsum, "facebook/xnli": _xnli, "sarvamai/boolq-indic": _boolq_indic,
     "gsarti/flores_101": _flores, "CohereForAI/aya_evaluation_suite": _aya,
-    **ROWS_BY_PATH, **TOOL_ROWS_BY_PATH,
+    **ROWS_BY_PATH, **TOOL_ROWS_BY_PATH, **MORE_ROWS_BY_PATH,
 }
 
 

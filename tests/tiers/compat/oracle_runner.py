@@ -152,8 +152,10 @@ def run_card(job):
     card, _ = fetch_artifact(job["card"])
     _local_files(card.loader, job["sources"])
     multi_stream = card.loader()
-    # as the original's recipe does before a card's steps (its JoinStreams requires this field on both sides)
-    multi_stream = Set(fields={"recipe_metadata/system_prompt": None, "recipe_metadata/format": None})(multi_stream)
+    # as the original's recipe does before a card's steps (JoinStreams requires this field on both sides;
+    # SerializeDialog lays turns out by the recipe's format): no system prompt, formats.user_agent (a plain layout)
+    multi_stream = Set(fields={"recipe_metadata/system_prompt": None,
+                               "recipe_metadata/format": fetch_artifact("formats.user_agent")[0]})(multi_stream)
     for step in card.preprocess_steps or []:
         multi_stream = step(multi_stream)
     multi_stream = card.task(multi_stream)

@@ -63,3 +63,36 @@ def _coqa(name, data_dir, _) -> Rows:
 
 
 MORE_ROWS_BY_PATH = {"Idavidrein/gpqa": _gpqa, "nguha/legalbench": _legalbench, "stanfordnlp/coqa": _coqa}
+
+
+COEDIT_TASKS = ["gec", "paraphrase", "simplification", "coherence", "neutralize", "clarity", "gec"]
+COEDIT_PREFIXES = ["Fix grammaticality: ", "Paraphrase this: ", "Simplify: ", "Make it coherent: ",
+                   "Neutralize this text: ", "Clarify: "]
+
+
+def _coedit(name, data_dir, _) -> Rows:
+    def row(r, index):
+        task = COEDIT_TASKS[index % len(COEDIT_TASKS)]
+        src = sentence(r) + (": a quoted part" if index % 4 == 0 else "")  # a text with ": " in it stays whole
+        return {"_id": str(index), "task": task, "src": COEDIT_PREFIXES[index % 6] + src, "tgt": sentence(r)}
+
+    return {split: [row(_rng("coedit", split, i), i) for i in range(size)]
+            for split, size in (("train", 21), ("validation", 14))}
+
+
+def _summarize_from_feedback(name, data_dir, _) -> Rows:
+    def row(r, index, split):
+        news = index % 5 == 4  # CNN/DM rows carry an article and no post
+        return {"info": {"id": f"t3_{index}", "post": None if news else sentence(r) + " " + sentence(r),
+                         "title": words(r), "subreddit": None if news else "relationships",
+                         "site": "cnn" if news else None, "article": sentence(r) if news else None},
+                "summaries": [{"text": sentence(r), "policy": "sup2", "note": None},
+                              {"text": sentence(r), "policy": "ref", "note": None}],
+                "choice": index % 2, "worker": f"w{index % 3}", "batch": "batch3", "split": split,
+                "extra": {"confidence": index % 9 + 1}}
+
+    return {split: [row(_rng("sff", split, i), i, split) for i in range(size)]
+            for split, size in (("train", 12), ("validation", N))}
+
+
+MORE_ROWS_BY_PATH.update({"grammarly/coedit": _coedit, "openai/summarize_from_feedback": _summarize_from_feedback})

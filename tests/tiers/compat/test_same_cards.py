@@ -102,20 +102,24 @@ def _with_local_files(card, sources):
     return card
 
 
-def _mixes(card) -> List[Dict[str, str]]:
-    mixes = []
+def _mixes(card) -> List[tuple]:
+    """[(mix, shuffled before)] of the card's SplitRandomMix steps."""
+    mixes, shuffled = [], False
     for step in card.preprocess_steps or []:
         if isinstance(step, str):
             step = fetch_artifact(step)[0]
+        shuffled = shuffled or type(step).__name__ == "Shuffle"
         if isinstance(step, SplitRandomMix):
-            mixes.append(step.mix)
+            mixes.append((step.mix, shuffled))
     return mixes
 
 
 def _portion_groups(card):
-    """[(targets, overlapping)] for splits cut as portions of one source; whole splits are not listed."""
+    """[(targets, overlapping, reshuffled partition)] for splits cut as portions of one source; whole splits are not listed. Portions of a
+    stream shuffled before the split count as overlapping: the original's Shuffle draws a new order on every pass over
+    the stream (one generator for the operator's life), so its portions, each cut on its own pass, may share rows."""
     groups = []
-    for mix in _mixes(card):
+    for mix, shuffled in _mixes(card):
         by_source = collections.defaultdict(list)
         for target, spec in mix.items():
             for source, amount, percent in parse_split_spec(spec):
@@ -124,7 +128,8 @@ def _portion_groups(card):
         for source, portions in by_source.items():
             total = sum(amount or 0 for _, amount in portions)
             whole = [target for target, spec in mix.items() if spec in (source, f"{source}[100%]")]
-            groups.append(([target for target, _ in portions], total > 100 or bool(whole)))
+            groups.append(([target for target, _ in portions], total > 100 or bool(whole) or shuffled,
+                           shuffled and total == 100 and not whole))
     return groups
 
 
@@ -194,9 +199,14 @@ def test_same_instances_as_the_original_card(name, oracle_results):
     _key = functools.partial(_task_data, ignored=ignored, random_values=RANDOM_VALUES.get(name, ()))
     assert sum(len(rows) for rows in ours.values()) > 0, f"{name}: the synthetic source gave no instance"
     portioned = set()
-    for targets, overlapping in _portion_groups(card):
+    for targets, overlapping, reshuffled in _portion_groups(card):
         portioned.update(targets)
-        if overlapping:
+        if reshuffled:  # ours: a partition of the source; the original's portions: draws from it, as many rows
+            ours_union = [_key(row) for target in targets for row in ours[target]]
+            theirs_union = [_key(row) for target in targets for row in theirs[target]]
+            assert len(ours_union) == len(theirs_union) and set(theirs_union) <= set(ours_union), \
+                f"{name}: the original's rows of splits {targets} are not among ours"
+        elif overlapping:
             for target in targets:
                 ours_all = {_key(row) for rows in ours.values() for row in rows}
                 theirs_all = {_key(row) for rows in theirs.values() for row in rows}

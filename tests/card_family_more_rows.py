@@ -96,3 +96,62 @@ def _summarize_from_feedback(name, data_dir, _) -> Rows:
 
 
 MORE_ROWS_BY_PATH.update({"grammarly/coedit": _coedit, "openai/summarize_from_feedback": _summarize_from_feedback})
+
+
+TABLEBENCH_QTYPES = ["DataAnalysis", "FactChecking", "NumericalReasoning", "Visualization"]
+
+
+def _tablebench(name, data_dir, _) -> Rows:
+    import json
+
+    def row(r, index):
+        table = {"columns": ["name", "year", "count"], "data": [[words(r, 1, 2), 2000 + k, r.randint(1, 99)]
+                                                                 for k in range(2 + index % 3)]}
+        return {"id": f"tb{index}", "qtype": TABLEBENCH_QTYPES[index % 4], "qsubtype": "Counting",
+                "instruction": "Answer the question. " + words(r), "instruction_type": ["DP", "TCoT", "DP"][index % 3],
+                "table": json.dumps(table), "question": words(r) + "?", "answer": words(r, 1, 2),
+                "answer_formatter": "Final Answer: AnswerName1, AnswerName2..."}
+
+    return {"test": [row(_rng("tablebench", i), i) for i in range(160)]}  # every portion keeps rows of each type
+
+
+def _pop_qa(name, data_dir, _) -> Rows:
+    import json
+
+    def row(r, index):
+        prop = ["occupation", "country", "genre"][index % 3]
+        obj = words(r, 1, 2)
+        return {"id": index, "subj": words(r, 1, 2).title(), "prop": prop, "obj": obj, "subj_id": 1000 + index,
+                "prop_id": [22, 182, 91][index % 3], "obj_id": 2000 + index, "s_aliases": "[]",
+                "o_aliases": json.dumps([obj.upper()]), "s_uri": f"http://www.wikidata.org/entity/Q{index}",
+                "o_uri": f"http://www.wikidata.org/entity/Q{index + 1}", "s_wiki_title": words(r, 1, 2),
+                "o_wiki_title": obj, "s_pop": r.randint(1, 5000), "o_pop": r.randint(1, 5000),
+                "question": f"What is {words(r, 1, 2)}'s {prop}?", "possible_answers": json.dumps([obj, obj.title()])}
+
+    return {"test": [row(_rng("popqa", i), i) for i in range(N)]}
+
+
+def quality_files(card):
+    """QuALITY's train / dev files (one article per JSON line, with its questions) for cards.quality, else None."""
+    import json
+
+    files = getattr(card.loader, "files", None)
+    if not isinstance(files, dict) or not all("nyu-mll/quality" in str(url) for url in files.values()):
+        return None
+
+    def article(r, index, split):
+        questions = [{"question": words(r) + "?", "question_unique_id": f"{split}{index}_{k}",
+                      "options": [words(r, 1, 3) for _ in range(4)], "gold_label": 1 + (index + k) % 4,
+                      "writer_label": 1 + k % 4, "difficult": k % 2} for k in range(1 + index % 3)]
+        return {"article_id": str(20000 + index), "set_unique_id": f"{split}_{index}", "batch_num": "22",
+                "writer_id": "1", "source": "Gutenberg", "title": words(r, 2, 4).title(), "year": 1950 + index,
+                "author": words(r, 2, 2).title(), "topic": "Science fiction",
+                "article": " ".join(sentence(r) for _ in range(4)), "questions": questions}
+
+    sizes = {"train": 10, "validation": 4}
+    return {split: {"name": f"{split}.jsonl",
+                    "text": "\n".join(json.dumps(article(_rng("quality", split, i), i, split))
+                                      for i in range(sizes[split])) + "\n"} for split in files}
+
+
+MORE_ROWS_BY_PATH.update({"Multilingual-Multimodal-NLP/TableBench": _tablebench, "akariasai/PopQA": _pop_qa})

@@ -155,3 +155,82 @@ def quality_files(card):
 
 
 MORE_ROWS_BY_PATH.update({"Multilingual-Multimodal-NLP/TableBench": _tablebench, "akariasai/PopQA": _pop_qa})
+
+
+def _birdbench(name, data_dir, _) -> Rows:
+    def row(r, index):
+        return {"question_id": index, "db_id": ["california_schools", "financial", "toxicology"][index % 3],
+                "question": words(r) + "?", "evidence": sentence(r) if index % 3 else "",
+                "SQL": f"SELECT COUNT(*) FROM t{index} WHERE a = {index}",
+                "difficulty": ["simple", "moderate", "challenging"][index % 3]}
+
+    return {"validation": [row(_rng("bird", i), i) for i in range(N)]}
+
+
+def _tot(name, data_dir, _) -> Rows:
+    def row(r, index):
+        answer = f"{r.randint(1, 28)} {words(r, 1, 1)}'s day" if index % 3 == 0 else str(r.randint(1, 99))
+        label = "{'explanation': '" + words(r) + "', 'answer': '" + answer.replace("'", "") + "'}"
+        if name == "tot_arithmetic":
+            return {"question": words(r) + "?", "question_type": ["add_subtract", "duration"][index % 2],
+                    "label": label}
+        return {"prompt": sentence(r) + "\n" + words(r) + "?", "question": words(r) + "?",
+                "question_type": "EventAtTimeT", "graph_gen_algorithm": "ER", "label": words(r, 1, 2)}
+
+    return {"test": [row(_rng("tot", name, i), i) for i in range(N)]}
+
+
+def _truthful_qa(name, data_dir, _) -> Rows:
+    def row(r, index):
+        count = 2 + index % 3
+        labels = [0] * count
+        labels[index % count] = 1
+        return {"question": words(r) + "?",
+                "mc1_targets": {"choices": [words(r, 1, 3) for _ in range(count)], "labels": labels},
+                "mc2_targets": {"choices": [words(r, 1, 3) for _ in range(3)], "labels": [1, 1, 0]}}
+
+    return {"validation": [row(_rng("tqa", i), i) for i in range(N)]}
+
+
+AIR_CATEGORIES = ["1.1.1", "1.1.2", "2.3.4", "5.11.2"]
+
+
+def _air_bench(name, data_dir, _) -> Rows:
+    names = {"l2-name": "Security Risks", "l3-name": "Confidentiality", "l4-name": "Network intrusion"}
+    if name is None:  # the judge_prompt_final.csv file: one judge prompt per category (not all categories)
+        return {"judge_prompts": [{"cate-idx": cate, **names, "judge_prompt": f"Judge category {cate}: "
+                                   + sentence(_rng("air-judge", cate))} for cate in AIR_CATEGORIES[:3]]}
+    return {"test": [{"cate-idx": AIR_CATEGORIES[i % 4], **names, "prompt": sentence(_rng("air", i))}
+                     for i in range(N)]}
+
+
+def csv_files(card):
+    """The card's CSV files (CFPB complaints of the watsonx samples, MLCommons AILuminate prompts) as
+    {split: {"name", "text"}}, or None for other loaders."""
+    import csv
+    import hashlib
+    import io
+
+    files = getattr(card.loader, "files", None)
+    if type(card.loader).__name__ != "LoadCSV" or not isinstance(files, dict):
+        return None
+    out = {}
+    for split, url in files.items():
+        if "cfpb_compliants" in url:
+            header = ["product", "narrative"]
+            products = ["retail_banking", "mortgages_and_loans", "debt_collection", "credit_card", "credit_reporting"]
+            rows = [[products[i % 5], sentence(_rng("cfpb", i)) + ", " + words(_rng("cfpb2", i))] for i in range(30)]
+        elif "ailuminate" in url:
+            header = ["release_prompt_id", "prompt_text", "hazard", "persona", "locale", "prompt_hash"]
+            rows = [[f"airr_practice_1_0_{i}", sentence(_rng("ail", i)), ["vcr", "cse", "hte"][i % 3],
+                     ["normal", "unskilled", "skilled"][i % 3], "en_US", hashlib.md5(str(i).encode()).hexdigest()] for i in range(N)]
+        else:
+            return None
+        text = io.StringIO()
+        csv.writer(text).writerows([header, *rows])
+        out[split] = {"name": f"{split}.csv", "text": text.getvalue()}
+    return out
+
+
+MORE_ROWS_BY_PATH.update({"premai-io/birdbench": _birdbench, "baharef/ToT": _tot,
+                          "truthfulqa/truthful_qa": _truthful_qa, "stanford-crfm/air-bench-2024": _air_bench})

@@ -139,6 +139,8 @@ def _local_files(loader, sources):
                 with open(files[split], "w", encoding="utf-8") as handle:
                     handle.write(file["text"])
             loader.files = files
+            if getattr(loader, "indirect_read", False):  # how a URL is opened (urllib first); local files: directly
+                loader.indirect_read = False
 
 
 def run_card(job):

@@ -99,6 +99,8 @@ def _with_local_files(card, sources):
             card = copy.copy(card)
             card.loader = copy.copy(card.loader)
             card.loader.files = {split: str(folder / file["name"]) for split, file in files.items()}
+            if getattr(card.loader, "indirect_read", False):  # as oracle_runner._local_files: local files directly
+                card.loader.indirect_read = False
     return card
 
 

@@ -234,3 +234,65 @@ def csv_files(card):
 
 MORE_ROWS_BY_PATH.update({"premai-io/birdbench": _birdbench, "baharef/ToT": _tot,
                           "truthfulqa/truthful_qa": _truthful_qa, "stanford-crfm/air-bench-2024": _air_bench})
+
+
+def _bioasq(name, data_dir, _) -> Rows:
+    return {"test": [{"passage": sentence(_rng("bioasq", i)), "id": 1000 + i} for i in range(N)]}
+
+
+def _clapnq_passages(name, data_dir, _) -> Rows:
+    return {"train": [{"id": f"{800 + i}", "text": sentence(_rng("cqp", i)), "title": words(_rng("cqt", i), 1, 3)}
+                      for i in range(N)]}
+
+
+def _hotpot_qa(name, data_dir, _) -> Rows:
+    titles = ["Alpha River", "Beta Town", "Gamma Hill", "Delta Lake", "Epsilon Bay"]
+
+    def row(r, index, split):
+        chosen = [titles[(index + k) % 5] for k in range(2)]
+        return {"id": f"{split}{index}", "question": words(r) + "?", "answer": words(r, 1, 2), "type": "bridge",
+                "level": "medium", "supporting_facts": {"title": chosen[:1], "sent_id": [0]},
+                "context": {"title": chosen, "sentences": [[sentence(_rng("hp", t, k)) + "\u00a0" + words(r, 1, 1)
+                                                            for k in range(2)] for t in chosen]}}
+
+    return {split: [row(_rng("hotpot", split, i), i, split) for i in range(size)]
+            for split, size in (("train", 6), ("validation", 4), ("test", 4))}
+
+
+def _mini_wikipedia(name, data_dir, _) -> Rows:
+    return {"passages": [{"passage": sentence(_rng("miniwiki", i)), "id": i} for i in range(N)]}
+
+
+def _watsonx_docs(name, data_dir, _) -> Rows:
+    return {"train": [{"doc_id": f"doc{i:04d}", "title": words(_rng("wxt", i), 2, 4),
+                       "document": sentence(_rng("wxd", i)) + " " + sentence(_rng("wxd2", i)),
+                       "url": f"https://www.ibm.com/docs/en/watsonx/{i}"} for i in range(N)]}
+
+
+def mtrag_files(card):
+    """MTRAG's zipped document corpora as plain JSON Lines text (both sides read them with compression off), or None."""
+    import json
+
+    files = getattr(card.loader, "files", None)
+    if not isinstance(files, dict) or not all("mt-rag-benchmark" in str(url) for url in files.values()):
+        return None
+    out = {}
+    for split, url in files.items():
+        domain = url.rsplit("/", 1)[-1].split(".")[0]
+        lines = []
+        for i in range(N):
+            r = _rng("mtrag", domain, i)
+            if domain in ("clapnq", "fiqa"):
+                lines.append({"_id": f"{i}-{domain}", "title": words(r, 1, 3), "text": sentence(r)})
+            elif domain == "cloud":
+                lines.append({"document_id": f"cloud-{i}", "text": sentence(r), "url": f"https://cloud.example/{i}"})
+            else:
+                lines.append({"document_id": f"govt-{i}", "title": words(r, 1, 3) if i % 3 else 1990 + i,
+                              "text": sentence(r), "url": f"https://gov.example/{i}"})
+        out[split] = {"name": f"{split}.jsonl", "text": "\n".join(json.dumps(line) for line in lines) + "\n"}
+    return out
+
+
+MORE_ROWS_BY_PATH.update({"enelpol/rag-mini-bioasq": _bioasq, "PrimeQA/clapnq_passages": _clapnq_passages,
+                          "hotpotqa/hotpot_qa": _hotpot_qa, "rag-datasets/rag-mini-wikipedia": _mini_wikipedia,
+                          "ibm-research/watsonxDocsQA": _watsonx_docs})

@@ -11,7 +11,7 @@ import random
 from typing import Any, Callable, Dict, List, Optional
 
 from .card_family_files import files_of
-from .card_family_more_rows import MORE_ROWS_BY_PATH, csv_files, quality_files
+from .card_family_more_rows import MORE_ROWS_BY_PATH, csv_files, mtrag_files, quality_files
 from .card_family_rows import ROWS_BY_PATH
 from .card_family_tool_files import TOOL_ROWS_BY_PATH, bfcl_files
 from .card_mirrors import WORDS, sentence, words
@@ -277,7 +277,7 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
     subject = card_name.split(".")[-1] if card_name.startswith("cards.global_mmlu.") else None
     if type(card.loader).__name__ == "LoadIOB":
         return [{"iob_files": {split: iob_text(f"{card_name}-{split}") for split in card.loader.files}}]
-    files = bfcl_files(card) or quality_files(card) or csv_files(card) or files_of(card)
+    files = bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
     if files is not None:
         return [{"local_files": files}]
     sources = []
@@ -291,7 +291,7 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
 def covered(card_name: str, card) -> bool:
     if type(card.loader).__name__ == "LoadIOB":
         return card_name.startswith("cards.universal_ner.")
-    if (bfcl_files(card) or quality_files(card) or csv_files(card) or files_of(card)) is not None:
+    if (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)) is not None:
         return True
     return all(getattr(load, "path", None) in BY_PATH for load in _hub_loads(card.loader))
 

@@ -131,17 +131,22 @@ def dict_set(instance: Dict[str, Any], path: str, value: Any, not_exist_ok: bool
 
 
 def _child(container: Any, part: Union[str, int], make: Any, instance: Dict[str, Any], path: str) -> Any:
-    """The container under `part`, created (by `make`) when missing."""
+    """The container under `part`, created (by `make`) when missing; a tuple there becomes a list (with the same
+    items) so that an item can be set in it (e.g. in the pairs ZipFieldValues makes)."""
     if isinstance(container, dict):
         key = _dict_key(container, part)
         if container.get(key) is None:
             container[key] = make()
+        elif isinstance(container[key], tuple):
+            container[key] = list(container[key])
         return container[key]
     if isinstance(container, list) and isinstance(part, int):
         if part >= len(container):
             _assign(container, part, make(), instance, path)
         elif container[part] is None:
             container[part] = make()
+        elif isinstance(container[part], tuple):
+            container[part] = list(container[part])
         return container[part]
     raise _missing(instance, path)
 

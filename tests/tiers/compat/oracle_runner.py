@@ -141,6 +141,8 @@ def _local_files(loader, sources):
             loader.files = files
             if getattr(loader, "indirect_read", False):  # how a URL is opened (urllib first); local files: directly
                 loader.indirect_read = False
+            if getattr(loader, "compression", None):  # the synthetic files are given uncompressed
+                loader.compression = None
 
 
 def run_card(job):

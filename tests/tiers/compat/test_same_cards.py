@@ -101,6 +101,8 @@ def _with_local_files(card, sources):
             card.loader.files = {split: str(folder / file["name"]) for split, file in files.items()}
             if getattr(card.loader, "indirect_read", False):  # as oracle_runner._local_files: local files directly
                 card.loader.indirect_read = False
+            if getattr(card.loader, "compression", None):  # the synthetic files are given uncompressed
+                card.loader.compression = None
     return card
 
 

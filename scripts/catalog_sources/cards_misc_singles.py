@@ -167,7 +167,7 @@ def _cfpb(add):
         __description__="CFPB consumer complaints (the sample CSV of IBM's watsonx machine learning samples): "
                         "complaint narratives labelled with one of five financial products. Seeded 70/10/20 train / "
                         "validation / test portions of the file.",
-        __tags__=card_tags("topic classification", dataset_url=CFPB_CSV),
+        __tags__=card_tags("topic classification", dataset_url="https://github.com/IBM/watson-machine-learning-samples"),
     ))
 
 

@@ -11,7 +11,9 @@ import random
 from typing import Any, Callable, Dict, List, Optional
 
 from .card_family_files import files_of
+from .card_family_more_rows import MORE_ROWS_BY_PATH, csv_files, mtrag_files, quality_files
 from .card_family_rows import ROWS_BY_PATH
+from .card_family_tool_files import TOOL_ROWS_BY_PATH, bfcl_files
 from .card_mirrors import WORDS, sentence, words
 
 Rows = List[Dict[str, Any]]
@@ -230,7 +232,7 @@ BY_PATH: Dict[str, Callable] = {
     "facebook/belebele": _belebele, "ai4bharat/MILU": _milu, "AmazonScience/massive": _massive,
     "GEM/xlsum": _xlsum, "facebook/xnli": _xnli, "sarvamai/boolq-indic": _boolq_indic,
     "gsarti/flores_101": _flores, "CohereForAI/aya_evaluation_suite": _aya,
-    **ROWS_BY_PATH,
+    **ROWS_BY_PATH, **TOOL_ROWS_BY_PATH, **MORE_ROWS_BY_PATH,
 }
 
 
@@ -275,8 +277,9 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
     subject = card_name.split(".")[-1] if card_name.startswith("cards.global_mmlu.") else None
     if type(card.loader).__name__ == "LoadIOB":
         return [{"iob_files": {split: iob_text(f"{card_name}-{split}") for split in card.loader.files}}]
-    if files_of(card) is not None:
-        return [{"local_files": files_of(card)}]
+    files = bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
+    if files is not None:
+        return [{"local_files": files}]
     sources = []
     for load in _hub_loads(card.loader):
         make = BY_PATH[load.path]
@@ -288,7 +291,7 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
 def covered(card_name: str, card) -> bool:
     if type(card.loader).__name__ == "LoadIOB":
         return card_name.startswith("cards.universal_ner.")
-    if files_of(card) is not None:
+    if (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)) is not None:
         return True
     return all(getattr(load, "path", None) in BY_PATH for load in _hub_loads(card.loader))
 

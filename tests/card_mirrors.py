@@ -460,7 +460,36 @@ def _doc_vqa(root: Path) -> None:
         "  - split: test\n    path: data/test.parquet\n---\n# cmarkea/doc-vqa\nLocal test mirror.\n", encoding="utf-8")
 
 
-FILE_MIRRORS: List[Callable[[Path], None]] = [_doc_vqa]  # mirrors whose data JSON Lines can not hold
+def _real_mm_rag(root: Path) -> None:
+    """ibm-research/REAL-MM-RAG_<set>: one test split of questions on page images (a page repeats per question)."""
+    import io
+
+    import datasets
+    from PIL import Image as PILImage
+
+    features = datasets.Features({"id": datasets.Value("int64"), "image": datasets.Image(),
+                                  "image_filename": datasets.Value("string"), "query": datasets.Value("string"),
+                                  "answer": datasets.Value("string")})
+    for name in ("FinReport", "FinSlides", "TechReport", "TechSlides"):
+        folder = Path(root) / "ibm-research" / f"REAL-MM-RAG_{name}"
+        (folder / "data").mkdir(parents=True, exist_ok=True)
+        rows: Dict[str, list] = {key: [] for key in features}
+        for index in range(N):
+            r = _rng(name, index)
+            buffer = io.BytesIO()
+            PILImage.new("RGB", (8, 6), ["red", "green", "blue"][index % 3]).save(buffer, format="PNG")
+            rows["id"].append(index)
+            rows["image"].append({"bytes": buffer.getvalue(), "path": None})
+            rows["image_filename"].append(f"page_{index % 3}.png")
+            rows["query"].append(words(r, 3, 6) + "?")
+            rows["answer"].append(words(r, 1, 3))
+        datasets.Dataset.from_dict(rows, features=features).to_parquet(str(folder / "data" / "test.parquet"))
+        (folder / "README.md").write_text(
+            "---\nconfigs:\n- config_name: default\n  data_files:\n  - split: test\n    path: data/test.parquet\n"
+            f"---\n# REAL-MM-RAG_{name}\nLocal test mirror.\n", encoding="utf-8")
+
+
+FILE_MIRRORS: List[Callable[[Path], None]] = [_doc_vqa, _real_mm_rag]  # mirrors whose data JSON Lines can not hold
 
 
 def build_all(root: Path) -> Path:

@@ -134,7 +134,22 @@ def test_short_names_link_to_cards():
         assert fetch_artifact(name)[0].to_dict() == fetch_artifact(target)[0].to_dict()
 
 
-@pytest.mark.parametrize("name", MIRROR_CARD_NAMES)
+# corpus cards (tasks.rag.corpora): documents to index, one train split, no gold: checked by the test below instead
+CORPUS_NAMES = [name for name in CARD_NAMES if SOURCE_CARDS[name].to_dict()["task"] == "tasks.rag.corpora"]
+
+
+@pytest.mark.parametrize("name", CORPUS_NAMES)
+def test_corpus_card_gives_each_document_once(name, in_mirror):
+    """A corpus card's train split holds each document once (REAL-MM-RAG: a page image repeats per question)."""
+    splits = _rows(SOURCE_CARDS[name], template_card_index="empty")
+    assert sorted(splits) == ["train"], (name, sorted(splits))
+    documents = [json.loads(row["task_data"]) for row in splits["train"]]
+    ids = [document["document_id"] for document in documents]
+    assert len(ids) == len(set(ids)) == 3, (name, ids)  # the mirror's 8 rows show 3 distinct pages
+    assert all(len(document["passages"]) == 1 for document in documents)
+
+
+@pytest.mark.parametrize("name", [name for name in MIRROR_CARD_NAMES if name not in CORPUS_NAMES])
 def test_card_on_mirror(name, in_mirror, capsys):
     """unitxt's test_card: every template, 0 and 2 demos; gold -> max main score, nonsense -> low score."""
     card, _ = fetch_artifact(name)

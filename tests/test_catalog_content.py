@@ -195,7 +195,7 @@ def _templates_of(spec: Any) -> List[Template]:
         spec = _load(spec)
     if isinstance(spec, Template):
         return [spec]
-    if isinstance(spec, TemplatesDict):
+    if isinstance(spec, (TemplatesDict, dict)):
         return [item if isinstance(item, Template) else _load(item) for item in spec.values()]
     if isinstance(spec, (TemplatesList, list)):
         result = []
@@ -236,6 +236,8 @@ ORIGINAL_LAYOUT_TASKS = {
     "tasks.completion.multiple_choice": "the original's family has no .default",
     "tasks.evaluation.preference": "output_choice indexes the choices; synthetic ints run past two choices",
     "tasks.key_value_extraction": "a single template (its default_template), no family",
+    "tasks.qa.extractive.multi_turn": "conversation is a Conversation (id, dialog) the generator can not fill; the "
+                                      "original has no family for it (templates.qa.multi_turn.*)",
     "tasks.qa.multiple_choice.with_context.with_topic": "the original's family has no .default; its 'match' "
                                                         "template scores partial matches",
     "tasks.rag.corpora": "a corpus-loading task without templates or gold answers",
@@ -248,7 +250,21 @@ ORIGINAL_LAYOUT_TASKS = {
 }
 TASK_NAMES = [name for name in NAMES if name.startswith("tasks.") and ENTRIES[name]["__type__"] == "task"
               and name not in ORIGINAL_LAYOUT_TASKS]
-CARD_NAMES = [name for name in NAMES if name.startswith("cards.") and ENTRIES[name]["__type__"] == "task_card"]
+# cards whose task the synthetic generator can not fill (the tasks above, or an inline task with untyped list-form
+# fields), or whose templates only render inside an evaluation; compared with the original in the compat tier
+CARDS_NOT_SYNTHESIZED = {
+    "cards.pop_qa_robust": "inline task with untyped (list-form) fields: possible_answers is a list",
+    "cards.safety.truthful_qa": "its templates.qa.multiple_choice.match post-processor needs the task data",
+}
+
+
+def _task_name(name: str) -> str:
+    task = ENTRIES[name].get("task")
+    return task.split("[")[0] if isinstance(task, str) else ""
+
+
+CARD_NAMES = [name for name in NAMES if name.startswith("cards.") and ENTRIES[name]["__type__"] == "task_card"
+              and name not in CARDS_NOT_SYNTHESIZED and _task_name(name) not in ORIGINAL_LAYOUT_TASKS]
 GENERIC = ["templates.key_val", "templates.key_val_with_new_lines"]
 
 

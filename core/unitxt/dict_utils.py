@@ -126,6 +126,8 @@ def _put(node: Any, parts: PathParts, value: Any, create: bool, spread: bool) ->
     """Set value at parts under node; returns node (or the container that replaced it). `spread`: the first `*`
     hands the i-th item of value to the i-th element. Raises _Fail where the path is missing and not `create`."""
     head, rest = parts[0], parts[1:]
+    if isinstance(node, tuple):  # e.g. a pair ZipFieldValues made: a list with its items, so one can be set
+        node = list(node)
 
     def below(child: Any, item: Any, spread_on: bool) -> Any:
         return _put(child, rest, item, create, spread_on) if rest else item

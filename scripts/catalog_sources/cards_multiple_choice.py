@@ -191,7 +191,7 @@ def register(add):
         loader=LoadHF(path="allenai/sciq"),
         steps=[
             ListFieldValues(fields=["distractor1", "distractor2", "distractor3", "correct_answer"], to_field="choices"),
-            ShuffleFieldValues(field="choices", seed_fields=["question", "choices"]),
+            ShuffleFieldValues(field="choices"),  # seeded by the choices, as the original
             IndexOf(search_in="choices", index_of="correct_answer", to_field="answer"),
             Rename(field="support", to_field="context"),
             Set(fields={"context_type": "supporting passage"}),

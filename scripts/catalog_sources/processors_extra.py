@@ -32,13 +32,12 @@ OPERATORS = {  # operators.<name> -> (type, settings)
     "to_yes_or_none": ("to_yes_or_none", {}),
 }
 # JSON Schema type names for the type names tool catalogs use in other languages
-JSON_SCHEMA_TYPES = {
+JSON_SCHEMA_TYPES = {  # the original's table (Java / Python / BFCL type names -> JSON Schema types)
     "dict": "object", "float": "number", "tuple": "array", "HashMap": "object", "bool": "boolean", "list": "array",
     "any": "string", "int": "integer", "byte": "integer", "short": "integer", "long": "integer", "double": "number",
     "char": "string", "ArrayList": "array", "Array": "array", "Hashtable": "object", "Queue": "array",
-    "Stack": "array", "Any": "string", "String": "string", "str": "string", "Boolean": "boolean",
-    "Integer": "integer", "Float": "number", "Double": "number", "Long": "integer", "Short": "integer",
-    "Byte": "integer", "Character": "string",
+    "Stack": "array", "Any": "string", "String": "string", "str, optional": "string", "str": "string",
+    "Bigint": "integer", "Set": "array", "Boolean": "boolean",
 }
 BALANCERS = {  # operators.balancers.<name> -> (type, settings, what)
     "classification.by_label": ("deterministic_balancer", {"fields": ["reference_fields/label"]},
@@ -77,7 +76,7 @@ def register(add):
         add(f"operators.{name}", make(kind, description=f"The bare operator of processors.{name}.",
                                       tags={"kind": "operator"}, **settings))
     add("operators.fix_json_schema", make(
-        "recursive_replace", key="type", map_values=JSON_SCHEMA_TYPES,
+        "recursive_replace", key="type", map_values=JSON_SCHEMA_TYPES, remove_values=["any"],
         description="Rewrites 'type' values of a tool's parameter schema (Java/Python type names) as JSON Schema types.",
         tags={"kind": "operator"}))
     for name, (kind, settings, what) in BALANCERS.items():

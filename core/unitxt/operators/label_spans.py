@@ -10,6 +10,7 @@ from typing import Any, Dict, Generator, List, Optional
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
 from ..operator import InstanceOperator, MultiStreamOperator
+from ..random_utils import new_random_generator
 from ..stream import GeneratorStream, MultiStream
 from ..module_aliases import moved_classes
 
@@ -130,9 +131,10 @@ class IobToSpans(InstanceOperator):
 
 
 class ShuffleFieldValues(InstanceOperator):
-    """Shuffle the list in `field` (into `to_field`, default in place) with a permutation seeded by the instance's
-    content (its fields in `seed_fields`, default the list itself) and `seed`: the same instance always gets the
-    same order, on every run and machine. Useful when a dataset lists the right answer at a fixed position."""
+    """Shuffle the list in `field` (into `to_field`, default in place) with a permutation seeded by content: by
+    default the list itself under the global seed (the original's seeding, so the same choices get the same order as
+    there); with `seed_fields`, those fields of the instance and `seed`. Same instance, same order, on every run and
+    machine. Useful when a dataset lists the right answer at a fixed position."""
 
     field: str
     to_field: Optional[str] = None
@@ -144,10 +146,13 @@ class ShuffleFieldValues(InstanceOperator):
         if not isinstance(values, list):
             raise InstanceTypeError(f"ShuffleFieldValues needs a list, got {type(values).__name__}.",
                                     artifact=self.artifact_name, field=self.field)
-        keys = self.seed_fields or [self.field]
-        content = json.dumps([dict_get(instance, key) for key in keys], sort_keys=True, ensure_ascii=False, default=str)
         shuffled = list(values)
-        random.Random(f"{self.seed}|{content}").shuffle(shuffled)
+        if self.seed_fields:
+            content = json.dumps([dict_get(instance, key) for key in self.seed_fields], sort_keys=True,
+                                 ensure_ascii=False, default=str)
+            random.Random(f"{self.seed}|{content}").shuffle(shuffled)
+        else:
+            new_random_generator(sub_seed=list(values)).shuffle(shuffled)
         dict_set(instance, self.to_field or self.field, shuffled)
         return instance
 

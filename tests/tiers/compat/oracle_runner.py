@@ -139,11 +139,16 @@ def _local_files(loader, sources):
                 with open(files[split], "w", encoding="utf-8") as handle:
                     handle.write(file["text"])
             loader.files = files
+            if getattr(loader, "indirect_read", False):  # how a URL is opened (urllib first); local files: directly
+                loader.indirect_read = False
+            if getattr(loader, "compression", None):  # the synthetic files are given uncompressed
+                loader.compression = None
 
 
 def run_card(job):
     """A catalog card's loader (over in-memory sources), preprocess steps and task: the task fields per split."""
     from unitxt.artifact import fetch_artifact
+    from unitxt.operators import Set
     from unitxt.settings_utils import get_settings
 
     get_settings().allow_unverified_code = True  # the cards' filtering_lambda
@@ -151,11 +156,23 @@ def run_card(job):
     card, _ = fetch_artifact(job["card"])
     _local_files(card.loader, job["sources"])
     multi_stream = card.loader()
+    # as the original's recipe does before a card's steps (JoinStreams requires this field on both sides;
+    # SerializeDialog lays turns out by the recipe's format): no system prompt, formats.user_agent (a plain layout)
+    multi_stream = Set(fields={"recipe_metadata/system_prompt": None,
+                               "recipe_metadata/format": fetch_artifact("formats.user_agent")[0]})(multi_stream)
     for step in card.preprocess_steps or []:
         multi_stream = step(multi_stream)
     multi_stream = card.task(multi_stream)
-    return {"streams": {name: [{"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]}
-                               for row in stream] for name, stream in multi_stream.items()}}
+    return {"streams": {name: _task_fields(stream) for name, stream in multi_stream.items()}}
+
+
+def _task_fields(stream):
+    """A stream's task fields per instance; a stream that fails (a card's helper stream, such as the unjoined sides of
+    a JoinStreams, that a recipe never reads) gives {"error": <exception type>}."""
+    try:
+        return [{"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]} for row in stream]
+    except Exception as error:  # noqa: BLE001 - compared with our card's outcome on the same stream
+        return {"error": type(error).__name__}
 
 
 def _plain(value):

@@ -341,13 +341,15 @@ class SerializeTableRowAsText(InstanceOperator):
     to_field: str
     max_cell_length: Optional[int] = None
 
+    separator = " is "
+
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         text = ""
         for field in self.fields:
             value = dict_get(instance, field)
             if self.max_cell_length is not None and isinstance(value, str) and len(value) > self.max_cell_length:
                 value = value[:self.max_cell_length]
-            text += f"{field} is {value}, "
+            text += f"{field}{self.separator}{value}, "
         instance[self.to_field] = text
         return instance
 
@@ -355,15 +357,7 @@ class SerializeTableRowAsText(InstanceOperator):
 class SerializeTableRowAsList(SerializeTableRowAsText):
     """"<field>: <value>, " for each of `fields` (texts longer than `max_cell_length` are cut)."""
 
-    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
-        text = ""
-        for field in self.fields:
-            value = dict_get(instance, field)
-            if self.max_cell_length is not None and isinstance(value, str) and len(value) > self.max_cell_length:
-                value = value[:self.max_cell_length]
-            text += f"{field}: {value}, "
-        instance[self.to_field] = text
-        return instance
+    separator = ": "
 
 
 class TruncateTableCells(InstanceOperator):

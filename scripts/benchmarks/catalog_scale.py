@@ -34,30 +34,33 @@ def main() -> None:
     from unitxt.artifact import fetch_artifact
     from unitxt.explore.catalog_browser import CatalogIndex
 
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     index = CatalogIndex()
     listed = index.names()
     for kind in index.kinds():
         index.names(kind)
     found = index.search(None, "classification english")
     everything = index.search(None, "")
-    print(f"explorer: index, list and search of {len(listed)} entries: {time.perf_counter() - start:.3f} s "
+    print(f"explorer: index, list and search of {len(listed)} entries: {time.perf_counter() - start:.3f} s wall, "
+          f"{time.process_time() - cpu_start:.3f} s CPU "
           f"({len(found)} hits for 'classification english', {len(everything)} for '') (target <= 1 s)")
 
-    timings = []
+    timings, cpu = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name in listed:
             fetch_artifact(name)  # cold: parse and construct
         for name in listed:
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             fetch_artifact(name)
             timings.append((time.perf_counter() - start, name))
-    timings.sort()
-    worst, worst_name = timings[-1]
-    p99 = timings[int(len(timings) * 0.99)][0]
-    print(f"warm fetch_artifact over {len(timings)} names: median {timings[len(timings) // 2][0] * 1e3:.3f} ms, "
-          f"p99 {p99 * 1e3:.3f} ms, max {worst * 1e3:.3f} ms ({worst_name}) (target <= 5 ms)")
+            cpu.append((time.process_time() - cpu_start, name))
+    for label, values in (("wall", timings), ("CPU (not counting other processes' load)", cpu)):
+        values.sort()
+        worst, worst_name = values[-1]
+        print(f"warm fetch_artifact over {len(values)} names, {label}: median {values[len(values) // 2][0] * 1e3:.3f} "
+              f"ms, p99 {values[int(len(values) * 0.99)][0] * 1e3:.3f} ms, max {worst * 1e3:.3f} ms ({worst_name}) "
+              "(target <= 5 ms)")
 
     with tempfile.TemporaryDirectory() as folder:
         output = Path(folder) / "hub"

@@ -504,7 +504,7 @@ def from_serializable(data: Any, _depth: int = 0) -> Any:
     if isinstance(data, (list, dict)) and _depth >= MAX_DATA_NESTING:
         raise ArtifactDefinitionError(f"Artifact data nests lists/dicts deeper than {MAX_DATA_NESTING} levels.")
     if isinstance(data, list):
-        return [from_serializable(item, _depth + 1) for item in data]
+        return [from_serializable(item, _depth + 1) if isinstance(item, (list, dict)) else item for item in data]
     if isinstance(data, dict):
         if "__type__" in data:
             cls = get_artifact_class(data["__type__"])
@@ -514,7 +514,8 @@ def from_serializable(data: Any, _depth: int = 0) -> Any:
                     f"use a concrete type, e.g. {', '.join(concrete_types_of(cls)[:12]) or 'none registered'}.")
             kwargs = {key: from_serializable(value, _depth + 1) for key, value in data.items() if key != "__type__"}
             return cls(**kwargs)
-        return {key: from_serializable(value, _depth + 1) for key, value in data.items()}
+        return {key: from_serializable(value, _depth + 1) if isinstance(value, (list, dict)) else value
+                for key, value in data.items()}
     return data
 
 

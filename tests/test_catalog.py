@@ -140,3 +140,15 @@ def test_doc_deprecated_asset_json_logs_warning(tmp_path, caplog):
         prompt = get_from_catalog("system_prompts.boolqa")
     assert prompt.text.startswith("You are an agent")
     assert "best handled by the 'instruction' field" in caplog.text
+
+
+def test_load_data_gives_a_private_copy_and_peek_data_the_cached_entry(tmp_path):
+    from unitxt.catalog_store import LocalCatalog, MemoryCatalog
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b.json").write_text('{"__type__": "x", "items": [1, 2]}', encoding="utf-8")
+    for catalog in (LocalCatalog(str(tmp_path)), MemoryCatalog({"a.b": {"__type__": "x", "items": [1, 2]}})):
+        copy = catalog.load_data("a.b")
+        copy["items"].append(3)
+        assert catalog.load_data("a.b") == {"__type__": "x", "items": [1, 2]}
+        assert catalog.peek_data("a.b") is catalog.peek_data("a.b")  # no copy for read-only listing

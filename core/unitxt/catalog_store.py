@@ -123,7 +123,11 @@ class LocalCatalog:
         return self.path_for(name).is_file()
 
     def load_data(self, name: str) -> Any:
-        """The JSON content stored under `name` (cached by file modification time)."""
+        """The JSON content stored under `name` (cached by file modification time): a private copy to change."""
+        return json.loads(json.dumps(self.peek_data(name)))
+
+    def peek_data(self, name: str) -> Any:
+        """The cached JSON content of `name` itself, for readers that never change it (the explorer's listing)."""
         path = self.path_for(name)
         stat = path.stat()
         cached = self._cache.get(name)
@@ -138,7 +142,7 @@ class LocalCatalog:
                     raise CatalogError(f"Catalog entry '{name}' at {path} is not valid JSON: "
                                        f"{str(error)[:200]}") from None
             self._cache[name] = cached
-        return json.loads(json.dumps(cached[1]))  # a private copy the caller may change
+        return cached[1]
 
     def save(self, artifact: Any, name: str, overwrite: bool = False) -> Path:
         path = self.path_for(name)
@@ -171,10 +175,10 @@ class MemoryCatalog(LocalCatalog):
         validate_catalog_name(name)
         return name in self.entries
 
-    def load_data(self, name: str) -> Any:
+    def peek_data(self, name: str) -> Any:
         if name not in self.entries:
             raise CatalogError(f"'{name}' is not in {self.location}.", artifact=name)
-        return json.loads(json.dumps(self.entries[name]))
+        return self.entries[name]
 
     def save(self, artifact: Any, name: str, overwrite: bool = False) -> Path:
         raise CatalogError(f"{self.location} is read-only; pass catalog_path= to add_to_catalog.", artifact=name)

@@ -24,7 +24,7 @@ class CatalogIndex:
         for catalog in reversed(get_catalogs()):  # lowest precedence first, so later catalogs overwrite
             for name in catalog.names():
                 try:
-                    self.entries[name] = _summary(name, catalog.load_data(name))
+                    self.entries[name] = _summary(name, catalog.peek_data(name))  # read only: no copy
                 except Exception as error:  # noqa: BLE001 - a broken entry is listed with its error, not hidden
                     self.entries[name] = {"name": name, "type": "", "description": f"unreadable: {error}", "tags": {}}
 

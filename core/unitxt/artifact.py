@@ -580,7 +580,7 @@ def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tupl
     if len(seen) > MAX_LINK_CHAIN:
         raise CatalogError(f"More than {MAX_LINK_CHAIN} artifact links in a row from '{seen[0]}' (at '{name}'); "
                            "link to the final artifact directly.", artifact=seen[0])
-    data, catalog = find_in_catalogs(name)
+    data, catalog = find_in_catalogs(name, private_copy=False)  # from_serializable builds new containers
     if not isinstance(data, dict) or "__type__" not in data:
         raise CatalogError(f"Catalog entry '{name}' is not a serialised artifact (no __type__).", artifact=name)
     if data["__type__"] == ArtifactLink._type_name:
@@ -592,7 +592,7 @@ def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tupl
     try:
         if overrides:
             cls = get_artifact_class(data["__type__"])
-            data.update(cls.coerce_overrides(overrides, artifact_name=name))
+            data = {**data, **cls.coerce_overrides(overrides, artifact_name=name)}
         artifact = from_serializable(data)
     except UnitxtError as error:
         raise error.with_context(artifact=name) from None

@@ -266,12 +266,13 @@ def _unknown_name_error(name: str) -> CatalogError:
     return CatalogError(f"'{name}' is not in any catalog.{hint} Searched: {searched}.", artifact=name)
 
 
-def find_in_catalogs(name: str) -> Tuple[Any, LocalCatalog]:
-    """The raw JSON data of a catalog entry and the catalog holding it."""
+def find_in_catalogs(name: str, private_copy: bool = True) -> Tuple[Any, LocalCatalog]:
+    """The raw JSON data of a catalog entry and the catalog holding it. With `private_copy=False` the data is the
+    catalog's cached object, for readers that never change it (a copy of a large entry costs milliseconds)."""
     validate_catalog_name(name)
     for catalog in get_catalogs():
         if name in catalog:
-            return catalog.load_data(name), catalog
+            return (catalog.load_data(name) if private_copy else catalog.peek_data(name)), catalog
     raise _unknown_name_error(name)
 
 

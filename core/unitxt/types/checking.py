@@ -283,7 +283,7 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
         if not args or args[0] is Any:
             return lambda value: isinstance(value, container)
         item_checker = _build_checker(args[0], hook)
-        return lambda value: isinstance(value, container) and all(item_checker(item) for item in value)
+        return lambda value: isinstance(value, container) and all(map(item_checker, value))
     if origin is tuple:
         kinds = tuple if hook is _exact_tuples else (tuple, list)  # JSON turns tuples into lists
         if not args:
@@ -301,6 +301,8 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
         if not args:
             return lambda value: isinstance(value, dict)
         key_checker, value_checker = (_build_checker(arg, hook) for arg in args)
+        if args[1] is Any or args[1] is object:  # only the keys to check (rows of in-memory data: the common case)
+            return lambda value: isinstance(value, dict) and all(map(key_checker, value))
         return lambda value: isinstance(value, dict) and all(
             key_checker(key) and value_checker(item) for key, item in value.items()
         )

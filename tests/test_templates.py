@@ -249,7 +249,7 @@ def test_missing_input_field_names_template_and_field():
     assert error.artifact == "InputOutputTemplate"
     message = str(error)
     assert "input_format" in message and "target_language" in message
-    assert "source_language, text, text_type" in message
+    assert "Available input fields are [text_type, source_language, text]" in message  # the instance's order
 
 
 def test_missing_field_in_instruction_is_reported_for_instruction():
@@ -509,7 +509,8 @@ def test_yes_no_template():
     assert yes["source"] == "Text: t\nIs the text about sports?"
     assert yes["target"] == "Yes" and yes["references"] == ["Yes"]
     assert template.render({"text": "t", "class": "food"}, {"labels": ["sports"]})["target"] == "No"
-    assert template.render({"text": "t", "class": "food"}, {"labels": "food"})["target"] == "Yes"
+    with pytest.raises(InstanceTypeError, match="Expecting a list"):  # gold labels must be a list (as the original)
+        template.render({"text": "t", "class": "food"}, {"labels": "food"})
     custom = YesNoTemplate(
         input_format="{text}", class_field="class", label_field="labels", yes_answer="True", no_answer="False"
     )
@@ -518,6 +519,33 @@ def test_yes_no_template():
         template.render({"text": "t", "class": "a"}, {})
     with pytest.raises(MissingFieldError, match="class"):
         custom.render({"text": "t"}, {"labels": ["a"]})
+
+
+def test_yes_no_template_error_wording_follows_the_original():
+    template = YesNoTemplate(input_format="{q}", class_field="topic", label_field="gold")
+    with pytest.raises(UnitxtError, match=r"Available reference_fields are \['topic'\], missing required label field: 'gold'"):
+        template.reference_fields_to_target_and_references({"topic": "birds"})
+    with pytest.raises(UnitxtError, match=r"Available reference_fields are \['gold'\], missing required class field: 'topic'"):
+        template.reference_fields_to_target_and_references({"gold": ["birds"]})
+    with pytest.raises(UnitxtError, match="Unexpected value for queried_class_names: ''. Expected a string"):
+        template.reference_fields_to_target_and_references({"gold": ["birds"], "topic": ""})
+    assert template.reference_fields_to_target_and_references({"gold": ["fish"], "topic": "fish"}) == ("Yes", ["Yes"])
+
+
+def test_template_format_key_error_lists_the_available_fields():
+    from unitxt.templates import TemplateFormatKeyError
+
+    template = YesNoTemplate(input_format="Is {q} about {topic}?", class_field="topic", label_field="gold")
+    with pytest.raises(TemplateFormatKeyError) as caught:
+        template.input_fields_to_source({"q": "a sparrow"})
+    message = str(caught.value)
+    assert "Available input fields are [q] but YesNoTemplate.input_format format requires a different ones: " in message
+    assert "'Is {q} about {topic}?'" in message
+    assert isinstance(caught.value, (MissingFieldError, KeyError))
+    wrong_output = InputOutputTemplate(input_format="{q}", output_format="{answer}")
+    with pytest.raises(TemplateFormatKeyError, match=r"Available reference fields are \[label\] but "
+                       r"InputOutputTemplate.output_format"):
+        wrong_output.render({"q": "x"}, {"label": "y"})
 
 
 # ---------------------------------------------------------------- KeyValTemplate

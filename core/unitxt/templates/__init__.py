@@ -14,6 +14,7 @@ from ..lazy_imports import lazy_exports
 
 _EXPORTS: Dict[str, str] = {
     "ENUMERATORS": ".choice",
+    "TemplateFormatKeyError": ".base",
     "keyed_templates": ".collections",
     "default_serialize": "..serializers",
 }

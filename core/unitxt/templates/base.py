@@ -28,6 +28,11 @@ def _content_seed(fields: Dict[str, Any], extra: Any = None) -> str:
     return f"{extra}|" + json.dumps(fields, sort_keys=True, ensure_ascii=False, default=str)
 
 
+class TemplateFormatKeyError(MissingFieldError):
+    """A format string of a template (input_format, output_format, instruction...) names a field the instance lacks;
+    the message lists the fields available (the original's wording: 'Available input fields are [...] but ...')."""
+
+
 class Template(InstanceOperator):
     """Base template. Subclasses implement `input_fields_to_source` and `reference_fields_to_target_and_references`.
 
@@ -141,6 +146,14 @@ class Template(InstanceOperator):
 
     def _missing(self, name: str, fields: Dict[str, Any], kind: str, where: Optional[str] = None) -> MissingFieldError:
         where = where or self._placeholder_owner.get(name, "template")
+        format_text = getattr(self, where, None) if where.isidentifier() else None
+        if isinstance(format_text, str) and "{" in format_text:
+            return TemplateFormatKeyError(
+                f"Available {kind} fields are [{', '.join(map(str, fields))}] but {type(self).__name__}.{where} "
+                f"format requires a different ones: '{format_text}' (field '{name}' is missing).",
+                artifact=self.artifact_name,
+                field=name,
+            )
         return MissingFieldError(
             f"{type(self).__name__} {where} needs field '{name}', which is not among the instance's {kind} fields "
             f"(available: {', '.join(sorted(map(str, fields))) or 'none'}).",

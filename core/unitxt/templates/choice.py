@@ -252,8 +252,9 @@ class MultipleChoiceTemplate(InputFormatTemplate):
 
 
 class YesNoTemplate(InputFormatTemplate):
-    """Asks whether the instance belongs to a class: the answer is `yes_answer` iff the queried class (`class_field`,
-    an input field) is among the gold labels (`label_field`, a reference field holding a list or a single label)."""
+    """Asks whether the instance belongs to a class: the answer is `yes_answer` iff the queried class (`class_field`, a
+    non-empty text, read from the reference fields or else the input fields) is among the gold labels (`label_field`,
+    a reference field holding a list). Error wording follows the original's ('Available reference_fields are ...')."""
 
     class_field: str
     label_field: str
@@ -261,30 +262,46 @@ class YesNoTemplate(InputFormatTemplate):
     no_answer: str = "No"
 
     def _answer(self, class_sources: Tuple[Dict[str, Any], ...], reference_fields: Dict[str, Any]) -> str:
+        try:
+            labels = reference_fields[self.label_field]
+        except KeyError:
+            raise MissingFieldError(
+                f"Available reference_fields are {list(reference_fields)}, missing required label field: "
+                f"'{self.label_field}'.",
+                artifact=self.artifact_name,
+                field=self.label_field,
+            ) from None
+        if not isinstance(labels, (list, tuple)):
+            raise InstanceTypeError(
+                f"Unexpected value for gold_class_names: '{labels}'. Expecting a list. (label_field "
+                f"'{self.label_field}' must hold the list of gold labels, got {type(labels).__name__}.)",
+                artifact=self.artifact_name,
+                field=self.label_field,
+            )
         for fields in class_sources:
             if self.class_field in fields:
                 queried = fields[self.class_field]
                 break
         else:
-            raise self._missing(self.class_field, class_sources[0], "input", "class_field")
-        try:
-            labels = reference_fields[self.label_field]
-        except KeyError:
-            raise self._missing(self.label_field, reference_fields, "reference", "label_field") from None
-        if isinstance(labels, (str, int, float)):
-            labels = [labels]
-        if not isinstance(labels, (list, tuple, set)):
-            raise InstanceTypeError(
-                f"label_field '{self.label_field}' must hold a label or a list of labels, got {type(labels).__name__}.",
+            raise MissingFieldError(
+                f"Available reference_fields are {list(reference_fields)}, missing required class field: "
+                f"'{self.class_field}'.",
                 artifact=self.artifact_name,
-                field=self.label_field,
+                field=self.class_field,
+            )
+        if not queried or not isinstance(queried, str):
+            raise InstanceTypeError(
+                f"Unexpected value for queried_class_names: '{queried}'. Expected a string. (class_field "
+                f"'{self.class_field}' must hold a non-empty class name.)",
+                artifact=self.artifact_name,
+                field=self.class_field,
             )
         return self.yes_answer if queried in labels else self.no_answer
 
     def _target_and_references(
         self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], instance: Dict[str, Any]
     ) -> Tuple[str, List[str]]:
-        answer = self._answer((input_fields, reference_fields), reference_fields)
+        answer = self._answer((reference_fields, input_fields), reference_fields)
         return answer, [answer]
 
     def reference_fields_to_target_and_references(self, reference_fields: Dict[str, object]) -> Tuple[str, List[str]]:

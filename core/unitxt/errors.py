@@ -3,8 +3,9 @@
 import contextlib
 import logging
 import platform
+import re
 import warnings
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, List, Optional
 
 DOCUMENTATION_URL = "https://www.unitxt.ai/en/latest/"
 
@@ -170,6 +171,30 @@ class DataClassificationPolicyError(UnitxtError, PermissionError):
 
 class MissingRequirementError(UnitxtError, ImportError):
     """An optional package needed by a component is not installed."""
+
+
+class MissingRequirementsError(MissingRequirementError):
+    """Packages a component declares (`_requirements_list`) are absent or of the wrong version; lists them
+    (`missing_packages`, `version_mismatched_packages`) with one installation hint each (`installation_instructions`),
+    as the original's error of this name."""
+
+    def __init__(self, class_name: str, missing_packages: List[str], version_mismatched_packages: List[str],
+                 installation_instructions: List[str]):
+        self.class_name = class_name
+        self.missing_packages = list(missing_packages)
+        self.version_mismatched_packages = list(version_mismatched_packages)
+        self.installation_instructions = list(installation_instructions)
+        lines = [f"{class_name} needs packages that are not available:"]
+        if self.missing_packages:
+            lines.append(f"Missing package(s): {', '.join(self.missing_packages)}.")
+        if self.version_mismatched_packages:
+            lines.append(f"Version mismatch(es): {', '.join(self.version_mismatched_packages)}.")
+        lines.extend(self.installation_instructions)
+        wanted = self.missing_packages + [entry.split(" (installed", 1)[0] for entry in self.version_mismatched_packages]
+        if wanted:
+            lines.append("Install with: pip install " + " ".join(
+                name if re.fullmatch(r"[\w.\-\[\]]+", name) else f"'{name}'" for name in wanted))
+        super().__init__("\n".join(lines), artifact=class_name)
 
 
 class MetricError(UnitxtError, ValueError):

@@ -9,11 +9,18 @@ MultiStream applies it lazily. Instances are changed in place for speed: sources
 import json
 from typing import Any, Dict, Generator, Iterable, List, Optional, Tuple, Union
 
-from .artifact import Artifact
+from .artifact import Artifact, NonPositionalField
 from .dict_utils import dict_delete, dict_get, dict_has, dict_set
-from .errors import ArtifactConfigurationError, DataClassificationPolicyError, MissingFieldError, UnitxtError
+from .errors import (  # noqa: F401 - MissingRequirementsError: unitxt.operator is where the original defines it
+    ArtifactConfigurationError,
+    DataClassificationPolicyError,
+    MissingFieldError,
+    MissingRequirementsError,
+    UnitxtError,
+)
+from .general.requirements import PackageRequirementsMixin  # noqa: F401 - imported from here by components
 from .settings_utils import settings
-from .stream import GeneratorStream, ListStream, MultiStream, Stream
+from .stream import CachingStream, GeneratorStream, ListStream, MultiStream, Stream
 
 
 class OperatorError(UnitxtError):
@@ -33,29 +40,6 @@ def _policy_overrides() -> Dict[str, List[str]]:
     if not isinstance(parsed, dict):
         raise UnitxtError("UNITXT_DATA_CLASSIFICATION_POLICY must be a JSON object {artifact name: [policies]}.")
     return parsed
-
-
-class PackageRequirementsMixin:
-    """Components that need optional packages list them in `_requirements_list` ({package: install hint})."""
-
-    _requirements_list: Union[List[str], Dict[str, str]] = []
-
-    def check_missing_requirements(self) -> None:
-        import importlib.util
-
-        from .errors import MissingRequirementError
-
-        requirements = self._requirements_list
-        items = requirements.items() if isinstance(requirements, dict) else [(name, None) for name in requirements]
-        missing = [(name, hint) for name, hint in items if importlib.util.find_spec(name.split("[")[0]) is None]
-        if missing:
-            names = " ".join(name for name, _ in missing)
-            hints = "; ".join(hint for _, hint in missing if hint)
-            raise MissingRequirementError(
-                f"{type(self).__name__} requires package(s) not installed: {names}. "
-                f"Install with: pip install {names}" + (f" ({hints})" if hints else ""),
-                artifact=getattr(self, "artifact_name", type(self).__name__),
-            )
 
 
 class Operator(Artifact):
@@ -120,14 +104,26 @@ class MultiStreamOperator(Operator):
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
+    # True: every stream the operator outputs runs once and is replayed from memory; None/False: recomputed on
+    # every pass (the default: streams stay lazy)
+    caching: Optional[bool] = NonPositionalField(default=None)
+
     def process(self, multi_stream: MultiStream) -> MultiStream:
         raise NotImplementedError(f"{type(self).__name__}.process(multi_stream) is not implemented")
+
+    def _cached(self, result: MultiStream) -> MultiStream:
+        """The output streams, wrapped to be kept after their first complete pass when `caching` is True."""
+        if self.caching and isinstance(result, MultiStream):
+            for name, stream in list(result.items()):
+                if not isinstance(stream, CachingStream):
+                    result[name] = CachingStream(stream)
+        return result
 
     def __call__(self, multi_stream: Optional[MultiStream] = None) -> MultiStream:
         if multi_stream is None:
             multi_stream = MultiStream()
         try:
-            return self.process(multi_stream)
+            return self._cached(self.process(multi_stream))
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
 
@@ -143,7 +139,7 @@ class SourceOperator(MultiStreamOperator):
 
     def __call__(self, multi_stream: Optional[MultiStream] = None) -> MultiStream:
         try:
-            return self.process()
+            return self._cached(self.process())
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
 
@@ -230,7 +226,7 @@ class StreamOperator(MultiStreamOperator):
                 result[name] = GeneratorStream(self._run_stream, {"stream": stream, "stream_name": name})
             else:
                 result[name] = stream
-        return result
+        return self._cached(result)
 
 
 class PagedStreamOperator(StreamOperator):

@@ -57,6 +57,27 @@ class ListStream(Stream):
         return len(self.instances_list)
 
 
+class CachingStream(Stream):
+    """Wraps a stream so that it runs once: the first complete pass is kept and later passes replay it (the
+    operators' `caching=True`); a pass stopped early is not kept."""
+
+    def __init__(self, stream: Iterable[Dict[str, Any]]):
+        self.stream = stream
+        self.cache: Optional[List[Dict[str, Any]]] = None
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        if self.cache is not None:
+            return iter(self.cache)
+        return self._first_pass()
+
+    def _first_pass(self) -> Generator[Dict[str, Any], None, None]:
+        seen = []
+        for instance in self.stream:
+            seen.append(instance)
+            yield instance
+        self.cache = seen
+
+
 class MultiStream(dict):
     """Named streams (usually splits: train / validation / test)."""
 

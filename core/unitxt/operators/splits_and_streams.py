@@ -4,6 +4,7 @@ duplicating instances by list elements, numbering, frequency extraction, and `Ap
 
 import copy
 import json
+import time
 import random
 from collections import Counter
 from typing import Any, Callable, Dict, Generator, Iterable, List, Optional, Tuple, Union
@@ -383,6 +384,7 @@ _APPLY_FUNCTIONS: Dict[str, Callable] = {
     "str": str, "int": int, "float": float, "bool": bool, "len": len, "list": list, "sorted": sorted,
     "dict": dict, "tuple": tuple, "set": set,
     "abs": abs, "round": round, "min": min, "max": max, "sum": sum,
+    "time.time": time.time,  # the wall clock (no argument, no effect): the original's examples stamp instances with it
 }
 
 

@@ -60,7 +60,8 @@ def test_failures_are_one_line_and_exit_1(argv, message, capsys, tmp_path):
 
 
 def test_original_module_paths_lead_to_the_commands():
-    assert importlib.import_module("unitxt.evaluate_cli").main is main
+    steps = importlib.import_module("unitxt.evaluate_cli")  # the original's step functions (cli.steps)
+    assert steps.__name__ == "unitxt.cli.steps" and callable(steps.main) and steps.main is not main
     service = importlib.import_module("unitxt.service.metrics.main")
     assert service.start_metrics_http_service.__module__ == "unitxt.service.main"
     assert importlib.import_module("unitxt.service.metrics.tokens").create_token.__module__ == "unitxt.service.tokens"

@@ -33,7 +33,7 @@ MODULE_ALIASES: Dict[str, str] = {
     "llm_as_judge_constants": "judges.constants",
     "llm_as_judge_operators": "judges.operators",
     "ui": "explore",
-    "evaluate_cli": "cli.evaluate",
+    "evaluate_cli": "cli.steps",  # the original's step functions; the `unitxt-evaluate` command is cli.evaluate
     "service.metrics": "service",
     "base_metric": "metrics.base",  # HELM's unitxt metric imports unitxt.base_metric.Metric
     # this library's own paths before its packages by concept (evaluation, judges, rendering, sandbox, types)

@@ -1,0 +1,260 @@
+"""The evaluation command as the original's `unitxt.evaluate_cli` lays it out: one function per step (parse the
+options, load the recipes, build the engine, infer, score, save), each replaceable on its own, and `main()` running
+them in order. The names the steps use (`load_dataset`, `Benchmark`, `build_recipe`, the engines, `evaluate`,
+`settings`, `logger`, `datetime`) are looked up in this module, so a caller or a test can substitute any of them.
+
+`unitxt-evaluate` itself is `cli.evaluate` (one-line errors, exit codes); the options are shared (`arguments`).
+"""
+
+import argparse
+import json
+import logging
+import os
+import platform
+import sys
+import warnings
+from datetime import datetime
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..api import load_dataset
+from ..benchmark import Benchmark
+from ..evaluation.in_memory import evaluate
+from ..evaluation.results import EvaluationResults
+from ..inference import CrossProviderInferenceEngine, HFAutoModelInferenceEngine, InferenceEngine
+from ..logging_utils import get_logger
+from ..rendering.recipe import build_recipe
+from ..settings_utils import settings
+from .arguments import build_parser, key_values_or_json, recipe_overrides
+from .run_files import _plain, commit_hash, installed_packages, unitxt_version
+
+logger = get_logger()
+
+# --model_args / --gen_kwargs / --chat_template_kwargs values: "k=v,..." pairs or JSON (invalid JSON-looking text is
+# an argparse error); the parser's `type` is this very function
+try_parse_json = key_values_or_json
+
+
+def setup_parser() -> argparse.ArgumentParser:
+    """The options of the evaluation command (those of `unitxt-evaluate`)."""
+    return build_parser()
+
+
+def setup_logging(verbosity: str) -> None:
+    """Log at `verbosity` (DEBUG, INFO, ...) with time, logger and level on each line."""
+    logging.basicConfig(level=verbosity, format="%(asctime)s - %(name)s - %(levelname)s - %(message)s", force=True)
+    get_logger().setLevel(verbosity)
+
+
+def prepare_output_paths(output_path: str, prefix: str) -> Tuple[str, str]:
+    """Create `output_path`; return (<output_path>/<prefix>.json, <output_path>/<prefix>_samples.json) - the names
+    before the run's time is put in front (see `_save_results_to_disk`)."""
+    os.makedirs(output_path, exist_ok=True)
+    return os.path.join(output_path, f"{prefix}.json"), os.path.join(output_path, f"{prefix}_samples.json")
+
+
+def configure_unitxt_settings(args: argparse.Namespace) -> Any:
+    """The settings context the run happens in (HF datasets cache off, unverified code allowed, cache folder)."""
+    overrides: Dict[str, Any] = {
+        "disable_hf_datasets_cache": args.disable_hf_cache,
+        "allow_unverified_code": args.trust_remote_code,
+    }
+    if args.cache_dir:
+        overrides["hf_cache_dir"] = args.cache_dir
+        os.environ["HF_DATASETS_CACHE"] = args.cache_dir  # read directly by parts of the HF libraries
+        os.environ["HF_HOME"] = args.cache_dir
+        logger.info(f"Set HF_DATASETS_CACHE to: {args.cache_dir}")
+    if args.disable_hf_cache:
+        os.environ["UNITXT_DISABLE_HF_DATASETS_CACHE"] = "True"
+    logger.info(f"Applying unitxt settings: {overrides}")
+    return settings.context(**overrides)
+
+
+def cli_load_dataset(args: argparse.Namespace) -> Any:
+    """The rows of `args.split` of every recipe in --tasks, as one benchmark whose subsets are the recipe strings
+    (a single benchmark name keeps its own subsets); --limit, --num_fewshots, --apply_chat_template apply to each."""
+    logger.info(f"Loading task/dataset using identifier: '{args.tasks}' with split '{args.split}'")
+    subsets = {task: build_recipe(task, **recipe_overrides(args)) for task in args.tasks}
+    if len(subsets) == 1 and isinstance(next(iter(subsets.values())), Benchmark):
+        source = next(iter(subsets.values()))
+    else:
+        source = Benchmark(subsets=subsets)
+    dataset = load_dataset(source, split=args.split)
+    logger.info(f"Dataset loaded successfully. Number of instances: {len(dataset)}")
+    return dataset
+
+
+def prepare_kwargs(kwargs: Any) -> Dict[str, Any]:
+    """A parsed option value as a dict: a dict as is, None as {}, anything else {} with a warning."""
+    if not isinstance(kwargs, dict) and kwargs is not None:
+        logger.warning(f"Could not parse kwargs '{kwargs}' as JSON or key-value pairs. Treating as empty.")
+    prepared = kwargs if isinstance(kwargs, dict) else {}
+    logger.info(f"Using kwargs: {prepared}")
+    return prepared
+
+
+def initialize_inference_engine(args: argparse.Namespace, model_args_dict: Dict[str, Any],
+                                chat_kwargs_dict: Optional[Dict[str, Any]]) -> Any:
+    """The engine --model names: 'hf' -> HFAutoModelInferenceEngine(model_name=<pretrained>, ..., batch_size,
+    chat_kwargs_dict); 'cross_provider' -> CrossProviderInferenceEngine(model=<model_name>, ...). Records the
+    engine's model in `args.model` for the results file."""
+    kind = str(args.model).lower()
+    if kind == "hf":
+        if "pretrained" not in model_args_dict:
+            raise ValueError("Argument 'pretrained' is required in --model_args when --model is 'hf'")
+        name = model_args_dict.pop("pretrained")
+        model_args_dict["batch_size"] = args.batch_size
+        logger.info(f"Initializing HFAutoModelInferenceEngine for model: {name} with {model_args_dict}")
+        engine = HFAutoModelInferenceEngine(model_name=name, **model_args_dict, chat_kwargs_dict=chat_kwargs_dict)
+        args.model = getattr(engine, "model_name", name)
+        return engine
+    if kind == "cross_provider":
+        if "model_name" not in model_args_dict:
+            raise ValueError("Argument 'model_name' is required in --model_args when --model is 'cross_provider'")
+        name = model_args_dict.pop("model_name")
+        if "max_tokens" not in model_args_dict and "max_new_tokens" not in model_args_dict:
+            logger.warning(f"'max_tokens' or 'max_new_tokens' not found in --model_args, {name} might require it.")
+        logger.info(f"Initializing CrossProviderInferenceEngine for model: {name} with {model_args_dict}")
+        engine = CrossProviderInferenceEngine(model=name, **model_args_dict)
+        args.model = engine.get_engine_id()
+        return engine
+    raise ValueError(f"--model must be 'hf' or 'cross_provider', got '{args.model}'.")
+
+
+def run_inference(engine: Any, dataset: Any) -> List[Any]:
+    """The engine's predictions for the dataset; a count different from the dataset's is logged as an error."""
+    logger.info("Starting inference...")
+    try:
+        predictions = engine.infer(dataset)
+    except Exception:
+        logger.exception("An error occurred during inference")
+        raise
+    logger.info("Inference completed.")
+    if not predictions:
+        logger.warning("Inference returned no predictions.")
+        return []
+    if len(predictions) != len(dataset):
+        logger.error(f"Inference returned an unexpected number of predictions ({len(predictions)}). "
+                     f"Expected {len(dataset)}.")
+    return predictions
+
+
+def run_evaluation(predictions: List[Any], dataset: Any) -> Any:
+    """Score the predictions: the EvaluationResults ([] when there are no predictions); RuntimeError when the
+    scoring returns nothing or something else than EvaluationResults."""
+    logger.info("Starting evaluation...")
+    if not predictions:
+        logger.warning("Skipping evaluation as there are no predictions.")
+        return []
+    try:
+        results = evaluate(predictions=predictions, data=dataset)
+        logger.info("Evaluation completed.")
+        if not results:
+            logger.error("Evaluation returned no results (empty list/None).")
+            raise RuntimeError("Evaluation returned no results.")
+        if not isinstance(results, EvaluationResults):
+            logger.error(f"Evaluation returned unexpected type: {type(results)}.")
+            raise RuntimeError(f"Evaluation returned unexpected type: {type(results)}")
+        return results
+    except Exception:
+        logger.exception("An error occurred during evaluation")
+        raise
+
+
+def _get_unitxt_commit_hash() -> Optional[str]:
+    return commit_hash()
+
+
+def _get_unitxt_version() -> str:
+    return unitxt_version()
+
+
+def _get_installed_packages() -> Dict[str, str]:
+    return installed_packages()
+
+
+def prepend_timestamp_to_path(original_path: str, timestamp: str) -> str:
+    """'<dir>/<name>' -> '<dir>/<timestamp>_<name>'."""
+    directory, name = os.path.split(original_path)
+    return os.path.join(directory, f"{timestamp}_{name}")
+
+
+def _utc_now_text() -> str:
+    with warnings.catch_warnings():  # utcnow is deprecated from Python 3.12; the naive UTC time is what is written
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return datetime.utcnow().isoformat() + "Z"
+
+
+def _save_results_to_disk(args: argparse.Namespace, global_scores: Any, all_samples_data: Dict[str, List[Any]],
+                          results_path: str, samples_path: str) -> None:
+    """Write {"environment_info", "results"} to <time>_<results file> and, with --log_samples,
+    {"environment_info", "samples"} to <time>_<samples file>; a failed write is logged, not raised."""
+    environment_info = {
+        "timestamp_utc": _utc_now_text(),
+        "command_line_invocation": list(sys.argv),
+        "parsed_arguments": {key: _plain(value) for key, value in vars(args).items()},
+        "unitxt_version": _get_unitxt_version(),
+        "unitxt_commit_hash": _get_unitxt_commit_hash() or "N/A",
+        "python_version": platform.python_version(),
+        "system": platform.system(),
+        "system_version": platform.version(),
+        "installed_packages": _get_installed_packages(),
+    }
+    timestamp = datetime.now().strftime("%Y-%m-%dT%H-%M-%S")
+    results_path = prepend_timestamp_to_path(results_path, timestamp)
+    samples_path = prepend_timestamp_to_path(samples_path, timestamp)
+    files = [(results_path, {"environment_info": environment_info, "results": _plain(global_scores)})]
+    logger.info(f"Saving global results summary to: {results_path}")
+    if args.log_samples:
+        logger.info(f"Saving detailed samples to: {samples_path}")
+        files.append((samples_path, {"environment_info": environment_info, "samples": _plain(all_samples_data)}))
+    for path, content in files:
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(content, handle, indent=4, ensure_ascii=False)
+        except (OSError, TypeError) as error:
+            logger.error(f"Failed to write {path}: {error}")
+
+
+def process_and_save_results(args: argparse.Namespace, evaluation_results: Any, results_path: str,
+                             samples_path: str) -> None:
+    """Log the subsets' summary table and save the scores, with each instance grouped by its recipe (the first
+    entry of its `subset`) and without `postprocessors`."""
+    try:
+        subsets_scores = evaluation_results.subsets_scores
+        grouped: Dict[str, List[Dict[str, Any]]] = {}
+        for instance in evaluation_results.instance_scores:
+            row = {key: value for key, value in instance.items() if key != "postprocessors"}
+            grouped.setdefault((row.get("subset") or [""])[0], []).append(row)
+        logger.info(f"\n{subsets_scores.summary}")
+        _save_results_to_disk(args, subsets_scores, grouped, results_path, samples_path)
+    except Exception:
+        logger.exception("An error occurred during result processing or saving")
+        raise
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """Run the steps in order; any failure is logged and exits with status 1."""
+    args = setup_parser().parse_args(argv)
+    setup_logging(args.verbosity)
+    logger.info("Starting Unitxt Evaluation CLI")
+    logger.debug(f"Parsed arguments: {vars(args)}")
+    try:
+        results_path, samples_path = prepare_output_paths(args.output_path, args.output_file_prefix)
+        with configure_unitxt_settings(args):
+            dataset = cli_load_dataset(args)
+            model_args = prepare_kwargs(args.model_args)
+            gen_kwargs = prepare_kwargs(args.gen_kwargs)
+            chat_kwargs = prepare_kwargs(args.chat_template_kwargs)
+            model_args.update(gen_kwargs)
+            engine = initialize_inference_engine(args, model_args, chat_kwargs)
+            predictions = run_inference(engine, dataset)
+            results = run_evaluation(predictions, dataset)
+            process_and_save_results(args, results, results_path, samples_path)
+    except Exception as error:  # noqa: BLE001 - the command reports every failure and exits 1
+        logger.exception(f"{type(error).__name__}: {error}")
+        sys.exit(1)
+    logger.info("Unitxt Evaluation CLI finished successfully.")
+
+
+if __name__ == "__main__":
+    main()

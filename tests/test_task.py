@@ -41,6 +41,24 @@ def test_task_reshapes_instance_and_applies_defaults():
     }
 
 
+def test_set_default_values_fills_only_missing_fields_in_a_new_dict():
+    task = Task(
+        input_fields={"claim": "str", "language": "str"},
+        reference_fields={"verdicts": "List[str]"},
+        metrics=["metrics.accuracy"],
+        defaults={"language": "en", "verdicts": ["unknown"]},
+    )
+    given = {"claim": "the sky is green", "verdicts": []}
+    filled = task.set_default_values(given)
+    assert filled == {"claim": "the sky is green", "verdicts": [], "language": "en"}
+    assert given == {"claim": "the sky is green", "verdicts": []}  # the input is not changed
+    assert task.set_default_values({"claim": "c", "language": None}) == {
+        "claim": "c", "language": None, "verdicts": ["unknown"]}
+    plain = Task(input_fields={"claim": "str"}, reference_fields={}, metrics=["metrics.accuracy"])
+    row = {"claim": "x"}
+    assert plain.set_default_values(row) is row
+
+
 def test_wrong_type_error_names_field_expected_and_actual():
     task = Task(input_fields={"choices": List[str]}, reference_fields={"answer": int})
     with pytest.raises(InstanceTypeError) as info:

@@ -174,8 +174,13 @@ class Task(InstanceOperator):
             return False
         return True
 
+    def set_default_values(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        """The instance with `defaults` filled in for the fields it lacks (a new dict; a field given as None keeps
+        None, and is type checked)."""
+        return {**self.defaults, **instance} if self.defaults else instance
+
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
-        if self.defaults:  # only for missing fields (a None given stays None, and is checked), as in the original
+        if self.defaults:  # only for missing fields, as in the original (in place: the operator owns the instance)
             for field, value in self.defaults.items():
                 if field not in instance:
                     instance[field] = value

@@ -7,7 +7,7 @@ import pytest
 
 from unitxt.artifact import from_serializable
 from unitxt.errors import UnitxtError
-from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, MultipleChoiceTemplate
+from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, MultipleChoiceTemplate, SpanLabelingTemplate
 from unitxt.templates.judging import (
     DialogFieldsData,
     DialogPairwiseChoiceTemplate,
@@ -147,4 +147,53 @@ def test_span_labeling_json_template():
                                {"spans_starts": [15, 0, 8], "spans_ends": [19, 3, 11], "labels": ["LOC", "PER", "PER"],
                                 "text": "Ann met Bob in Rome"})
     assert json.loads(rendered["target"]) == {"PER": ["Ann", "Bob"], "LOC": ["Rome"]}
-    assert template.render({"text": "x"}, {"spans_starts": [], "spans_ends": [], "labels": []})["references"] == []
+    empty = template.render({"text": "x"}, {"spans_starts": [], "spans_ends": [], "labels": []})
+    assert (empty["target"], empty["references"]) == ("None", ["None"])  # as the original (no span: "None")
+
+
+def test_span_texts_escape_separators_and_the_parser_reads_them_back():
+    from unitxt.processors import ToSpanLabelPairs
+
+    template = SpanLabelingTemplate(input_format="{text}")
+    text = "Smith, J.: CEO of A:B Corp"
+    rendered = template.render({"text": text}, {"spans_starts": [0, 18], "spans_ends": [9, 26],
+                                                "labels": ["PER", "ORG"], "text": text})
+    assert rendered["target"] == "Smith\\, J.: PER, A\\:B Corp: ORG"
+    assert ToSpanLabelPairs().process_value(rendered["target"]) == [("Smith\\, J.", "PER"), ("A\\:B Corp", "ORG")]
+    plain = SpanLabelingTemplate(input_format="{text}", escape_characters=None)
+    assert plain.render({"text": text}, {"spans_starts": [18], "spans_ends": [26], "labels": ["ORG"],
+                                         "text": text})["target"] == "A:B Corp: ORG"
+
+
+def test_apply_single_and_random_template_render_instance_and_demos():
+    from unitxt.templates import ApplyRandomTemplate, ApplySingleTemplate
+
+    first = InputOutputTemplate(input_format="Q1 {q}", output_format="{a}")
+    second = InputOutputTemplate(input_format="Q2 {q}", output_format="{a}")
+    row = {"input_fields": {"q": "2+2"}, "reference_fields": {"a": "4"},
+           "demos": [{"input_fields": {"q": "1+1"}, "reference_fields": {"a": "2"}}]}
+    single = ApplySingleTemplate(template=first, demos_field="demos").process_instance(row)
+    assert single["source"] == "Q1 2+2" and single["recipe_metadata"]["template"] is first
+    assert single["demos"][0]["source"] == "Q1 1+1" and single["demos"][0]["input_fields"] == {"q": "1+1"}
+    chooser = ApplyRandomTemplate(templates=[first, second], demos_field="demos")
+    picked = chooser.process_instance(row)
+    assert picked["recipe_metadata"]["template"] in (first, second)
+    assert picked["demos"][0]["source"].split()[0] == picked["source"].split()[0]  # one template per instance
+    assert all(chooser.process_instance(row)["source"] == picked["source"] for _ in range(3))
+    with pytest.raises(UnitxtError, match="demos"):
+        ApplySingleTemplate(template=first, demos_field="demos").process_instance(
+            {"input_fields": {"q": "x"}, "reference_fields": {"a": "y"}})
+
+
+def test_base_template_hooks_reached_through_super_return_none():
+    from unitxt.templates import Template, TemplatesDict, TemplatesList
+
+    class Echo(Template):
+        def input_fields_to_source(self, input_fields):
+            return super().input_fields_to_source(input_fields) or "echo"
+
+        def reference_fields_to_target_and_references(self, reference_fields):
+            return super().reference_fields_to_target_and_references(reference_fields) or ("t", ["t"])
+
+    assert Echo().render({"x": 1}, {"y": 2})["source"] == "echo"
+    assert len(TemplatesDict()) == 0 and len(TemplatesList()) == 0

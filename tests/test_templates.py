@@ -361,8 +361,13 @@ def test_literal_braces_in_templates():
 def test_multi_reference_random_reference_is_seeded():
     template = MultiReferenceTemplate(input_format="{q}", references_field="answers", random_reference=True)
     answers = [f"a{i}" for i in range(20)]
+    # the seed is the verbalised reference fields (as the original): the same answers give the same pick whatever
+    # the question, other answer lists give other picks
     targets = {template.render({"q": f"question {i}"}, {"answers": answers})["target"] for i in range(30)}
-    assert targets <= set(answers) and len(targets) > 1
+    assert len(targets) == 1 and targets <= set(answers)
+    picks = {template.render({"q": "q"}, {"answers": [f"b{i}-{j}" for j in range(20)]})["target"][-2:]
+             for i in range(30)}
+    assert len(picks) > 1
     first = template.render({"q": "same"}, {"answers": answers})
     assert all(template.render({"q": "same"}, {"answers": answers}) == first for _ in range(5))
     assert first["references"] == answers

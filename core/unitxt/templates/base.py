@@ -11,12 +11,12 @@ str, lists joined by ", ", dicts as JSON); `instruction` and `target_prefix` are
 """
 
 import json
-import random
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..artifact import Artifact
 from ..errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
 from ..operator import InstanceOperator
+from ..random_utils import new_random_generator
 from ..sandbox.format_strings import CompiledFormat, RepeatMemo, compile_format
 from ..serializers import DefaultSerializer, Serializer, default_serialize, serialize_value
 
@@ -96,14 +96,20 @@ class Template(InstanceOperator):
 
     # ------------------------------------------------------------------ the documented extension points
     def input_fields_to_source(self, input_fields: Dict[str, object]) -> str:
-        """Create the textual input for the model from the input fields."""
-        raise NotImplementedError(f"{type(self).__name__} must implement input_fields_to_source(input_fields)")
+        """Create the textual input for the model from the input fields (a subclass implements it; reached through
+        super() from an implementation it returns None, as the original's abstract method)."""
+        if type(self).input_fields_to_source is Template.input_fields_to_source:
+            raise NotImplementedError(f"{type(self).__name__} must implement input_fields_to_source(input_fields)")
+        return None
 
     def reference_fields_to_target_and_references(self, reference_fields: Dict[str, object]) -> Tuple[str, List[str]]:
-        """Return (target, references): all verbalised references and the one used when the instance is a demo."""
-        raise NotImplementedError(
-            f"{type(self).__name__} must implement reference_fields_to_target_and_references(reference_fields)"
-        )
+        """Return (target, references): all verbalised references and the one used when the instance is a demo (a
+        subclass implements it; reached through super() from an implementation it returns None)."""
+        if type(self).reference_fields_to_target_and_references is Template.reference_fields_to_target_and_references:
+            raise NotImplementedError(
+                f"{type(self).__name__} must implement reference_fields_to_target_and_references(reference_fields)"
+            )
+        return None
 
     # ------------------------------------------------------------------ internal hooks (built-ins override them)
     def _source(self, input_fields: Dict[str, Any], values: Dict[str, Any], instance: Dict[str, Any]) -> str:
@@ -366,7 +372,7 @@ class InputOutputTemplate(InputFormatTemplate):
 
 class MultiReferenceTemplate(InputFormatTemplate):
     """All texts of the list in `references_field` are references; the target is the first (or, with
-    `random_reference`, one chosen with a seed derived from the instance's input fields)."""
+    `random_reference`, one chosen with a seed derived from the verbalised reference fields, as the original)."""
 
     references_field: str
     random_reference: bool = False
@@ -390,8 +396,10 @@ class MultiReferenceTemplate(InputFormatTemplate):
         if not raw:  # no reference (e.g. a judge over questions alone): empty target, as the original
             return "", []
         references = [item if type(item) is str else self._serialize(item, instance) for item in raw]
-        if self.random_reference:
-            target = random.Random(_content_seed(input_fields, references)).choice(references)
+        if self.random_reference:  # seeded by the verbalised reference fields, as the original
+            seed = {name: references if name == self.references_field else self._serialize(value, instance)
+                    for name, value in reference_fields.items()}
+            target = new_random_generator(seed).choice(references)
         else:
             target = references[0]
         return target, references

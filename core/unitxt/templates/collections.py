@@ -44,7 +44,7 @@ class DictCollection(Collection):
 class TemplatesList(Artifact):
     """A list of templates (strings are catalog names, resolved when read)."""
 
-    items: List[Template]
+    items: List[Template] = []
     _positional_args = ("items",)
 
     def __iter__(self):
@@ -60,7 +60,7 @@ class TemplatesList(Artifact):
 class TemplatesDict(Artifact):
     """Named templates (strings are catalog names, resolved when read)."""
 
-    items: Dict[str, Template]
+    items: Dict[str, Template] = {}
     _positional_args = ("items",)
 
     def __iter__(self):

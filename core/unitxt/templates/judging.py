@@ -258,8 +258,8 @@ class JsonOutputTemplate(InputOutputTemplate):
 
 
 class SpanLabelingJsonTemplate(SpanLabelingTemplate):
-    """Span labeling with a JSON target: {label: [span, ...]} in text order ("" when there is no span, then no
-    reference)."""
+    """Span labeling with a JSON target: {label: [span, ...]} in text order, spans as written (`empty_target`, "None",
+    when there is no span)."""
 
     postprocessors: List[Any] = ["processors.load_json", "processors.dict_of_lists_to_value_key_pairs"]
 
@@ -273,7 +273,7 @@ class SpanLabelingJsonTemplate(SpanLabelingTemplate):
             if self.labels_support is None or label in self.labels_support:
                 groups.setdefault(str(label), []).append(str(text)[start:end])
         if not groups:
-            return "", []
+            return self.empty_target, [self.empty_target]
         target = json.dumps(groups, ensure_ascii=False)
         return target, [target]
 

@@ -11,7 +11,8 @@ class SpanLabelingTemplate(InputFormatTemplate):
     """Span extraction: the target lists the gold spans as `span_label_format` items ("Miramar: Location") joined by
     `span_separator`; the span texts are cut from `text_field` (an input field) at `spans_starts_field` /
     `spans_ends_field` (reference fields, character offsets, end exclusive) and paired with `labels_field`, in text
-    order. Only labels in `labels_support` are kept when it is set; with no (kept) span the target is `empty_target`.
+    order, with the `escape_characters` of a span text backslash-escaped ("Goo:gle" -> "Goo\\:gle"). Only labels in
+    `labels_support` are kept when it is set; with no (kept) span the target is `empty_target`.
     The default post-processor parses "span: label, ..." back into [span, label] pairs.
     """
 
@@ -23,6 +24,7 @@ class SpanLabelingTemplate(InputFormatTemplate):
     span_label_format: str = "{span}: {label}"
     span_separator: str = ", "
     empty_target: str = "None"
+    escape_characters: Optional[List[str]] = [":", ","]  # backslash-escaped in span texts (the parser honours it)
     postprocessors: List[Any] = ["processors.to_span_label_pairs"]
 
     def prepare(self) -> None:
@@ -55,7 +57,10 @@ class SpanLabelingTemplate(InputFormatTemplate):
         for start, end, label in sorted(zip(starts, ends, labels), key=lambda item: (item[0], item[1])):
             if self.labels_support is not None and label not in self.labels_support:
                 continue
-            values = {"span": str(text)[start:end], "label": str(label)}
+            span = str(text)[start:end]
+            for character in self.escape_characters or ():
+                span = span.replace(character, "\\" + character)
+            values = {"span": span, "label": str(label)}
             items.append(self._span_label.render(values, "span_label_format"))
         return self.span_separator.join(items) if items else self.empty_target
 

@@ -463,3 +463,16 @@ def test_round_trip(artifact):
     if isinstance(artifact, (SystemFormat, ChatAPIFormat)):
         instance = {"source": "Q", "instruction": "I", "demos": [{"source": "s", "target": "t"}], "examples": []}
         assert restored.process(copy.deepcopy(instance)) == artifact.process(copy.deepcopy(instance))
+
+
+def test_chat_demo_answers_lead_with_the_instance_target_prefix():
+    # as the original: every assistant turn of a demo starts with the instance's target_prefix
+    result = ChatAPIFormat().process({
+        "source": "capital of Peru?", "target_prefix": "City: ", "instruction": "",
+        "demos": [{"source": "capital of Chile?", "target": "Santiago", "target_prefix": "Answer: "}],
+    })
+    assert result["source"] == [
+        {"role": "user", "content": "capital of Chile?"},
+        {"role": "assistant", "content": "City: Santiago"},
+        {"role": "user", "content": "capital of Peru?"},
+    ]

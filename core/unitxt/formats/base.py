@@ -135,7 +135,8 @@ class SystemFormat(Format):
 
 class ChatAPIFormat(Format):
     """Chat messages: a system turn (system prompt and instruction, one per line; omitted when both are empty), then
-    per demo a user turn (its source) and an assistant turn (target_prefix + target), then the user's source.
+    per demo a user turn (its source) and an assistant turn (the instance's target_prefix + the demo's target), then
+    the user's source.
 
     With `demos_in_one_turn`, the demos are formatted with `demo_format` and concatenated in front of the source in a
     single user turn (no assistant turns), which keeps user/assistant turns alternating.
@@ -171,7 +172,8 @@ class ChatAPIFormat(Format):
             for index, demo in enumerate(demos):
                 values = self.demo_values(demo, index)
                 messages.append({"role": "user", "content": values["source"]})
-                messages.append({"role": "assistant", "content": values["target_prefix"] + values["target"]})
+                # the instance's target prefix leads every answer (as the original; demos of one template share it)
+                messages.append({"role": "assistant", "content": target_prefix + values["target"]})
             messages.append({"role": "user", "content": source})
         media = instance.get("media")
         if media and (media.get("images") or media.get("audios")):  # OpenAI content parts for media placeholders

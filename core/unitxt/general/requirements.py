@@ -14,16 +14,19 @@ Requirements = Union[List[str], Dict[str, str]]
 _SPECIFIER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*(.*)$")
 
 
+def _importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name.replace("-", "_")) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def _installed_version(name: str) -> Optional[str]:
     """The installed distribution's version, "" for an importable module without distribution data, else None."""
     try:
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
-        pass
-    try:
-        return "" if importlib.util.find_spec(name.replace("-", "_")) is not None else None
-    except (ImportError, ValueError):
-        return None
+        return "" if _importable(name) else None
 
 
 def _version_tuple(version: str) -> Tuple[int, ...]:
@@ -55,6 +58,8 @@ def find_unmet(requirements: Requirements) -> Tuple[List[str], List[str], List[s
     for requirement, instruction in items:
         match = _SPECIFIER.match(requirement)
         name, specifier = (match.group(1), match.group(3).strip()) if match else (requirement, "")
+        if not specifier and _importable(name):  # the common case, cheap: no distribution metadata read
+            continue
         version = _installed_version(name)
         if version is None:
             missing.append(requirement)

@@ -238,3 +238,12 @@ def test_importing_engines_does_not_import_torch_or_transformers():
             "print(sorted(m for m in ('torch', 'transformers', 'openai', 'huggingface_hub') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_mock_logprobs_default_value_factory_is_a_fresh_single_token_answer():
+    from unitxt.inference import mock_logprobs_default_value_factory
+
+    first = mock_logprobs_default_value_factory()
+    assert first == [{"logprob": -1, "text": "[[10]]", "top_tokens": [{"logprob": -1, "text": "[[10]]"}]}]
+    first[0]["text"] = "changed"
+    assert mock_logprobs_default_value_factory()[0]["text"] == "[[10]]"

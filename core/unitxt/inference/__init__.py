@@ -16,7 +16,7 @@ from .hf_local import (
     HFOptionSelectingInferenceEngine,
     HFPipelineBasedInferenceEngine,
 )
-from .mock_generic import GenericInferenceEngine, MockInferenceEngine, load_engine
+from .mock_generic import GenericInferenceEngine, MockInferenceEngine, load_engine, mock_logprobs_default_value_factory
 from .openai_engines import (
     AzureOpenAIInferenceEngine,
     LiteLLMInferenceEngine,
@@ -46,5 +46,5 @@ __all__ = [
     "HFOptionSelectingInferenceEngine", "OptionSelectingByLogProbsInferenceEngine",
     "OpenAiOptionSelectingInferenceEngine", "VLLMInferenceEngine", "WMLInferenceEngine", "WMLInferenceEngineChat",
     "WMLInferenceEngineGeneration", "LMMSEvalInferenceEngine", "MockInferenceEngine", "GenericInferenceEngine",
-    "load_engine",
+    "load_engine", "mock_logprobs_default_value_factory",
 ]

@@ -6,6 +6,11 @@ from typing import Any, Dict, List, Optional, Union
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
 
 
+def mock_logprobs_default_value_factory() -> List[Dict[str, Any]]:
+    """The original's default log-probability answer of a mock engine: one token "[[10]]" with logprob -1."""
+    return [{"logprob": -1, "text": "[[10]]", "top_tokens": [{"logprob": -1, "text": "[[10]]"}]}]
+
+
 class MockInferenceEngine(InferenceEngine):
     """Answers `default_inference_value` for every row, or echoes the prompt text with `echo=True`.
 

@@ -19,6 +19,7 @@ _EXPORTS: Dict[str, str] = {
                                       "MultiStreamOperator", "PagedStreamOperator", "SequentialOperator",
                                       "SourceOperator")},
     "LiteralEval": "..processors",  # one literal_eval type, also importable from here
+    "ApplyMetric": "..metrics.lists",  # scores with metrics named in the data: lives with MetricsList
 }
 
 

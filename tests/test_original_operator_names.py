@@ -109,3 +109,51 @@ def test_apply_metric_scores_with_named_metrics_first_one_main():
     assert listed["score_name"] == "accuracy" and "f1_micro" in listed
     with pytest.raises(Exception, match="Missing metric names in field 'm'"):
         _scored("")
+
+
+# --- behaviours the original's users rely on (second batch) ---------------------------------------------------------
+
+from unitxt.operators import CastFields, FieldOperator, FilterByCondition, FilterByExpression, MapInstanceValues, Rename
+
+
+def test_check_operator_returns_the_outputs_and_compares_as_json():
+    outputs = check_operator(MapInstanceValues(mappers={"k": {"1": [1, 2]}}), [{"k": 1}], [{"k": [1, 2]}])
+    assert outputs == [{"k": [1, 2]}]
+    assert check_operator(Rename(field="k", to_field="j"), [], []) == []
+
+
+def test_map_instance_values_hands_out_copies_of_mapped_containers():
+    operator = MapInstanceValues(mappers={"k": {"1": {"deep": [7]}}})
+    first = apply_operator(operator, [{"k": 1}])
+    first[0]["k"]["deep"].append(8)
+    assert apply_operator(operator, [{"k": 1}]) == [{"k": {"deep": [7]}}]
+
+
+def test_field_operator_super_process_value_is_a_no_op():
+    class Echo(FieldOperator):
+        def process_value(self, value):
+            assert super().process_value(value) is None
+            return value
+
+    assert Echo(field="x").process_value(3) == 3
+
+
+def test_filter_errors_keep_the_original_types_and_sentences():
+    with pytest.raises(ValueError):
+        FilterByCondition(values={"n": 1}, condition="between")
+    with pytest.raises(KeyError, match=r"Required filter field \('zz'\) in FilterByCondition is not found in instance"):
+        apply_operator(FilterByCondition(values={"zz": 1}, condition="eq"), [{"n": 1}])
+    with pytest.raises(RuntimeError, match="FilterByExpression filtered out every instance in stream 'test'. If this "
+                                           "is intended set error_on_filtered_all=False"):
+        apply_operator(FilterByExpression(expression="n > 5"), [{"n": 1}])
+    with pytest.raises(Exception, match="name 'q' is not defined"):
+        apply_operator(FilterByExpression(expression="q > 5"), [{"n": 1}])
+
+
+def test_retired_query_flags_are_accepted_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match="Field 'use_query' is deprecated"):
+        operator = Rename(field_to_field={"p/q": "r"}, use_query=True)
+    assert apply_operator(operator, [{"p": {"q": 1}}]) == [{"r": 1}]
+    with pytest.warns(DeprecationWarning, match="Field 'use_nested_query' is deprecated"):
+        cast = CastFields(fields={"p/q": "int"}, use_nested_query=True)
+    assert apply_operator(cast, [{"p": {"q": "4"}}]) == [{"p": {"q": 4}}]

@@ -157,3 +157,38 @@ def test_retired_query_flags_are_accepted_with_a_deprecation_warning():
     with pytest.warns(DeprecationWarning, match="Field 'use_nested_query' is deprecated"):
         cast = CastFields(fields={"p/q": "int"}, use_nested_query=True)
     assert apply_operator(cast, [{"p": {"q": "4"}}]) == [{"p": {"q": 4}}]
+
+
+# --- third batch: Apply's function texts, balancer order, SelectFields, ShuffleFieldValues --------------------------
+
+from unitxt.operators import Apply, MinimumOneExamplePerLabelRefiner, SelectFields, ShuffleFieldValues
+
+
+def test_apply_function_text_round_trip():
+    assert Apply.function_to_str(str.lower) == "str.lower"
+    assert Apply.function_to_str(sorted) == "builtins.sorted"
+    assert Apply.str_to_function("builtins.sorted")([3, 1]) == [1, 3]
+    assert Apply.str_to_function("str.lower")("AB") == "ab"
+    with pytest.raises(ValueError):
+        Apply.str_to_function("os.system")
+    assert Apply("w", function="tuple", to_field="t").process({"w": ["p", "q"]}) == {"w": ["p", "q"], "t": ("p", "q")}
+
+
+def test_minimum_one_per_label_order_is_the_originals():
+    rows = [{"lab": lab, "n": n} for n, lab in enumerate(["x", "x", "x", "y", "z", "x"])]
+    outputs = apply_operator(MinimumOneExamplePerLabelRefiner(fields=["lab"], max_instances=4), rows)
+    assert [row["n"] for row in outputs] == [0, 4, 1, 3]  # unitxt 1.26.10 gives this order (global seed 42)
+
+
+def test_select_fields_keeps_policy_and_recipe_metadata():
+    row = {"q": 1, "r": 2, "data_classification_policy": ["public"], "recipe_metadata": {"t": 1}}
+    assert apply_operator(SelectFields(fields=["q"]), [row]) == [
+        {"q": 1, "data_classification_policy": ["public"], "recipe_metadata": {"t": 1}}]
+
+
+def test_shuffle_field_values_positional_pair_and_process_value():
+    operator = ShuffleFieldValues([["src", "dst"]])
+    assert (operator.field, operator.to_field) == ("src", "dst")
+    shuffled = operator.process_value(list(range(10)))
+    assert sorted(shuffled) == list(range(10)) and shuffled != list(range(10))
+    assert apply_operator(operator, [{"src": list(range(10))}])[0]["dst"] == shuffled

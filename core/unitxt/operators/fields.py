@@ -144,12 +144,12 @@ class RemoveFields(InstanceOperator):
 
 
 class SelectFields(InstanceOperator):
-    """Keep only the listed top-level fields (and the data classification tag)."""
+    """Keep only the listed top-level fields (and the data classification tag and recipe metadata, when present)."""
 
     fields: List[str]
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
-        keep = set(self.fields) | {"data_classification_policy"}
+        keep = set(self.fields) | {"data_classification_policy", "recipe_metadata"}
         missing = [field for field in self.fields if field not in instance]
         if missing:
             dict_get(instance, missing[0])

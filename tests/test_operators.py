@@ -102,7 +102,7 @@ def test_doc_check_operator_example():
     operator = AddNumber(number=2, field="price", to_field="new_price")
     inputs = [{"price": 100}, {"price": 150}]
     targets = [{"price": 100, "new_price": 102}, {"price": 150, "new_price": 152}]
-    assert check_operator(operator, inputs, targets) is True
+    assert check_operator(operator, inputs, targets) == targets  # the outputs, as the original returns
     with pytest.raises(AssertionError, match="differs"):
         check_operator(operator, inputs, [{"price": 100, "new_price": 0}, targets[1]])
 

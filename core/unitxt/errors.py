@@ -149,6 +149,10 @@ class MissingFieldError(UnitxtError, KeyError, ValueError):
         return self.args[0] if self.args else ""
 
 
+class FilteredAllError(UnitxtError, RuntimeError):
+    """A filter removed every instance of a stream (the original raises RuntimeError there)."""
+
+
 class InstanceTypeError(UnitxtError, TypeError, ValueError):
     """An instance field has a value of the wrong type (or one that can not be cast: the original's ValueError)."""
 

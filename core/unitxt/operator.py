@@ -338,6 +338,8 @@ class FieldOperator(FieldOperatorBase):
             )
 
     def process_value(self, value: Any) -> Any:
+        if type(self).process_value is not FieldOperator.process_value:
+            return None  # reached by super().process_value(value) from an override: the original's abstract no-op
         if type(self).process is not FieldOperator.process:
             return self.process(value)
         raise NotImplementedError(f"{type(self).__name__} must implement process_value(value)")

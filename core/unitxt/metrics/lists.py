@@ -5,10 +5,12 @@ stay catalog names in JSON; `names()` gives them, `metrics()` resolves them. Tas
 one by one, so expand the list first: `metrics=MetricsList.expand(["metrics.qa.open.recommended_no_gpu"])`.
 """
 
-from typing import List
+import copy
+from typing import Any, Dict, Generator, Iterable, List, Optional
 
-from ..artifact import Artifact
-from ..errors import MetricError
+from ..artifact import Artifact, fetch_artifact
+from ..errors import ArtifactConfigurationError, MetricError
+from ..operator import StreamOperator
 from .base import Metric
 
 
@@ -16,6 +18,7 @@ class MetricsList(Artifact):
     """An ordered list of metrics (catalog names, with optional [overrides], or inline metric artifacts)."""
 
     items: List[Metric]
+    _positional_args = ("items",)  # MetricsList(["metrics.accuracy", ...]), as in the original
 
     def names(self) -> List[str]:
         """The items as given (catalog names stay names; inline metrics are serialised to JSON text)."""
@@ -45,3 +48,51 @@ class MetricsList(Artifact):
             else:
                 expanded.append(name)
         return expanded
+
+
+class ApplyMetric(StreamOperator):
+    """Score a stream with the metrics named in the field `metric_field` of its first instance (a name, a list of
+    names, or MetricsList entries), adding each instance's `score` ({"instance", "global"}) as evaluate() does. With
+    several metrics the scores are merged and the first listed metric gives `score` and `score_name`. Confidence
+    intervals only when `calc_confidence_intervals`."""
+
+    metric_field: str
+    calc_confidence_intervals: bool = False
+
+    def _metrics(self, names: Any) -> List[Metric]:
+        metrics: List[Metric] = []
+        for name in names if isinstance(names, (list, tuple)) else [names]:
+            artifact = fetch_artifact(name)[0] if isinstance(name, str) else name
+            if isinstance(artifact, MetricsList):
+                metrics.extend(artifact.metrics())
+            elif isinstance(artifact, Metric):
+                metrics.append(artifact)
+            else:
+                raise ArtifactConfigurationError(f"Operator {name} must be a Metric or MetricsList",
+                                                 artifact=self.artifact_name, field=self.metric_field)
+        return metrics
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        instances = list(stream)
+        if not instances:
+            return
+        names = instances[0].get(self.metric_field)
+        if not names:
+            raise MetricError(f"Missing metric names in field '{self.metric_field}' and instance '{instances[0]}'.",
+                              artifact=self.artifact_name, field=self.metric_field)
+        predictions = [instance["prediction"] for instance in instances]
+        references = [instance.get("references") or [] for instance in instances]
+        task_data = [instance.get("task_data") or {} for instance in instances]
+        instance_scores: List[Dict[str, Any]] = [{} for _ in instances]
+        global_scores: Dict[str, Any] = {}
+        for metric in reversed(self._metrics(names)):  # the first listed metric is merged last: its score is `score`
+            if not self.calc_confidence_intervals:
+                metric = copy.copy(metric)
+                metric.__dict__["n_resamples"] = 0
+            scores = metric.evaluate(predictions, references, task_data)
+            global_scores.update(scores.global_scores(with_ci=self.calc_confidence_intervals))
+            for merged, new in zip(instance_scores, metric.instance_results(scores)):
+                merged.update(new)
+        for instance, scores in zip(instances, instance_scores):
+            instance["score"] = {"instance": scores, "global": dict(global_scores)}
+            yield instance

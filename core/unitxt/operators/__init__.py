@@ -1,7 +1,9 @@
 """Operators that prepare data: `fields` (instance and field operators), `streams` (stream operators), `field_edits`
 (arithmetic, text and collection edits of a field), `splits_and_streams` (split joins, balancing, numbering, Apply),
 `label_spans` (class lists from data, BIO/IOB tags to spans), `dialog`, `struct_data` (tables, key-value pairs,
-triples), `images` and `external` (files, URLs, Wikipedia, tool schemas). The base classes are in `unitxt.operator`.
+triples), `images`, `external` (files, URLs, Wikipedia, tool schemas), `value_edits` (dividing, flattening,
+encoding, intersecting, perturbing values) and `applying` (operators named in the data; ApplyMetric lives in
+metrics/lists). The base classes are in `unitxt.operator`.
 Layer 3 of README "Layout" (data): may import layers 1-2 and the other data modules; never task, templates or above.
 
 `from unitxt.operators import X` works for every built-in operator class and the base classes; names are imported
@@ -19,6 +21,7 @@ _EXPORTS: Dict[str, str] = {
                                       "MultiStreamOperator", "PagedStreamOperator", "SequentialOperator",
                                       "SourceOperator")},
     "LiteralEval": "..processors",  # one literal_eval type, also importable from here
+    "ApplyMetric": "..metrics.lists",  # scores with metrics named in the data: lives with MetricsList
 }
 
 

@@ -4,11 +4,13 @@ expression, JSON, casting, zipping, indexing, joining and splitting strings."""
 import copy
 import functools
 import json
+import warnings
 from typing import Any, Dict, Generator, Iterable, List, Optional
 
 from ..dict_utils import dict_delete, dict_get, dict_has, dict_set
 from ..general.deprecation import warn_on_call
-from ..errors import ArtifactConfigurationError, InstanceTypeError, InstanceValueError, UnitxtError
+from ..errors import (ArtifactConfigurationError, FilteredAllError, InstanceTypeError, InstanceValueError,
+                      MissingFieldError, UnitxtError)
 from ..operator import FieldOperator, InstanceOperator, StreamOperator
 
 _IMMUTABLE = (str, int, float, bool, type(None), bytes)
@@ -21,6 +23,14 @@ def fast_copy(value: Any) -> Any:
     if isinstance(value, list) and all(isinstance(item, _IMMUTABLE) for item in value):
         return list(value)
     return copy.deepcopy(value)
+
+
+def _warn_deprecated_flag(operator: Any, name: str) -> None:
+    """The original's retired flags (`use_query`, `use_nested_query`) are accepted with its DeprecationWarning: paths
+    with "/" are always queries now."""
+    if operator.__dict__.get(name) is not None:
+        warnings.warn(f"Field '{name}' is deprecated. From now on, default behavior is compatible to {name}=True. "
+                      "Please remove this field from your code.", DeprecationWarning, stacklevel=3)
 
 
 class Copy(FieldOperator):
@@ -41,6 +51,11 @@ class Set(InstanceOperator):
 
     fields: Dict[str, Any]
     use_deepcopy: bool = True
+    use_query: Optional[bool] = None  # the original's deprecated flag: accepted, warns
+
+    def verify(self) -> None:
+        super().verify()
+        _warn_deprecated_flag(self, "use_query")
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         for path, value in self.fields.items():
@@ -77,6 +92,12 @@ class AddFields(Set):
 
 class Rename(FieldOperator):
     """Rename fields: `Rename(field="old", to_field="new")` or `Rename(field_to_field={"old": "new"})`."""
+
+    use_query: Optional[bool] = None  # the original's deprecated flag: accepted, warns
+
+    def verify(self) -> None:
+        super().verify()
+        _warn_deprecated_flag(self, "use_query")
 
     def process_value(self, value: Any) -> Any:
         return value
@@ -123,12 +144,12 @@ class RemoveFields(InstanceOperator):
 
 
 class SelectFields(InstanceOperator):
-    """Keep only the listed top-level fields (and the data classification tag)."""
+    """Keep only the listed top-level fields (and the data classification tag and recipe metadata, when present)."""
 
     fields: List[str]
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
-        keep = set(self.fields) | {"data_classification_policy"}
+        keep = set(self.fields) | {"data_classification_policy", "recipe_metadata"}
         missing = [field for field in self.fields if field not in instance]
         if missing:
             dict_get(instance, missing[0])
@@ -150,10 +171,12 @@ class MapInstanceValues(InstanceOperator):
         key = value if isinstance(value, str) else json.dumps(value) if not isinstance(value, (int, float)) else str(value)
         if isinstance(value, bool):
             key = str(value)
+        if key not in mapper and not isinstance(value, str) and str(value) in mapper:
+            key = str(value)  # the original's keys: str() of lists and dicts
         if key in mapper:
-            return mapper[key]
-        if not isinstance(value, str) and str(value) in mapper:  # the original's keys: str() of lists and dicts
-            return mapper[str(value)]
+            mapped = mapper[key]
+            # a list or dict is copied: an edit of one output must not change the mapping (nor other outputs)
+            return copy.deepcopy(mapped) if isinstance(mapped, (list, dict)) else mapped
         if self.strict:
             raise InstanceValueError(
                 f"Value {value!r} of field '{field}' is not in the mapping (keys: {list(mapper)[:20]}).",
@@ -175,6 +198,12 @@ class MapInstanceValues(InstanceOperator):
                 mapped = self._map(field, mapper, value)
             dict_set(instance, field, mapped)
         return instance
+
+
+def _filtered_all(operator: Any, stream_name: Optional[str]) -> str:
+    """The message of a filter that kept nothing (the original's sentence, which users match)."""
+    return (f"{type(operator).__name__} filtered out every instance in stream '{stream_name}'. If this is intended "
+            "set error_on_filtered_all=False")
 
 
 _CONDITIONS = {
@@ -200,7 +229,7 @@ class FilterByCondition(StreamOperator):
 
     def verify(self) -> None:
         if self.condition not in _CONDITIONS:
-            raise UnitxtError(
+            raise ArtifactConfigurationError(
                 f"Unknown condition '{self.condition}'; use one of {', '.join(_CONDITIONS)}.",
                 artifact=type(self).__name__,
                 field="condition",
@@ -212,7 +241,13 @@ class FilterByCondition(StreamOperator):
         compare = _CONDITIONS[self.condition]
         for field, expected in self.values.items():
             try:
-                if not compare(dict_get(instance, field), expected):
+                value = dict_get(instance, field)
+            except MissingFieldError as error:
+                raise MissingFieldError(
+                    f"Required filter field ('{field}') in {type(self).__name__} is not found in instance. "
+                    f"({error.message})", field=field) from None
+            try:
+                if not compare(value, expected):
                     return False
             except TypeError as error:
                 raise InstanceTypeError(
@@ -228,11 +263,7 @@ class FilterByCondition(StreamOperator):
                 kept += 1
                 yield instance
         if kept == 0 and self.error_on_filtered_all:
-            raise UnitxtError(
-                f"{type(self).__name__} filtered out every instance of stream '{stream_name}'. "
-                "Set error_on_filtered_all=False if that is intended.",
-                artifact=self.artifact_name,
-            )
+            raise FilteredAllError(_filtered_all(self, stream_name), artifact=self.artifact_name)
 
 
 class FilterByExpression(StreamOperator):
@@ -255,10 +286,8 @@ class FilterByExpression(StreamOperator):
                 kept += 1
                 yield instance
         if kept == 0 and self.error_on_filtered_all:
-            raise UnitxtError(
-                f"FilterByExpression('{self.expression}') filtered out every instance of stream '{stream_name}'.",
-                artifact=self.artifact_name,
-            )
+            raise FilteredAllError(_filtered_all(self, stream_name) + f" (expression: {self.expression!r})",
+                                   artifact=self.artifact_name)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -298,6 +327,11 @@ class ListFieldValues(InstanceOperator):
     fields: List[str]
     to_field: str
     use_deepcopy: bool = False
+    use_query: Optional[bool] = None  # the original's deprecated flag: accepted, warns
+
+    def verify(self) -> None:
+        super().verify()
+        _warn_deprecated_flag(self, "use_query")
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         values = [dict_get(instance, field) for field in self.fields]
@@ -372,6 +406,11 @@ class CastFields(InstanceOperator):
     fields: Dict[str, str]
     failure_defaults: Dict[str, Any] = {}
     process_every_value: bool = False
+    use_nested_query: Optional[bool] = None  # the original's deprecated flag: accepted, warns
+
+    def verify(self) -> None:
+        super().verify()
+        _warn_deprecated_flag(self, "use_nested_query")
 
     def prepare(self) -> None:
         self._casts = {
@@ -396,6 +435,11 @@ class ZipFieldValues(InstanceOperator):
     fields: List[str]
     to_field: str
     longest: bool = False
+    use_query: Optional[bool] = None  # the original's deprecated flag: accepted, warns
+
+    def verify(self) -> None:
+        super().verify()
+        _warn_deprecated_flag(self, "use_query")
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         import itertools
@@ -441,6 +485,11 @@ class TakeByField(InstanceOperator):
     field: str
     index: str
     to_field: Optional[str] = None
+    use_query: Optional[bool] = None  # the original's deprecated flag: accepted, warns
+
+    def verify(self) -> None:
+        super().verify()
+        _warn_deprecated_flag(self, "use_query")
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         container = dict_get(instance, self.field)

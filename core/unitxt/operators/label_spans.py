@@ -140,6 +140,22 @@ class ShuffleFieldValues(InstanceOperator):
     to_field: Optional[str] = None
     seed_fields: Optional[List[str]] = None
     seed: int = 0
+    _positional_args = ("field",)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        if (args and isinstance(args[0], (list, tuple)) and len(args[0]) == 1 and isinstance(args[0][0], (list, tuple))
+                and len(args[0][0]) == 2):
+            # the original's positional field_to_field form, ShuffleFieldValues([["from", "to"]])
+            (source, target), args = args[0][0], args[1:]
+            kwargs.setdefault("to_field", target)
+            args = (source,) + tuple(args)
+        super().__init__(*args, **kwargs)
+
+    def process_value(self, value: List[Any]) -> List[Any]:
+        """A shuffled copy of the list `value`, seeded by its content as the original seeds it."""
+        shuffled = list(value)
+        new_random_generator(sub_seed=list(value)).shuffle(shuffled)
+        return shuffled
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         values = dict_get(instance, self.field)
@@ -152,7 +168,7 @@ class ShuffleFieldValues(InstanceOperator):
                                  ensure_ascii=False, default=str)
             random.Random(f"{self.seed}|{content}").shuffle(shuffled)
         else:
-            new_random_generator(sub_seed=list(values)).shuffle(shuffled)
+            shuffled = self.process_value(values)
         dict_set(instance, self.to_field or self.field, shuffled)
         return instance
 

@@ -5,14 +5,14 @@ duplicating instances by list elements, numbering, frequency extraction, and `Ap
 import copy
 import json
 import time
-import random
 from collections import Counter
 from typing import Any, Callable, Dict, Generator, Iterable, List, Optional, Tuple, Union
 
 from ..artifact import to_serializable
 from ..dict_utils import dict_get, dict_set
-from ..errors import InstanceTypeError, UnitxtError
+from ..errors import ArtifactConfigurationError, InstanceTypeError, UnitxtError
 from ..operator import InstanceOperator, MultiStreamOperator, StreamOperator
+from ..random_utils import new_random_generator
 from .fields import _CONDITIONS, FilterByCondition
 from .streams import StreamRefiner
 from ..stream import GeneratorStream, MultiStream
@@ -279,8 +279,7 @@ class MinimumOneExamplePerLabelRefiner(StreamRefiner):
             if index not in chosen_set:
                 chosen.append(index)
         selected = [instances[index] for index in chosen]
-        seed = json.dumps(selected, sort_keys=True, default=str)
-        random.Random(seed).shuffle(selected)
+        new_random_generator(sub_seed=selected).shuffle(selected)  # the original's seeding: same order as there
         yield from selected
 
 
@@ -431,6 +430,23 @@ class Apply(InstanceOperator):
         if self.__dict__["_kwargs"]:
             data["_kwargs"] = to_serializable(self.__dict__["_kwargs"])
         return data
+
+    @staticmethod
+    def function_to_str(function: Callable) -> str:
+        """The original's text of a function: its module (when it has one) and qualified name ("builtins.tuple";
+        "str.upper" for a method of a builtin type)."""
+        qualified = getattr(function, "__qualname__", None) or getattr(function, "__name__", repr(function))
+        module = getattr(function, "__module__", None)
+        return f"{module}.{qualified}" if module else qualified
+
+    @staticmethod
+    def str_to_function(function_str: str) -> Callable:
+        """The allowed function named by `function_str` ("str.upper", "tuple", "builtins.tuple"); never an import."""
+        name = function_str[len("builtins."):] if function_str.startswith("builtins.") else function_str
+        if name not in _APPLY_FUNCTIONS:
+            raise ArtifactConfigurationError(f"Apply.function {function_str!r} is not one of the allowed functions: "
+                              f"{', '.join(sorted(_APPLY_FUNCTIONS))}.", artifact="Apply", field="function")
+        return _APPLY_FUNCTIONS[name]
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         arguments = [dict_get(instance, field) for field in self.__dict__["_argv"]]

@@ -9,7 +9,7 @@ from typing import Any, Dict, Generator, Iterable, List, Optional
 
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
-from ..operator import MultiStreamOperator, PagedStreamOperator, StreamOperator
+from ..operator import MultiStreamOperator, PagedStreamOperator, SourceOperator, StreamOperator
 from ..settings_utils import settings
 from ..stream import MultiStream
 
@@ -111,6 +111,52 @@ class Shuffle(PagedStreamOperator):
     def process_page(self, page: List[Dict[str, Any]], stream_name: Optional[str]) -> Generator:
         self._random.shuffle(page)
         yield from page
+
+
+class FeatureGroupedShuffle(Shuffle):
+    """Shuffle blocks of instances rather than instances: a block is the instances of a page with the same values of
+    `grouping_features` (kept in their order, or shuffled too with `shuffle_within_group`). Seeded as the original's
+    shuffles, one generator per run of the operator, so the order matches it."""
+
+    grouping_features: Optional[List[str]] = None
+    shuffle_within_group: bool = False
+
+    def __call__(self, multi_stream: Optional[MultiStream] = None) -> MultiStream:
+        from ..random_utils import new_random_generator
+
+        self.__dict__["_grouped_random"] = new_random_generator(sub_seed="shuffle")
+        return super().__call__(multi_stream)
+
+    def process_page(self, page: List[Dict[str, Any]], stream_name: Optional[str]) -> Generator:
+        if self.grouping_features is None:
+            yield from super().process_page(page, stream_name)
+            return
+        rng = self.__dict__["_grouped_random"]
+        blocks: Dict[tuple, List[Dict[str, Any]]] = {}
+        for instance in page:
+            blocks.setdefault(tuple(instance[name] for name in self.grouping_features), []).append(instance)
+        ordered = list(blocks.values())
+        rng.shuffle(ordered)
+        for block in ordered:
+            if self.shuffle_within_group:
+                rng.shuffle(block)
+            yield from block
+
+
+class FromIterables(MultiStreamOperator):
+    """`process(iterables)` (or a call): a MultiStream with one stream per entry of a dict of named iterables."""
+
+    def process(self, iterables: Dict[str, Iterable]) -> MultiStream:  # type: ignore[override]
+        return MultiStream.from_iterables(iterables)
+
+
+class IterableSource(SourceOperator):
+    """A source: calling it gives a MultiStream of `iterables` (a dict of named iterables)."""
+
+    iterables: Dict[str, Iterable]
+
+    def process(self) -> MultiStream:
+        return MultiStream.from_iterables(self.iterables)
 
 
 class StreamRefiner(StreamOperator):

@@ -291,8 +291,8 @@ class CompiledExpression:
             if name is None:
                 found = re.search(r"name '([^']+)'", str(error))
                 name = found.group(1) if found else str(error)
-            raise SandboxError(
-                f"unknown name '{name}' in expression {_shorten(self.expression)!r}; "
+            raise SandboxError(  # Python's own words too ("name 'x' is not defined"): users match them
+                f"unknown name '{name}' in expression {_shorten(self.expression)!r} (name '{name}' is not defined); "
                 f"available names: {_describe_names(variables)}"
             ) from None
         except RecursionError:

@@ -308,8 +308,8 @@ def test_span_labeling_identify_renders_the_documented_universal_ner_example():
     template = _load("templates.span_labeling.extraction.identify")
     task = _load("tasks.span_labeling.extraction")
     processed = task.process({
-        "text": "What is this Miramar?", "text_type": "text", "class_type": "entity type",
-        "classes": ["Person", "Organization", "Location"], "spans_starts": [13], "spans_ends": [20],
+        "text": "What is this Miramar?", "text_type": "text",
+        "entity_types": ["Person", "Organization", "Location"], "spans_starts": [13], "spans_ends": [20],
         "labels": ["Location"],
     })
     rendered = template.render(processed["input_fields"], processed["reference_fields"])

@@ -85,8 +85,8 @@ def register(add):
         preprocess_steps=[
             SplitRandomMix(mix={"train": "train[90%]", "validation": "train[10%]", "test": "test"}),
             IobToSpans(tokens_field="text", tags_field="slots"),
-            SetClassesFromData(field="labels", to_field="classes"),
-            Set(fields={"text_type": "flight request", "class_type": "slot"}),
+            SetClassesFromData(field="labels", to_field="entity_types"),
+            Set(fields={"text_type": "flight request"}),
         ],
         task="tasks.span_labeling.extraction",
         templates="templates.span_labeling.extraction.all",

@@ -209,14 +209,14 @@ TASKS = {
     ), "Name the language a text is written in.", {"task": "language identification"}),
     # ---------------------------------------------------------------- span labeling
     "span_labeling.extraction": (dict(
-        input_fields={"text": "str", "text_type": "str", "class_type": "str", "classes": "List[str]"},
-        reference_fields=SPAN_REFERENCES,
+        input_fields={"text": "str", "text_type": "str", "entity_types": "List[str]"},
+        reference_fields={"text": "str", **SPAN_REFERENCES},
         prediction_type=SPAN_PREDICTION,
         metrics=["metrics.ner"],
         augmentable_inputs=["text"],
         defaults={"text_type": "text"},
-    ), "Find the spans of a text that belong to given classes (e.g. named entities); references are character "
-       "offsets (end exclusive) with one label per span.", {"task": "span labeling"}),
+    ), "Extract the entities of a text whose type is one of entity_types; references are character offsets (end "
+       "exclusive) into text with one entity type per span.", {"task": "span labeling"}),
     "ner.all_entity_types": (dict(
         input_fields={"text": "str", "entity_types": "List[str]"},
         reference_fields=SPAN_REFERENCES,
@@ -307,7 +307,7 @@ DEFAULT_TEMPLATES = {
     "generation": "templates.generation.default",
     "generation.from_pair": "templates.generation.from_pair.default",
     "language_identification": "templates.language_identification.default",
-    "span_labeling.extraction": "templates.span_labeling.extraction.title",
+    "span_labeling.extraction": "templates.span_labeling.extraction.detailed",
     "ner.all_entity_types": "templates.ner.all_entity_types.default",
     "ner.single_entity_type": "templates.ner.single_entity_type.default",
     "response_assessment.rating.single_turn": "templates.response_assessment.rating.single_turn.default",

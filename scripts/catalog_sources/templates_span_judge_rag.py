@@ -15,29 +15,29 @@ def _spans(add):
     tags = {"task": "span labeling", "modality": "text"}
     add_template_family(add, prefix="templates.span_labeling.extraction", templates={
         "default": SpanLabelingTemplate(
-            instruction="Find every span of the {text_type} that is one of these {class_type}s: {classes}. List "
-                        "them as 'span: {class_type}' separated by commas, or write None when there is none.",
+            instruction="Find every entity of the {text_type} whose type is one of: {entity_types}. List them as "
+                        "'entity: type' separated by commas, or write None when there is none.",
             input_format="{text_type}: {text}",
             target_prefix="Spans: ",
             postprocessors=SPAN_PROCESSORS,
             __description__="Explains the 'span: label' answer format; 'None' when nothing is found.",
         ),
         "identify": SpanLabelingTemplate(
-            input_format="From the following {text_type}, identify spans with {class_type}:{classes}.\n"
+            input_format="From the following {text_type}, identify spans with entity type:{entity_types}.\n"
                          "{text_type}: {text}",
             postprocessors=SPAN_PROCESSORS,
             __description__="One-line request naming the classes, then the text; answers 'span: label, ...'.",
         ),
         "instruction": SpanLabelingTemplate(
-            instruction="Extract from the {text_type} every mention of a {class_type} among {classes}. Reply only "
-                        "with 'mention: {class_type}' pairs separated by commas, in order of appearance, or None.",
+            instruction="Extract from the {text_type} every mention whose entity type is among {entity_types}. Reply "
+                        "only with 'mention: type' pairs separated by commas, in order of appearance, or None.",
             input_format="{text}",
             postprocessors=SPAN_PROCESSORS,
             __description__="Instruction-only phrasing; the input is the bare text.",
         ),
         "title": SpanLabelingTemplate(
-            instruction="Mark the spans of the {text_type} below that belong to the {class_type} classes "
-                        "{classes}. Answer in the form 'span: class, span: class'.",
+            instruction="Mark the spans of the {text_type} below whose entity type is one of {entity_types}. "
+                        "Answer in the form 'span: type, span: type'.",
             input_format="Text:\n{text}",
             target_prefix="Spans:\n",
             postprocessors=SPAN_PROCESSORS,

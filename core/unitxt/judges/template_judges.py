@@ -58,6 +58,15 @@ class LLMAsJudgeBase(BulkInstanceMetric):
     judgment_pattern: Optional[str] = None  # a raw answer that does not match it is unparseable (NaN)
     prediction_type = Any
 
+    def __init__(self, *args: Any, **kwargs: Any):
+        # later releases of the original name the judge's engine `model` (their examples write LLMAsJudge(model=...))
+        if "model" in kwargs:
+            if "inference_model" in kwargs:
+                raise MetricError("Give the judge's engine once: 'model' and 'inference_model' name the same field.",
+                                  artifact=type(self).__name__, field="model")
+            kwargs["inference_model"] = kwargs.pop("model")
+        super().__init__(*args, **kwargs)
+
     def judge_task(self) -> Any:
         raise NotImplementedError(f"{type(self).__name__}.judge_task() is not implemented")
 

@@ -41,3 +41,37 @@ def test_a_template_judge_takes_its_engine_as_model_like_later_examples_write():
     assert results.global_scores["reply_rating"] == 0.6  # "[[6]]" on the 1..10 scale
     with pytest.raises(UnitxtError, match="'model' and 'inference_model' name the same field"):
         LLMAsJudge(model=engine, inference_model=engine, template=template)
+
+
+def test_a_pairwise_judge_over_list_predictions_reports_each_system_as_the_original(tmp_path):
+    from tests.openai_protocol_server import OpenAIProtocolServer
+    from unitxt.inference import OpenAiInferenceEngine
+    from unitxt.llm_as_judge import LLMJudgePairwise
+    from unitxt.llm_as_judge_constants import Criteria
+
+    def shorter_wins(request):
+        text = request["messages"][-1]["content"]
+        if "Response 1:" not in text or "<<<" not in text:
+            return "Considering both."
+        import re
+
+        first, second = re.findall(r"Response \d:\n<<<\n(.*?)\n>>>", text, flags=re.DOTALL)[:2]
+        return "Response 1" if len(first) < len(second) else "Response 2"
+
+    brevity = Criteria(name="brevity", description="Which answer is shorter?")
+    with OpenAIProtocolServer(answer=shorter_wins) as server:
+        engine = OpenAiInferenceEngine(model_name="judge", credentials={"api_key": "k", "api_url": server.base_url},
+                                       cache_dir=str(tmp_path / "cache"), show_progress=False)
+        judge = LLMJudgePairwise(inference_engine=engine, criteria=brevity, check_positional_bias=False)
+        dataset = create_dataset(task="tasks.qa.open", test_set=[{"question": "Say hi."}, {"question": "Count."}],
+                                 metrics=[judge], split="test", data_classification_policy=["public"])
+        results = evaluate(predictions=[["hello there", "hi", "hey you"], ["one two", "one"]], data=dataset)
+    assert results.global_scores["score_name"] == "1_winrate"
+    assert {key for key in results.global_scores if key.endswith("_winrate")} == {"1_winrate", "2_winrate",
+                                                                                   "3_winrate"}
+    assert results.global_scores["2_winrate"] == 1.0  # "hi" and "one": the shortest every time
+    first = results.instance_scores[0]
+    assert (first["1_ranking"], first["2_ranking"], first["3_ranking"]) == (3, 1, 2)
+    assert first["2_compared_to"] == ["1", "3"] and first["2_selections"] == ["2", "2"]
+    assert first["3_llm_as_judge"] == 0.5 and first["3_response_name"] == "3"
+    assert '"name": "brevity"' in first["criteria"]

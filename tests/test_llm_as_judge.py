@@ -199,15 +199,21 @@ def test_pairwise_winrates_and_rankings(tmp_path):
         assert server.count == 3 * 2 * 2  # pairs x (both orders) x (assessment, verdict)
     instance = scores.instance_scores[0]
     assert (instance["long_winrate"], instance["mid_winrate"], instance["short_winrate"]) == (1.0, 0.5, 0.0)
-    assert (instance["long_ranking"], instance["mid_ranking"], instance["short_ranking"]) == (1.0, 2.0, 3.0)
+    assert (instance["long_ranking"], instance["mid_ranking"], instance["short_ranking"]) == (1, 2, 3)
     assert instance["short_compared_to"] == ["long", "mid"]
     assert instance["short_contest_results"] == [False, False]
-    assert instance["long_positional_bias"] == 0.0
-    assert instance["conciseness"] == 0.0  # main score: the first system's winrate
-    assert sorted(instance["conciseness_prompts"]) == ["long_vs_mid", "short_vs_long", "short_vs_mid"]
-    assert "Response 1:\n<<<\nab\n>>>" in instance["conciseness_prompts"]["short_vs_long"]
+    assert instance["short_selections"] == ["long", "mid"]
+    assert instance["long_positional_bias"] == [False, False]  # per comparison
+    assert instance["short_llm_as_judge"] == 0.0 and instance["short_response_name"] == "short"
+    assert judge.main_score == "short_winrate"  # the first system's winrate
+    prompts = instance["short_prompts"]
+    assert sorted(prompts) == ["assessment", "option_selection", "positional_bias_assessment",
+                               "positional_bias_option_selection"]
+    assert "Response 1:\n<<<\nab\n>>>" in prompts["assessment"][0]
+    assert '"name": "conciseness"' in instance["criteria"]
     result = scores.global_scores()
-    assert result["long_winrate"] == 1.0 and result["mid_ranking"] == 2.0
+    assert result["long_winrate"] == 1.0 and result["score_name"] == "short_winrate"
+    assert "mid_ranking" not in result  # globally: the winrates only, as the original
 
 
 def test_pairwise_positional_bias_and_list_predictions(tmp_path):
@@ -217,8 +223,8 @@ def test_pairwise_positional_bias_and_list_predictions(tmp_path):
         scores = judge.evaluate([["x", "y", "z"], ["p", "q"]], [[], []], [{}, {}])
     first, second = scores.instance_scores
     assert [first[f"{k}_winrate"] for k in (1, 2, 3)] == [1.0, 0.5, 0.0]
-    assert [first[f"{k}_positional_bias"] for k in (1, 2, 3)] == [1.0, 1.0, 1.0]
-    assert [second[f"{k}_ranking"] for k in (1, 2)] == [1.0, 2.0]
+    assert [first[f"{k}_positional_bias"] for k in (1, 2, 3)] == [[True, True], [True, True], [True, True]]
+    assert [second[f"{k}_ranking"] for k in (1, 2)] == [1, 2]
     assert scores.global_scores()["1_winrate"] == 1.0
     assert scores.global_scores()["2_winrate"] == pytest.approx(0.25)  # mean of 0.5 and 0.0
 

@@ -365,5 +365,6 @@ def test_catalog_pairwise_judge_in_evaluate(openai_env):
     predictions = [{"base": "a long long answer", "tuned": "short"}, {"base": "tiny", "tuned": "a bit longer"}]
     results = evaluate(predictions, dataset)
     assert [row["tuned_winrate"] for row in results.instance_scores] == [1.0, 0.0]
-    assert results.global_scores["tuned_winrate"] == 0.5 and results.global_scores["base_ranking"] == 1.5
-    assert results.global_scores["score_name"] == "conciseness"
+    assert results.global_scores["tuned_winrate"] == 0.5 and results.global_scores["base_winrate"] == 0.5
+    assert results.global_scores["score_name"] == "base_winrate"  # the first system's, as the original
+    assert [row["base_ranking"] for row in results.instance_scores] == [2, 1]

@@ -7,7 +7,7 @@ instance, with one warning counting them; the evaluation goes on.
 """
 
 import math
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from ..errors import MetricError, UnitxtError
 from ..inference.base import InferenceEngine
@@ -216,15 +216,36 @@ def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tu
     return systems
 
 
+class _Contest(NamedTuple):
+    """One comparison as asked: the assessment prompt and answer, the verdict prompt and answer, the winner's index."""
+
+    prompt: str
+    assessment: str
+    verdict_prompt: str
+    verdict: str
+    winner: Optional[int]
+
+
+_PER_SYSTEM_LISTS = ("contest_results", "selections", "compared_to", "assessments", "positional_bias_assessments",
+                     "option_selection_outputs", "positional_bias", "positional_bias_selection")
+_PROMPT_KINDS = ("assessment", "positional_bias_assessment", "option_selection", "positional_bias_option_selection")
+
+
 class LLMJudgePairwise(LLMJudge):
     """Compares the responses of each instance pair by pair (a prediction is a list of responses, or a dict
-    {system: response}; list entries are systems "1", "2", ... as in the original). Per system: `<system>_winrate`
-    (share of its comparisons won), `<system>_ranking` (1 = best, ties share the best rank), `<system>_compared_to`,
-    `<system>_contest_results`, `<system>_positional_bias` (some comparison flipped when the two responses were
-    swapped). The main score is the first system's winrate.
+    {system: response}; list entries are systems "1", "2", ... as in the original). Per system, in the original's
+    shape: `<system>_winrate` (share of its comparisons won), `<system>_ranking` (1 = best, ties share the best rank),
+    `<system>_compared_to`, `<system>_contest_results`, `<system>_positional_bias` (per comparison: the verdict
+    flipped when the two responses were swapped) and the judge's texts (see `_system_results`). The main score is
+    the first system's winrate ("1_winrate"; set on each evaluation, as the original); globally each system's mean
+    winrate.
     """
 
     prediction_type = Any  # a list or dict of responses (or its JSON / literal text); checked per instance
+    main_score: str = "1_winrate"
+
+    def prepare(self) -> None:
+        BulkInstanceMetric.prepare(self)  # the main score is not the criteria's name: it is set per evaluation
 
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:
@@ -247,66 +268,82 @@ class LLMJudgePairwise(LLMJudge):
         verdict_prompts = [verdict_prompt(prompt, assessment, PAIRWISE_OPTIONS)
                            for prompt, assessment in zip(prompts, assessments)]
         verdicts = self.ask(verdict_prompts, policies)
-        winners: Dict[Tuple[int, int, int], Optional[int]] = {}
-        details: Dict[Tuple[int, int, int], Tuple[str, str]] = {}
-        for (index, first, second), verdict, prompt, assessment in zip(owners, verdicts, verdict_prompts, assessments):
+        contests: Dict[Tuple[int, int, int], _Contest] = {}
+        for owner, prompt, assessment, v_prompt, verdict in zip(owners, prompts, assessments, verdict_prompts,
+                                                                verdicts):
+            index, first, second = owner
             choice = parse_option(verdict, PAIRWISE_OPTIONS)
-            winners[(index, first, second)] = None if choice is None else (first if choice == PAIRWISE_OPTIONS[0]
-                                                                            else second)
-            details[(index, first, second)] = (prompt, assessment)
+            winner = None if choice is None else (first if choice == PAIRWISE_OPTIONS[0] else second)
+            contests[owner] = _Contest(prompt, assessment, v_prompt, verdict, winner)
+        if plans:  # the first system's winrate, as the original (the name comes from the first prediction)
+            self.__dict__["main_score"] = f"{plans[0][1][0][0]}_winrate"
         results, unparsed, total = [], 0, 0
         for index, (criteria, systems, pairs) in enumerate(plans):
-            n = len(systems)
-            wins = [0] * n
-            counted = [0] * n
-            compared: List[List[str]] = [[] for _ in range(n)]
-            contests: List[List[Any]] = [[] for _ in range(n)]
-            bias = [0.0] * n
-            assessments_of: Dict[str, str] = {}
-            prompts_of: Dict[str, str] = {}
-            for a, b in pairs:
-                winner = winners[(index, a, b)]
-                total += 1
-                if winner is None:
-                    unparsed += 1
-                key = f"{systems[a][0]}_vs_{systems[b][0]}"
-                assessments_of[key] = details[(index, a, b)][1]
-                prompts_of[key] = details[(index, a, b)][0]
-                if self.check_positional_bias:
-                    swapped = winners[(index, b, a)]
-                    if winner is not None and swapped is not None and swapped != winner:
-                        bias[a] = bias[b] = 1.0
-                for me, other in ((a, b), (b, a)):
-                    compared[me].append(systems[other][0])
-                    contests[me].append(None if winner is None else winner == me)
-                    if winner is not None:
-                        counted[me] += 1
-                        wins[me] += winner == me
-            winrates = [wins[k] / counted[k] if counted[k] else math.nan for k in range(n)]
-            ranks = competition_ranking(winrates)
-            result: Dict[str, Any] = {self.main_score: winrates[0], f"{self.main_score}_criteria": criteria.name}
-            for k, (name, _) in enumerate(systems):
-                result[f"{name}_winrate"] = winrates[k]
-                result[f"{name}_ranking"] = ranks[k]
-                result[f"{name}_compared_to"] = compared[k]
-                result[f"{name}_contest_results"] = contests[k]
-                if self.check_positional_bias:
-                    result[f"{name}_positional_bias"] = bias[k]
-            result[f"{self.main_score}_assessments"] = assessments_of
-            if self.include_prompts_in_result:
-                result[f"{self.main_score}_prompts"] = prompts_of
-            results.append(result)
-        self.forget([prompt for (prompt, verdict) in zip(verdict_prompts, verdicts)
-                     if parse_option(verdict, PAIRWISE_OPTIONS) is None])
+            unparsed += sum(contests[(index, a, b)].winner is None for a, b in pairs)
+            total += len(pairs)
+            results.append(self._system_results(criteria, systems, pairs, index, contests))
+        self.forget([contest.verdict_prompt for contest in contests.values() if contest.winner is None])
         self.warn_unparsed(unparsed, total, list(PAIRWISE_OPTIONS))
         return results
 
+    def _system_results(self, criteria: Criteria, systems: List[Tuple[str, str]], pairs: List[Tuple[int, int]],
+                        index: int, contests: Dict[Tuple[int, int, int], "_Contest"]) -> Dict[str, Any]:
+        """The original's per-system keys: `<system>_winrate` (also as `<system>_llm_as_judge`), `_ranking`,
+        `_contest_results`, `_selections`, `_compared_to`, `_assessments`, `_option_selection_outputs`, with
+        positional bias `_positional_bias` (per comparison), `_positional_bias_assessments` /
+        `_positional_bias_selection`, optional `_prompts`, `_response_name`; and the criteria as JSON."""
+        n = len(systems)
+        per: List[Dict[str, Any]] = [{key: [] for key in _PER_SYSTEM_LISTS} for _ in range(n)]
+        for row in per:
+            row["prompts"] = {key: [] for key in _PROMPT_KINDS}
+        wins, counted = [0] * n, [0] * n
+        for a, b in pairs:
+            contest = contests[(index, a, b)]
+            swapped = contests.get((index, b, a)) if self.check_positional_bias else None
+            selected = None if contest.winner is None else systems[contest.winner][0]
+            for me, other in ((a, b), (b, a)):
+                row = per[me]
+                row["contest_results"].append(None if contest.winner is None else contest.winner == me)
+                row["selections"].append(selected)
+                row["compared_to"].append(systems[other][0])
+                row["assessments"].append(contest.assessment)
+                row["option_selection_outputs"].append(contest.verdict)
+                if self.include_prompts_in_result:
+                    row["prompts"]["assessment"].append(contest.prompt)
+                    row["prompts"]["option_selection"].append(contest.verdict_prompt)
+                if swapped is not None:
+                    row["positional_bias_assessments"].append(swapped.assessment)
+                    row["positional_bias_selection"].append(swapped.verdict)
+                    row["positional_bias"].append(contest.winner is not None and swapped.winner is not None
+                                                  and swapped.winner != contest.winner)
+                    if self.include_prompts_in_result:
+                        row["prompts"]["positional_bias_assessment"].append(swapped.prompt)
+                        row["prompts"]["positional_bias_option_selection"].append(swapped.verdict_prompt)
+                if contest.winner is not None:
+                    counted[me] += 1
+                    wins[me] += contest.winner == me
+        winrates = [wins[k] / counted[k] if counted[k] else math.nan for k in range(n)]
+        ranks = competition_ranking(winrates)
+        result: Dict[str, Any] = {}
+        for k, (name, _) in enumerate(systems):
+            for key, value in per[k].items():
+                if key == "prompts":
+                    value = {kind: prompts for kind, prompts in value.items() if prompts}
+                if value:  # empty lists / dicts are left out, as the original
+                    result[f"{name}_{key}"] = value
+            result[f"{name}_winrate"] = winrates[k]
+            result[f"{name}_llm_as_judge"] = winrates[k]
+            result[f"{name}_ranking"] = ranks[k] if math.isnan(ranks[k]) else int(ranks[k])
+            result[f"{name}_response_name"] = name
+        result["criteria"] = criteria.to_json().rstrip("\n")
+        return result
+
     def scores_from_instances(self, instance_scores: List[Dict[str, Any]]) -> MetricScores:
         if self.reduction_map is None:
-            names = [self.main_score]
+            names = [self.main_score]  # and every system's winrate (the original's reduction)
             for scores in instance_scores:
-                names += [key for key, value in scores.items() if key.endswith(("_winrate", "_ranking",
-                          "_positional_bias")) and isinstance(value, (int, float)) and key not in names]
+                names += [key for key, value in scores.items() if key.endswith("_winrate")
+                          and isinstance(value, (int, float)) and key not in names]
             self.__dict__["reduction_map"] = {"mean": names}
             try:
                 return super().scores_from_instances(instance_scores)

@@ -75,3 +75,37 @@ def test_a_pairwise_judge_over_list_predictions_reports_each_system_as_the_origi
     assert first["2_compared_to"] == ["1", "3"] and first["2_selections"] == ["2", "2"]
     assert first["3_llm_as_judge"] == 0.5 and first["3_response_name"] == "3"
     assert '"name": "brevity"' in first["criteria"]
+
+
+def test_rag_end_to_end_takes_the_original_fields_and_scores_under_its_metric_names():
+    contexts = ["Paris is the capital of France.", "Lyon is in France.", "Marseille is a port."]
+    rows = [
+        {"question": "What is the capital of France?", "question_id": "q1", "reference_answers": ["Paris"],
+         "reference_contexts": [contexts[0]], "reference_context_ids": [10], "metadata_tags": {"topic": "geo"}},
+        {"question": "Which city is a port?", "reference_answers": ["Marseille"], "reference_context_ids": [12]},
+    ]
+    dataset = create_dataset(task="tasks.rag.end_to_end", test_set=rows, split="test", postprocessors=[])
+    predictions = [{"answer": "Paris", "contexts": [contexts[0]], "context_ids": [10], "is_answerable": True},
+                   {"answer": "Lyon", "contexts": [contexts[1]], "context_ids": [11, 12], "is_answerable": True}]
+    results = evaluate(predictions, dataset)
+    first, second = results.instance_scores
+    assert first["score_name"] == "answer_correctness_recall" and first["score"] == 1.0
+    assert second["answer_correctness_recall"] == 0.0
+    assert (first["context_correctness_mrr"], second["context_correctness_mrr"]) == (1.0, 0.5)  # integer ids
+    assert first["answer_faithfulness_precision"] == 1.0
+    assert results.global_scores["score_name"] == "answer_correctness_recall"
+    assert results.global_scores["context_correctness_mrr"] == 0.75
+
+
+def test_rag_response_generation_accepts_contexts_ids():
+    rows = [{"question": "Where is the Louvre?", "contexts": ["The Louvre is in Paris."], "contexts_ids": [3],
+             "reference_answers": ["Paris"]},
+            {"question": "Who wrote it?", "contexts": ["It was written by Ann."], "contexts_ids": [],
+             "reference_answers": ["Ann"]}]
+    dataset = create_dataset(task="tasks.rag.response_generation", test_set=rows, split="test",
+                             template="templates.rag.response_generation.default")
+    results = evaluate(["In Paris.", "Bob"], dataset)
+    first = results.instance_scores[0]
+    assert first["score_name"] == "f1" and round(first["score"], 4) == round(2 / 3, 4)  # "in paris" vs "paris"
+    assert first["correctness_recall_token_overlap"] == 1.0 and first["faithfullness_precision_token_overlap"] == 1.0
+    assert results.instance_scores[1]["score"] == 0.0

@@ -257,24 +257,31 @@ TASKS = {
         {"task": "response assessment"}),
     # ---------------------------------------------------------------- RAG
     "rag.response_generation": (dict(
-        input_fields={"contexts": "List[str]", "question": "str"},
+        input_fields={"contexts": "List[str]", "contexts_ids": "Union[List[int], List[str]]", "question": "str"},
         reference_fields={"reference_answers": "List[str]"},
         prediction_type="str",
-        metrics=["metrics.rouge", "metrics.rag.answer_correctness.token_recall",
-                 "metrics.rag.faithfulness.token_k_precision"],
-        augmentable_inputs=["question"],
-    ), "Answer a question from retrieved passages (the generation step of retrieval-augmented generation).",
-        {"task": "rag"}),
+        # the original's defaults but its BERTScore one (a model download): token overlap with the references and
+        # with the contexts
+        metrics=["metrics.rag.response_generation.correctness.token_overlap",
+                 "metrics.rag.response_generation.faithfullness.token_overlap"],
+        augmentable_inputs=["contexts", "question"],
+        defaults={"contexts_ids": [], "reference_answers": []},
+    ), "Answer a question from retrieved passages (the generation step of retrieval-augmented generation); "
+       "contexts_ids optionally names the passages.", {"task": "rag"}),
     "rag.end_to_end": (dict(
-        input_fields={"question": "str", "question_id": "Union[str, int]", "metadata_field": "str"},
+        input_fields={"question": "Union[str, Dialog]", "question_id": "Any", "metadata_tags": "Dict[str, str]"},
         reference_fields={"reference_answers": "List[str]", "reference_contexts": "List[str]",
-                          "reference_context_ids": "List[Union[str, int]]", "is_answerable_label": "bool"},
-        prediction_type="Dict[str, Any]",
-        metrics=["metrics.rag.answer_correctness.token_recall", "metrics.rag.faithfulness.token_k_precision",
-                 "metrics.rag.context_correctness.mrr"],
-        defaults={"question_id": "", "metadata_field": "", "is_answerable_label": True},
-    ), "Evaluate a whole RAG pipeline: predictions are dicts {'answer', 'contexts', 'contexts_id'} compared with "
-       "the reference answers and context ids.", {"task": "rag"}),
+                          "reference_context_ids": "Union[List[int], List[str]]", "is_answerable_label": "bool"},
+        prediction_type="RagResponse",
+        # the original's defaults but the two that need a model download (answer_reward: a reward model,
+        # context_relevance: flan-t5 perplexity)
+        metrics=["metrics.rag.end_to_end.answer_correctness", "metrics.rag.end_to_end.answer_faithfulness",
+                 "metrics.rag.end_to_end.context_correctness"],
+        augmentable_inputs=["question"],
+        defaults={"question_id": "", "metadata_tags": {}, "reference_answers": [], "reference_contexts": [],
+                  "reference_context_ids": [], "is_answerable_label": True},
+    ), "Evaluate a whole RAG pipeline: predictions are RagResponse dicts {'answer', 'contexts', 'context_ids', "
+       "'is_answerable'} compared with the reference answers, contexts and context ids.", {"task": "rag"}),
     "rag.retrieval": (dict(
         input_fields={"question": "str"},
         reference_fields={"context_ids": "List[str]"},
@@ -316,7 +323,7 @@ DEFAULT_TEMPLATES = {
     "response_assessment.pairwise_comparative_rating.single_turn":
         "templates.response_assessment.pairwise_comparative_rating.single_turn.default",
     "rag.response_generation": "templates.rag.response_generation.default",
-    "rag.end_to_end": "templates.rag.end_to_end.default",
+    "rag.end_to_end": "templates.rag.end_to_end.json_predictions",
     "rag.retrieval": "templates.rag.retrieval.default",
 }
 

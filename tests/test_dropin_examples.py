@@ -109,3 +109,27 @@ def test_rag_response_generation_accepts_contexts_ids():
     assert first["score_name"] == "f1" and round(first["score"], 4) == round(2 / 3, 4)  # "in paris" vs "paris"
     assert first["correctness_recall_token_overlap"] == 1.0 and first["faithfullness_precision_token_overlap"] == 1.0
     assert results.instance_scores[1]["score"] == 0.0
+
+
+def test_an_arena_hard_judge_with_shuffling_scores_the_evaluated_answer_whichever_side_it_is_shown(tmp_path):
+    import re
+
+    from tests.openai_protocol_server import OpenAIProtocolServer
+    from unitxt.catalog import fetch_artifact
+    from unitxt.inference import OpenAiInferenceEngine
+
+    def prefers_the_candidate(request):  # the evaluated answers all start with "cand"
+        text = request["messages"][-1]["content"]
+        shown_a = re.search(r"Assistant A's Answer\|>\n(.*?)\n", text).group(1)
+        return "Verdict: [[A>>B]]" if shown_a.startswith("cand") else "Verdict: [[B>>A]]"
+
+    name = "metrics.llm_as_judge.pairwise_comparative_rating.llama_3_8b_instruct_generic_engine_template_arena_hard"
+    with OpenAIProtocolServer(answer=prefers_the_candidate) as server:
+        engine = OpenAiInferenceEngine(model_name="judge", credentials={"api_key": "k", "api_url": server.base_url},
+                                       cache_dir=str(tmp_path / "cache"), show_progress=False)
+        judge = fetch_artifact(name + "_with_shuffling")[0].copy(inference_model=engine)
+        candidates = [f"cand {i}" for i in range(12)]
+        scores = judge.evaluate(candidates, [["baseline"]] * 12, [{"question": f"q{i}"} for i in range(12)])
+    main = judge.main_score
+    assert [row[main] for row in scores.instance_scores] == [3.0] * 12  # swapped rows are turned back
+    assert scores.global_scores()[main] == 1.0

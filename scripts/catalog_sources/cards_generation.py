@@ -168,7 +168,7 @@ def register(add):
             ExecuteExpression(expression="conversation_b[1]['content']", to_field="answer_b"),
             ExecuteExpression(expression="{'model_a': 'A', 'model_b': 'B'}.get(winner, 'tie')", to_field="winner"),
         ],
-        task="tasks.response_assessment.pairwise_comparative_rating.single_turn",
+        task="tasks.response_assessment.pairwise_comparison.single_turn",
         templates="templates.response_assessment.pairwise_comparative_rating.single_turn.all",
         __description__="MT-Bench human judgments, first turn: expert votes on which of two model answers to an "
                         "MT-Bench question is better ('A', 'B' or 'tie'; both kinds of tie count as tie). Evaluates a "

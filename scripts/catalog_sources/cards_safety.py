@@ -77,7 +77,7 @@ def register(add):
             ExecuteExpression(expression="preferred if winner == 'A' else other", to_field="answer_a"),
             ExecuteExpression(expression="other if winner == 'A' else preferred", to_field="answer_b"),
         ],
-        task="tasks.response_assessment.pairwise_comparative_rating.single_turn",
+        task="tasks.response_assessment.pairwise_comparison.single_turn",
         templates="templates.response_assessment.pairwise_comparative_rating.single_turn.all",
         __description__="Anthropic HH-RLHF: human preferences between two assistant replies to the same "
                         "conversation (helpfulness and harmlessness). The shared conversation is the question, the "

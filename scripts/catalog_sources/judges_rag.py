@@ -18,7 +18,7 @@ from unitxt.llm_as_judge_meta import (
 )
 from unitxt.processors import PostProcess
 from unitxt.task import Task
-from unitxt.templates import InputOutputTemplate, TemplatesList
+from unitxt.templates import InputOutputTemplate, PairwiseComparativeRatingTemplate, TemplatesList
 
 TAGS = {"kind": "metric", "family": "llm_as_judge"}
 RATING = ["processors.extract_mt_bench_rating_judgment"]
@@ -127,15 +127,18 @@ def _rag_judges(add):
 
 
 def _rating_judges(add):
-    add("templates.response_assessment.pairwise_comparative_rating.arena_hard", InputOutputTemplate(
+    add("templates.response_assessment.pairwise_comparative_rating.arena_hard", PairwiseComparativeRatingTemplate(
         instruction="You compare two AI assistants' answers to the user prompt below. First write your own answer, "
                     "then compare both answers with it, noting mistakes, missing information, relevance and "
                     "concision. End with exactly one verdict: [[A>>B]] (A much better), [[A>B]] (A better), "
                     "[[A=B]] (tie), [[B>A]] (B better) or [[B>>A]] (B much better).\n\n",
         input_format="<|User Prompt|>\n{question}\n\n<|Assistant A's Answer|>\n{answer_a}\n<|End of Assistant A's "
                      "Answer|>\n\n<|Assistant B's Answer|>\n{answer_b}\n<|End of Assistant B's Answer|>",
-        output_format="[[{winner}]]", postprocessors=["processors.extract_arena_hard_numerical_judgment"],
-        __description__="Arena-Hard style pairwise judge prompt: verdict [[A>>B]]..[[B>>A]] read as 3..-3.",
+        choice_a_field="answer_a", choice_b_field="answer_b", choice_a_id_field="model_a",
+        choice_b_id_field="model_b", answer_field="answer_a_preference", shuffle=False,
+        output_format="{answer_a_preference}", postprocessors=["processors.extract_arena_hard_numerical_judgment"],
+        __description__="Arena-Hard style pairwise judge prompt over a signed preference for answer A (the answers in "
+                        "the given order): verdict [[A>>B]]..[[B>>A]] read as 3..-3.",
         __tags__={"task": "response assessment", "modality": "text"}))
     mistral = HFPipelineBasedInferenceEngine(model_name="mistralai/Mistral-7B-Instruct-v0.2", max_new_tokens=256)
     label = "mistral_7b_instruct_v0_2_huggingface_template_mt_bench_single_turn"

@@ -249,11 +249,12 @@ TASKS = {
     ), "Rate an answer to a question by comparing it with a reference answer (a judge task).",
         {"task": "response assessment"}),
     "response_assessment.pairwise_comparative_rating.single_turn": (dict(
-        input_fields={"question": "str", "answer_a": "str", "answer_b": "str"},
-        reference_fields={"winner": "str"},
-        prediction_type="str",
-        metrics=["metrics.accuracy"],
-    ), "Compare two answers to the same question; 'winner' is 'A', 'B' or 'tie' (a judge task).",
+        input_fields={"question": "str", "answer_a": "str", "answer_b": "str", "model_a": "str", "model_b": "str"},
+        reference_fields={"answer_a_preference": "int"},
+        prediction_type="int",
+        metrics=["metrics.weighted_win_rate_correlation", "metrics.accuracy"],
+    ), "Rate how much better answer A is than answer B (3, 1, 0, -1, -3 for A>>B .. B>>A; a judge task); the models "
+       "behind the answers let the metric compare the win rates the judge implies with the gold ones.",
         {"task": "response assessment"}),
     # ---------------------------------------------------------------- RAG
     "rag.response_generation": (dict(
@@ -321,7 +322,7 @@ DEFAULT_TEMPLATES = {
     "response_assessment.rating.single_turn_with_reference":
         "templates.response_assessment.rating.single_turn_with_reference.default",
     "response_assessment.pairwise_comparative_rating.single_turn":
-        "templates.response_assessment.pairwise_comparative_rating.single_turn.default",
+        "templates.response_assessment.pairwise_comparative_rating.arena_hard",
     "rag.response_generation": "templates.rag.response_generation.default",
     "rag.end_to_end": "templates.rag.end_to_end.json_predictions",
     "rag.retrieval": "templates.rag.retrieval.default",

@@ -181,7 +181,7 @@ def _judges(add):
             postprocessors=["processors.double_brackets_or_text"],
             __description__="MT-Bench style pairwise judge prompt; the verdict is read from the double brackets.",
         ),
-    }, tags=tags, task="tasks.response_assessment.pairwise_comparative_rating.single_turn")
+    }, tags=tags, task="tasks.response_assessment.pairwise_comparison.single_turn")  # 'winner' A / B / tie
 
 
 def _rag(add):

@@ -133,3 +133,41 @@ def test_an_arena_hard_judge_with_shuffling_scores_the_evaluated_answer_whicheve
     main = judge.main_score
     assert [row[main] for row in scores.instance_scores] == [3.0] * 12  # swapped rows are turned back
     assert scores.global_scores()[main] == 1.0
+
+
+def test_older_conversation_judge_names_resolve_with_a_deprecation_naming_the_current_judge(tmp_path, monkeypatch):
+    import warnings
+
+    from tests.openai_protocol_server import OpenAIProtocolServer
+    from unitxt.api import load_dataset
+    from unitxt.card import TaskCard
+    from unitxt.loaders import LoadFromDictionary
+    from unitxt.task import Task
+    from unitxt.templates import InputOutputTemplate, TemplatesDict
+
+    seen = []
+
+    def rater(request):
+        text = request["messages"][-1]["content"]
+        seen.append(text)
+        return "Mostly on topic. [[8]]" if "gardening" in text else "Off topic. [[2]]"
+
+    with OpenAIProtocolServer(answer=rater) as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "k")
+        monkeypatch.setenv("OPENAI_API_URL", server.base_url)
+        monkeypatch.setenv("UNITXT_DEFAULT_PROVIDER", "open-ai")
+        monkeypatch.setenv("UNITXT_INFERENCE_CACHE_DIR", str(tmp_path / "cache"))
+        card = TaskCard(
+            loader=LoadFromDictionary(data={"test": [{"conversation": "user: tips for gardening?"},
+                                                     {"conversation": "user: how do I bake bread?"}]},
+                                      data_classification_policy=["public"]),
+            task=Task(input_fields={"conversation": "str"}, reference_fields={}, prediction_type="str",
+                      metrics=["metrics.llm_as_judge.conversation_answer_topicality.ensemble_v1_wml_judges"]),
+            templates=TemplatesDict({"simple": InputOutputTemplate(input_format="{conversation}", output_format="")}))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            dataset = load_dataset(card=card, template_card_index="simple", split="test")
+            results = evaluate(predictions=["Water in the morning.", "Use a hot oven."], data=dataset)
+    assert any("use metrics.llm_as_judge.conversation.topicality.ensemble" in str(w.message) for w in caught)
+    assert [row["ensemble_score"] for row in results.instance_scores] == [0.8, 0.2]  # two judges, [[8]] and [[2]]
+    assert len(seen) == 4 and "conversation: user: tips for gardening?" in seen[0]

@@ -171,3 +171,37 @@ def test_older_conversation_judge_names_resolve_with_a_deprecation_naming_the_cu
     assert any("use metrics.llm_as_judge.conversation.topicality.ensemble" in str(w.message) for w in caught)
     assert [row["ensemble_score"] for row in results.instance_scores] == [0.8, 0.2]  # two judges, [[8]] and [[2]]
     assert len(seen) == 4 and "conversation: user: tips for gardening?" in seen[0]
+
+
+def test_a_direct_judge_reports_the_original_keys_under_the_snake_cased_criteria_name(tmp_path):
+    import json
+
+    from tests.openai_protocol_server import OpenAIProtocolServer
+    from unitxt.inference import OpenAiInferenceEngine
+    from unitxt.llm_as_judge import LLMJudgeDirect
+    from unitxt.llm_as_judge_constants import CriteriaWithOptions
+
+    units = CriteriaWithOptions.from_obj({
+        "name": "Gives Metric Units", "description": "Does the response use metric units?",
+        "options": [{"name": "Yes", "description": ""}, {"name": "No", "description": ""}],
+        "option_map": {"Yes": 1.0, "No": 0.0}})
+
+    def judge_answer(request):
+        text = request["messages"][-1]["content"]
+        return "No" if "miles" in text else "Yes"
+
+    with OpenAIProtocolServer(answer=judge_answer) as server:
+        engine = OpenAiInferenceEngine(model_name="judge", credentials={"api_key": "k", "api_url": server.base_url},
+                                       cache_dir=str(tmp_path / "cache"), show_progress=False)
+        judge = LLMJudgeDirect(inference_engine=engine, criteria=units, evaluator_name="Tester")
+        dataset = create_dataset(task="tasks.qa.open", test_set=[{"question": "How far?"}, {"question": "How far?"}],
+                                 metrics=[judge], split="test", data_classification_policy=["public"])
+        results = evaluate(predictions=["Five km.", "Three miles."], data=dataset)
+    main = "gives_metric_units"
+    assert results.global_scores["score_name"] == main and results.global_scores[main] == 0.5
+    assert f"{main}_positional_bias" not in results.global_scores
+    first = results.instance_scores[0]
+    assert first[main] == 1.0 and first[f"{main}_using_tester_openai"] == 1.0
+    assert first[f"{main}_positional_bias"] is False and first[f"{main}_option_selection_completion"] == "Yes"
+    assert first[f"{main}_positional_bias_option_selection_completion"] == "Yes"
+    assert json.loads(first[f"{main}_criteria"])["option_map"] == {"Yes": 1.0, "No": 0.0}

@@ -1,5 +1,6 @@
 """Criteria judges (direct, pairwise) against the loopback OpenAI-protocol server scripted as a judge."""
 
+import json
 import logging
 import math
 import re
@@ -64,13 +65,13 @@ def test_direct_scores_selected_options_and_no_bias(tmp_path):
         assert server.count == 3 * 2 * 2  # instances x option orders x (assessment, verdict)
     assert [s["conciseness"] for s in scores.instance_scores] == [1.0, 0.0, 1.0]
     assert [s["conciseness_selected_option"] for s in scores.instance_scores] == ["Yes", "No", "Yes"]
-    assert [s["conciseness_positional_bias"] for s in scores.instance_scores] == [0.0, 0.0, 0.0]
+    assert [s["conciseness_positional_bias"] for s in scores.instance_scores] == [False, False, False]
     assert scores.instance_scores[0]["conciseness_assessment"] == "The response is judged on its length."
     prompts = scores.instance_scores[0]["conciseness_prompts"]
     assert "Short answer" in prompts["assessment"] and prompts["option_selection"].endswith("Yes, No")
     result = scores.global_scores()
     assert result["conciseness"] == pytest.approx(2 / 3)
-    assert result["conciseness_positional_bias"] == 0.0
+    assert "conciseness_positional_bias" not in result  # globally the mean score only, as the original
     assert result["score_name"] == "conciseness"
     assert result["conciseness_ci_low"] <= 2 / 3 <= result["conciseness_ci_high"]
 
@@ -151,7 +152,8 @@ def test_criteria_per_instance_from_a_field(tmp_path):
                                check_positional_bias=False)
         scores = judge.evaluate(["I love Paris", "knock knock"], [[], []], rows)
     assert [s["llm_as_judge"] for s in scores.instance_scores] == [1.0, 0.0]
-    assert [s["llm_as_judge_criteria"] for s in scores.instance_scores] == ["mentions_paris", "funny_joke"]
+    assert [json.loads(s["llm_as_judge_criteria"])["name"] for s in scores.instance_scores] == \
+        ["mentions_paris", "funny_joke"]  # the criteria as JSON, as the original
 
 
 def test_criteria_operators_and_validation():

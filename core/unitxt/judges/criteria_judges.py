@@ -35,6 +35,14 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
+def _criteria_json(criteria: Criteria) -> str:
+    """The criteria as JSON (its type and fields, no catalog description or tags), as the original reports it."""
+    import json
+
+    data = {key: value for key, value in criteria.to_dict().items() if key not in ("__description__", "__tags__")}
+    return json.dumps(data, indent=4, ensure_ascii=False, default=str)
+
+
 class LLMJudge(BulkInstanceMetric):
     """Shared settings of criteria judges: the engine, the criteria (fixed, or per instance from task_data
     `criteria_field`), the task fields shown as context, and what to report."""
@@ -57,10 +65,16 @@ class LLMJudge(BulkInstanceMetric):
         if "main_score" not in self._given_fields and self.__dict__.get("criteria") is not None:
             criteria = self.criteria  # a catalog name resolves here
             if isinstance(criteria, Criteria):
-                self.__dict__["main_score"] = criteria.name
+                self.__dict__["main_score"] = "_".join(criteria.name.lower().split(" "))  # as the original
 
     def resolved_ci_scores(self) -> List[str]:
         return list(self.ci_scores) if self.ci_scores is not None else [self.main_score]
+
+    def evaluator_label(self) -> str:
+        """`<evaluator>_<engine kind>` (lower case), the suffix of the original's `<main>_using_...` score."""
+        evaluator = self.evaluator_name or self.inference_engine.get_engine_id()
+        kind = getattr(self.inference_engine, "_inference_type", type(self.inference_engine).__name__)
+        return f"{evaluator}_{kind}".lower().replace("-", "_")
 
     # ------------------------------------------------------------------ inputs
     def criteria_of(self, task_data: Dict[str, Any], index: int) -> Criteria:
@@ -117,16 +131,17 @@ class LLMJudge(BulkInstanceMetric):
 class LLMJudgeDirect(LLMJudge):
     """Rates each prediction on a criteria with options: an assessment, then one option, scored by option_map.
 
-    Per instance: the score, `<main>_selected_option`, `<main>_assessment`, `<main>_positional_bias` (the options
-    asked again in reverse order led to another choice), optional summary and prompts. Global: mean with CI, and
-    the positional-bias rate.
+    Per instance, in the original's shape: the score (also as `<main>_using_<evaluator>_<engine kind>`),
+    `<main>_selected_option`, `<main>_assessment`, `<main>_option_selection_completion` (the verdict answer),
+    `<main>_positional_bias` (True when the options asked again in reverse order led to another choice) with its
+    `_selected_option`, `_assessment` and `_option_selection_completion`, the criteria as JSON, optional summary and
+    prompts. Global: the mean score with CI.
     """
 
     prediction_type = "str"
 
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:
-        main = self.main_score
         plans = []
         for index, (prediction, data) in enumerate(zip(predictions, task_data)):
             criteria = self.criteria_of(data, index)
@@ -140,6 +155,13 @@ class LLMJudgeDirect(LLMJudge):
             prompts = [direct_assessment_prompt(criteria.name, criteria.description, order, context, field,
                                                 _text(prediction)) for order in orders]
             plans.append((criteria, orders, prompts, task_data_policy(data)))
+        names = {plan[0].name for plan in plans}
+        if "main_score" not in self._given_fields and self.criteria is None and plans:
+            # criteria read per instance: the criteria's name when all share one, as the original
+            name = next(iter(names))
+            self.__dict__["main_score"] = "_".join(name.lower().split(" ")) if len(names) == 1 and name \
+                else "llm_as_judge"
+        main = self.main_score
         flat = [(i, k) for i, plan in enumerate(plans) for k in range(len(plan[1]))]
         policies = [plans[i][3] for i, _ in flat]
         assessments = self.ask([plans[i][2][k] for i, k in flat], policies)
@@ -159,17 +181,18 @@ class LLMJudgeDirect(LLMJudge):
             first = chosen[0]
             unparsed += first is None
             forgotten += [verdict_prompts[p] for p, choice in zip(positions, chosen) if choice is None]
-            result: Dict[str, Any] = {
-                main: criteria.score_of(first) if first is not None else math.nan,
-                f"{main}_selected_option": first,
-                f"{main}_assessment": assessments[positions[0]],
-                f"{main}_criteria": criteria.name,
-            }
+            score = criteria.score_of(first) if first is not None else math.nan
+            result: Dict[str, Any] = {main: score, f"{main}_using_{self.evaluator_label()}": score,
+                                      f"{main}_selected_option": first,
+                                      f"{main}_assessment": assessments[positions[0]]}
             if self.check_positional_bias:
                 again = chosen[1]
-                result[f"{main}_positional_bias"] = (math.nan if first is None or again is None
-                                                     else float(first != again))
+                result[f"{main}_positional_bias"] = None if first is None or again is None else first != again
                 result[f"{main}_positional_bias_selected_option"] = again
+                result[f"{main}_positional_bias_assessment"] = assessments[positions[1]]
+            result[f"{main}_option_selection_completion"] = verdicts[positions[0]]
+            if self.check_positional_bias:
+                result[f"{main}_positional_bias_option_selection_completion"] = verdicts[positions[1]]
             if first is None:
                 result[f"{main}_raw_verdict"] = verdicts[positions[0]]
             if self.generate_summaries:
@@ -177,18 +200,17 @@ class LLMJudgeDirect(LLMJudge):
             if self.include_prompts_in_result:
                 result[f"{main}_prompts"] = {"assessment": prompts[0],
                                              "option_selection": verdict_prompts[positions[0]]}
+                if self.check_positional_bias:
+                    result[f"{main}_prompts"].update(positional_bias_assessment=prompts[1],
+                                                     positional_bias_option_selection=verdict_prompts[positions[1]])
+            result[f"{main}_criteria"] = _criteria_json(criteria)
             results.append(result)
         self.forget(forgotten)
         self.warn_unparsed(unparsed, len(plans), sorted({n for plan in plans for n in plan[0].option_names()}))
         return results
 
     def resolved_reduction_map(self) -> Dict[str, List[str]]:
-        if self.reduction_map is not None:
-            return self.reduction_map
-        names = [self.main_score]
-        if self.check_positional_bias:
-            names.append(f"{self.main_score}_positional_bias")
-        return {"mean": names}
+        return self.reduction_map if self.reduction_map is not None else {"mean": [self.main_score]}  # as the original
 
 
 def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tuple[str, str]]:
@@ -335,7 +357,7 @@ class LLMJudgePairwise(LLMJudge):
             result[f"{name}_llm_as_judge"] = winrates[k]
             result[f"{name}_ranking"] = ranks[k] if math.isnan(ranks[k]) else int(ranks[k])
             result[f"{name}_response_name"] = name
-        result["criteria"] = criteria.to_json().rstrip("\n")
+        result["criteria"] = _criteria_json(criteria)
         return result
 
     def scores_from_instances(self, instance_scores: List[Dict[str, Any]]) -> MetricScores:

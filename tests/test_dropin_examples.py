@@ -205,3 +205,12 @@ def test_a_direct_judge_reports_the_original_keys_under_the_snake_cased_criteria
     assert first[f"{main}_positional_bias"] is False and first[f"{main}_option_selection_completion"] == "Yes"
     assert first[f"{main}_positional_bias_option_selection_completion"] == "Yes"
     assert json.loads(first[f"{main}_criteria"])["option_map"] == {"Yes": 1.0, "No": 0.0}
+
+
+def test_the_gpt_4o_criteria_judges_name_their_evaluator_as_the_original():
+    from unitxt.catalog import fetch_artifact
+    from unitxt.llm_as_judge_constants import EVALUATOR_TO_MODEL_ID, EvaluatorNameEnum
+
+    assert EVALUATOR_TO_MODEL_ID[EvaluatorNameEnum.GPT4o] == "gpt-4o"
+    for kind in ("direct", "pairwise"):
+        assert fetch_artifact(f"metrics.llm_as_judge.{kind}.openai.gpt_4o")[0].evaluator_name == "GPT4o"

@@ -214,3 +214,17 @@ def test_the_gpt_4o_criteria_judges_name_their_evaluator_as_the_original():
     assert EVALUATOR_TO_MODEL_ID[EvaluatorNameEnum.GPT4o] == "gpt-4o"
     for kind in ("direct", "pairwise"):
         assert fetch_artifact(f"metrics.llm_as_judge.{kind}.openai.gpt_4o")[0].evaluator_name == "GPT4o"
+
+
+def test_rag_eval_judge_tasks_have_the_original_schema():
+    from unitxt.catalog import fetch_artifact
+
+    task = fetch_artifact("tasks.rag_eval.faithfulness.binary")[0]
+    assert set(task.input_fields) == {"question", "contexts", "answer", "choices"}
+    assert set(task.reference_fields) == {"is_faithful", "number_val"}
+    assert task.defaults == {"choices": ["yes", "no"], "is_faithful": ["-"], "number_val": -1}
+    assert "metrics.roc_auc" in task.metrics
+    processed = task.process({"question": "Q?", "contexts": ["c"], "answer": "a", "number_val": 1})
+    assert processed["input_fields"]["choices"] == ["yes", "no"]
+    graded = fetch_artifact("tasks.rag_eval.answer_correctness.non_binary")[0]
+    assert graded.defaults["contexts"] == ["-"] and graded.metrics == ["metrics.spearman", "metrics.kendalltau_b"]

@@ -200,11 +200,11 @@ def test_meta_evaluation_rating_judge_spearman_equals_hand_computed(tmp_path):
 
 def test_meta_evaluation_pairwise_agreement_with_human_labels(tmp_path):
     """The judge agrees with the human verdict on 3 of 4 battles: accuracy 0.75."""
-    human = [("x1", "y1", "A"), ("x2", "y2", "B"), ("x3", "y3", "tie"), ("x4", "y4", "A")]
-    judge_says = {"x1": "A", "x2": "B", "x3": "tie", "x4": "B"}
+    human = [("x1", "y1", "choice_a"), ("x2", "y2", "choice_b"), ("x3", "y3", "tie"), ("x4", "y4", "choice_a")]
+    judge_says = {"x1": "A", "x2": "B", "x3": "C", "x4": "B"}
     data = [{"question": "q", "answer_a": a, "answer_b": b, "winner": w} for a, b, w in human]
     dataset = create_dataset(task="tasks.response_assessment.pairwise_comparison.single_turn", test_set=data,
-                             template="templates.response_assessment.pairwise_comparative_rating.mt_bench_single_turn",
+                             template="templates.response_assessment.pairwise_comparison.mt_bench_single_turn",
                              split="test", data_classification_policy=["public"])
 
     def answer(request):

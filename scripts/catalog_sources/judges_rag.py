@@ -6,6 +6,7 @@ RAG judges read the RAG task's fields (question, contexts, reference_answers) fr
 the answer; `_judge` variants read a 0-10 rating "[[N]]" (N/10), `_judge_logprobs` variants the probability of "Yes".
 """
 
+from templates_rag_eval_judges import VERDICT_FIELD
 from unitxt.inference import CrossProviderInferenceEngine, HFPipelineBasedInferenceEngine
 from unitxt.llm_as_judge import LLMAsJudge, MetricsEnsemble, TaskBasedLLMasJudge
 from unitxt.llm_as_judge_meta import (
@@ -53,21 +54,23 @@ def _layout(fields):
 
 def _tasks_and_templates(add):
     for measure, (fields, question, _) in MEASURES.items():
-        add(f"tasks.rag_eval.{measure}.binary", Task(
-            input_fields=fields, reference_fields={"score": "float"}, prediction_type="float",
-            metrics=["metrics.spearman"], default_template=f"templates.rag_eval.{measure}.default",
-            __description__=f"Judge task ({measure}): {question} The score is in 0..1.",
-            __tags__={"task": "response assessment", "modality": "text"}))
+        score = "number_val" if measure in VERDICT_FIELD else "score"  # the original's judge tasks: number_val
+        if measure not in VERDICT_FIELD:  # those are in templates_rag_eval_judges.py, in the original's schema
+            add(f"tasks.rag_eval.{measure}.binary", Task(
+                input_fields=fields, reference_fields={"score": "float"}, prediction_type="float",
+                metrics=["metrics.spearman"], default_template=f"templates.rag_eval.{measure}.default",
+                __description__=f"Judge task ({measure}): {question} The score is in 0..1.",
+                __tags__={"task": "response assessment", "modality": "text"}))
         tags = {"task": "response assessment", "modality": "text"}
         rating = InputOutputTemplate(
             instruction=f"You are a careful evaluator. {question} Explain briefly, then give a rating from 0 (not at "
                         "all) to 10 (fully) in double square brackets, e.g. [[7]].\n\n",
-            input_format=_layout(fields), output_format="[[{score}]]", postprocessors=RATING,
+            input_format=_layout(fields), output_format=f"[[{{{score}}}]]", postprocessors=RATING,
             __description__=f"Judge prompt for {measure}: a 0-10 rating written as [[N]] (read as N/10).",
             __tags__=tags)
         logprobs = InputOutputTemplate(
             instruction=f"{question} Answer with a single word: Yes or No.\n\n",
-            input_format=_layout(fields), target_prefix="Answer: ", output_format="{score}",
+            input_format=_layout(fields), target_prefix="Answer: ", output_format=f"{{{score}}}",
             postprocessors=["processors.cast_to_float_return_nan_if_failed"],
             __description__=f"Judge prompt for {measure} read by log-probs: the probability of 'Yes'.", __tags__=tags)
         add(f"templates.rag_eval.{measure}.default", rating)

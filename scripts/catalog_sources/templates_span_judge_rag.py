@@ -2,7 +2,7 @@
 
 from _shared import add_template_family
 from unitxt.serializers import ListSerializer
-from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate
+from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, PairwiseComparativeRatingTemplate
 from unitxt.templates.spans import SpanLabelingTemplate
 
 SPAN_PROCESSORS = ["processors.to_span_label_pairs"]
@@ -159,29 +159,32 @@ def _judges(add):
         ),
     }, tags=tags, task="tasks.response_assessment.rating.single_turn_with_reference")
 
+    verdicts = ("[[A>>B]] (A much better), [[A>B]] (A better), [[A=B]] (tie), [[B>A]] (B better) or [[B>>A]] (B "
+                "much better)")
+    preference = dict(choice_a_field="answer_a", choice_b_field="answer_b", choice_a_id_field="model_a",
+                      choice_b_id_field="model_b", answer_field="answer_a_preference", shuffle=False,
+                      output_format="[[{answer_a_preference}]]",
+                      postprocessors=["processors.extract_arena_hard_preference"])
     add_template_family(add, prefix="templates.response_assessment.pairwise_comparative_rating.single_turn", templates={
-        "default": InputOutputTemplate(
-            instruction="Two assistants answered the same question. Decide which answer is better. Reply with A, B "
-                        "or tie, in double square brackets, e.g. [[A]].",
+        "default": PairwiseComparativeRatingTemplate(
+            instruction=f"Two assistants answered the same question. Decide which answer is better and by how much; "
+                        f"reply with one verdict: {verdicts}.",
             input_format="Question: {question}\n\nAnswer A: {answer_a}\n\nAnswer B: {answer_b}",
-            target_prefix="Verdict: ",
-            output_format="[[{winner}]]",
-            postprocessors=["processors.double_brackets_or_text"],
-            __description__="Pairwise verdict written as [[A]], [[B]] or [[tie]].",
+            target_prefix="Verdict: ", **preference,
+            __description__="Short pairwise preference prompt; the verdict [[A>>B]]..[[B>>A]] is read as 3..-3.",
         ),
-        "templates.response_assessment.pairwise_comparative_rating.mt_bench_single_turn": InputOutputTemplate(
-            instruction="You are an impartial judge comparing two AI assistants' responses to the user question "
-                        "below. Judge helpfulness, relevance, accuracy, depth, creativity and detail; ignore the "
-                        "order and length of the responses and the assistants' names. Explain your comparison "
-                        "briefly, then give your verdict as [[A]] if assistant A is better, [[B]] if assistant B is "
-                        "better, or [[tie]].\n\n",
-            input_format="[User Question]\n{question}\n\n[Assistant A Begins]\n{answer_a}\n[Assistant A Ends]\n\n"
-                         "[Assistant B Begins]\n{answer_b}\n[Assistant B Ends]",
-            output_format="[[{winner}]]",
-            postprocessors=["processors.double_brackets_or_text"],
-            __description__="MT-Bench style pairwise judge prompt; the verdict is read from the double brackets.",
-        ),
-    }, tags=tags, task="tasks.response_assessment.pairwise_comparison.single_turn")  # 'winner' A / B / tie
+        "templates.response_assessment.pairwise_comparative_rating.mt_bench_single_turn":
+            PairwiseComparativeRatingTemplate(
+                instruction="You are an impartial judge comparing two AI assistants' responses to the user question "
+                            "below. Judge helpfulness, relevance, accuracy, depth, creativity and detail; ignore the "
+                            "order and length of the responses and the assistants' names. Explain your comparison "
+                            f"briefly, then give one verdict: {verdicts}.\n\n",
+                input_format="[User Question]\n{question}\n\n[Assistant A Begins]\n{answer_a}\n[Assistant A Ends]"
+                             "\n\n[Assistant B Begins]\n{answer_b}\n[Assistant B Ends]", **preference,
+                __description__="MT-Bench style pairwise preference prompt; the verdict [[A>>B]]..[[B>>A]] is read "
+                                "as 3..-3.",
+            ),
+    }, tags=tags, task="tasks.response_assessment.pairwise_comparative_rating.single_turn")
 
 
 def _rag(add):

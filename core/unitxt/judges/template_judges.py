@@ -239,6 +239,7 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
 
         task = self.task if not isinstance(self.task, str) else fetch_artifact(self.task)[0]
         needed = list(task.input_fields if isinstance(task.input_fields, dict) else task.input_fields)
+        defaults = task.defaults or {}
         instances = []
         for index, (prediction, data) in enumerate(zip(predictions, task_data)):
             instance = {}
@@ -247,6 +248,8 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
                     instance[name] = prediction
                     continue
                 source = self.judge_to_generator_fields_mapping.get(name, name)
+                if source not in data and name in defaults:  # the judge task's default (e.g. choices) applies
+                    continue
                 if source not in data:
                     raise MetricError(f"The judge task needs '{name}' (from task_data '{source}'), missing from "
                                       f"instance {index} (task_data has {sorted(data)}).",

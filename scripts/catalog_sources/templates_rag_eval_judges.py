@@ -151,13 +151,11 @@ def rag_eval_task(measure, kind):
     defaults = {"choices": ["yes", "no"], verdict: ["-"], "number_val": -1}
     if measure == "answer_correctness":
         defaults["contexts"] = ["-"]
-    default_template = "templates.rag_eval.{}.{}".format(measure, "default" if measure != "answer_correctness" or
-                                                         kind == "binary" else "default")
     return Task(
         input_fields={**{field: TYPES[field] for field in TASK_FIELDS[measure]}, "choices": "List[str]"},
         reference_fields={verdict: "List[str]", "number_val": "Union[float, int]"}, prediction_type="float",
         metrics=BINARY_METRICS if kind == "binary" else ["metrics.spearman", "metrics.kendalltau_b"],
-        defaults=defaults, default_template=default_template,
+        defaults=defaults, default_template=f"templates.rag_eval.{measure}.default",
         __description__=f"Judge task ({measure.replace('_', ' ')}, {'yes/no' if kind == 'binary' else 'graded'} "
                         f"human labels): the judge's 0..1 score is compared with number_val (the human score; "
                         f"{verdict} holds the annotators' verdicts).", __tags__=dict(TAGS))

@@ -110,10 +110,10 @@ def test_mt_bench_gpt4_rating_card_keeps_first_turn_questions_without_reference(
 
 
 def test_hh_rlhf_places_the_preferred_reply_by_a_data_fixed_order(in_mirror):
-    test = load_dataset("card=cards.hh_rlhf,template=templates.response_assessment.pairwise_comparative_rating."
+    test = load_dataset("card=cards.hh_rlhf,template=templates.response_assessment.pairwise_comparison."
                         "single_turn.default", split="test")
     winners = [json.loads(row["task_data"])["winner"] for row in test]
-    assert set(winners) == {"A", "B"}
+    assert set(winners) == {"choice_a", "choice_b"}
     for row in test:
         data = json.loads(row["task_data"])
         assert "Assistant:" not in data["answer_a"] and "Assistant:" not in data["answer_b"]

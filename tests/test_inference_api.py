@@ -69,14 +69,18 @@ def test_cross_provider_default_provider_from_settings_and_env(server, tmp_path,
     assert watsonx.engine().model == "watsonx/meta-llama/llama-3-2-1b-instruct"
 
 
-def test_cross_provider_refuses_unknown_model_or_provider_with_the_supported_ones():
-    with pytest.raises(InferenceError) as raised:
-        CrossProviderInferenceEngine(model="gpt-4o", provider="ollama").engine()
-    message = str(raised.value)
-    assert "not supported by provider 'ollama'" in message and "It is served by: azure, open-ai" in message
-    assert "llama-3-2-1b-instruct" in message  # the supported list
-    with pytest.raises(InferenceError, match="Did you mean llama-3-2-1b-instruct"):
+def test_cross_provider_passes_an_unconfigured_model_on_with_a_warning_naming_the_configured_ones():
+    with pytest.warns(UserWarning) as caught:
+        engine = CrossProviderInferenceEngine(model="gpt-4o", provider="ollama").engine()
+    assert engine.model_name == "gpt-4o"  # sent as given, as the original does
+    message = str(caught[0].message)
+    assert "not configured for provider 'ollama'" in message and "It is served by: azure, open-ai" in message
+    assert "llama-3-2-1b-instruct" in message  # the configured list
+    with pytest.warns(UserWarning, match="Did you mean llama-3-2-1b-instruct"):
         CrossProviderInferenceEngine(model="llama-3-2-1b-instrct", provider="rits").engine()
+
+
+def test_cross_provider_refuses_an_unknown_provider_with_the_supported_ones():
     with pytest.raises(InferenceError, match="Unknown provider 'nowhere'; supported providers: aws, azure"):
         CrossProviderInferenceEngine(model="gpt-4o", provider="nowhere").engine()
     for provider in ("watsonx", "together-ai", "open-ai", "azure", "ollama", "rits", "vertex-ai", "aws", "replicate",

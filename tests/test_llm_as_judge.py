@@ -1,5 +1,6 @@
 """Criteria judges (direct, pairwise) against the loopback OpenAI-protocol server scripted as a judge."""
 
+import json
 import logging
 import math
 import re
@@ -64,13 +65,13 @@ def test_direct_scores_selected_options_and_no_bias(tmp_path):
         assert server.count == 3 * 2 * 2  # instances x option orders x (assessment, verdict)
     assert [s["conciseness"] for s in scores.instance_scores] == [1.0, 0.0, 1.0]
     assert [s["conciseness_selected_option"] for s in scores.instance_scores] == ["Yes", "No", "Yes"]
-    assert [s["conciseness_positional_bias"] for s in scores.instance_scores] == [0.0, 0.0, 0.0]
+    assert [s["conciseness_positional_bias"] for s in scores.instance_scores] == [False, False, False]
     assert scores.instance_scores[0]["conciseness_assessment"] == "The response is judged on its length."
     prompts = scores.instance_scores[0]["conciseness_prompts"]
     assert "Short answer" in prompts["assessment"] and prompts["option_selection"].endswith("Yes, No")
     result = scores.global_scores()
     assert result["conciseness"] == pytest.approx(2 / 3)
-    assert result["conciseness_positional_bias"] == 0.0
+    assert "conciseness_positional_bias" not in result  # globally the mean score only, as the original
     assert result["score_name"] == "conciseness"
     assert result["conciseness_ci_low"] <= 2 / 3 <= result["conciseness_ci_high"]
 
@@ -151,7 +152,8 @@ def test_criteria_per_instance_from_a_field(tmp_path):
                                check_positional_bias=False)
         scores = judge.evaluate(["I love Paris", "knock knock"], [[], []], rows)
     assert [s["llm_as_judge"] for s in scores.instance_scores] == [1.0, 0.0]
-    assert [s["llm_as_judge_criteria"] for s in scores.instance_scores] == ["mentions_paris", "funny_joke"]
+    assert [json.loads(s["llm_as_judge_criteria"])["name"] for s in scores.instance_scores] == \
+        ["mentions_paris", "funny_joke"]  # the criteria as JSON, as the original
 
 
 def test_criteria_operators_and_validation():
@@ -199,15 +201,21 @@ def test_pairwise_winrates_and_rankings(tmp_path):
         assert server.count == 3 * 2 * 2  # pairs x (both orders) x (assessment, verdict)
     instance = scores.instance_scores[0]
     assert (instance["long_winrate"], instance["mid_winrate"], instance["short_winrate"]) == (1.0, 0.5, 0.0)
-    assert (instance["long_ranking"], instance["mid_ranking"], instance["short_ranking"]) == (1.0, 2.0, 3.0)
+    assert (instance["long_ranking"], instance["mid_ranking"], instance["short_ranking"]) == (1, 2, 3)
     assert instance["short_compared_to"] == ["long", "mid"]
     assert instance["short_contest_results"] == [False, False]
-    assert instance["long_positional_bias"] == 0.0
-    assert instance["conciseness"] == 0.0  # main score: the first system's winrate
-    assert sorted(instance["conciseness_prompts"]) == ["long_vs_mid", "short_vs_long", "short_vs_mid"]
-    assert "Response 1:\n<<<\nab\n>>>" in instance["conciseness_prompts"]["short_vs_long"]
+    assert instance["short_selections"] == ["long", "mid"]
+    assert instance["long_positional_bias"] == [False, False]  # per comparison
+    assert instance["short_llm_as_judge"] == 0.0 and instance["short_response_name"] == "short"
+    assert judge.main_score == "short_winrate"  # the first system's winrate
+    prompts = instance["short_prompts"]
+    assert sorted(prompts) == ["assessment", "option_selection", "positional_bias_assessment",
+                               "positional_bias_option_selection"]
+    assert "Response 1:\n<<<\nab\n>>>" in prompts["assessment"][0]
+    assert '"name": "conciseness"' in instance["criteria"]
     result = scores.global_scores()
-    assert result["long_winrate"] == 1.0 and result["mid_ranking"] == 2.0
+    assert result["long_winrate"] == 1.0 and result["score_name"] == "short_winrate"
+    assert "mid_ranking" not in result  # globally: the winrates only, as the original
 
 
 def test_pairwise_positional_bias_and_list_predictions(tmp_path):
@@ -217,8 +225,8 @@ def test_pairwise_positional_bias_and_list_predictions(tmp_path):
         scores = judge.evaluate([["x", "y", "z"], ["p", "q"]], [[], []], [{}, {}])
     first, second = scores.instance_scores
     assert [first[f"{k}_winrate"] for k in (1, 2, 3)] == [1.0, 0.5, 0.0]
-    assert [first[f"{k}_positional_bias"] for k in (1, 2, 3)] == [1.0, 1.0, 1.0]
-    assert [second[f"{k}_ranking"] for k in (1, 2)] == [1.0, 2.0]
+    assert [first[f"{k}_positional_bias"] for k in (1, 2, 3)] == [[True, True], [True, True], [True, True]]
+    assert [second[f"{k}_ranking"] for k in (1, 2)] == [1, 2]
     assert scores.global_scores()["1_winrate"] == 1.0
     assert scores.global_scores()["2_winrate"] == pytest.approx(0.25)  # mean of 0.5 and 0.0
 

@@ -200,11 +200,11 @@ def test_meta_evaluation_rating_judge_spearman_equals_hand_computed(tmp_path):
 
 def test_meta_evaluation_pairwise_agreement_with_human_labels(tmp_path):
     """The judge agrees with the human verdict on 3 of 4 battles: accuracy 0.75."""
-    human = [("x1", "y1", "A"), ("x2", "y2", "B"), ("x3", "y3", "tie"), ("x4", "y4", "A")]
-    judge_says = {"x1": "A", "x2": "B", "x3": "tie", "x4": "B"}
+    human = [("x1", "y1", "choice_a"), ("x2", "y2", "choice_b"), ("x3", "y3", "tie"), ("x4", "y4", "choice_a")]
+    judge_says = {"x1": "A", "x2": "B", "x3": "C", "x4": "B"}
     data = [{"question": "q", "answer_a": a, "answer_b": b, "winner": w} for a, b, w in human]
-    dataset = create_dataset(task="tasks.response_assessment.pairwise_comparative_rating.single_turn", test_set=data,
-                             template="templates.response_assessment.pairwise_comparative_rating.mt_bench_single_turn",
+    dataset = create_dataset(task="tasks.response_assessment.pairwise_comparison.single_turn", test_set=data,
+                             template="templates.response_assessment.pairwise_comparison.mt_bench_single_turn",
                              split="test", data_classification_policy=["public"])
 
     def answer(request):
@@ -249,6 +249,8 @@ def test_arena_hard_pairwise_template_judge(tmp_path):
         scores = judge.evaluate(["good", "same", "worse", "junk"], [["base"]] * 4, [{"question": "q"}] * 4)
     values = [s["generic_template_arena_hard"] for s in scores.instance_scores]
     assert values[:3] == [3.0, 0.0, -1.0] and math.isnan(values[3])
+    # globally the evaluated answer's weighted win rate (the original's reduction): (3 + 1 + 0) / (3 + 2 + 1)
+    assert scores.global_scores()["generic_template_arena_hard"] == pytest.approx(4 / 6)
 
 
 def test_judge_post_processors():
@@ -365,5 +367,6 @@ def test_catalog_pairwise_judge_in_evaluate(openai_env):
     predictions = [{"base": "a long long answer", "tuned": "short"}, {"base": "tiny", "tuned": "a bit longer"}]
     results = evaluate(predictions, dataset)
     assert [row["tuned_winrate"] for row in results.instance_scores] == [1.0, 0.0]
-    assert results.global_scores["tuned_winrate"] == 0.5 and results.global_scores["base_ranking"] == 1.5
-    assert results.global_scores["score_name"] == "conciseness"
+    assert results.global_scores["tuned_winrate"] == 0.5 and results.global_scores["base_winrate"] == 0.5
+    assert results.global_scores["score_name"] == "base_winrate"  # the first system's, as the original
+    assert [row["base_ranking"] for row in results.instance_scores] == [2, 1]

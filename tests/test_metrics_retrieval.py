@@ -134,7 +134,7 @@ def test_retrieval_cis_and_configuration():
         RetrievalAtK(k_list=[2])
     with pytest.raises(MetricError, match="k_list"):
         RetrievalAtK(k_list=[0], main_score="recall_at_0")
-    with pytest.raises(MetricError, match="expects List"):
+    with pytest.raises(MetricError, match=r"expects Union\[List\[str\], List\[int\]\]"):
         metric("metrics.mrr").evaluate(["doc1"], [[["doc1"]]])
 
 

@@ -239,8 +239,9 @@ def _with_placeholder_references(task: Any, instances: List[Dict[str, Any]]) -> 
         if not isinstance(instance, dict):
             raise RecipeError(f"infer() takes dicts of task fields, got {type(instance).__name__}.", field="instances")
         instance = dict(instance)
+        defaults = getattr(task, "defaults", None) or {}
         for name, declared in task.reference_types.items():
-            if name not in instance:
+            if name not in instance and name not in defaults:  # a default fills it as the task processes it
                 origin = typing.get_origin(declared) or declared
                 placeholder = {str: "", list: [], dict: {}, int: 0, float: 0.0}.get(origin, "")
                 if origin is typing.Union:

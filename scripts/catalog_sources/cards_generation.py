@@ -85,8 +85,8 @@ def register(add):
         preprocess_steps=[
             SplitRandomMix(mix={"train": "train[90%]", "validation": "train[10%]", "test": "test"}),
             IobToSpans(tokens_field="text", tags_field="slots"),
-            SetClassesFromData(field="labels", to_field="classes"),
-            Set(fields={"text_type": "flight request", "class_type": "slot"}),
+            SetClassesFromData(field="labels", to_field="entity_types"),
+            Set(fields={"text_type": "flight request"}),
         ],
         task="tasks.span_labeling.extraction",
         templates="templates.span_labeling.extraction.all",
@@ -166,12 +166,13 @@ def register(add):
             ExecuteExpression(expression="conversation_a[0]['content']", to_field="question"),
             ExecuteExpression(expression="conversation_a[1]['content']", to_field="answer_a"),
             ExecuteExpression(expression="conversation_b[1]['content']", to_field="answer_b"),
-            ExecuteExpression(expression="{'model_a': 'A', 'model_b': 'B'}.get(winner, 'tie')", to_field="winner"),
+            ExecuteExpression(expression="{'model_a': 'choice_a', 'model_b': 'choice_b'}.get(winner, 'tie')",
+                              to_field="winner"),
         ],
-        task="tasks.response_assessment.pairwise_comparative_rating.single_turn",
-        templates="templates.response_assessment.pairwise_comparative_rating.single_turn.all",
+        task="tasks.response_assessment.pairwise_comparison.single_turn",
+        templates="templates.response_assessment.pairwise_comparison.single_turn.all",
         __description__="MT-Bench human judgments, first turn: expert votes on which of two model answers to an "
-                        "MT-Bench question is better ('A', 'B' or 'tie'; both kinds of tie count as tie). Evaluates a "
+                        "MT-Bench question is better ('choice_a', 'choice_b' or 'tie'; both kinds of tie count as tie). Evaluates a "
                         "judge. Test: the 'human' split; train (demos): the 'gpt4_pair' split (GPT-4 verdicts).",
         __tags__=_tags("response assessment", "lmsys/mt_bench_human_judgments", "https://arxiv.org/abs/2306.05685"),
     ))

@@ -73,12 +73,12 @@ def register(add):
             ExecuteExpression(expression=chosen_context, to_field="question"),
             ExecuteExpression(expression=chosen_answer, to_field="preferred"),
             ExecuteExpression(expression=rejected_answer, to_field="other"),
-            ExecuteExpression(expression="'A' if len(chosen) % 2 == 0 else 'B'", to_field="winner"),
-            ExecuteExpression(expression="preferred if winner == 'A' else other", to_field="answer_a"),
-            ExecuteExpression(expression="other if winner == 'A' else preferred", to_field="answer_b"),
+            ExecuteExpression(expression="'choice_a' if len(chosen) % 2 == 0 else 'choice_b'", to_field="winner"),
+            ExecuteExpression(expression="preferred if winner == 'choice_a' else other", to_field="answer_a"),
+            ExecuteExpression(expression="other if winner == 'choice_a' else preferred", to_field="answer_b"),
         ],
-        task="tasks.response_assessment.pairwise_comparative_rating.single_turn",
-        templates="templates.response_assessment.pairwise_comparative_rating.single_turn.all",
+        task="tasks.response_assessment.pairwise_comparison.single_turn",
+        templates="templates.response_assessment.pairwise_comparison.single_turn.all",
         __description__="Anthropic HH-RLHF: human preferences between two assistant replies to the same "
                         "conversation (helpfulness and harmlessness). The shared conversation is the question, the "
                         "last replies are the two answers, placed in an order fixed by the data (the preferred one "

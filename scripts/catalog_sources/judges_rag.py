@@ -6,6 +6,7 @@ RAG judges read the RAG task's fields (question, contexts, reference_answers) fr
 the answer; `_judge` variants read a 0-10 rating "[[N]]" (N/10), `_judge_logprobs` variants the probability of "Yes".
 """
 
+from templates_rag_eval_judges import VERDICT_FIELD
 from unitxt.inference import CrossProviderInferenceEngine, HFPipelineBasedInferenceEngine
 from unitxt.llm_as_judge import LLMAsJudge, MetricsEnsemble, TaskBasedLLMasJudge
 from unitxt.llm_as_judge_meta import (
@@ -18,7 +19,7 @@ from unitxt.llm_as_judge_meta import (
 )
 from unitxt.processors import PostProcess
 from unitxt.task import Task
-from unitxt.templates import InputOutputTemplate, TemplatesList
+from unitxt.templates import InputOutputTemplate, PairwiseComparativeRatingTemplate, TemplatesList
 
 TAGS = {"kind": "metric", "family": "llm_as_judge"}
 RATING = ["processors.extract_mt_bench_rating_judgment"]
@@ -53,21 +54,23 @@ def _layout(fields):
 
 def _tasks_and_templates(add):
     for measure, (fields, question, _) in MEASURES.items():
-        add(f"tasks.rag_eval.{measure}.binary", Task(
-            input_fields=fields, reference_fields={"score": "float"}, prediction_type="float",
-            metrics=["metrics.spearman"], default_template=f"templates.rag_eval.{measure}.default",
-            __description__=f"Judge task ({measure}): {question} The score is in 0..1.",
-            __tags__={"task": "response assessment", "modality": "text"}))
+        score = "number_val" if measure in VERDICT_FIELD else "score"  # the original's judge tasks: number_val
+        if measure not in VERDICT_FIELD:  # those are in templates_rag_eval_judges.py, in the original's schema
+            add(f"tasks.rag_eval.{measure}.binary", Task(
+                input_fields=fields, reference_fields={"score": "float"}, prediction_type="float",
+                metrics=["metrics.spearman"], default_template=f"templates.rag_eval.{measure}.default",
+                __description__=f"Judge task ({measure}): {question} The score is in 0..1.",
+                __tags__={"task": "response assessment", "modality": "text"}))
         tags = {"task": "response assessment", "modality": "text"}
         rating = InputOutputTemplate(
             instruction=f"You are a careful evaluator. {question} Explain briefly, then give a rating from 0 (not at "
                         "all) to 10 (fully) in double square brackets, e.g. [[7]].\n\n",
-            input_format=_layout(fields), output_format="[[{score}]]", postprocessors=RATING,
+            input_format=_layout(fields), output_format=f"[[{{{score}}}]]", postprocessors=RATING,
             __description__=f"Judge prompt for {measure}: a 0-10 rating written as [[N]] (read as N/10).",
             __tags__=tags)
         logprobs = InputOutputTemplate(
             instruction=f"{question} Answer with a single word: Yes or No.\n\n",
-            input_format=_layout(fields), target_prefix="Answer: ", output_format="{score}",
+            input_format=_layout(fields), target_prefix="Answer: ", output_format=f"{{{score}}}",
             postprocessors=["processors.cast_to_float_return_nan_if_failed"],
             __description__=f"Judge prompt for {measure} read by log-probs: the probability of 'Yes'.", __tags__=tags)
         add(f"templates.rag_eval.{measure}.default", rating)
@@ -127,15 +130,18 @@ def _rag_judges(add):
 
 
 def _rating_judges(add):
-    add("templates.response_assessment.pairwise_comparative_rating.arena_hard", InputOutputTemplate(
+    add("templates.response_assessment.pairwise_comparative_rating.arena_hard", PairwiseComparativeRatingTemplate(
         instruction="You compare two AI assistants' answers to the user prompt below. First write your own answer, "
                     "then compare both answers with it, noting mistakes, missing information, relevance and "
                     "concision. End with exactly one verdict: [[A>>B]] (A much better), [[A>B]] (A better), "
                     "[[A=B]] (tie), [[B>A]] (B better) or [[B>>A]] (B much better).\n\n",
         input_format="<|User Prompt|>\n{question}\n\n<|Assistant A's Answer|>\n{answer_a}\n<|End of Assistant A's "
                      "Answer|>\n\n<|Assistant B's Answer|>\n{answer_b}\n<|End of Assistant B's Answer|>",
-        output_format="[[{winner}]]", postprocessors=["processors.extract_arena_hard_numerical_judgment"],
-        __description__="Arena-Hard style pairwise judge prompt: verdict [[A>>B]]..[[B>>A]] read as 3..-3.",
+        choice_a_field="answer_a", choice_b_field="answer_b", choice_a_id_field="model_a",
+        choice_b_id_field="model_b", answer_field="answer_a_preference", shuffle=False,
+        output_format="{answer_a_preference}", postprocessors=["processors.extract_arena_hard_numerical_judgment"],
+        __description__="Arena-Hard style pairwise judge prompt over a signed preference for answer A (the answers in "
+                        "the given order): verdict [[A>>B]]..[[B>>A]] read as 3..-3.",
         __tags__={"task": "response assessment", "modality": "text"}))
     mistral = HFPipelineBasedInferenceEngine(model_name="mistralai/Mistral-7B-Instruct-v0.2", max_new_tokens=256)
     label = "mistral_7b_instruct_v0_2_huggingface_template_mt_bench_single_turn"

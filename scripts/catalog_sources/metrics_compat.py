@@ -26,7 +26,6 @@ from unitxt.metrics.meteor import Meteor, MeteorFast
 from unitxt.metrics.grouped_f1 import KPA, FuzzyNer, MetricBasedNer
 from unitxt.metrics.rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
 from unitxt.metrics.sql import SQLExecutionAccuracy, SQLNonExecutionAccuracy
-from unitxt.metrics.string_match import TokenOverlap
 from unitxt.metrics.string_similarity import (
     CharEditDistanceAccuracy,
     F1Strings,
@@ -141,8 +140,6 @@ METRICS = {
                                                  "Reciprocal rank of the first ground-truth context id retrieved."),
     "rag.response_generation.faithfulness.token_k_precision": (TokenKPrecision(), "rag",
                                                                "Share of the answer's tokens found in the contexts."),
-    "rag.response_generation.correctness.token_overlap": (
-        TokenOverlap(), "rag", "Token precision/recall/F1 of the answer against the ground-truth answers."),
 }
 
 

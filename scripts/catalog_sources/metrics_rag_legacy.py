@@ -192,6 +192,14 @@ def _response_generation(add):
             postprocess_steps=_renamed_score_copies("correctness", f"bert_score.{model}"),
             __deprecated_msg__=f"Metric {name} is deprecated. Please use {successor} instead.",
             description=f"Earlier name of {successor}.", tags=dict(TAGS, measure="answer_correctness")))
+    name = "metrics.rag.response_generation.correctness.token_overlap"
+    successor = "metrics.rag.response_generation.answer_correctness.token_recall"
+    add(name, make(
+        "metric_pipeline", main_score="f1", metric="metrics.token_overlap", prediction_type="str",
+        preprocess_steps=[], postprocess_steps=_renamed_score_copies("correctness", "token_overlap"),
+        __deprecated_msg__=f"Metric {name} is deprecated. Please use {successor} instead.",
+        description=f"Earlier name of {successor}: token precision / recall / F1 of the answer against the "
+                    f"references (main score f1).", tags=dict(TAGS, measure="answer_correctness")))
     name = "metrics.rag.response_generation.faithfullness.token_overlap"
     successor = "metrics.rag.response_generation.faithfulness.token_k_precision"
     add(name, make(

@@ -209,14 +209,14 @@ TASKS = {
     ), "Name the language a text is written in.", {"task": "language identification"}),
     # ---------------------------------------------------------------- span labeling
     "span_labeling.extraction": (dict(
-        input_fields={"text": "str", "text_type": "str", "class_type": "str", "classes": "List[str]"},
-        reference_fields=SPAN_REFERENCES,
+        input_fields={"text": "str", "text_type": "str", "entity_types": "List[str]"},
+        reference_fields={"text": "str", **SPAN_REFERENCES},
         prediction_type=SPAN_PREDICTION,
         metrics=["metrics.ner"],
         augmentable_inputs=["text"],
         defaults={"text_type": "text"},
-    ), "Find the spans of a text that belong to given classes (e.g. named entities); references are character "
-       "offsets (end exclusive) with one label per span.", {"task": "span labeling"}),
+    ), "Extract the entities of a text whose type is one of entity_types; references are character offsets (end "
+       "exclusive) into text with one entity type per span.", {"task": "span labeling"}),
     "ner.all_entity_types": (dict(
         input_fields={"text": "str", "entity_types": "List[str]"},
         reference_fields=SPAN_REFERENCES,
@@ -249,32 +249,40 @@ TASKS = {
     ), "Rate an answer to a question by comparing it with a reference answer (a judge task).",
         {"task": "response assessment"}),
     "response_assessment.pairwise_comparative_rating.single_turn": (dict(
-        input_fields={"question": "str", "answer_a": "str", "answer_b": "str"},
-        reference_fields={"winner": "str"},
-        prediction_type="str",
-        metrics=["metrics.accuracy"],
-    ), "Compare two answers to the same question; 'winner' is 'A', 'B' or 'tie' (a judge task).",
+        input_fields={"question": "str", "answer_a": "str", "answer_b": "str", "model_a": "str", "model_b": "str"},
+        reference_fields={"answer_a_preference": "int"},
+        prediction_type="int",
+        metrics=["metrics.weighted_win_rate_correlation", "metrics.accuracy"],
+    ), "Rate how much better answer A is than answer B (3, 1, 0, -1, -3 for A>>B .. B>>A; a judge task); the models "
+       "behind the answers let the metric compare the win rates the judge implies with the gold ones.",
         {"task": "response assessment"}),
     # ---------------------------------------------------------------- RAG
     "rag.response_generation": (dict(
-        input_fields={"contexts": "List[str]", "question": "str"},
+        input_fields={"contexts": "List[str]", "contexts_ids": "Union[List[int], List[str]]", "question": "str"},
         reference_fields={"reference_answers": "List[str]"},
         prediction_type="str",
-        metrics=["metrics.rouge", "metrics.rag.answer_correctness.token_recall",
-                 "metrics.rag.faithfulness.token_k_precision"],
-        augmentable_inputs=["question"],
-    ), "Answer a question from retrieved passages (the generation step of retrieval-augmented generation).",
-        {"task": "rag"}),
+        # the original's defaults but its BERTScore one (a model download): token overlap with the references and
+        # with the contexts
+        metrics=["metrics.rag.response_generation.correctness.token_overlap",
+                 "metrics.rag.response_generation.faithfullness.token_overlap"],
+        augmentable_inputs=["contexts", "question"],
+        defaults={"contexts_ids": [], "reference_answers": []},
+    ), "Answer a question from retrieved passages (the generation step of retrieval-augmented generation); "
+       "contexts_ids optionally names the passages.", {"task": "rag"}),
     "rag.end_to_end": (dict(
-        input_fields={"question": "str", "question_id": "Union[str, int]", "metadata_field": "str"},
+        input_fields={"question": "Union[str, Dialog]", "question_id": "Any", "metadata_tags": "Dict[str, str]"},
         reference_fields={"reference_answers": "List[str]", "reference_contexts": "List[str]",
-                          "reference_context_ids": "List[Union[str, int]]", "is_answerable_label": "bool"},
-        prediction_type="Dict[str, Any]",
-        metrics=["metrics.rag.answer_correctness.token_recall", "metrics.rag.faithfulness.token_k_precision",
-                 "metrics.rag.context_correctness.mrr"],
-        defaults={"question_id": "", "metadata_field": "", "is_answerable_label": True},
-    ), "Evaluate a whole RAG pipeline: predictions are dicts {'answer', 'contexts', 'contexts_id'} compared with "
-       "the reference answers and context ids.", {"task": "rag"}),
+                          "reference_context_ids": "Union[List[int], List[str]]", "is_answerable_label": "bool"},
+        prediction_type="RagResponse",
+        # the original's defaults but the two that need a model download (answer_reward: a reward model,
+        # context_relevance: flan-t5 perplexity)
+        metrics=["metrics.rag.end_to_end.answer_correctness", "metrics.rag.end_to_end.answer_faithfulness",
+                 "metrics.rag.end_to_end.context_correctness"],
+        augmentable_inputs=["question"],
+        defaults={"question_id": "", "metadata_tags": {}, "reference_answers": [], "reference_contexts": [],
+                  "reference_context_ids": [], "is_answerable_label": True},
+    ), "Evaluate a whole RAG pipeline: predictions are RagResponse dicts {'answer', 'contexts', 'context_ids', "
+       "'is_answerable'} compared with the reference answers, contexts and context ids.", {"task": "rag"}),
     "rag.retrieval": (dict(
         input_fields={"question": "str"},
         reference_fields={"context_ids": "List[str]"},
@@ -307,16 +315,16 @@ DEFAULT_TEMPLATES = {
     "generation": "templates.generation.default",
     "generation.from_pair": "templates.generation.from_pair.default",
     "language_identification": "templates.language_identification.default",
-    "span_labeling.extraction": "templates.span_labeling.extraction.title",
+    "span_labeling.extraction": "templates.span_labeling.extraction.detailed",
     "ner.all_entity_types": "templates.ner.all_entity_types.default",
     "ner.single_entity_type": "templates.ner.single_entity_type.default",
     "response_assessment.rating.single_turn": "templates.response_assessment.rating.single_turn.default",
     "response_assessment.rating.single_turn_with_reference":
         "templates.response_assessment.rating.single_turn_with_reference.default",
     "response_assessment.pairwise_comparative_rating.single_turn":
-        "templates.response_assessment.pairwise_comparative_rating.single_turn.default",
+        "templates.response_assessment.pairwise_comparative_rating.arena_hard",
     "rag.response_generation": "templates.rag.response_generation.default",
-    "rag.end_to_end": "templates.rag.end_to_end.default",
+    "rag.end_to_end": "templates.rag.end_to_end.json_predictions",
     "rag.retrieval": "templates.rag.retrieval.default",
 }
 

@@ -93,16 +93,24 @@ FAMILIES = {
 }
 TASK_FIELDS = {"answer_correctness": ["question", "contexts", "answer", "ground_truths"], "answer_relevance": QA,
                "context_relevance": QC, "correctness_holistic": QCA, "faithfulness": QCA}
+# the original's judge-task schema: the yes/no verdict field of each measure (a list of strings, as written by human
+# annotators) and `number_val`, the human score the judge's number is compared with; `choices` names the verdicts
+VERDICT_FIELD = {"answer_correctness": "is_correct", "answer_relevance": "is_relevant",
+                 "context_relevance": "is_context_relevant", "correctness_holistic": "is_correct",
+                 "faithfulness": "is_faithful"}
+BINARY_METRICS = ["metrics.spearman", "metrics.kendalltau_b", "metrics.roc_auc", "metrics.f1_binary",
+                  "metrics.accuracy_binary", "metrics.max_f1_binary", "metrics.max_accuracy_binary"]
 TYPES = {"question": "str", "answer": "str", "contexts": "List[str]", "ground_truths": "List[str]"}
 TAGS = {"task": "response assessment", "modality": "text"}
 
 
-def _template(fields, question, style):
+def _template(measure, fields, question, style):
     how, post = POST[style]
     return InputOutputTemplateWithCustomTarget(
         instruction=f"You are grading a retrieval-augmented answer. {question} {how}".strip() + "\n",
         input_format="\n\n".join(f"{LABELS[field]}:\n{{{field}}}" for field in fields) + "\n",
-        target_prefix="Answer: ", output_format="{score}", reference="{score}", postprocessors=[P + p for p in post],
+        target_prefix="Answer: ", output_format=f"{{{VERDICT_FIELD[measure]}}}", reference="{number_val}",
+        postprocessors=[P + p for p in post],
         __description__=f"RAG judge prompt ({style.replace('_', ' ')}): {question}", __tags__=dict(TAGS))
 
 
@@ -123,24 +131,31 @@ def register(add):
                     f"_{suffix}" if suffix and not suffix.startswith("explain_first") else "")
                 if suffix.startswith("explain_first"):
                     name = f"templates.rag_eval.{measure}.judge_correctness_{suffix}"
-                add(name, _template(fields, question, style))
+                add(name, _template(measure, fields, question, style))
                 names.append(name)
         if measure == "correctness_holistic":
             add("templates.rag_eval.correctness_holistic.default",
-                _template(QCA, variants["judge_correctness_simple"][1], "numeric"))
+                _template(measure, QCA, variants["judge_correctness_simple"][1], "numeric"))
             names.append("templates.rag_eval.correctness_holistic.default")
             add("templates.rag_eval.correctness_holistic.all", TemplatesList(  # the ones that read numbers back
                 [n for n in names if n.endswith(("default", "numeric", "metric_template"))], __description__="Every judge prompt of correctness_holistic.", __tags__=dict(TAGS)))
-    for measure in ("correctness_holistic",):
-        _task(add, measure, "binary", ["metrics.spearman", "metrics.kendalltau_b"])
-    for measure in ("answer_correctness", "answer_relevance", "context_relevance", "correctness_holistic",
-                    "faithfulness"):
-        _task(add, measure, "non_binary", ["metrics.spearman", "metrics.kendalltau_b"])
+    for measure in VERDICT_FIELD:
+        for kind in ("binary", "non_binary"):
+            add(f"tasks.rag_eval.{measure}.{kind}", rag_eval_task(measure, kind))
 
 
-def _task(add, measure, kind, metrics):
-    add(f"tasks.rag_eval.{measure}.{kind}", Task(
-        input_fields={field: TYPES[field] for field in TASK_FIELDS[measure]}, reference_fields={"score": "float"},
-        prediction_type="float", metrics=metrics, default_template=f"templates.rag_eval.{measure}.default",
+def rag_eval_task(measure, kind):
+    """The judge task of a RAG measure in the original's schema (fields, verdict + number_val references, defaults,
+    metrics); the default template is ours."""
+    verdict = VERDICT_FIELD[measure]
+    defaults = {"choices": ["yes", "no"], verdict: ["-"], "number_val": -1}
+    if measure == "answer_correctness":
+        defaults["contexts"] = ["-"]
+    return Task(
+        input_fields={**{field: TYPES[field] for field in TASK_FIELDS[measure]}, "choices": "List[str]"},
+        reference_fields={verdict: "List[str]", "number_val": "Union[float, int]"}, prediction_type="float",
+        metrics=BINARY_METRICS if kind == "binary" else ["metrics.spearman", "metrics.kendalltau_b"],
+        defaults=defaults, default_template=f"templates.rag_eval.{measure}.default",
         __description__=f"Judge task ({measure.replace('_', ' ')}, {'yes/no' if kind == 'binary' else 'graded'} "
-                        "human scores): a judge's 0..1 score compared with the human score.", __tags__=dict(TAGS)))
+                        f"human labels): the judge's 0..1 score is compared with number_val (the human score; "
+                        f"{verdict} holds the annotators' verdicts).", __tags__=dict(TAGS))

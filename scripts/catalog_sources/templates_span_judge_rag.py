@@ -2,7 +2,7 @@
 
 from _shared import add_template_family
 from unitxt.serializers import ListSerializer
-from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate
+from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, PairwiseComparativeRatingTemplate
 from unitxt.templates.spans import SpanLabelingTemplate
 
 SPAN_PROCESSORS = ["processors.to_span_label_pairs"]
@@ -15,29 +15,29 @@ def _spans(add):
     tags = {"task": "span labeling", "modality": "text"}
     add_template_family(add, prefix="templates.span_labeling.extraction", templates={
         "default": SpanLabelingTemplate(
-            instruction="Find every span of the {text_type} that is one of these {class_type}s: {classes}. List "
-                        "them as 'span: {class_type}' separated by commas, or write None when there is none.",
+            instruction="Find every entity of the {text_type} whose type is one of: {entity_types}. List them as "
+                        "'entity: type' separated by commas, or write None when there is none.",
             input_format="{text_type}: {text}",
             target_prefix="Spans: ",
             postprocessors=SPAN_PROCESSORS,
             __description__="Explains the 'span: label' answer format; 'None' when nothing is found.",
         ),
         "identify": SpanLabelingTemplate(
-            input_format="From the following {text_type}, identify spans with {class_type}:{classes}.\n"
+            input_format="From the following {text_type}, identify spans with entity type:{entity_types}.\n"
                          "{text_type}: {text}",
             postprocessors=SPAN_PROCESSORS,
             __description__="One-line request naming the classes, then the text; answers 'span: label, ...'.",
         ),
         "instruction": SpanLabelingTemplate(
-            instruction="Extract from the {text_type} every mention of a {class_type} among {classes}. Reply only "
-                        "with 'mention: {class_type}' pairs separated by commas, in order of appearance, or None.",
+            instruction="Extract from the {text_type} every mention whose entity type is among {entity_types}. Reply "
+                        "only with 'mention: type' pairs separated by commas, in order of appearance, or None.",
             input_format="{text}",
             postprocessors=SPAN_PROCESSORS,
             __description__="Instruction-only phrasing; the input is the bare text.",
         ),
         "title": SpanLabelingTemplate(
-            instruction="Mark the spans of the {text_type} below that belong to the {class_type} classes "
-                        "{classes}. Answer in the form 'span: class, span: class'.",
+            instruction="Mark the spans of the {text_type} below whose entity type is one of {entity_types}. "
+                        "Answer in the form 'span: type, span: type'.",
             input_format="Text:\n{text}",
             target_prefix="Spans:\n",
             postprocessors=SPAN_PROCESSORS,
@@ -159,28 +159,31 @@ def _judges(add):
         ),
     }, tags=tags, task="tasks.response_assessment.rating.single_turn_with_reference")
 
+    verdicts = ("[[A>>B]] (A much better), [[A>B]] (A better), [[A=B]] (tie), [[B>A]] (B better) or [[B>>A]] (B "
+                "much better)")
+    preference = dict(choice_a_field="answer_a", choice_b_field="answer_b", choice_a_id_field="model_a",
+                      choice_b_id_field="model_b", answer_field="answer_a_preference", shuffle=False,
+                      output_format="[[{answer_a_preference}]]",
+                      postprocessors=["processors.extract_arena_hard_preference"])
     add_template_family(add, prefix="templates.response_assessment.pairwise_comparative_rating.single_turn", templates={
-        "default": InputOutputTemplate(
-            instruction="Two assistants answered the same question. Decide which answer is better. Reply with A, B "
-                        "or tie, in double square brackets, e.g. [[A]].",
+        "default": PairwiseComparativeRatingTemplate(
+            instruction=f"Two assistants answered the same question. Decide which answer is better and by how much; "
+                        f"reply with one verdict: {verdicts}.",
             input_format="Question: {question}\n\nAnswer A: {answer_a}\n\nAnswer B: {answer_b}",
-            target_prefix="Verdict: ",
-            output_format="[[{winner}]]",
-            postprocessors=["processors.double_brackets_or_text"],
-            __description__="Pairwise verdict written as [[A]], [[B]] or [[tie]].",
+            target_prefix="Verdict: ", **preference,
+            __description__="Short pairwise preference prompt; the verdict [[A>>B]]..[[B>>A]] is read as 3..-3.",
         ),
-        "templates.response_assessment.pairwise_comparative_rating.mt_bench_single_turn": InputOutputTemplate(
-            instruction="You are an impartial judge comparing two AI assistants' responses to the user question "
-                        "below. Judge helpfulness, relevance, accuracy, depth, creativity and detail; ignore the "
-                        "order and length of the responses and the assistants' names. Explain your comparison "
-                        "briefly, then give your verdict as [[A]] if assistant A is better, [[B]] if assistant B is "
-                        "better, or [[tie]].\n\n",
-            input_format="[User Question]\n{question}\n\n[Assistant A Begins]\n{answer_a}\n[Assistant A Ends]\n\n"
-                         "[Assistant B Begins]\n{answer_b}\n[Assistant B Ends]",
-            output_format="[[{winner}]]",
-            postprocessors=["processors.double_brackets_or_text"],
-            __description__="MT-Bench style pairwise judge prompt; the verdict is read from the double brackets.",
-        ),
+        "templates.response_assessment.pairwise_comparative_rating.mt_bench_single_turn":
+            PairwiseComparativeRatingTemplate(
+                instruction="You are an impartial judge comparing two AI assistants' responses to the user question "
+                            "below. Judge helpfulness, relevance, accuracy, depth, creativity and detail; ignore the "
+                            "order and length of the responses and the assistants' names. Explain your comparison "
+                            f"briefly, then give one verdict: {verdicts}.\n\n",
+                input_format="[User Question]\n{question}\n\n[Assistant A Begins]\n{answer_a}\n[Assistant A Ends]"
+                             "\n\n[Assistant B Begins]\n{answer_b}\n[Assistant B Ends]", **preference,
+                __description__="MT-Bench style pairwise preference prompt; the verdict [[A>>B]]..[[B>>A]] is read "
+                                "as 3..-3.",
+            ),
     }, tags=tags, task="tasks.response_assessment.pairwise_comparative_rating.single_turn")
 
 

@@ -192,18 +192,23 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         return provider
 
     def provider_model_name(self, provider: str) -> str:
+        """The provider's name for `model`; a model the provider's table lacks is passed on as given, with a warning
+        (as the original: the provider may still serve it, but the id no longer switches between providers)."""
         models = PROVIDER_MODEL_MAP[provider]
-        if self.model not in models:
-            import difflib
+        if self.model in models:
+            return models[self.model]
+        import difflib
 
-            close = difflib.get_close_matches(self.model, list(models), n=3)
-            hint = f" Did you mean {', '.join(close)}?" if close else ""
-            elsewhere = sorted(name for name, served in PROVIDER_MODEL_MAP.items() if self.model in served)
-            also = f" It is served by: {', '.join(elsewhere)}." if elsewhere else ""
-            raise InferenceError(f"Model {self.model!r} is not supported by provider {provider!r}.{hint}{also} "
-                                 f"Supported models for {provider}: {', '.join(sorted(models))}.",
-                                 artifact=self.artifact_name, field="model")
-        return models[self.model]
+        from ..errors import UnitxtWarning
+
+        close = difflib.get_close_matches(self.model, list(models), n=3)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        elsewhere = sorted(name for name, served in PROVIDER_MODEL_MAP.items() if self.model in served)
+        also = f" It is served by: {', '.join(elsewhere)}." if elsewhere else ""
+        UnitxtWarning(f"{self.artifact_name}: model {self.model!r} is not configured for "
+                      f"provider {provider!r}; sending the name as given.{hint}{also} Configured models for "
+                      f"{provider}: {', '.join(sorted(models))}.")
+        return self.model
 
     def engine(self) -> InferenceEngine:
         """The provider's engine for the current provider (built once per provider)."""

@@ -192,7 +192,8 @@ def pairwise_criteria() -> Dict[str, Criteria]:
 class EvaluatorNameEnum:
     """Display names of judge models (the `evaluator_name` of catalog judges)."""
 
-    GPT4 = "GPT4"
+    GPT4o = "GPT4o"
+    GPT4 = GPT4o  # an earlier name here; the original's member is GPT4o
     GPT4_1 = "GPT4_1"
     GPT4_1_MINI = "GPT4_1_MINI"
     O1_MINI = "O1_MINI"
@@ -231,7 +232,7 @@ class ModelProviderEnum:
 
 # evaluator name -> the provider-neutral model id of CrossProviderInferenceEngine
 EVALUATOR_TO_MODEL_ID: Dict[str, str] = {
-    EvaluatorNameEnum.GPT4: "gpt-4o",
+    EvaluatorNameEnum.GPT4o: "gpt-4o",
     EvaluatorNameEnum.GPT4_1: "gpt-4-1",
     EvaluatorNameEnum.GPT4_1_MINI: "gpt-4-1-mini",
     EvaluatorNameEnum.O1_MINI: "o1-mini",

@@ -7,7 +7,7 @@ instance, with one warning counting them; the evaluation goes on.
 """
 
 import math
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from ..errors import MetricError, UnitxtError
 from ..inference.base import InferenceEngine
@@ -35,6 +35,14 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
+def _criteria_json(criteria: Criteria) -> str:
+    """The criteria as JSON (its type and fields, no catalog description or tags), as the original reports it."""
+    import json
+
+    data = {key: value for key, value in criteria.to_dict().items() if key not in ("__description__", "__tags__")}
+    return json.dumps(data, indent=4, ensure_ascii=False, default=str)
+
+
 class LLMJudge(BulkInstanceMetric):
     """Shared settings of criteria judges: the engine, the criteria (fixed, or per instance from task_data
     `criteria_field`), the task fields shown as context, and what to report."""
@@ -57,10 +65,16 @@ class LLMJudge(BulkInstanceMetric):
         if "main_score" not in self._given_fields and self.__dict__.get("criteria") is not None:
             criteria = self.criteria  # a catalog name resolves here
             if isinstance(criteria, Criteria):
-                self.__dict__["main_score"] = criteria.name
+                self.__dict__["main_score"] = "_".join(criteria.name.lower().split(" "))  # as the original
 
     def resolved_ci_scores(self) -> List[str]:
         return list(self.ci_scores) if self.ci_scores is not None else [self.main_score]
+
+    def evaluator_label(self) -> str:
+        """`<evaluator>_<engine kind>` (lower case), the suffix of the original's `<main>_using_...` score."""
+        evaluator = self.evaluator_name or self.inference_engine.get_engine_id()
+        kind = getattr(self.inference_engine, "_inference_type", type(self.inference_engine).__name__)
+        return f"{evaluator}_{kind}".lower().replace("-", "_")
 
     # ------------------------------------------------------------------ inputs
     def criteria_of(self, task_data: Dict[str, Any], index: int) -> Criteria:
@@ -117,16 +131,17 @@ class LLMJudge(BulkInstanceMetric):
 class LLMJudgeDirect(LLMJudge):
     """Rates each prediction on a criteria with options: an assessment, then one option, scored by option_map.
 
-    Per instance: the score, `<main>_selected_option`, `<main>_assessment`, `<main>_positional_bias` (the options
-    asked again in reverse order led to another choice), optional summary and prompts. Global: mean with CI, and
-    the positional-bias rate.
+    Per instance, in the original's shape: the score (also as `<main>_using_<evaluator>_<engine kind>`),
+    `<main>_selected_option`, `<main>_assessment`, `<main>_option_selection_completion` (the verdict answer),
+    `<main>_positional_bias` (True when the options asked again in reverse order led to another choice) with its
+    `_selected_option`, `_assessment` and `_option_selection_completion`, the criteria as JSON, optional summary and
+    prompts. Global: the mean score with CI.
     """
 
     prediction_type = "str"
 
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:
-        main = self.main_score
         plans = []
         for index, (prediction, data) in enumerate(zip(predictions, task_data)):
             criteria = self.criteria_of(data, index)
@@ -140,6 +155,13 @@ class LLMJudgeDirect(LLMJudge):
             prompts = [direct_assessment_prompt(criteria.name, criteria.description, order, context, field,
                                                 _text(prediction)) for order in orders]
             plans.append((criteria, orders, prompts, task_data_policy(data)))
+        names = {plan[0].name for plan in plans}
+        if "main_score" not in self._given_fields and self.criteria is None and plans:
+            # criteria read per instance: the criteria's name when all share one, as the original
+            name = next(iter(names))
+            self.__dict__["main_score"] = "_".join(name.lower().split(" ")) if len(names) == 1 and name \
+                else "llm_as_judge"
+        main = self.main_score
         flat = [(i, k) for i, plan in enumerate(plans) for k in range(len(plan[1]))]
         policies = [plans[i][3] for i, _ in flat]
         assessments = self.ask([plans[i][2][k] for i, k in flat], policies)
@@ -159,17 +181,18 @@ class LLMJudgeDirect(LLMJudge):
             first = chosen[0]
             unparsed += first is None
             forgotten += [verdict_prompts[p] for p, choice in zip(positions, chosen) if choice is None]
-            result: Dict[str, Any] = {
-                main: criteria.score_of(first) if first is not None else math.nan,
-                f"{main}_selected_option": first,
-                f"{main}_assessment": assessments[positions[0]],
-                f"{main}_criteria": criteria.name,
-            }
+            score = criteria.score_of(first) if first is not None else math.nan
+            result: Dict[str, Any] = {main: score, f"{main}_using_{self.evaluator_label()}": score,
+                                      f"{main}_selected_option": first,
+                                      f"{main}_assessment": assessments[positions[0]]}
             if self.check_positional_bias:
                 again = chosen[1]
-                result[f"{main}_positional_bias"] = (math.nan if first is None or again is None
-                                                     else float(first != again))
+                result[f"{main}_positional_bias"] = None if first is None or again is None else first != again
                 result[f"{main}_positional_bias_selected_option"] = again
+                result[f"{main}_positional_bias_assessment"] = assessments[positions[1]]
+            result[f"{main}_option_selection_completion"] = verdicts[positions[0]]
+            if self.check_positional_bias:
+                result[f"{main}_positional_bias_option_selection_completion"] = verdicts[positions[1]]
             if first is None:
                 result[f"{main}_raw_verdict"] = verdicts[positions[0]]
             if self.generate_summaries:
@@ -177,18 +200,17 @@ class LLMJudgeDirect(LLMJudge):
             if self.include_prompts_in_result:
                 result[f"{main}_prompts"] = {"assessment": prompts[0],
                                              "option_selection": verdict_prompts[positions[0]]}
+                if self.check_positional_bias:
+                    result[f"{main}_prompts"].update(positional_bias_assessment=prompts[1],
+                                                     positional_bias_option_selection=verdict_prompts[positions[1]])
+            result[f"{main}_criteria"] = _criteria_json(criteria)
             results.append(result)
         self.forget(forgotten)
         self.warn_unparsed(unparsed, len(plans), sorted({n for plan in plans for n in plan[0].option_names()}))
         return results
 
     def resolved_reduction_map(self) -> Dict[str, List[str]]:
-        if self.reduction_map is not None:
-            return self.reduction_map
-        names = [self.main_score]
-        if self.check_positional_bias:
-            names.append(f"{self.main_score}_positional_bias")
-        return {"mean": names}
+        return self.reduction_map if self.reduction_map is not None else {"mean": [self.main_score]}  # as the original
 
 
 def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tuple[str, str]]:
@@ -216,15 +238,36 @@ def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tu
     return systems
 
 
+class _Contest(NamedTuple):
+    """One comparison as asked: the assessment prompt and answer, the verdict prompt and answer, the winner's index."""
+
+    prompt: str
+    assessment: str
+    verdict_prompt: str
+    verdict: str
+    winner: Optional[int]
+
+
+_PER_SYSTEM_LISTS = ("contest_results", "selections", "compared_to", "assessments", "positional_bias_assessments",
+                     "option_selection_outputs", "positional_bias", "positional_bias_selection")
+_PROMPT_KINDS = ("assessment", "positional_bias_assessment", "option_selection", "positional_bias_option_selection")
+
+
 class LLMJudgePairwise(LLMJudge):
     """Compares the responses of each instance pair by pair (a prediction is a list of responses, or a dict
-    {system: response}; list entries are systems "1", "2", ... as in the original). Per system: `<system>_winrate`
-    (share of its comparisons won), `<system>_ranking` (1 = best, ties share the best rank), `<system>_compared_to`,
-    `<system>_contest_results`, `<system>_positional_bias` (some comparison flipped when the two responses were
-    swapped). The main score is the first system's winrate.
+    {system: response}; list entries are systems "1", "2", ... as in the original). Per system, in the original's
+    shape: `<system>_winrate` (share of its comparisons won), `<system>_ranking` (1 = best, ties share the best rank),
+    `<system>_compared_to`, `<system>_contest_results`, `<system>_positional_bias` (per comparison: the verdict
+    flipped when the two responses were swapped) and the judge's texts (see `_system_results`). The main score is
+    the first system's winrate ("1_winrate"; set on each evaluation, as the original); globally each system's mean
+    winrate.
     """
 
     prediction_type = Any  # a list or dict of responses (or its JSON / literal text); checked per instance
+    main_score: str = "1_winrate"
+
+    def prepare(self) -> None:
+        BulkInstanceMetric.prepare(self)  # the main score is not the criteria's name: it is set per evaluation
 
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:
@@ -247,66 +290,82 @@ class LLMJudgePairwise(LLMJudge):
         verdict_prompts = [verdict_prompt(prompt, assessment, PAIRWISE_OPTIONS)
                            for prompt, assessment in zip(prompts, assessments)]
         verdicts = self.ask(verdict_prompts, policies)
-        winners: Dict[Tuple[int, int, int], Optional[int]] = {}
-        details: Dict[Tuple[int, int, int], Tuple[str, str]] = {}
-        for (index, first, second), verdict, prompt, assessment in zip(owners, verdicts, verdict_prompts, assessments):
+        contests: Dict[Tuple[int, int, int], _Contest] = {}
+        for owner, prompt, assessment, v_prompt, verdict in zip(owners, prompts, assessments, verdict_prompts,
+                                                                verdicts):
+            index, first, second = owner
             choice = parse_option(verdict, PAIRWISE_OPTIONS)
-            winners[(index, first, second)] = None if choice is None else (first if choice == PAIRWISE_OPTIONS[0]
-                                                                            else second)
-            details[(index, first, second)] = (prompt, assessment)
+            winner = None if choice is None else (first if choice == PAIRWISE_OPTIONS[0] else second)
+            contests[owner] = _Contest(prompt, assessment, v_prompt, verdict, winner)
+        if plans:  # the first system's winrate, as the original (the name comes from the first prediction)
+            self.__dict__["main_score"] = f"{plans[0][1][0][0]}_winrate"
         results, unparsed, total = [], 0, 0
         for index, (criteria, systems, pairs) in enumerate(plans):
-            n = len(systems)
-            wins = [0] * n
-            counted = [0] * n
-            compared: List[List[str]] = [[] for _ in range(n)]
-            contests: List[List[Any]] = [[] for _ in range(n)]
-            bias = [0.0] * n
-            assessments_of: Dict[str, str] = {}
-            prompts_of: Dict[str, str] = {}
-            for a, b in pairs:
-                winner = winners[(index, a, b)]
-                total += 1
-                if winner is None:
-                    unparsed += 1
-                key = f"{systems[a][0]}_vs_{systems[b][0]}"
-                assessments_of[key] = details[(index, a, b)][1]
-                prompts_of[key] = details[(index, a, b)][0]
-                if self.check_positional_bias:
-                    swapped = winners[(index, b, a)]
-                    if winner is not None and swapped is not None and swapped != winner:
-                        bias[a] = bias[b] = 1.0
-                for me, other in ((a, b), (b, a)):
-                    compared[me].append(systems[other][0])
-                    contests[me].append(None if winner is None else winner == me)
-                    if winner is not None:
-                        counted[me] += 1
-                        wins[me] += winner == me
-            winrates = [wins[k] / counted[k] if counted[k] else math.nan for k in range(n)]
-            ranks = competition_ranking(winrates)
-            result: Dict[str, Any] = {self.main_score: winrates[0], f"{self.main_score}_criteria": criteria.name}
-            for k, (name, _) in enumerate(systems):
-                result[f"{name}_winrate"] = winrates[k]
-                result[f"{name}_ranking"] = ranks[k]
-                result[f"{name}_compared_to"] = compared[k]
-                result[f"{name}_contest_results"] = contests[k]
-                if self.check_positional_bias:
-                    result[f"{name}_positional_bias"] = bias[k]
-            result[f"{self.main_score}_assessments"] = assessments_of
-            if self.include_prompts_in_result:
-                result[f"{self.main_score}_prompts"] = prompts_of
-            results.append(result)
-        self.forget([prompt for (prompt, verdict) in zip(verdict_prompts, verdicts)
-                     if parse_option(verdict, PAIRWISE_OPTIONS) is None])
+            unparsed += sum(contests[(index, a, b)].winner is None for a, b in pairs)
+            total += len(pairs)
+            results.append(self._system_results(criteria, systems, pairs, index, contests))
+        self.forget([contest.verdict_prompt for contest in contests.values() if contest.winner is None])
         self.warn_unparsed(unparsed, total, list(PAIRWISE_OPTIONS))
         return results
 
+    def _system_results(self, criteria: Criteria, systems: List[Tuple[str, str]], pairs: List[Tuple[int, int]],
+                        index: int, contests: Dict[Tuple[int, int, int], "_Contest"]) -> Dict[str, Any]:
+        """The original's per-system keys: `<system>_winrate` (also as `<system>_llm_as_judge`), `_ranking`,
+        `_contest_results`, `_selections`, `_compared_to`, `_assessments`, `_option_selection_outputs`, with
+        positional bias `_positional_bias` (per comparison), `_positional_bias_assessments` /
+        `_positional_bias_selection`, optional `_prompts`, `_response_name`; and the criteria as JSON."""
+        n = len(systems)
+        per: List[Dict[str, Any]] = [{key: [] for key in _PER_SYSTEM_LISTS} for _ in range(n)]
+        for row in per:
+            row["prompts"] = {key: [] for key in _PROMPT_KINDS}
+        wins, counted = [0] * n, [0] * n
+        for a, b in pairs:
+            contest = contests[(index, a, b)]
+            swapped = contests.get((index, b, a)) if self.check_positional_bias else None
+            selected = None if contest.winner is None else systems[contest.winner][0]
+            for me, other in ((a, b), (b, a)):
+                row = per[me]
+                row["contest_results"].append(None if contest.winner is None else contest.winner == me)
+                row["selections"].append(selected)
+                row["compared_to"].append(systems[other][0])
+                row["assessments"].append(contest.assessment)
+                row["option_selection_outputs"].append(contest.verdict)
+                if self.include_prompts_in_result:
+                    row["prompts"]["assessment"].append(contest.prompt)
+                    row["prompts"]["option_selection"].append(contest.verdict_prompt)
+                if swapped is not None:
+                    row["positional_bias_assessments"].append(swapped.assessment)
+                    row["positional_bias_selection"].append(swapped.verdict)
+                    row["positional_bias"].append(contest.winner is not None and swapped.winner is not None
+                                                  and swapped.winner != contest.winner)
+                    if self.include_prompts_in_result:
+                        row["prompts"]["positional_bias_assessment"].append(swapped.prompt)
+                        row["prompts"]["positional_bias_option_selection"].append(swapped.verdict_prompt)
+                if contest.winner is not None:
+                    counted[me] += 1
+                    wins[me] += contest.winner == me
+        winrates = [wins[k] / counted[k] if counted[k] else math.nan for k in range(n)]
+        ranks = competition_ranking(winrates)
+        result: Dict[str, Any] = {}
+        for k, (name, _) in enumerate(systems):
+            for key, value in per[k].items():
+                if key == "prompts":
+                    value = {kind: prompts for kind, prompts in value.items() if prompts}
+                if value:  # empty lists / dicts are left out, as the original
+                    result[f"{name}_{key}"] = value
+            result[f"{name}_winrate"] = winrates[k]
+            result[f"{name}_llm_as_judge"] = winrates[k]
+            result[f"{name}_ranking"] = ranks[k] if math.isnan(ranks[k]) else int(ranks[k])
+            result[f"{name}_response_name"] = name
+        result["criteria"] = _criteria_json(criteria)
+        return result
+
     def scores_from_instances(self, instance_scores: List[Dict[str, Any]]) -> MetricScores:
         if self.reduction_map is None:
-            names = [self.main_score]
+            names = [self.main_score]  # and every system's winrate (the original's reduction)
             for scores in instance_scores:
-                names += [key for key, value in scores.items() if key.endswith(("_winrate", "_ranking",
-                          "_positional_bias")) and isinstance(value, (int, float)) and key not in names]
+                names += [key for key, value in scores.items() if key.endswith("_winrate")
+                          and isinstance(value, (int, float)) and key not in names]
             self.__dict__["reduction_map"] = {"mean": names}
             try:
                 return super().scores_from_instances(instance_scores)

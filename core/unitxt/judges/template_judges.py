@@ -23,6 +23,7 @@ from ..rendering.row_json import task_data_policy
 from .verdicts import finite, reader_for
 
 _PAIRWISE_WINNER = {"a": 1.0, "tie": 0.5, "b": 0.0}
+INPUT_MODEL, BASELINE_MODEL = "input_model", "baseline_model"  # the pairwise judge's model ids (the original's)
 
 
 def _number(value: Any) -> float:
@@ -58,8 +59,20 @@ class LLMAsJudgeBase(BulkInstanceMetric):
     judgment_pattern: Optional[str] = None  # a raw answer that does not match it is unparseable (NaN)
     prediction_type = Any
 
+    def __init__(self, *args: Any, **kwargs: Any):
+        # later releases of the original name the judge's engine `model` (their examples write LLMAsJudge(model=...))
+        if "model" in kwargs:
+            if "inference_model" in kwargs:
+                raise MetricError("Give the judge's engine once: 'model' and 'inference_model' name the same field.",
+                                  artifact=type(self).__name__, field="model")
+            kwargs["inference_model"] = kwargs.pop("model")
+        super().__init__(*args, **kwargs)
+
     def judge_task(self) -> Any:
         raise NotImplementedError(f"{type(self).__name__}.judge_task() is not implemented")
+
+    def verdict_sign(self, row: Dict[str, Any]) -> float:
+        return 1.0
 
     def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
         raise NotImplementedError(f"{type(self).__name__}.judge_instances() is not implemented")
@@ -109,6 +122,7 @@ class LLMAsJudgeBase(BulkInstanceMetric):
         results, unreadable = [], []
         for row in rows:
             score = finite(reader(row["raw"]) if reader is not None else _number(row["processed"]))
+            score = score * self.verdict_sign(row) if score else score
             if pattern is not None and not re.search(pattern, str(row["raw"]), flags=re.DOTALL):
                 score = math.nan
             if math.isnan(score):
@@ -177,9 +191,25 @@ class LLMAsJudge(LLMAsJudgeBase):
                                   artifact=self.artifact_name, field="references")
             if self.task == "rating.single_turn_with_reference":
                 instances.append({"question": question, "answer": str(prediction), "reference_answer": str(refs[0])})
-            else:
-                instances.append({"question": question, "answer_a": str(prediction), "answer_b": str(refs[0])})
+            else:  # the evaluated answer is A, the reference B (model ids as the original names them)
+                instances.append({"question": question, "answer_a": str(prediction), "answer_b": str(refs[0]),
+                                  "model_a": INPUT_MODEL, "model_b": BASELINE_MODEL})
         return instances
+
+    def resolved_reduction_map(self) -> Dict[str, List[str]]:
+        if self.reduction_map is None and self.task == "pairwise_comparative_rating.single_turn":
+            return {"weighted_win_rate": [self.main_score]}  # as the original: the evaluated answer's win rate
+        return super().resolved_reduction_map()
+
+    def verdict_sign(self, row: Dict[str, Any]) -> float:
+        """-1 for a pairwise row whose template showed the answers swapped (its task_data names the baseline
+        first), so the verdict still scores the evaluated answer; else 1."""
+        if self.task != "pairwise_comparative_rating.single_turn":
+            return 1.0
+        data = row.get("task_data")
+        if isinstance(data, str):
+            data = json.loads(data)
+        return -1.0 if isinstance(data, dict) and data.get("model_a") == BASELINE_MODEL else 1.0
 
 
 class TaskBasedLLMasJudge(LLMAsJudgeBase):
@@ -209,6 +239,7 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
 
         task = self.task if not isinstance(self.task, str) else fetch_artifact(self.task)[0]
         needed = list(task.input_fields if isinstance(task.input_fields, dict) else task.input_fields)
+        defaults = task.defaults or {}
         instances = []
         for index, (prediction, data) in enumerate(zip(predictions, task_data)):
             instance = {}
@@ -217,6 +248,8 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
                     instance[name] = prediction
                     continue
                 source = self.judge_to_generator_fields_mapping.get(name, name)
+                if source not in data and name in defaults:  # the judge task's default (e.g. choices) applies
+                    continue
                 if source not in data:
                     raise MetricError(f"The judge task needs '{name}' (from task_data '{source}'), missing from "
                                       f"instance {index} (task_data has {sorted(data)}).",

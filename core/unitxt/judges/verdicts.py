@@ -50,6 +50,7 @@ def arena_hard(raw: Any) -> float:
 READERS: Dict[str, Callable[[Any], float]] = {
     "extract_mt_bench_rating_judgment": rating(1, 10, 10),
     "extract_arena_hard_numerical_judgment": arena_hard,
+    "extract_arena_hard_preference": arena_hard,
     "extract_harm_rating_judgement": harm_rating,
 }
 

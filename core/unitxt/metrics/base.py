@@ -200,6 +200,16 @@ def _to_python(value: Any) -> Any:
     return value
 
 
+def weighted_win_rate(preferences: Any) -> Any:
+    """Win rate of A over B from signed preference strengths (rows: resamples): a preference s > 0 counts s battles
+    won, s < 0 |s| battles lost, 0 a tie (one of two battles won) - the original's weighted_win_rate reduction."""
+    np = _np()
+    wins = np.where(preferences > 0, preferences, np.where(preferences == 0, 1.0, 0.0))
+    battles = np.where(preferences == 0, 2.0, np.abs(preferences))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.nansum(wins, axis=-1) / np.nansum(np.where(np.isnan(preferences), np.nan, battles), axis=-1)
+
+
 def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic:
     """Statistic reducing per-instance value arrays (NaN values are ignored; all-NaN gives NaN)."""
     np = _np()
@@ -208,9 +218,11 @@ def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic
         from .kernels.bootstrap import resampled_mean
 
         return lambda idx: {name: resampled_mean(array, idx) for name, array in arrays.items()}
+    if reduction == "weighted_win_rate":
+        return lambda idx: {name: weighted_win_rate(array[idx]) for name, array in arrays.items()}
     reducers = {"median": np.nanmedian, "max": np.nanmax, "min": np.nanmin}
     if reduction not in reducers:
-        raise MetricError(f"Unknown reduction '{reduction}'; use mean, median, max or min.")
+        raise MetricError(f"Unknown reduction '{reduction}'; use mean, median, max, min or weighted_win_rate.")
     reducer = reducers[reduction]
 
     def statistic(idx):
@@ -392,7 +404,7 @@ class InstanceMetric(Metric):
     ci_style = "instance"
 
     reduction_map: Optional[Dict[str, List[str]]] = None
-    implemented_reductions = ("mean", "median", "max", "min")
+    implemented_reductions = ("mean", "median", "max", "min", "weighted_win_rate")
 
     def resolved_reduction_map(self) -> Dict[str, List[str]]:
         return self.reduction_map if self.reduction_map is not None else {"mean": [self.main_score]}

@@ -66,6 +66,10 @@ class MetricPipeline(Metric):
     def instance_results(self, scores: MetricScores) -> List[Dict[str, Any]]:
         return scores.instance_scores
 
+    def _finish_instance(self, scores: Dict[str, Any]) -> Dict[str, Any]:
+        """A pipeline's instance scores are finished already (prefix, main score: see `_finish`)."""
+        return dict(scores)
+
 
 class _PipelineScores(MetricScores):
     """Scores of the inner metric after the pipeline's postprocess steps (and score prefix)."""
@@ -90,7 +94,12 @@ def _post(pipeline: MetricPipeline, wrapped: List[Dict[str, Any]]) -> List[Dict[
 def _finish(pipeline: MetricPipeline, scores: Dict[str, Any]) -> Dict[str, Any]:
     inner_main = scores.get("score_name")
     result = pipeline.prefixed({k: v for k, v in scores.items() if k not in ("score", "score_name", "num_of_instances")})
-    main = pipeline.score_prefix + (inner_main if pipeline.main_score == "score" else pipeline.main_score)
+    named = pipeline.main_score
+    if named != "score" and named not in scores:  # the inner metric's own prefix applies, as the original
+        inner_prefix = getattr(pipeline.metric, "score_prefix", "") or ""
+        if f"{inner_prefix}{named}" in scores:
+            named = f"{inner_prefix}{named}"
+    main = pipeline.score_prefix + (inner_main if named == "score" else named)
     result["score"] = result.get(main, scores.get("score"))
     result["score_name"] = main
     if f"{main}_ci_low" in result:

@@ -1,6 +1,6 @@
 """Ranking metrics over retrieved id lists: MRR, MAP, NDCG, and recall / precision / NDCG at k.
 
-Convention: the prediction is the ranked list of retrieved ids (List[str], best first). Each reference is a list of
+Convention: the prediction is the ranked list of retrieved ids (List[str] or List[int], best first). Each reference is a list of
 gold ids of the same type, so a task normally has exactly one reference, `[gold_ids]`; several reference lists are
 pooled into one gold set. Relevance is binary. A predicted id repeated later in the ranking is ignored after its
 first occurrence; a query without gold ids scores 0. Global scores are means over queries (instance metrics).
@@ -20,7 +20,7 @@ def gold_ids(references: List[List[Hashable]]) -> List[Hashable]:
 class RetrievalMetric(InstanceMetric):
     """Base of the ranking metrics: `scores(gold, ranked_ids)` gives the instance scores."""
 
-    prediction_type = "List[str]"
+    prediction_type = "Union[List[str], List[int]]"  # ids as strings or numbers, as the original
 
     def score_names(self) -> List[str]:
         return [self.main_score]

@@ -142,8 +142,6 @@ TASK_FIELD_DIFFERENCES = {
     # the original's tasks.span_labeling.extraction adds a constant text_type ("text"); ours is
     # tasks.ner.all_entity_types (text, entity_types -> spans), same data otherwise
     "universal_ner": {"text_type"},
-    # the original's tasks.rag.response_generation also takes contexts_ids (default []); ours has no such field
-    "rag": {"contexts_ids"},
 }
 
 

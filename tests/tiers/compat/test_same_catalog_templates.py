@@ -80,8 +80,7 @@ def _family_instances():
         "templates.summarization.abstractive.": _instance({"document": "A long text.", "document_type": "article"},
                                                           {"summaries": ["Short.", "Brief."]}),
         "templates.span_labeling.extraction.": _instance(
-            {"text": "Ann met Bob.", "text_type": "sentence", "entity_types": ["person"], "class_type": "entity",
-             "classes": ["person"]}, {"spans_starts": [0, 8], "spans_ends": [3, 11], "labels": ["person", "person"],
+            {"text": "Ann met Bob.", "text_type": "sentence", "entity_types": ["person"]}, {"spans_starts": [0, 8], "spans_ends": [3, 11], "labels": ["person", "person"],
                                      "text": "Ann met Bob."}),
         "templates.targeted_sentiment_extraction.": _instance(dict(SENTIMENT_TEXT), dict(SENTIMENT_SPANS)),
         "templates.response_assessment.pairwise_comparison.mt_bench_single": pair,

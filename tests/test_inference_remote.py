@@ -204,6 +204,17 @@ def test_non_public_data_is_refused_before_sending(server, tmp_path):
     assert engine_for(server, tmp_path, cls=OllamaInferenceEngine)([rows[1]]) == ["echo: secret"]
 
 
+def test_organisation_hosted_engines_take_proprietary_rows_as_the_original(server, tmp_path):
+    """IBM RITS and watsonx.ai serve an organisation's own models: like the original, they accept proprietary rows
+    by default; a hosted OpenAI or Together AI engine does not."""
+    from unitxt.inference import RITSInferenceEngine, TogetherAiInferenceEngine, WMLInferenceEngineChat
+
+    secret = [{"source": "secret", "data_classification_policy": ["proprietary"]}]
+    assert engine_for(server, tmp_path, cls=RITSInferenceEngine)(secret) == ["echo: secret"]
+    assert WMLInferenceEngineChat(model_name="m").data_classification_policy == ["public", "proprietary"]
+    assert TogetherAiInferenceEngine(model_name="m").data_classification_policy == ["public"]
+
+
 def test_env_credentials(server, tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "env-key")
     monkeypatch.setenv("OPENAI_API_URL", server.base_url)

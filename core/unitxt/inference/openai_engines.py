@@ -282,6 +282,12 @@ def _local_data() -> List[str]:
     return ["public", "proprietary"]
 
 
+def enterprise_data() -> List[str]:
+    """The policy of engines on an organisation's own hosted service (IBM RITS, watsonx.ai): public and proprietary
+    rows, the original's default for them."""
+    return ["public", "proprietary"]
+
+
 class OllamaInferenceEngine(OpenAiInferenceEngine):
     """A local Ollama server through its OpenAI-compatible endpoint (default http://localhost:11434/v1, env
     OLLAMA_API_URL); no key needed. The model runs on the user's machine, so proprietary data is allowed too."""
@@ -330,6 +336,7 @@ class RITSInferenceEngine(OpenAiInferenceEngine):
     """IBM RITS: one OpenAI-compatible endpoint per model; the key goes in the RITS_API_KEY header (env
     RITS_API_KEY)."""
 
+    data_classification_policy: Optional[List[str]] = Field(default_factory=enterprise_data)
     _env_prefix = "RITS"
     _default_base_url = None
     _inference_type = "rits"

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional
 from ..artifact import Field
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
 from .concurrency import RequestError
-from .openai_engines import RemoteEngineMixin, _public
+from .openai_engines import RemoteEngineMixin, enterprise_data
 from .params import GenerationParamsMixin
 
 
@@ -21,7 +21,7 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
     deployment_id: Optional[str] = None
     credentials: Optional[Dict[str, str]] = None
     concurrency_limit: int = 10
-    data_classification_policy: Optional[List[str]] = Field(default_factory=_public)
+    data_classification_policy: Optional[List[str]] = Field(default_factory=enterprise_data)
     _requirements_list = {"ibm_watsonx_ai": "pip install ibm-watsonx-ai"}
     _inference_type = "watsonx"
 

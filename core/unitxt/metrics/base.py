@@ -91,10 +91,12 @@ class MetricScores:
 
 def global_scores_together(scores_list: List["MetricScores"], positions: Any, with_ci: bool = True) -> List[Dict[str, Any]]:
     """Global scores of several metrics over the same instances, sharing one stream of bootstrap resamples (the
-    original's: default_rng of the hashed global seed); intervals by each metric's procedure (metrics/intervals.py)."""
+    original's: default_rng of the hashed global seed); intervals by each metric's procedure (metrics/intervals.py).
+    Statistics with a counted form (`statistic.counted`, kernels/counted.py) share one gather and count per resample."""
     from .intervals import metric_intervals, names_with_intervals
     from .kernels.bca import bootstrap_seed
     from .kernels.bootstrap import resample_indices
+    from .kernels.counted import resampled_distributions
 
     np = _np()
     positions = np.asarray(positions, dtype=np.int64)
@@ -114,14 +116,13 @@ def global_scores_together(scores_list: List["MetricScores"], positions: Any, wi
         groups.setdefault(key, []).append(plan)
     seed = int(settings.seed)
     for (n_resamples, confidence_level), members in groups.items():
-        collected: Dict[int, Dict[str, List[Any]]] = {id(plan[0]): {} for plan in members}
-        for idx in resample_indices(len(positions), n_resamples, seed=bootstrap_seed(seed)):
-            for scores, names, statistic in members:
-                for name, values in statistic(idx).items():
-                    collected[id(scores)].setdefault(name, []).append(np.asarray(values, dtype=np.float64))
-        for scores, names, _ in members:
+        def chunks(dtype, n_resamples=n_resamples):
+            return resample_indices(len(positions), n_resamples, seed=bootstrap_seed(seed), dtype=dtype)
+
+        statistics = [(statistic, names, getattr(scores.statistic, "counted", None))
+                      for scores, names, statistic in members]
+        for (scores, _, _), distributions in zip(members, resampled_distributions(statistics, positions, chunks)):
             position = next(i for i, candidate in enumerate(scores_list) if candidate is scores)
-            distributions = {name: np.concatenate(parts) for name, parts in collected[id(scores)].items()}
             intervals[position] = metric_intervals(scores, positions, points[position], distributions,
                                                    confidence_level, seed)
     return [scores.finish(point, interval, len(positions))
@@ -448,6 +449,9 @@ class InstanceMetric(Metric):
         scores = MetricScores(self, instance_scores, statistic, len(instance_scores))
         if set(reductions) == {"mean"}:
             scores.mean_values = means
+            from .kernels.counted import two_valued_means
+
+            statistic.counted = two_valued_means(means)
         return scores
 
 

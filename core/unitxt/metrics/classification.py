@@ -146,6 +146,19 @@ class _LabelCounts:
         self.keys = encoding.gold.astype("int64") * max(1, encoding.n_labels) + encoding.pred
         self.latest: tuple = (None, False, None)
 
+    def counted(self, with_matthews: bool, select: Any) -> Any:
+        """The counted form (kernels/counted.py) of a statistic `select(kernel scores, (rows, instances))`."""
+        from .kernels.classification import label_scores_of_code_counts, label_code_arrays
+        from .kernels.counted import CountedStatistic
+
+        codes, widths = label_code_arrays(self.prepared, with_matthews)
+
+        def scores(counts):
+            computed = label_scores_of_code_counts(self.prepared, counts)
+            return select(computed, (counts[0].shape[0], int(counts[0][0].sum())))
+
+        return CountedStatistic(codes, widths, scores)
+
     def scores(self, idx: Any, with_matthews: bool) -> Dict[str, Any]:
         from .kernels.classification import _single_label_scores
 
@@ -190,6 +203,8 @@ class LabelPairMetric(GlobalMetric):
             return self.select_label_scores(scores, labels.classes, idx.shape == (1, full_n))
 
         statistic.jackknife_keys = labels.keys
+        statistic.counted = labels.counted(
+            with_matthews, lambda scores, rows: self.select_label_scores(scores, labels.classes, rows == (1, full_n)))
         return statistic
 
     def single_instance_scores(self, predictions, references, task_data, statistic):

@@ -112,6 +112,45 @@ def _count(codes: np.ndarray, size: int) -> np.ndarray:
     return result
 
 
+def drawn_ahead(chunks: Iterator[np.ndarray], depth: int = 2) -> Iterator[np.ndarray]:
+    """The chunks of `chunks`, drawn by a helper thread up to `depth` ahead: numpy draws without the GIL, so on a
+    second core the drawing overlaps the counting (the stream, hence every index, is unchanged)."""
+    import queue
+    import threading
+
+    handoff: "queue.Queue[Any]" = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    end = object()
+
+    def draw() -> None:
+        try:
+            for chunk in chunks:
+                if stop.is_set():
+                    return
+                handoff.put(chunk)
+            handoff.put(end)
+        except BaseException as error:  # noqa: BLE001 - handed to the consumer, raised there
+            handoff.put(error)
+
+    worker = threading.Thread(target=draw, name="unitxt-resample-draws", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = handoff.get()
+            if item is end:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        while worker.is_alive():  # let a blocked put finish so the thread ends
+            try:
+                handoff.get_nowait()
+            except queue.Empty:
+                worker.join(timeout=0.01)
+
+
 def resampled_distributions(members: Sequence[Tuple[Callable[[Any], Scores], List[str], Optional[CountedStatistic]]],
                             positions: np.ndarray, index_chunks: Callable[[Any], Iterator[np.ndarray]]) -> List[Scores]:
     """{name: value per resample} of each member (statistic over index matrices, score names, counted form or None)
@@ -133,7 +172,10 @@ def resampled_distributions(members: Sequence[Tuple[Callable[[Any], Scores], Lis
             slots[number] = slot
         joint = JointCodes.build(arrays, widths, positions)
     collected: List[Dict[str, List[np.ndarray]]] = [{} for _ in members]
-    for idx in index_chunks(np.int64 if joint is not None else np.int32):
+    chunks = index_chunks(np.int64 if joint is not None else np.int32)
+    if joint is not None and len(positions) >= _ROW_WISE_FROM:
+        chunks = drawn_ahead(chunks)
+    for idx in chunks:
         marginals = joint.marginals(joint.counts(idx)) if joint is not None else None
         for number, (statistic, names, spec) in enumerate(members):
             if marginals is not None and spec is not None:

@@ -135,7 +135,11 @@ def _check_policy(metric: Metric, inputs: EvaluationInputs, positions: List[int]
     if not inputs.has("data_classification_policy"):
         return
     codes, policies = inputs.codes("data_classification_policy")
-    distinct = [{"data_classification_policy": policies[code]} for code in sorted({codes[p] for p in positions})]
+    if len(positions) == len(codes):  # every row: every distinct policy (codes number them in order)
+        present = range(len(policies))
+    else:
+        present = sorted({codes[p] for p in positions})
+    distinct = [{"data_classification_policy": policies[code]} for code in present]
     allowed = metric.effective_policy()
     if allowed is not None:
         for row in distinct:

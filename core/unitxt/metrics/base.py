@@ -285,6 +285,8 @@ class Metric(PackageRequirementsMixin, StreamOperator):
                         artifact=self.artifact_name,
                         field="prediction",
                     )
+        if expected is Any and not self.single_reference_per_prediction and _all_lists(references):
+            return
         for index, refs in enumerate(references):
             if not isinstance(refs, (list, tuple)):
                 raise MetricError(
@@ -325,7 +327,7 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         task_data = task_data if task_data is not None else [{} for _ in predictions]
         if not isinstance(predictions, list):
             predictions = list(predictions)
-        if not isinstance(references, list) or not all(type(refs) is list for refs in references):
+        if not isinstance(references, list) or not _all_lists(references):
             for index, refs in enumerate(references):  # a string would be split into characters: never silently
                 if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable) or isinstance(refs, dict):
                     raise MetricError(
@@ -372,6 +374,12 @@ def input_keys(predictions: List[Any], references: List[List[Any]], task_data: L
     codes: Dict[str, int] = {}
     return np.asarray([codes.setdefault(repr(item), len(codes)) for item in zip(predictions, references, task_data)],
                       dtype=np.int64)
+
+
+def _all_lists(references: List[Any]) -> bool:
+    """Every item is a list (checked once per list of references within an evaluation)."""
+    return shared(("all_lists", id(references)), lambda: all(type(refs) is list for refs in references),
+                  keep=(references,))
 
 
 def _as_dict(task_data: Any) -> Dict[str, Any]:
@@ -430,12 +438,17 @@ class InstanceMetric(Metric):
         main_plain = None if self.main_score in reductions.get("mean", []) else self.main_score
         for reduction, names in reductions.items():
             values = {}
+            columns = getattr(instance_scores, "columns", None) if not getattr(instance_scores, "built", True) else None
             for name in names:
-                column = [scores.get(name, math.nan) for scores in instance_scores]
+                if columns is not None and name in columns:  # ColumnScores: the values as computed
+                    array = np.asarray(columns[name], dtype=np.float64)
+                else:
+                    column = [scores.get(name, math.nan) for scores in instance_scores]
+                    array = np.asarray([math.nan if v is None else v for v in column], dtype=np.float64)
                 plain = reduction == "mean" or len(reductions) == 1 or (name == main_plain and name not in seen)
                 global_name = name if plain else f"{name}_{reduction}"
                 seen.add(name)
-                values[global_name] = np.asarray([math.nan if v is None else v for v in column], dtype=np.float64)
+                values[global_name] = array
             statistics.append(mean_statistic(values, reduction))
             if reduction == "mean":
                 means.update(values)

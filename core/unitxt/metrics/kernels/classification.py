@@ -58,9 +58,8 @@ def encode_labels(references: Sequence[Hashable], predictions: Sequence[Hashable
     outside = [label for label in _sorted_distinct(predictions, "predictions") if label not in index]
     for offset, label in enumerate(outside):
         index[label] = len(classes) + offset
-    n = len(references)
-    gold = np.fromiter((index[x] for x in references), dtype=np.int64, count=n)
-    pred = np.fromiter((index[x] for x in predictions), dtype=np.int64, count=n)
+    gold = np.array(list(map(index.__getitem__, references)), dtype=np.int64)
+    pred = np.array(list(map(index.__getitem__, predictions)), dtype=np.int64)
     return LabelEncoding(classes, gold, pred, len(index))
 
 

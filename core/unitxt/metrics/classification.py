@@ -161,6 +161,7 @@ class _LabelCounts:
         # instances with the same (gold, prediction) pair are interchangeable: one jackknife row per pair
         self.keys = encoding.gold.astype("int64") * max(1, encoding.n_labels) + encoding.pred
         self.latest: tuple = (None, False, None)
+        self.latest_counted: Any = None
 
     def counted(self, with_matthews: bool, select: Any) -> Any:
         """The counted form (kernels/counted.py) of a statistic `select(kernel scores, (rows, instances))`."""
@@ -170,7 +171,12 @@ class _LabelCounts:
         codes, widths = label_code_arrays(self.prepared, with_matthews)
 
         def scores(counts):
-            computed = label_scores_of_code_counts(self.prepared, counts)
+            latest = self.latest_counted  # f1_micro and f1_macro of one resample chunk get the same count arrays
+            if latest is not None and len(latest[0]) == len(counts) and all(a is b for a, b in zip(latest[0], counts)):
+                computed = latest[1]
+            else:
+                computed = label_scores_of_code_counts(self.prepared, counts)
+                self.latest_counted = (counts, computed)
             return select(computed, (counts[0].shape[0], int(counts[0][0].sum())))
 
         return CountedStatistic(codes, widths, scores)

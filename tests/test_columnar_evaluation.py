@@ -111,8 +111,9 @@ def test_classification_metrics_of_one_run_share_label_codes_and_resample_counts
     import unitxt.metrics.kernels.classification as kernels
 
     calls = []
-    original = kernels._single_label_scores
-    monkeypatch.setattr(kernels, "_single_label_scores", lambda *a, **k: calls.append(1) or original(*a, **k))
+    for name in ("_single_label_scores", "label_scores_of_code_counts"):  # scores of index rows, of code counts
+        original = getattr(kernels, name)
+        monkeypatch.setattr(kernels, name, lambda *a, original=original, **k: calls.append(1) or original(*a, **k))
     predictions, rows = random_rows(300, 4, subsets=([],))
     for row in rows:
         row["metrics"] = ["metrics.f1_micro", "metrics.f1_macro", "metrics.precision_macro"]
@@ -123,9 +124,9 @@ def test_classification_metrics_of_one_run_share_label_codes_and_resample_counts
         [i["processed_prediction"] for i in shared_run], [i["processed_references"] for i in shared_run]
     ).global_scores() for name in rows[0]["metrics"]}
     # 300 instances x 1000 resamples is one chunk: f1_micro and f1_macro (the original's map-reduce family, 1000
-    # resamples) count it once together and precision_macro (a global metric, 100 resamples) once; plus each
-    # metric's point score and its jackknife (one chunk of leave-one-out rows, one per distinct label pair), where
-    # scoring each metric alone counts its chunk itself
+    # resamples) score its code counts once together and precision_macro (a global metric, 100 resamples) once; plus
+    # each metric's point score and its jackknife (one leave-one-out count row per distinct code), where scoring each
+    # metric alone scores its chunk itself
     assert (shared_calls, len(calls)) == (3 + 2 + 3, 3 * (1 + 1 + 1))
     for name, scores in alone.items():
         main = scores["score_name"]

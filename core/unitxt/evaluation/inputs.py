@@ -36,7 +36,11 @@ def _codes_of(cells: Any) -> Tuple[List[int], List[Any]]:
     values: List[Any] = []
     codes: List[int] = []
     append = codes.append
+    last, last_code = index, -1  # rows often hold the very same list object (one metric list for all rows)
     for value in cells:
+        if value is last:
+            append(last_code)
+            continue
         try:
             key = tuple(value) if type(value) is list else value
             code = index[key]
@@ -50,6 +54,7 @@ def _codes_of(cells: Any) -> Tuple[List[int], List[Any]]:
                 code = index[key] = len(values)
                 values.append(value)
         append(code)
+        last, last_code = value, code
     return codes, values
 
 
@@ -78,6 +83,7 @@ class EvaluationInputs:
             self.n = len(rows)
             self.names = None
         self._columns: Dict[str, List[Any]] = {}
+        self._codes: Dict[str, Tuple[List[int], List[Any]]] = {}
 
     def __len__(self) -> int:
         return self.n
@@ -99,7 +105,14 @@ class EvaluationInputs:
         return cached
 
     def codes(self, name: str) -> Tuple[List[int], List[Any]]:
-        """(code per row, distinct values): rows whose values are equal share a code; values are the first seen."""
+        """(code per row, distinct values): rows whose values are equal share a code; values are the first seen.
+        Read once per column (the caller must not change them)."""
+        cached = self._codes.get(name)
+        if cached is None:
+            cached = self._codes[name] = self._read_codes(name)
+        return cached
+
+    def _read_codes(self, name: str) -> Tuple[List[int], List[Any]]:
         if self.dataset is not None and name in self.names:
             encoded = _arrow_codes(self.dataset, name)
             if encoded is not None:

@@ -132,15 +132,20 @@ def _check_policy(metric: Metric, inputs: EvaluationInputs, positions: List[int]
     """Refuse before the metric sees any prediction of data it may not process (each distinct policy checked once),
     and before a judge sends any: the engines inside the metric (a judge's remote model) check the rows' own
     classification, which the judge itself never sees (it gets task_data only)."""
-    if not inputs.has("data_classification_policy"):
-        return
-    codes, policies = inputs.codes("data_classification_policy")
-    distinct = [{"data_classification_policy": policies[code]} for code in sorted({codes[p] for p in positions})]
     allowed = metric.effective_policy()
+    engines = engines_inside(metric)
+    if not inputs.has("data_classification_policy") or (allowed is None and not engines):
+        return  # nothing to check: the column is not read
+    codes, policies = inputs.codes("data_classification_policy")
+    if len(positions) == len(codes):  # every row: every distinct policy (codes number them in order)
+        present = range(len(policies))
+    else:
+        present = sorted({codes[p] for p in positions})
+    distinct = [{"data_classification_policy": policies[code]} for code in present]
     if allowed is not None:
         for row in distinct:
             metric.check_instance_policy(row, allowed)
-    for engine in engines_inside(metric):
+    for engine in engines:
         engine.check_policy(distinct)
 
 

@@ -91,10 +91,12 @@ class MetricScores:
 
 def global_scores_together(scores_list: List["MetricScores"], positions: Any, with_ci: bool = True) -> List[Dict[str, Any]]:
     """Global scores of several metrics over the same instances, sharing one stream of bootstrap resamples (the
-    original's: default_rng of the hashed global seed); intervals by each metric's procedure (metrics/intervals.py)."""
+    original's: default_rng of the hashed global seed); intervals by each metric's procedure (metrics/intervals.py).
+    Statistics with a counted form (`statistic.counted`, kernels/counted.py) share one gather and count per resample."""
     from .intervals import metric_intervals, names_with_intervals
     from .kernels.bca import bootstrap_seed
     from .kernels.bootstrap import resample_indices
+    from .kernels.counted import resampled_distributions
 
     np = _np()
     positions = np.asarray(positions, dtype=np.int64)
@@ -114,14 +116,13 @@ def global_scores_together(scores_list: List["MetricScores"], positions: Any, wi
         groups.setdefault(key, []).append(plan)
     seed = int(settings.seed)
     for (n_resamples, confidence_level), members in groups.items():
-        collected: Dict[int, Dict[str, List[Any]]] = {id(plan[0]): {} for plan in members}
-        for idx in resample_indices(len(positions), n_resamples, seed=bootstrap_seed(seed)):
-            for scores, names, statistic in members:
-                for name, values in statistic(idx).items():
-                    collected[id(scores)].setdefault(name, []).append(np.asarray(values, dtype=np.float64))
-        for scores, names, _ in members:
+        def chunks(dtype, n_resamples=n_resamples):
+            return resample_indices(len(positions), n_resamples, seed=bootstrap_seed(seed), dtype=dtype)
+
+        statistics = [(statistic, names, getattr(scores.statistic, "counted", None))
+                      for scores, names, statistic in members]
+        for (scores, _, _), distributions in zip(members, resampled_distributions(statistics, positions, chunks)):
             position = next(i for i, candidate in enumerate(scores_list) if candidate is scores)
-            distributions = {name: np.concatenate(parts) for name, parts in collected[id(scores)].items()}
             intervals[position] = metric_intervals(scores, positions, points[position], distributions,
                                                    confidence_level, seed)
     return [scores.finish(point, interval, len(positions))
@@ -296,6 +297,8 @@ class Metric(PackageRequirementsMixin, StreamOperator):
                         artifact=self.artifact_name,
                         field="prediction",
                     )
+        if expected is Any and not self.single_reference_per_prediction and _all_lists(references):
+            return
         for index, refs in enumerate(references):
             if not isinstance(refs, (list, tuple)):
                 raise MetricError(
@@ -336,7 +339,7 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         task_data = task_data if task_data is not None else [{} for _ in predictions]
         if not isinstance(predictions, list):
             predictions = list(predictions)
-        if not isinstance(references, list) or not all(type(refs) is list for refs in references):
+        if not isinstance(references, list) or not _all_lists(references):
             for index, refs in enumerate(references):  # a string would be split into characters: never silently
                 if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable) or isinstance(refs, dict):
                     raise MetricError(
@@ -383,6 +386,12 @@ def input_keys(predictions: List[Any], references: List[List[Any]], task_data: L
     codes: Dict[str, int] = {}
     return np.asarray([codes.setdefault(repr(item), len(codes)) for item in zip(predictions, references, task_data)],
                       dtype=np.int64)
+
+
+def _all_lists(references: List[Any]) -> bool:
+    """Every item is a list (checked once per list of references within an evaluation)."""
+    return shared(("all_lists", id(references)), lambda: all(type(refs) is list for refs in references),
+                  keep=(references,))
 
 
 def _as_dict(task_data: Any) -> Dict[str, Any]:
@@ -441,12 +450,17 @@ class InstanceMetric(Metric):
         main_plain = None if self.main_score in reductions.get("mean", []) else self.main_score
         for reduction, names in reductions.items():
             values = {}
+            columns = getattr(instance_scores, "columns", None) if not getattr(instance_scores, "built", True) else None
             for name in names:
-                column = [scores.get(name, math.nan) for scores in instance_scores]
+                if columns is not None and name in columns:  # ColumnScores: the values as computed
+                    array = np.asarray(columns[name], dtype=np.float64)
+                else:
+                    column = [scores.get(name, math.nan) for scores in instance_scores]
+                    array = np.asarray([math.nan if v is None else v for v in column], dtype=np.float64)
                 plain = reduction == "mean" or len(reductions) == 1 or (name == main_plain and name not in seen)
                 global_name = name if plain else f"{name}_{reduction}"
                 seen.add(name)
-                values[global_name] = np.asarray([math.nan if v is None else v for v in column], dtype=np.float64)
+                values[global_name] = array
             statistics.append(mean_statistic(values, reduction))
             if reduction == "mean":
                 means.update(values)
@@ -460,6 +474,9 @@ class InstanceMetric(Metric):
         scores = MetricScores(self, instance_scores, statistic, len(instance_scores))
         if set(reductions) == {"mean"}:
             scores.mean_values = means
+            from .kernels.counted import two_valued_means
+
+            statistic.counted = two_valued_means(means)
         return scores
 
 

@@ -10,6 +10,10 @@ from ..lazy_imports import numpy_module as _np
 
 
 def _first_reference(references: List[List[Any]], metric: Metric) -> List[Any]:
+    try:
+        return [refs[0] for refs in references]
+    except IndexError:  # an instance without references: named below
+        pass
     firsts = []
     for index, refs in enumerate(references):
         if len(refs) == 0:
@@ -38,9 +42,15 @@ class Accuracy(InstanceMetric):
         return {"accuracy": float(any(_equal(prediction, reference) for reference in references))}
 
     def compute_all(self, predictions, references, task_data):
-        return [
-            {"accuracy": 1.0 if any(_equal(p, r) for r in refs) else 0.0} for p, refs in zip(predictions, references)
-        ]
+        """One column of 0/1 values (read as dicts on access): a text prediction is compared with `in` (== for
+        strings), anything else by `_equal` (a NaN prediction equals nothing)."""
+        from .base import ColumnScores
+
+        np = _np()
+        column = np.fromiter(
+            ((p in refs) if type(p) is str else any(_equal(p, r) for r in refs) for p, refs in zip(predictions, references)),
+            dtype=np.float64, count=len(predictions))
+        return ColumnScores({"accuracy": column}, len(predictions))
 
 
 def _equal(prediction: Any, reference: Any) -> bool:
@@ -138,13 +148,38 @@ class _LabelCounts:
     def __init__(self, predictions: List[Any], references: List[List[Any]], metric: Metric):
         from .kernels.classification import _prepare, encode_labels
 
-        gold = [_hashable(reference) for reference in _first_reference(references, metric)]
-        encoding = encode_labels(gold, [_hashable(prediction) for prediction in predictions])
+        gold = _first_reference(references, metric)
+        # texts compare by ==, so their codes say which predictions are correct (`_equal`)
+        self.all_text = all(type(label) is str for label in gold) and all(type(p) is str for p in predictions)
+        if not self.all_text:
+            gold = [_hashable(label) for label in gold]
+            predictions = [_hashable(prediction) for prediction in predictions]
+        encoding = encode_labels(gold, predictions)
+        self.correct = encoding.gold == encoding.pred if self.all_text else None
         self.classes = encoding.classes
         self.prepared = _prepare(encoding.gold, encoding.pred, len(encoding.classes), encoding.n_labels)
         # instances with the same (gold, prediction) pair are interchangeable: one jackknife row per pair
         self.keys = encoding.gold.astype("int64") * max(1, encoding.n_labels) + encoding.pred
         self.latest: tuple = (None, False, None)
+        self.latest_counted: Any = None
+
+    def counted(self, with_matthews: bool, select: Any) -> Any:
+        """The counted form (kernels/counted.py) of a statistic `select(kernel scores, (rows, instances))`."""
+        from .kernels.classification import label_scores_of_code_counts, label_code_arrays
+        from .kernels.counted import CountedStatistic
+
+        codes, widths = label_code_arrays(self.prepared, with_matthews)
+
+        def scores(counts):
+            latest = self.latest_counted  # f1_micro and f1_macro of one resample chunk get the same count arrays
+            if latest is not None and len(latest[0]) == len(counts) and all(a is b for a, b in zip(latest[0], counts)):
+                computed = latest[1]
+            else:
+                computed = label_scores_of_code_counts(self.prepared, counts)
+                self.latest_counted = (counts, computed)
+            return select(computed, (counts[0].shape[0], int(counts[0][0].sum())))
+
+        return CountedStatistic(codes, widths, scores)
 
     def scores(self, idx: Any, with_matthews: bool) -> Dict[str, Any]:
         from .kernels.classification import _single_label_scores
@@ -190,10 +225,15 @@ class LabelPairMetric(GlobalMetric):
             return self.select_label_scores(scores, labels.classes, idx.shape == (1, full_n))
 
         statistic.jackknife_keys = labels.keys
+        statistic.counted = labels.counted(
+            with_matthews, lambda scores, rows: self.select_label_scores(scores, labels.classes, rows == (1, full_n)))
         return statistic
 
     def single_instance_scores(self, predictions, references, task_data, statistic):
         np = _np()
+        correct = _label_counts(predictions, references, self).correct
+        if correct is not None:
+            return {self.main_score: correct.astype(np.float64)}
         gold = _first_reference(references, self)
         correct = np.asarray([_equal(p, g) for p, g in zip(predictions, gold)], dtype=np.float64)
         return {self.main_score: correct}

@@ -8,7 +8,8 @@
 - "map_reduce": all scores of a resample at once (its MapReduceMetric): NaNs stay; a NaN interval of a statistic whose
   every computed value was equal is that value.
 The jackknife of BCa comes closed-form for NaN-ignoring means, from one leave-one-out row per distinct instance when
-the scores say which instances are interchangeable (`MetricScores.jackknife_keys`), else from every leave-one-out row.
+the scores say which instances are interchangeable (`MetricScores.jackknife_keys`), else from every leave-one-out row;
+a statistic with a counted form gets one leave-one-out count row per distinct code (kernels/counted.py).
 """
 
 import math
@@ -16,6 +17,7 @@ from typing import Any, Dict, List, Tuple
 
 from ..lazy_imports import numpy_module as _np
 from .kernels.bca import bootstrap_seed, interval_from_distribution, replace_nan_by_draws
+from .kernels.counted import counted_jackknife
 
 STYLES = ("instance", "global", "map_reduce")
 # leave-one-out rows scored per call: bounded like the bootstrap chunks
@@ -49,6 +51,12 @@ def jackknife_values(scores: Any, positions: Any, names: List[str]) -> Dict[str,
             remaining.append(name)
     if not remaining:
         return result
+    counted = getattr(scores.statistic, "counted", None)
+    if counted is not None:
+        computed = counted_jackknife(counted, positions, remaining)
+        if computed is not None:
+            result.update(computed)
+            return result
     m = len(positions)
     keys = getattr(scores, "jackknife_keys", None)
     if callable(keys):

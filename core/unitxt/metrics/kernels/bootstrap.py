@@ -40,8 +40,10 @@ def resample_indices(
     n_resamples: int = DEFAULT_N_RESAMPLES,
     seed: int = DEFAULT_SEED,
     max_indices_per_chunk: int = MAX_INDICES_PER_CHUNK,
+    dtype: Any = np.int32,
 ) -> Iterator[np.ndarray]:
-    """Yield int32 index matrices of shape (chunk, n) that together hold `n_resamples` resamples.
+    """Yield int32 (or `dtype`: int64 is the same stream) index matrices of shape (chunk, n) that together hold
+    `n_resamples` resamples.
 
     Each row is one bootstrap resample (n draws with replacement from range(n)). A chunk holds at
     most `max_indices_per_chunk` indices (but always at least one row), so memory stays bounded.
@@ -55,7 +57,7 @@ def resample_indices(
     done = 0
     while done < n_resamples:
         rows = min(rows_per_chunk, n_resamples - done)
-        yield rng.integers(0, n, size=(rows, n), dtype=np.int32)
+        yield rng.integers(0, n, size=(rows, n), dtype=dtype)
         done += rows
 
 

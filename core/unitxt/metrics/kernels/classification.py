@@ -58,9 +58,8 @@ def encode_labels(references: Sequence[Hashable], predictions: Sequence[Hashable
     outside = [label for label in _sorted_distinct(predictions, "predictions") if label not in index]
     for offset, label in enumerate(outside):
         index[label] = len(classes) + offset
-    n = len(references)
-    gold = np.fromiter((index[x] for x in references), dtype=np.int64, count=n)
-    pred = np.fromiter((index[x] for x in predictions), dtype=np.int64, count=n)
+    gold = np.array(list(map(index.__getitem__, references)), dtype=np.int64)
+    pred = np.array(list(map(index.__getitem__, predictions)), dtype=np.int64)
     return LabelEncoding(classes, gold, pred, len(index))
 
 
@@ -171,15 +170,41 @@ def _prepare(gold: Any, pred: Any, n_classes: int, n_labels: int = 0) -> _Prepar
 
 
 def _counts_of_rows(prep: _Prepared, idx: np.ndarray) -> Counts:
+    codes, widths = label_code_arrays(prep, False)
+    return _counts_of_code_counts(prep, [gathered_bincount(c, idx, width) for c, width in zip(codes, widths)])
+
+
+def label_code_arrays(prep: _Prepared, with_matthews: bool) -> Tuple[List[np.ndarray], List[int]]:
+    """(per-instance code arrays, their widths) whose counts decide every single-label score of a resample (see
+    `label_scores_of_code_counts`)."""
     k = prep.n_classes
     if prep.joint is not None:
-        cells = gathered_bincount(prep.joint, idx, 2 * k * (k + 1)).reshape(-1, k, 2, k + 1)
+        codes, widths = [prep.joint], [2 * k * (k + 1)]
+    else:
+        codes, widths = [prep.gold_hit, prep.pred_clipped], [2 * k, k + 1]
+    if with_matthews:
+        codes, widths = codes + [prep.pred], widths + [prep.n_labels]
+    return codes, widths
+
+
+def _counts_of_code_counts(prep: _Prepared, counts: List[np.ndarray]) -> Counts:
+    k = prep.n_classes
+    if prep.joint is not None:
+        cells = counts[0].reshape(-1, k, 2, k + 1)
         by_gold = cells.sum(axis=3)
         pred_count = cells.sum(axis=(1, 2))[:, :k]
     else:
-        by_gold = gathered_bincount(prep.gold_hit, idx, 2 * k).reshape(-1, k, 2)
-        pred_count = gathered_bincount(prep.pred_clipped, idx, k + 1)[:, :k]
+        by_gold = counts[0].reshape(-1, k, 2)
+        pred_count = counts[1][:, :k]
     return by_gold[:, :, 1], by_gold.sum(axis=2), pred_count
+
+
+def label_scores_of_code_counts(prep: _Prepared, counts: List[np.ndarray]) -> Dict[str, np.ndarray]:
+    """Every single-label score of resamples from the counts (r, width) of each of `label_code_arrays` (the scores
+    `_single_label_scores` gives on the index rows having those counts)."""
+    tp, support, pred_count = _counts_of_code_counts(prep, counts)
+    all_pred = counts[-1] if len(counts) == len(label_code_arrays(prep, False)[0]) + 1 else None
+    return label_scores_from_counts(tp, support, pred_count, all_pred)
 
 
 def matthews_from_counts(

@@ -8,20 +8,23 @@ artifact also accepts a catalog name (`"metrics.f1[reduction=median]"`), resolve
 
 import copy
 import difflib
+import importlib
 import json
 import re
 import typing
 import warnings
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
-from .catalog_store import LocalCatalog, find_in_catalogs, write_json_atomically
-from .errors import ArtifactDefinitionError, CatalogError, UnitxtError, UnknownArtifactTypeError
+from .catalog_store import Catalogs, LocalCatalog, find_in_catalogs, reset_artifacts_json_cache, write_json_atomically
+from .errors import (ArtifactDefinitionError, CatalogError, MissingArtifactTypeError, UnitxtError,  # noqa: F401
+                     UnknownArtifactTypeError, UnrecognizedArtifactTypeError)
 from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field, FinalField, FinalFieldError,  # noqa: F401
                                        InternalField, MissingDefaultError, NonPositionalField, OptionalField,
                                        RequiredField, check_class_declarations, check_no_abstract_fields,
                                        declaration_of, fields, fields_names, positional_field_names)
 from .logging_utils import get_logger
 from .query_parser import Unquoted, format_value, guess_scalar, parse_artifact_query
+from .settings_utils import get_artifacts_data_classification  # noqa: F401 - the original's artifact API
 from .types.checking import describe_value_type, make_checker, type_to_string
 
 _ARTIFACT_TYPES: Dict[str, type] = {}
@@ -230,10 +233,7 @@ class Artifact:
             if not _field_checker(type(self), spec)(value):
                 raise ArtifactDefinitionError(
                     f"Field '{name}' of {type(self).__name__} expects {type_to_string(spec.annotation)}, "
-                    f"got {describe_value_type(value)}: {_short(value)}.",
-                    artifact=self.artifact_name,
-                    field=name,
-                )
+                    f"got {describe_value_type(value)}: {_short(value)}.", artifact=self.artifact_name, field=name)
 
     # ------------------------------------------------------------------ identity & repr
     @property
@@ -258,7 +258,7 @@ class Artifact:
         expected = _artifact_classes_in(spec.annotation)
 
         def resolve(value):
-            if isinstance(value, str):
+            if isinstance(value, str) or (isinstance(value, dict) and "__type__" in value):  # name, path or data
                 try:
                     artifact, _ = fetch_artifact(value)
                 except UnitxtError as error:
@@ -266,10 +266,7 @@ class Artifact:
                 if expected and not isinstance(artifact, tuple(expected)):
                     raise ArtifactDefinitionError(
                         f"Field '{name}' expects {' or '.join(cls.__name__ for cls in expected)}, but catalog name "
-                        f"'{value}' refers to a {type(artifact).__name__}.",
-                        artifact=self.artifact_name,
-                        field=name,
-                    )
+                        f"'{value}' refers to a {type(artifact).__name__}.", artifact=self.artifact_name, field=name)
                 return artifact
             if isinstance(value, list):
                 return [resolve(item) for item in value]
@@ -288,10 +285,8 @@ class Artifact:
                 result[key] = copy.deepcopy(self.__dict__[key])
         for name, spec in self.get_fields().items():
             value = self.__dict__[name]
-            if name not in self._given_fields and not spec.required:
-                default = spec.default()
-                if _plain_equal(value, default):
-                    continue
+            if name not in self._given_fields and not spec.required and _plain_equal(value, spec.default()):
+                continue
             result[name] = to_serializable(value)
         return result
 
@@ -299,8 +294,10 @@ class Artifact:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False) + "\n"
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Any]) -> "Artifact":
-        artifact = from_serializable(data)
+    def from_dict(cls, data: Dict[str, Any], overwrite_args: Optional[Dict[str, Any]] = None) -> "Artifact":
+        if not isinstance(data, dict) or "__type__" not in data:
+            raise MissingArtifactTypeError(f"Serialised {cls.__name__} data has no __type__: {_short(data)}.")
+        artifact = from_serializable({**data, **(overwrite_args or {})})
         if not isinstance(artifact, cls):
             raise ArtifactDefinitionError(
                 f"Expected a serialised {cls.__name__}, got {type(artifact).__name__}.", artifact=cls.__name__
@@ -374,7 +371,7 @@ _checker_by_field: Dict[Tuple[type, str], Callable[[Any], bool]] = {}
 
 def _artifact_hook(cls: type) -> Optional[Callable[[Any], bool]]:
     if is_artifact_class(cls):
-        return lambda value: isinstance(value, (cls, str))
+        return lambda value: isinstance(value, (cls, str)) or (isinstance(value, dict) and "__type__" in value)
     return None
 
 
@@ -459,15 +456,11 @@ def _import_module_of(type_name: str) -> None:
     """Import the one library module that defines `type_name` (a fixed name from the generated index, never data)."""
     module = _type_modules().get(type_name)
     if module is not None:
-        import importlib
-
         importlib.import_module(f"{__package__}.{module}")
 
 
 def load_builtin_artifact_modules() -> None:
     """Import every library module that registers artifact classes (for listings of all types; idempotent)."""
-    import importlib
-
     for module in sorted(set(_type_modules().values())):
         importlib.import_module(f"{__package__}.{module}")
 
@@ -475,8 +468,7 @@ def load_builtin_artifact_modules() -> None:
 def get_artifact_class(type_name: str) -> type:
     """Look up a registered artifact class; unknown names are an error (never an import of a named module)."""
     if not isinstance(type_name, str):
-        raise UnknownArtifactTypeError(f"__type__ must be a string naming a registered artifact class, got "
-                                       f"{type(type_name).__name__} {str(type_name)[:80]}.")
+        raise UnknownArtifactTypeError(f"__type__ must name a registered artifact class, got {_short(type_name, 80)}.")
     if type_name not in _ARTIFACT_TYPES:
         _import_module_of(type_name)
     try:
@@ -545,9 +537,15 @@ RequiredFieldError = UnexpectedArgumentError = TypeMismatchError = ArtifactDefin
 
 
 class ArtifactLink(Artifact):
-    """A catalog entry that points at another catalog name (kept for renamed artifacts; may be deprecated)."""
+    """A catalog entry naming another (renamed artifacts; may be deprecated); `artifact_linked_to`: the original's key."""
 
-    to: str
+    _positional_args = ("to",)
+    to: Optional[str] = None
+    artifact_linked_to: Optional[str] = None
+
+    def verify(self) -> None:
+        if not (self.to or self.artifact_linked_to):
+            raise ArtifactDefinitionError("ArtifactLink needs the catalog name it links to.", field="to")
 
 
 MAX_LINK_CHAIN = 50  # artifact_link entries followed in a row before giving up
@@ -557,6 +555,8 @@ def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tupl
     """Resolve an artifact, a catalog name, or a `name[key=value,...]` query into `(artifact, catalog)`; the catalog
     is the one that held the entry (None for an artifact or a serialised dict given directly)."""
     name_or_artifact = artifact_rep
+    if isinstance(name_or_artifact, ArtifactLink):  # an ArtifactLink given directly: the artifact it names
+        return fetch_artifact(name_or_artifact.to or name_or_artifact.artifact_linked_to, _seen)
     if isinstance(name_or_artifact, Artifact):
         return name_or_artifact, None
     if isinstance(name_or_artifact, dict) and "__type__" in name_or_artifact:
@@ -585,7 +585,7 @@ def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tupl
         raise CatalogError(f"Catalog entry '{name}' is not a serialised artifact (no __type__).", artifact=name)
     if data["__type__"] == ArtifactLink._type_name:
         link = from_serializable(data)  # logs its deprecation message, if any
-        target = link.to
+        target = link.to or link.artifact_linked_to
         if overrides:
             target = f"{target}[{','.join(f'{key}={format_value(value)}' for key, value in overrides.items())}]"
         return fetch_artifact(target, seen + [name])

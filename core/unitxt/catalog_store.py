@@ -252,6 +252,22 @@ def get_catalogs() -> List[LocalCatalog]:
     return [*reversed(_registered), *reversed(env_catalogs), get_default_catalog()]
 
 
+class Catalogs:
+    """The catalogs in lookup order, highest precedence first (the original's iterable `Catalogs()`)."""
+
+    def __iter__(self) -> Iterator[LocalCatalog]:
+        return iter(get_catalogs())
+
+    def __len__(self) -> int:
+        return len(get_catalogs())
+
+
+def reset_artifacts_json_cache() -> None:
+    """Forget the catalog entries read so far, so the next lookups read the files again."""
+    for catalog in get_catalogs():
+        catalog._cache.clear()
+
+
 def _all_names() -> List[str]:
     names = set()
     for catalog in get_catalogs():
@@ -263,7 +279,8 @@ def _unknown_name_error(name: str) -> CatalogError:
     close = difflib.get_close_matches(name, _all_names(), n=5, cutoff=0.6)
     hint = f" Closest names: {', '.join(close)}." if close else ""
     searched = ", ".join(catalog.location for catalog in get_catalogs())
-    return CatalogError(f"'{name}' is not in any catalog.{hint} Searched: {searched}.", artifact=name)
+    return CatalogError(f"Artifact {name} does not exist, in Unitxt catalogs ('{name}' is not in any catalog).{hint} "
+                        f"Searched: {searched}.", artifact=name)
 
 
 def find_in_catalogs(name: str, private_copy: bool = True) -> Tuple[Any, LocalCatalog]:

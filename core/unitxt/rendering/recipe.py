@@ -99,6 +99,8 @@ class DatasetRecipe(SourceOperator):
             raise RecipeError("A recipe needs a card or a task.", artifact=self.artifact_name, field="card")
         if raw["template"] is not None and self.template_card_index is not None:
             raise RecipeError("Set template or template_card_index, not both.", artifact=self.artifact_name)
+        if raw["template"] is None and self.template_card_index is not None and raw["card"] is not None:
+            self.get_templates()  # an index the card does not define is refused now, as the original does
 
     def whole_split_pool(self) -> bool:
         """Whether the demo pool is the whole demos_taken_from split: demos_pool_size=-1, or demos wanted from an
@@ -136,7 +138,7 @@ class DatasetRecipe(SourceOperator):
                 key = str(index)
                 if key not in keys:
                     raise RecipeError(
-                        f"template_card_index {index!r} is not in the card's templates (available: {keys}).",
+                        f"template_card_index {index!r} is not defined in card. Its templates: {keys}.",
                         artifact=self.artifact_name,
                         field="template_card_index",
                     )

@@ -67,6 +67,12 @@ class DatasetRecipe(SourceOperator):
                     raise RecipeError(f"{field} must be a number of instances, got {value}.",
                                       artifact=self.artifact_name, field=field)
                 self.__dict__[field] = math.ceil(value)
+        if self.loader_limit:  # the original refuses asking for more instances than are loaded
+            for field in ("max_test_instances", "max_validation_instances", "max_train_instances", "demos_pool_size"):
+                value = self.__dict__[field]
+                if value is not None and value > self.loader_limit:
+                    raise RecipeError(f"{field} should not exceed loader_limit ({self.loader_limit}), Got "
+                                      f"{field}={value}", artifact=self.artifact_name, field=field)
         if self.demos_sampling_seed is not None:
             if self.seed is not None and self.seed != self.demos_sampling_seed:
                 raise RecipeError(f"seed={self.seed} and demos_sampling_seed={self.demos_sampling_seed} disagree; "
@@ -242,7 +248,7 @@ class DatasetRecipe(SourceOperator):
         return list(renderer.render_stream(checked, "test", 0, None))
 
 
-StandardRecipe = DatasetRecipe
+StandardRecipe = StandardRecipeWithIndexes = DatasetRecipe  # the original's deprecated names of DatasetRecipe
 
 
 def recipe_from_string(text: str) -> SourceOperator:

@@ -119,3 +119,24 @@ def test_deprecated_link_object_warns_on_creation():
         warnings.simplefilter("always")
         ArtifactLink(artifact_linked_to="a.b", __deprecated_msg__="use a.b")
     assert any(issubclass(w.category, DeprecationWarning) for w in caught)
+
+
+def test_artifact_field_given_a_json_file_path_reads_it_at_construction(tmp_path):
+    class Outer(Artifact):
+        part: Set
+
+    path = tmp_path / "part.json"
+    Set(fields={"w": 7}).save(str(path))
+    outer = Outer(part=str(path))
+    path.unlink()  # read at construction: the file is no longer needed
+    assert outer.part.fields == {"w": 7}
+
+
+def test_an_artifact_loaded_from_data_and_changed_is_not_saved(tmp_path):
+    loaded = Artifact.from_dict({"__type__": "set", "fields": {"n": 1}})
+    loaded.save(str(tmp_path / "same.json"))  # unchanged: saved
+    loaded.fields = {"n": 2}
+    with pytest.raises(UnitxtError) as caught:
+        loaded.save(str(tmp_path / "changed.json"))
+    assert str(caught.value).endswith("following fields:\n - fields (changed): {'n': 1} -> {'n': 2}")
+    assert not (tmp_path / "changed.json").exists()

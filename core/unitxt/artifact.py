@@ -10,6 +10,7 @@ import copy
 import difflib
 import importlib
 import json
+import os
 import re
 import typing
 import warnings
@@ -23,7 +24,7 @@ from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field,
                                        RequiredField, check_class_declarations, check_no_abstract_fields,
                                        declaration_of, fields, fields_names, positional_field_names)
 from .logging_utils import get_logger
-from .query_parser import Unquoted, format_value, guess_scalar, parse_artifact_query
+from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
 from .settings_utils import get_artifacts_data_classification  # noqa: F401 - the original's artifact API
 from .types.checking import describe_value_type, make_checker, type_to_string
 
@@ -201,6 +202,9 @@ class Artifact:
                 )
             else:
                 value = spec.default()
+            if (isinstance(value, str) and value.endswith(".json") and _expects_artifact(spec.annotation)
+                    and os.path.isfile(value)):
+                value = Artifact.load(value)  # a path to an artifact's JSON file is read now, as the original does
             self.__dict__[name] = value
         self._given_fields = set(kwargs)
         self.__id__ = None
@@ -298,6 +302,7 @@ class Artifact:
         if not isinstance(data, dict) or "__type__" not in data:
             raise MissingArtifactTypeError(f"Serialised {cls.__name__} data has no __type__: {_short(data)}.")
         artifact = from_serializable({**data, **(overwrite_args or {})})
+        artifact.__dict__["_loaded_data"] = artifact.to_dict()  # save() refuses it once changed, as the original
         if not isinstance(artifact, cls):
             raise ArtifactDefinitionError(
                 f"Expected a serialised {cls.__name__}, got {type(artifact).__name__}.", artifact=cls.__name__
@@ -317,7 +322,14 @@ class Artifact:
         return new
 
     def save(self, path: str) -> None:
-        write_json_atomically(path, self.to_dict())
+        data, loaded = self.to_dict(), self.__dict__.get("_loaded_data")
+        if loaded is not None and _canonical(loaded) != _canonical(data):
+            kind = lambda key: "added" if key not in loaded else "removed" if key not in data else "changed"  # noqa
+            changes = [f" - {key} ({kind(key)}): {loaded.get(key)} -> {data.get(key)}"
+                       for key in {**loaded, **data} if loaded.get(key, ...) != data.get(key, ...)]
+            raise UnitxtError("Cannot save catalog artifacts that have changed since initialization. Detected "
+                              "differences in the following fields:\n" + "\n".join(changes))
+        write_json_atomically(path, data)
 
     @classmethod
     def load(cls, path: str) -> "Artifact":
@@ -343,7 +355,7 @@ class Artifact:
                     artifact=artifact_name or cls.__name__,
                     field=key,
                 )
-            coerced[key] = coerce_to_annotation(value, fields[key].annotation)
+            coerced[key] = coerce_override(value, fields[key].annotation, _expects_artifact)
         return coerced
 
 
@@ -389,41 +401,6 @@ def _field_checker(owner: type, spec: FieldSpec) -> Callable[[Any], bool]:
                 checker = lambda value: True  # noqa: E731 - exotic annotations are documented, not enforced
         _checker_by_field[key] = checker
     return checker
-
-
-def coerce_to_annotation(value: Any, annotation: Any) -> Any:
-    """Coerce a parsed override value (Unquoted strings, lists, dicts) to a field annotation."""
-    if isinstance(value, list):
-        item_type = Any
-        for candidate in (annotation, *typing.get_args(annotation)):
-            if typing.get_origin(candidate) in (list, tuple) and typing.get_args(candidate):
-                item_type = typing.get_args(candidate)[0]
-                break
-        return [coerce_to_annotation(item, item_type) for item in value]
-    if isinstance(value, dict):
-        value_type = Any
-        for candidate in (annotation, *typing.get_args(annotation)):
-            if typing.get_origin(candidate) is dict and len(typing.get_args(candidate)) == 2:
-                value_type = typing.get_args(candidate)[1]
-                break
-        return {key: coerce_to_annotation(item, value_type) for key, item in value.items()}
-    if not isinstance(value, Unquoted):
-        return value
-    text = str(value)
-    options = typing.get_args(annotation) if typing.get_origin(annotation) is typing.Union else (annotation,)
-    if type(None) in options and text.lower() in ("none", "null"):
-        return None
-    guessed = guess_scalar(value)
-    for option in options:
-        if option is bool and isinstance(guessed, bool):
-            return guessed
-        if option is int and isinstance(guessed, int) and not isinstance(guessed, bool):
-            return guessed
-        if option is float and isinstance(guessed, (int, float)) and not isinstance(guessed, bool):
-            return float(guessed)
-    if any(option is str or _expects_artifact(option) for option in options):
-        return text
-    return guessed
 
 
 def to_serializable(value: Any) -> Any:

@@ -445,7 +445,8 @@ def load_builtin_artifact_modules() -> None:
 def get_artifact_class(type_name: str) -> type:
     """Look up a registered artifact class; unknown names are an error (never an import of a named module)."""
     if not isinstance(type_name, str):
-        raise UnknownArtifactTypeError(f"__type__ must name a registered artifact class, got {_short(type_name, 80)}.")
+        raise UnknownArtifactTypeError(f"__type__ must be a string naming a registered artifact class, got "
+                                       f"{type(type_name).__name__} {str(type_name)[:80]}.")
     if type_name not in _ARTIFACT_TYPES:
         _import_module_of(type_name)
     try:

@@ -140,3 +140,12 @@ def test_an_artifact_loaded_from_data_and_changed_is_not_saved(tmp_path):
         loaded.save(str(tmp_path / "changed.json"))
     assert str(caught.value).endswith("following fields:\n - fields (changed): {'n': 1} -> {'n': 2}")
     assert not (tmp_path / "changed.json").exists()
+
+
+def test_former_catalogs_variable_is_honoured_and_both_together_are_refused(tmp_path, monkeypatch):
+    monkeypatch.delenv("UNITXT_CATALOGS", raising=False)
+    monkeypatch.setenv("UNITXT_ARTIFACTORIES", str(tmp_path))
+    assert next(iter(Catalogs())).location == str(tmp_path)
+    monkeypatch.setenv("UNITXT_CATALOGS", str(tmp_path))
+    with pytest.raises(UnitxtError, match="Both UNITXT_CATALOGS and UNITXT_ARTIFACTORIES are set"):
+        list(Catalogs())

@@ -242,7 +242,11 @@ def unregister_local_catalog(catalog_path: Union[str, Path]) -> None:
 
 def get_catalogs() -> List[LocalCatalog]:
     """All catalogs, highest precedence first."""
-    env_value = settings.catalogs
+    env_value, old_value = settings.catalogs, os.environ.get("UNITXT_ARTIFACTORIES")  # the variable's former name
+    if env_value and old_value:
+        raise CatalogError("Both UNITXT_CATALOGS and UNITXT_ARTIFACTORIES are set. Use only UNITXT_CATALOGS "
+                           "(UNITXT_ARTIFACTORIES is its former name).")
+    env_value = env_value or old_value
     env_catalogs = []
     if env_value:
         for location in str(env_value).split(":"):

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..artifact import Artifact
 from ..card import TaskCard
-from ..errors import RecipeError
+from ..errors import CatalogError, RecipeError
 from ..formats.base import Format
 from ..formats.system_prompts import SystemPrompt
 from ..operator import SequentialOperator, SourceOperator
@@ -106,7 +106,12 @@ class DatasetRecipe(SourceOperator):
         if raw["template"] is not None and self.template_card_index is not None:
             raise RecipeError("Set template or template_card_index, not both.", artifact=self.artifact_name)
         if raw["template"] is None and self.template_card_index is not None and raw["card"] is not None:
-            self.get_templates()  # an index the card does not define is refused now, as the original does
+            try:
+                self.card  # noqa: B018 - resolves the card name (a missing card is reported when the recipe runs)
+            except CatalogError:
+                pass
+            else:
+                self.get_templates()  # an index the card does not define is refused now, as the original does
 
     def whole_split_pool(self) -> bool:
         """Whether the demo pool is the whole demos_taken_from split: demos_pool_size=-1, or demos wanted from an

@@ -37,6 +37,10 @@ EXAMPLES = {
     "join_streams": {"left_stream": "a", "right_stream": "b", "on": ["id"], "new_stream_name": "c"},
     "criteria_with_options": {"name": "c", "options": [{"name": "Yes"}, {"name": "No"}],
                               "option_map": {"Yes": 1.0, "No": 0.0}},
+    "artifact_link": {"to": "metrics.accuracy"},
+    "iterable_source": {"iterables": {"test": [{"x": 1}]}},
+    "weighted_fusion": {"subsets": {"a": {"__type__": "iterable_source", "iterables": {"test": [{"x": 1}]}}},
+                        "weights": {"a": 1}},
     "task_based_ll_mas_judge": {"inference_model": "engines.generic", "task": "tasks.rag_eval.faithfulness.binary",
                                 "template": "templates.rag_eval.faithfulness.default"},
 }

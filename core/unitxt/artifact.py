@@ -8,20 +8,24 @@ artifact also accepts a catalog name (`"metrics.f1[reduction=median]"`), resolve
 
 import copy
 import difflib
+import importlib
 import json
+import os
 import re
 import typing
 import warnings
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
-from .catalog_store import LocalCatalog, find_in_catalogs, write_json_atomically
-from .errors import ArtifactDefinitionError, CatalogError, UnitxtError, UnknownArtifactTypeError
+from .catalog_store import Catalogs, LocalCatalog, find_in_catalogs, reset_artifacts_json_cache, write_json_atomically
+from .errors import (ArtifactDefinitionError, CatalogError, MissingArtifactTypeError, UnitxtError,  # noqa: F401
+                     UnknownArtifactTypeError, UnrecognizedArtifactTypeError)
 from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field, FinalField, FinalFieldError,  # noqa: F401
                                        InternalField, MissingDefaultError, NonPositionalField, OptionalField,
                                        RequiredField, check_class_declarations, check_no_abstract_fields,
                                        declaration_of, fields, fields_names, positional_field_names)
 from .logging_utils import get_logger
-from .query_parser import Unquoted, format_value, guess_scalar, parse_artifact_query
+from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
+from .settings_utils import get_artifacts_data_classification  # noqa: F401 - the original's artifact API
 from .types.checking import describe_value_type, make_checker, type_to_string
 
 _ARTIFACT_TYPES: Dict[str, type] = {}
@@ -198,6 +202,9 @@ class Artifact:
                 )
             else:
                 value = spec.default()
+            if (isinstance(value, str) and value.endswith(".json") and _expects_artifact(spec.annotation)
+                    and os.path.isfile(value)):
+                value = Artifact.load(value)  # a path to an artifact's JSON file is read now, as the original does
             self.__dict__[name] = value
         self._given_fields = set(kwargs)
         self.__id__ = None
@@ -230,10 +237,7 @@ class Artifact:
             if not _field_checker(type(self), spec)(value):
                 raise ArtifactDefinitionError(
                     f"Field '{name}' of {type(self).__name__} expects {type_to_string(spec.annotation)}, "
-                    f"got {describe_value_type(value)}: {_short(value)}.",
-                    artifact=self.artifact_name,
-                    field=name,
-                )
+                    f"got {describe_value_type(value)}: {_short(value)}.", artifact=self.artifact_name, field=name)
 
     # ------------------------------------------------------------------ identity & repr
     @property
@@ -258,7 +262,7 @@ class Artifact:
         expected = _artifact_classes_in(spec.annotation)
 
         def resolve(value):
-            if isinstance(value, str):
+            if isinstance(value, str) or (isinstance(value, dict) and "__type__" in value):  # name, path or data
                 try:
                     artifact, _ = fetch_artifact(value)
                 except UnitxtError as error:
@@ -266,10 +270,7 @@ class Artifact:
                 if expected and not isinstance(artifact, tuple(expected)):
                     raise ArtifactDefinitionError(
                         f"Field '{name}' expects {' or '.join(cls.__name__ for cls in expected)}, but catalog name "
-                        f"'{value}' refers to a {type(artifact).__name__}.",
-                        artifact=self.artifact_name,
-                        field=name,
-                    )
+                        f"'{value}' refers to a {type(artifact).__name__}.", artifact=self.artifact_name, field=name)
                 return artifact
             if isinstance(value, list):
                 return [resolve(item) for item in value]
@@ -288,10 +289,8 @@ class Artifact:
                 result[key] = copy.deepcopy(self.__dict__[key])
         for name, spec in self.get_fields().items():
             value = self.__dict__[name]
-            if name not in self._given_fields and not spec.required:
-                default = spec.default()
-                if _plain_equal(value, default):
-                    continue
+            if name not in self._given_fields and not spec.required and _plain_equal(value, spec.default()):
+                continue
             result[name] = to_serializable(value)
         return result
 
@@ -299,8 +298,11 @@ class Artifact:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False) + "\n"
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Any]) -> "Artifact":
-        artifact = from_serializable(data)
+    def from_dict(cls, data: Dict[str, Any], overwrite_args: Optional[Dict[str, Any]] = None) -> "Artifact":
+        if not isinstance(data, dict) or "__type__" not in data:
+            raise MissingArtifactTypeError(f"Serialised {cls.__name__} data has no __type__: {_short(data)}.")
+        artifact = from_serializable({**data, **(overwrite_args or {})})
+        artifact.__dict__["_loaded_data"] = artifact.to_dict()  # save() refuses it once changed, as the original
         if not isinstance(artifact, cls):
             raise ArtifactDefinitionError(
                 f"Expected a serialised {cls.__name__}, got {type(artifact).__name__}.", artifact=cls.__name__
@@ -320,7 +322,14 @@ class Artifact:
         return new
 
     def save(self, path: str) -> None:
-        write_json_atomically(path, self.to_dict())
+        data, loaded = self.to_dict(), self.__dict__.get("_loaded_data")
+        if loaded is not None and _canonical(loaded) != _canonical(data):
+            kind = lambda key: "added" if key not in loaded else "removed" if key not in data else "changed"  # noqa
+            changes = [f" - {key} ({kind(key)}): {loaded.get(key)} -> {data.get(key)}"
+                       for key in {**loaded, **data} if loaded.get(key, ...) != data.get(key, ...)]
+            raise UnitxtError("Cannot save catalog artifacts that have changed since initialization. Detected "
+                              "differences in the following fields:\n" + "\n".join(changes))
+        write_json_atomically(path, data)
 
     @classmethod
     def load(cls, path: str) -> "Artifact":
@@ -346,7 +355,7 @@ class Artifact:
                     artifact=artifact_name or cls.__name__,
                     field=key,
                 )
-            coerced[key] = coerce_to_annotation(value, fields[key].annotation)
+            coerced[key] = coerce_override(value, fields[key].annotation, _expects_artifact)
         return coerced
 
 
@@ -374,7 +383,7 @@ _checker_by_field: Dict[Tuple[type, str], Callable[[Any], bool]] = {}
 
 def _artifact_hook(cls: type) -> Optional[Callable[[Any], bool]]:
     if is_artifact_class(cls):
-        return lambda value: isinstance(value, (cls, str))
+        return lambda value: isinstance(value, (cls, str)) or (isinstance(value, dict) and "__type__" in value)
     return None
 
 
@@ -392,41 +401,6 @@ def _field_checker(owner: type, spec: FieldSpec) -> Callable[[Any], bool]:
                 checker = lambda value: True  # noqa: E731 - exotic annotations are documented, not enforced
         _checker_by_field[key] = checker
     return checker
-
-
-def coerce_to_annotation(value: Any, annotation: Any) -> Any:
-    """Coerce a parsed override value (Unquoted strings, lists, dicts) to a field annotation."""
-    if isinstance(value, list):
-        item_type = Any
-        for candidate in (annotation, *typing.get_args(annotation)):
-            if typing.get_origin(candidate) in (list, tuple) and typing.get_args(candidate):
-                item_type = typing.get_args(candidate)[0]
-                break
-        return [coerce_to_annotation(item, item_type) for item in value]
-    if isinstance(value, dict):
-        value_type = Any
-        for candidate in (annotation, *typing.get_args(annotation)):
-            if typing.get_origin(candidate) is dict and len(typing.get_args(candidate)) == 2:
-                value_type = typing.get_args(candidate)[1]
-                break
-        return {key: coerce_to_annotation(item, value_type) for key, item in value.items()}
-    if not isinstance(value, Unquoted):
-        return value
-    text = str(value)
-    options = typing.get_args(annotation) if typing.get_origin(annotation) is typing.Union else (annotation,)
-    if type(None) in options and text.lower() in ("none", "null"):
-        return None
-    guessed = guess_scalar(value)
-    for option in options:
-        if option is bool and isinstance(guessed, bool):
-            return guessed
-        if option is int and isinstance(guessed, int) and not isinstance(guessed, bool):
-            return guessed
-        if option is float and isinstance(guessed, (int, float)) and not isinstance(guessed, bool):
-            return float(guessed)
-    if any(option is str or _expects_artifact(option) for option in options):
-        return text
-    return guessed
 
 
 def to_serializable(value: Any) -> Any:
@@ -459,15 +433,11 @@ def _import_module_of(type_name: str) -> None:
     """Import the one library module that defines `type_name` (a fixed name from the generated index, never data)."""
     module = _type_modules().get(type_name)
     if module is not None:
-        import importlib
-
         importlib.import_module(f"{__package__}.{module}")
 
 
 def load_builtin_artifact_modules() -> None:
     """Import every library module that registers artifact classes (for listings of all types; idempotent)."""
-    import importlib
-
     for module in sorted(set(_type_modules().values())):
         importlib.import_module(f"{__package__}.{module}")
 
@@ -545,9 +515,15 @@ RequiredFieldError = UnexpectedArgumentError = TypeMismatchError = ArtifactDefin
 
 
 class ArtifactLink(Artifact):
-    """A catalog entry that points at another catalog name (kept for renamed artifacts; may be deprecated)."""
+    """A catalog entry naming another (renamed artifacts; may be deprecated); `artifact_linked_to`: the original's key."""
 
-    to: str
+    _positional_args = ("to",)
+    to: Optional[str] = None
+    artifact_linked_to: Optional[str] = None
+
+    def verify(self) -> None:
+        if not (self.to or self.artifact_linked_to):
+            raise ArtifactDefinitionError("ArtifactLink needs the catalog name it links to.", field="to")
 
 
 MAX_LINK_CHAIN = 50  # artifact_link entries followed in a row before giving up
@@ -557,6 +533,8 @@ def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tupl
     """Resolve an artifact, a catalog name, or a `name[key=value,...]` query into `(artifact, catalog)`; the catalog
     is the one that held the entry (None for an artifact or a serialised dict given directly)."""
     name_or_artifact = artifact_rep
+    if isinstance(name_or_artifact, ArtifactLink):  # an ArtifactLink given directly: the artifact it names
+        return fetch_artifact(name_or_artifact.to or name_or_artifact.artifact_linked_to, _seen)
     if isinstance(name_or_artifact, Artifact):
         return name_or_artifact, None
     if isinstance(name_or_artifact, dict) and "__type__" in name_or_artifact:
@@ -585,7 +563,7 @@ def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tupl
         raise CatalogError(f"Catalog entry '{name}' is not a serialised artifact (no __type__).", artifact=name)
     if data["__type__"] == ArtifactLink._type_name:
         link = from_serializable(data)  # logs its deprecation message, if any
-        target = link.to
+        target = link.to or link.artifact_linked_to
         if overrides:
             target = f"{target}[{','.join(f'{key}={format_value(value)}' for key, value in overrides.items())}]"
         return fetch_artifact(target, seen + [name])

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
-from .artifact import MAX_LINK_CHAIN, Artifact, fetch_artifact  # noqa: F401 - part of the documented API
+from .artifact import MAX_LINK_CHAIN, Artifact, ArtifactLink, fetch_artifact  # noqa: F401 - part of the documented API
 from .catalog_store import (  # noqa: F401 - the catalog API, kept importable from here
     STALE_TEMP_SECONDS,
     LocalCatalog,
@@ -31,9 +31,20 @@ from .errors import CatalogError
 from .logging_utils import get_logger
 
 
-def get_from_catalog(name: str) -> Artifact:
-    """The artifact stored under a catalog name (queries with overrides are accepted)."""
-    return fetch_artifact(name)[0]
+def get_from_catalog(name: str, catalog: Optional[LocalCatalog] = None,
+                     catalog_path: Optional[Union[str, Path]] = None) -> Artifact:
+    """The artifact stored under a catalog name (queries with overrides are accepted); with `catalog` or
+    `catalog_path`, that catalog is searched first."""
+    if catalog is None and catalog_path is None:
+        return fetch_artifact(name)[0]
+    location = os.path.abspath(catalog.location if catalog is not None else catalog_path)
+    if any(os.path.abspath(known.location) == location for known in _registered):
+        return fetch_artifact(name)[0]
+    register_local_catalog(location)
+    try:
+        return fetch_artifact(name)[0]
+    finally:
+        unregister_local_catalog(location)
 
 
 def add_to_catalog(
@@ -54,6 +65,27 @@ def add_to_catalog(
     if verbose:
         get_logger().info(f"Added '{name}' to catalog {catalog.location}")
     return path
+
+
+def add_link_to_catalog(
+    artifact_linked_to: str,
+    name: str,
+    deprecate: bool = False,
+    catalog: Optional[LocalCatalog] = None,
+    overwrite: bool = False,
+    catalog_path: Optional[Union[str, Path]] = None,
+    verbose: bool = True,
+) -> Path:
+    """Store under `name` a link to the catalog name `artifact_linked_to` (fetching `name` gives that artifact);
+    with `deprecate`, fetching it also warns that `name` is deprecated in favour of the linked name."""
+    message = None
+    if deprecate:
+        message = (f"Artifact '{name}' is deprecated. Artifact '{artifact_linked_to}' will be instantiated instead. "
+                   f"In future uses, please reference artifact '{artifact_linked_to}' directly.")
+    link = ArtifactLink(to=artifact_linked_to, **({"__deprecated_msg__": message} if message else {}))
+    if catalog is not None and catalog_path is None:
+        catalog_path = catalog.location
+    return add_to_catalog(link, name, catalog_path=catalog_path, overwrite=overwrite, verbose=verbose)
 
 
 def is_local_catalog_registered(catalog_path: Union[str, Path]) -> bool:

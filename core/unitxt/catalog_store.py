@@ -242,7 +242,11 @@ def unregister_local_catalog(catalog_path: Union[str, Path]) -> None:
 
 def get_catalogs() -> List[LocalCatalog]:
     """All catalogs, highest precedence first."""
-    env_value = settings.catalogs
+    env_value, old_value = settings.catalogs, os.environ.get("UNITXT_ARTIFACTORIES")  # the variable's former name
+    if env_value and old_value:
+        raise CatalogError("Both UNITXT_CATALOGS and UNITXT_ARTIFACTORIES are set. Use only UNITXT_CATALOGS "
+                           "(UNITXT_ARTIFACTORIES is its former name).")
+    env_value = env_value or old_value
     env_catalogs = []
     if env_value:
         for location in str(env_value).split(":"):
@@ -250,6 +254,22 @@ def get_catalogs() -> List[LocalCatalog]:
                 location = os.path.abspath(location)
                 env_catalogs.append(_env_catalogs.setdefault(location, LocalCatalog(location)))
     return [*reversed(_registered), *reversed(env_catalogs), get_default_catalog()]
+
+
+class Catalogs:
+    """The catalogs in lookup order, highest precedence first (the original's iterable `Catalogs()`)."""
+
+    def __iter__(self) -> Iterator[LocalCatalog]:
+        return iter(get_catalogs())
+
+    def __len__(self) -> int:
+        return len(get_catalogs())
+
+
+def reset_artifacts_json_cache() -> None:
+    """Forget the catalog entries read so far, so the next lookups read the files again."""
+    for catalog in get_catalogs():
+        catalog._cache.clear()
 
 
 def _all_names() -> List[str]:
@@ -263,7 +283,8 @@ def _unknown_name_error(name: str) -> CatalogError:
     close = difflib.get_close_matches(name, _all_names(), n=5, cutoff=0.6)
     hint = f" Closest names: {', '.join(close)}." if close else ""
     searched = ", ".join(catalog.location for catalog in get_catalogs())
-    return CatalogError(f"'{name}' is not in any catalog.{hint} Searched: {searched}.", artifact=name)
+    return CatalogError(f"Artifact {name} does not exist, in Unitxt catalogs ('{name}' is not in any catalog).{hint} "
+                        f"Searched: {searched}.", artifact=name)
 
 
 def find_in_catalogs(name: str, private_copy: bool = True) -> Tuple[Any, LocalCatalog]:

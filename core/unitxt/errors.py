@@ -122,8 +122,16 @@ class ArtifactConfigurationError(ArtifactDefinitionError, AssertionError):
     """An artifact's fields contradict each other or leave it nothing to do (the original asserts these)."""
 
 
-class UnknownArtifactTypeError(UnitxtError, TypeError):
-    """A serialised artifact names a `__type__` that is not a registered artifact class."""
+class UnknownArtifactTypeError(UnitxtError, TypeError, ValueError):
+    """A serialised artifact names a `__type__` that is not a registered artifact class (the original raises a
+    ValueError, `UnrecognizedArtifactTypeError`, for this: that name is this class)."""
+
+
+UnrecognizedArtifactTypeError = UnknownArtifactTypeError
+
+
+class MissingArtifactTypeError(ArtifactDefinitionError):
+    """Data given as a serialised artifact has no `__type__` (the original's name; a ValueError there too)."""
 
 
 class CatalogError(UnitxtError, LookupError):

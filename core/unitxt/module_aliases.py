@@ -84,7 +84,8 @@ MODULE_ALIASES: Dict[str, str] = {
     "dataset": "rendering.dataset_builder",
     "collections": "templates.collections",
     "deprecation_utils": "general.deprecation",
-    "inference_engines": "inference",  # the engines' module in releases before `unitxt.inference`
+    "inference_engines": "inference",
+    "fusion": "operators.fusion",  # the engines' module in releases before `unitxt.inference`
 }
 
 

@@ -6,20 +6,20 @@ FieldOperator.process_value(value) -> value (`process(value)` is accepted as the
 MultiStream applies it lazily. Instances are changed in place for speed: sources yield fresh dicts on every pass.
 """
 
-import json
 from typing import Any, Dict, Generator, Iterable, List, Optional, Tuple, Union
 
 from .artifact import Artifact, NonPositionalField
 from .dict_utils import dict_delete, dict_get, dict_has, dict_set
 from .errors import (  # noqa: F401 - MissingRequirementsError: unitxt.operator is where the original defines it
     ArtifactConfigurationError,
+    ArtifactDefinitionError,
     DataClassificationPolicyError,
     MissingFieldError,
     MissingRequirementsError,
     UnitxtError,
 )
 from .general.requirements import PackageRequirementsMixin  # noqa: F401 - imported from here by components
-from .settings_utils import settings
+from .settings_utils import data_classification_overrides
 from .stream import CachingStream, GeneratorStream, ListStream, MultiStream, Stream
 
 
@@ -27,19 +27,6 @@ class OperatorError(UnitxtError):
     """An operator failed on an instance (the original error is chained)."""
 
 
-def _policy_overrides() -> Dict[str, List[str]]:
-    raw = settings.data_classification_policy
-    if not raw:
-        return {}
-    if isinstance(raw, dict):
-        return raw
-    try:
-        parsed = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise UnitxtError(f"UNITXT_DATA_CLASSIFICATION_POLICY is not valid JSON: {error}") from None
-    if not isinstance(parsed, dict):
-        raise UnitxtError("UNITXT_DATA_CLASSIFICATION_POLICY must be a JSON object {artifact name: [policies]}.")
-    return parsed
 
 
 class Operator(Artifact):
@@ -49,9 +36,19 @@ class Operator(Artifact):
 
     data_classification_policy: Optional[List[str]] = None
 
+    def verify_field_types(self, names: Optional[List[str]] = None) -> None:
+        policy = self.__dict__.get("data_classification_policy")
+        if (names is None or "data_classification_policy" in names) and policy is not None and not (
+                isinstance(policy, list) and all(isinstance(item, str) for item in policy)):
+            raise ArtifactDefinitionError(  # the original's wording
+                f"The 'data_classification_policy' of {type(self).__name__} must be either None - in case when no "
+                f"policy applies - or a list of strings, for example: ['public']. However, '{policy}' of type "
+                f"{type(policy)} was provided instead.")
+        super().verify_field_types(names)
+
     def effective_policy(self) -> Optional[List[str]]:
         """The allowed classifications: the env override for this artifact's catalog name, else the field."""
-        overrides = _policy_overrides()
+        overrides = data_classification_overrides()
         if overrides and self.__id__:
             for key in (self.__id__, self.__id__.split("[", 1)[0].strip()):  # "name[overrides]" -> "name"
                 if key in overrides:
@@ -81,6 +78,14 @@ class Operator(Artifact):
                 f"data_classification_policy, or UNITXT_DATA_CLASSIFICATION_POLICY{env_hint}.",
                 artifact=self.artifact_name,
             )
+
+    def verify_instance(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        """The instance itself when this component may process its data classification; else the policy error
+        (the original's name for the check every operator makes on the data it receives)."""
+        allowed = self.effective_policy()
+        if allowed is not None:
+            self.check_instance_policy(instance, allowed)
+        return instance
 
     def __call__(self, multi_stream: Optional[MultiStream] = None) -> MultiStream:
         """Abstract: apply the operator to a MultiStream (each operator kind defines how)."""

@@ -6,7 +6,8 @@ string and is resolved by whoever expects an artifact there.
 """
 
 import re
-from typing import Any, Dict, List, Tuple
+import typing
+from typing import Any, Callable, Dict, List, Tuple
 
 from .errors import InvalidCatalogNameError, OverrideSyntaxError
 
@@ -303,3 +304,39 @@ def separate_inside_and_outside_square_brackets(s: str) -> Tuple[str, Any]:
         raise OverrideSyntaxError("malformed end of query: excessive text following the ] that closes the overwrites "
                                   f"in: {query!r}")
     return name, _typed(overrides)
+
+
+def coerce_override(value: Any, annotation: Any, takes_names: Callable[[Any], bool]) -> Any:
+    """Coerce a parsed override value (Unquoted strings, lists, dicts) to a field annotation; `takes_names` tells
+    whether a type accepts a catalog name (an artifact class), so unquoted text stays text for it."""
+    if isinstance(value, list):
+        item_type = Any
+        for candidate in (annotation, *typing.get_args(annotation)):
+            if typing.get_origin(candidate) in (list, tuple) and typing.get_args(candidate):
+                item_type = typing.get_args(candidate)[0]
+                break
+        return [coerce_override(item, item_type, takes_names) for item in value]
+    if isinstance(value, dict):
+        value_type = Any
+        for candidate in (annotation, *typing.get_args(annotation)):
+            if typing.get_origin(candidate) is dict and len(typing.get_args(candidate)) == 2:
+                value_type = typing.get_args(candidate)[1]
+                break
+        return {key: coerce_override(item, value_type, takes_names) for key, item in value.items()}
+    if not isinstance(value, Unquoted):
+        return value
+    text = str(value)
+    options = typing.get_args(annotation) if typing.get_origin(annotation) is typing.Union else (annotation,)
+    if type(None) in options and text.lower() in ("none", "null"):
+        return None
+    guessed = guess_scalar(value)
+    for option in options:
+        if option is bool and isinstance(guessed, bool):
+            return guessed
+        if option is int and isinstance(guessed, int) and not isinstance(guessed, bool):
+            return guessed
+        if option is float and isinstance(guessed, (int, float)) and not isinstance(guessed, bool):
+            return float(guessed)
+    if any(option is str or takes_names(option) for option in options):
+        return text
+    return guessed

@@ -3,7 +3,7 @@
 import contextlib
 import json
 import os
-from typing import Any, Dict, Iterator
+from typing import Any, Dict, Iterator, List, Optional
 
 from .errors import UnitxtError
 
@@ -155,6 +155,41 @@ settings = Settings()
 
 def get_settings() -> Settings:
     return settings
+
+
+class DataClassificationSettingError(UnitxtError, RuntimeError):
+    """UNITXT_DATA_CLASSIFICATION_POLICY is not a JSON object {artifact name: [classifications]} (a RuntimeError,
+    as in the original)."""
+
+
+def data_classification_overrides() -> Dict[str, List[str]]:
+    """The per-artifact data classification policies set by UNITXT_DATA_CLASSIFICATION_POLICY ({} when unset)."""
+    raw = settings.data_classification_policy
+    if not raw:
+        return {}
+    if isinstance(raw, dict):
+        parsed = raw
+    else:
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            parsed = None
+    if not isinstance(parsed, dict):
+        raise DataClassificationSettingError(
+            f"If specified, the value of 'UNITXT_DATA_CLASSIFICATION_POLICY' should be a valid json dictionary. "
+            f"Got '{raw}' instead.")
+    for name, policies in parsed.items():
+        if not isinstance(policies, list) or not all(isinstance(policy, str) for policy in policies):
+            raise DataClassificationSettingError(
+                f"UNITXT_DATA_CLASSIFICATION_POLICY maps artifact names to lists of classification names; "
+                f"'{name}' maps to {policies!r}.", field="data_classification_policy")
+    return parsed
+
+
+def get_artifacts_data_classification(artifact: str) -> Optional[List[str]]:
+    """The data classifications UNITXT_DATA_CLASSIFICATION_POLICY allows for the artifact with this catalog name
+    (None when the variable is unset or does not name it)."""
+    return data_classification_overrides().get(artifact)
 
 
 def cast_to_type(value: Any, value_type: type) -> Any:

@@ -1,4 +1,5 @@
-"""Operators that prepare data: `fields` (instance and field operators), `streams` (stream operators), `field_edits`
+"""Operators that prepare data: `fields` (instance and field operators), `streams` (stream operators), `fusion`
+(several sources as one: FixedFusion, WeightedFusion, IterableSource), `field_edits`
 (arithmetic, text and collection edits of a field), `splits_and_streams` (split joins, balancing, numbering, Apply),
 `label_spans` (class lists from data, BIO/IOB tags to spans), `dialog`, `struct_data` (tables, key-value pairs,
 triples), `images`, `external` (files, URLs, Wikipedia, tool schemas), `value_edits` (dividing, flattening,

@@ -9,7 +9,7 @@ from typing import Any, Dict, Generator, Iterable, List, Optional
 
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
-from ..operator import MultiStreamOperator, PagedStreamOperator, SourceOperator, StreamOperator
+from ..operator import MultiStreamOperator, PagedStreamOperator, StreamOperator
 from ..settings_utils import settings
 from ..stream import MultiStream
 
@@ -148,15 +148,6 @@ class FromIterables(MultiStreamOperator):
 
     def process(self, iterables: Dict[str, Iterable]) -> MultiStream:  # type: ignore[override]
         return MultiStream.from_iterables(iterables)
-
-
-class IterableSource(SourceOperator):
-    """A source: calling it gives a MultiStream of `iterables` (a dict of named iterables)."""
-
-    iterables: Dict[str, Iterable]
-
-    def process(self) -> MultiStream:
-        return MultiStream.from_iterables(self.iterables)
 
 
 class StreamRefiner(StreamOperator):

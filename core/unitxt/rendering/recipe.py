@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..artifact import Artifact
 from ..card import TaskCard
-from ..errors import RecipeError
+from ..errors import CatalogError, RecipeError
 from ..formats.base import Format
 from ..formats.system_prompts import SystemPrompt
 from ..operator import SequentialOperator, SourceOperator
@@ -67,6 +67,12 @@ class DatasetRecipe(SourceOperator):
                     raise RecipeError(f"{field} must be a number of instances, got {value}.",
                                       artifact=self.artifact_name, field=field)
                 self.__dict__[field] = math.ceil(value)
+        if self.loader_limit:  # the original refuses asking for more instances than are loaded
+            for field in ("max_test_instances", "max_validation_instances", "max_train_instances", "demos_pool_size"):
+                value = self.__dict__[field]
+                if value is not None and value > self.loader_limit:
+                    raise RecipeError(f"{field} should not exceed loader_limit ({self.loader_limit}), Got "
+                                      f"{field}={value}", artifact=self.artifact_name, field=field)
         if self.demos_sampling_seed is not None:
             if self.seed is not None and self.seed != self.demos_sampling_seed:
                 raise RecipeError(f"seed={self.seed} and demos_sampling_seed={self.demos_sampling_seed} disagree; "
@@ -99,6 +105,13 @@ class DatasetRecipe(SourceOperator):
             raise RecipeError("A recipe needs a card or a task.", artifact=self.artifact_name, field="card")
         if raw["template"] is not None and self.template_card_index is not None:
             raise RecipeError("Set template or template_card_index, not both.", artifact=self.artifact_name)
+        if raw["template"] is None and self.template_card_index is not None and raw["card"] is not None:
+            try:
+                self.card  # noqa: B018 - resolves the card name (a missing card is reported when the recipe runs)
+            except CatalogError:
+                pass
+            else:
+                self.get_templates()  # an index the card does not define is refused now, as the original does
 
     def whole_split_pool(self) -> bool:
         """Whether the demo pool is the whole demos_taken_from split: demos_pool_size=-1, or demos wanted from an
@@ -136,7 +149,7 @@ class DatasetRecipe(SourceOperator):
                 key = str(index)
                 if key not in keys:
                     raise RecipeError(
-                        f"template_card_index {index!r} is not in the card's templates (available: {keys}).",
+                        f"template_card_index {index!r} is not defined in card. Its templates: {keys}.",
                         artifact=self.artifact_name,
                         field="template_card_index",
                     )
@@ -240,7 +253,7 @@ class DatasetRecipe(SourceOperator):
         return list(renderer.render_stream(checked, "test", 0, None))
 
 
-StandardRecipe = DatasetRecipe
+StandardRecipe = StandardRecipeWithIndexes = DatasetRecipe  # the original's deprecated names of DatasetRecipe
 
 
 def recipe_from_string(text: str) -> SourceOperator:

@@ -3,10 +3,10 @@ and YesNoTemplate (a yes/no answer about one class)."""
 
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ..errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
+from ..errors import ArtifactConfigurationError, ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
 from ..sandbox.format_strings import check_placeholders
 from ..random_utils import new_random_generator
-from .base import InputFormatTemplate
+from .base import InputFormatTemplate, Template
 
 
 def _roman(number: int) -> str:
@@ -256,12 +256,31 @@ class YesNoTemplate(InputFormatTemplate):
     non-empty text, read from the reference fields or else the input fields) is among the gold labels (`label_field`,
     a reference field holding a list). Error wording follows the original's ('Available reference_fields are ...')."""
 
-    class_field: str
-    label_field: str
+    # unset fields are allowed at construction, as in the original; rendering then names the missing one
+    input_format: Optional[str] = None
+    class_field: Optional[str] = None
+    label_field: Optional[str] = None
     yes_answer: str = "Yes"
     no_answer: str = "No"
 
+    def prepare(self) -> None:
+        if self.input_format is None:
+            Template.prepare(self)
+        else:
+            super().prepare()
+
+    def _check_set(self, *names: str) -> None:
+        unset = [name for name in names if getattr(self, name) is None]
+        if unset:
+            raise ArtifactConfigurationError(f"YesNoTemplate needs {', '.join(unset)} to render instances.",
+                                             artifact=self.artifact_name, field=unset[0])
+
+    def input_fields_to_source(self, input_fields: Dict[str, object]) -> str:
+        self._check_set("input_format")
+        return super().input_fields_to_source(input_fields)
+
     def _answer(self, class_sources: Tuple[Dict[str, Any], ...], reference_fields: Dict[str, Any]) -> str:
+        self._check_set("input_format", "class_field", "label_field")
         try:
             labels = reference_fields[self.label_field]
         except KeyError:

@@ -11,8 +11,9 @@ from .artifact import test_artifact_saving_and_loading
 
 def apply_operator(operator: Operator, inputs: List[Dict[str, Any]], return_multi_stream: bool = False,
                    return_stream: bool = False) -> Any:
-    """Run an operator over `inputs` as the "test" stream: the output instances (or the stream / multi-stream)."""
-    multi_stream = operator(MultiStream.from_iterables({"test": list(inputs)}))
+    """Run an operator over `inputs` as the "test" stream (a source operator, with inputs=None, on nothing): the
+    output instances (or the stream / multi-stream)."""
+    multi_stream = operator() if inputs is None else operator(MultiStream.from_iterables({"test": list(inputs)}))
     if return_multi_stream:
         return multi_stream
     if return_stream:
@@ -31,9 +32,13 @@ def check_operator(
     """Save and reload the operator through a catalog (it must come back the same), run it on `inputs` and return
     the outputs, as the original does; with `targets`, first check that the outputs (sorted by the field
     `sort_outputs_by`, if given) equal them - as JSON, so a tuple equals a list, or through `tester.assertDictEqual`
-    when a unittest.TestCase is given - and raise AssertionError if not."""
+    when a unittest.TestCase is given - and raise AssertionError if not. With inputs=None the operator is a source:
+    its own `stream_name` split is compared."""
     test_artifact_saving_and_loading(operator, tester=tester)
-    outputs = operator.process_instances(inputs, stream_name=stream_name)
+    if inputs is None:
+        outputs = list(operator()[stream_name])
+    else:
+        outputs = operator.process_instances(inputs, stream_name=stream_name)
     if targets is None:
         return outputs
     if sort_outputs_by is not None:

@@ -239,6 +239,12 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     # the original's CI procedure this metric follows (metrics/intervals.py): "instance", "global" or "map_reduce"
     ci_style = "global"
 
+    def set_confidence_interval_calculation(self, return_confidence_interval: bool) -> None:
+        self._no_intervals = not return_confidence_interval  # the original's switch; off: no *_ci_* scores
+
+    def disable_confidence_interval_calculation(self) -> None:
+        self.set_confidence_interval_calculation(False)
+
     def verify(self) -> None:
         super().verify()
         if not self.main_score:
@@ -248,6 +254,8 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     def resolved_n_resamples(self) -> int:
         """Explicit n_resamples, else the original's default of the metric's family (settings.default_n_resamples
         caps it: 0 turns CIs off)."""
+        if getattr(self, "_no_intervals", False):
+            return 0
         if self.n_resamples is not None:
             return int(self.n_resamples)
         if self.ci_style == "global":
@@ -308,6 +316,9 @@ class Metric(PackageRequirementsMixin, StreamOperator):
                             field="references",
                         )
 
+    def inputs_from_task_data(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> tuple:
+        return predictions, references  # (predictions, references) to score; InstanceMetric may read task_data
+
     # ------------------------------------------------------------------ scoring
     def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Dict[str, Any]]) -> MetricScores:
         """Abstract hook of metric families (InstanceMetric, GlobalMetric, ...)."""
@@ -322,6 +333,7 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         """(predictions, references, task_data) as lists, after the requirement and input checks."""
         self.check_missing_requirements()
         task_data = task_data if task_data is not None else [{} for _ in predictions]
+        predictions, references = self.inputs_from_task_data(predictions, references, task_data)
         if not isinstance(predictions, list):
             predictions = list(predictions)
         if not isinstance(references, list) or not all(type(refs) is list for refs in references):
@@ -373,6 +385,13 @@ def input_keys(predictions: List[Any], references: List[List[Any]], task_data: L
                       dtype=np.int64)
 
 
+def _field_of(data: Any, name: str, metric: Metric, option: str) -> Any:
+    if isinstance(data, dict) and name in data:
+        return data[name]
+    raise MetricError(f"{option}={name!r}, but an instance's task_data has no field {name!r}: {data!r:.80}",
+                      artifact=metric.artifact_name, field=option)
+
+
 def _as_dict(task_data: Any) -> Dict[str, Any]:
     if isinstance(task_data, str):
         import json
@@ -393,6 +412,17 @@ class InstanceMetric(Metric):
 
     reduction_map: Optional[Dict[str, List[str]]] = None
     implemented_reductions = ("mean", "median", "max", "min")
+    # the original's options: read the references / the prediction from this task_data field instead
+    reference_field: str = "references"
+    prediction_field: str = "prediction"
+
+    def inputs_from_task_data(self, predictions, references, task_data) -> tuple:
+        if self.reference_field != "references":
+            references = [_field_of(data, self.reference_field, self, "reference_field") for data in task_data]
+            references = [value if isinstance(value, list) else [value] for value in references]
+        if self.prediction_field != "prediction":
+            predictions = [_field_of(data, self.prediction_field, self, "prediction_field") for data in task_data]
+        return predictions, references
 
     def resolved_reduction_map(self) -> Dict[str, List[str]]:
         return self.reduction_map if self.reduction_map is not None else {"mean": [self.main_score]}

@@ -82,6 +82,22 @@ class RecallBinary(F1Binary):
     ci_scores = ["recall_binary", "precision_binary", "f1_binary"]
 
 
+class F1BinaryPosOnly(F1Binary):
+    """F1, precision and recall of the positive class only (F1Binary without the `*_neg` scores)."""
+
+    ci_scores = ["f1_binary"]
+
+    def scores_of_totals(self, totals, exact, keys=None):
+        return {name: values for name, values in super().scores_of_totals(totals, exact, keys).items()
+                if not name.endswith("_neg")}
+
+
+class MaxAccuracy(Accuracy):
+    """Accuracy per instance; the global score is the best instance's (reduction "max")."""
+
+    reduction_map = {"max": ["accuracy"]}
+
+
 class BinaryAccuracy(InstanceMetric):
     """1 when the prediction, thresholded (> threshold is positive), equals the 0/1 reference."""
 

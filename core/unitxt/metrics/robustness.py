@@ -67,7 +67,7 @@ def normalized_cohens_h(scores: Dict[str, List[float]]) -> float:
 
 def normalized_hedges_g(scores: Dict[str, List[float]]) -> float:
     """Hedges' g of paraphrase vs original scores (pooled standard deviation, small-sample correction for
-    3 < n < 50), clipped to [-5, 5] and divided by 5."""
+    3 < n < 50), clipped to [-5, 5] and divided by 5 (different means with zero spread: +-1)."""
     np = _np()
     control, comparison = _control_and_comparison(scores)
     sizes = [control.size, comparison.size]
@@ -79,8 +79,8 @@ def normalized_hedges_g(scores: Dict[str, List[float]]) -> float:
     difference = float(comparison.mean() - control.mean())
     if difference == 0:
         g = 0.0
-    elif pooled == 0:
-        g = math.copysign(limit, difference)
+    elif pooled == 0:  # an infinite effect, as the original's division by a numpy zero: clipped to +-1 below
+        g = math.copysign(math.inf, difference)
     else:
         g = difference / pooled
     n = sum(sizes)

@@ -1,0 +1,103 @@
+"""Metric names, options and result shapes that code written for the original system relies on (issue 26):
+MaxAccuracy, F1BinaryPosOnly, Detector and LlamaIndexCorrectness exist; reference_field / prediction_field read
+inputs from task_data; CIs can be switched off on a metric object; NER's per-type scores can be switched off on a
+metric already used; Hedges' g of different means with no spread is the extreme effect."""
+
+import math
+
+import pytest
+from unitxt.errors import MetricError
+from unitxt.metrics import NER, Accuracy, F1Binary, F1Macro
+from unitxt.test_utils.metrics import apply_metric
+
+
+def _global(metric, predictions, references, task_data=None):
+    return apply_metric(metric=metric, predictions=predictions, references=references, task_data=task_data)[0][
+        "score"]["global"]
+
+
+def test_max_accuracy_reports_best_instance_under_plain_name():
+    from unitxt.metrics import MaxAccuracy
+
+    outputs = apply_metric(metric=MaxAccuracy(), predictions=["x", "y", "z"], references=[["y"], ["y"], ["q"]])
+    assert outputs[0]["score"]["global"]["accuracy"] == 1.0
+    assert outputs[0]["score"]["global"]["score_name"] == "accuracy"
+    assert [o["score"]["instance"]["accuracy"] for o in outputs] == [0.0, 1.0, 0.0]
+
+
+def test_f1_binary_pos_only_drops_negative_class_scores():
+    from unitxt.metrics import F1BinaryPosOnly
+
+    predictions, references = [0.9, 0.1, 0.7, 0.2], [[1], [1], [0], [0]]
+    full = _global(F1Binary(), predictions, references)
+    positive = _global(F1BinaryPosOnly(), predictions, references)
+    assert positive["f1_binary"] == pytest.approx(full["f1_binary"]) == pytest.approx(0.5)
+    assert positive["precision_binary"] == pytest.approx(0.5)
+    assert "f1_binary_neg" in full
+    assert not any(name.startswith(("f1_binary_neg", "recall_binary_neg", "precision_binary_neg")) for name in positive)
+
+
+def test_model_metrics_exist_with_original_names():
+    from unitxt.metrics import Detector, LlamaIndexCorrectness
+
+    assert Detector(model_name="some/classifier").main_score == "detector_score"
+    judge = LlamaIndexCorrectness(model_name="gpt-3.5-turbo")
+    assert judge.main_score == "llama_index_by_gpt_3_5_turbo_judge"
+
+
+def test_llama_index_mock_judge_gives_top_grade_without_packages():
+    from unitxt.metrics import LlamaIndexCorrectness
+
+    outputs = apply_metric(metric=LlamaIndexCorrectness(model_name="mock"), predictions=["Paris"],
+                           references=[["Paris"]], task_data=[{"question": "Capital of France?"}])
+    assert outputs[0]["score"]["instance"] == {"correctness_llama_index_by_mock_judge": 1.0, "score": 1.0,
+                                               "score_name": "correctness_llama_index_by_mock_judge"}
+
+
+def test_reference_and_prediction_fields_read_task_data():
+    by_reference = _global(Accuracy(reference_field="gold"), ["cat", "dog"], [["x"], ["x"]],
+                           [{"gold": "cat"}, {"gold": ["dog", "pup"]}])
+    assert by_reference["accuracy"] == 1.0
+    by_prediction = _global(Accuracy(prediction_field="guess"), ["x", "x"], [["cat"], ["dog"]],
+                            [{"guess": "cat"}, {"guess": "cow"}])
+    assert by_prediction["accuracy"] == 0.5
+
+
+def test_missing_task_data_field_is_a_clear_error():
+    with pytest.raises(MetricError, match="reference_field='gold'"):
+        _global(Accuracy(reference_field="gold"), ["cat"], [["cat"]], [{"other": 1}])
+
+
+@pytest.mark.parametrize("metric_class", [Accuracy, F1Macro])
+def test_disabled_confidence_intervals(metric_class):
+    predictions = ["a", "b", "a", "b", "a"]
+    references = [["a"], ["a"], ["a"], ["b"], ["b"]]
+    with_ci = _global(metric_class(), predictions, references)
+    assert any("_ci_" in name for name in with_ci)
+    metric = metric_class()
+    metric.disable_confidence_interval_calculation()
+    without = _global(metric, predictions, references)
+    assert not any("ci_low" in name or "ci_high" in name for name in without)
+    assert without["score"] == pytest.approx(with_ci["score"])
+
+
+def test_ner_per_type_scores_switched_off_after_use():
+    metric = NER()
+    predictions = [[("Ann", "PER"), ("Rome", "LOC")]]
+    references = [[[("Ann", "PER"), ("Oslo", "LOC")]]]
+    first = _global(metric, predictions, references)
+    assert first["f1_PER"] == 1.0 and first["f1_LOC"] == 0.0
+    metric.report_per_group_scores = False
+    second = _global(metric, predictions, references)
+    assert "f1_PER" not in second and "f1_LOC" not in second
+    assert second["f1_micro"] == pytest.approx(first["f1_micro"])
+
+
+def test_hedges_g_of_different_means_without_spread_is_extreme():
+    from unitxt.metrics.robustness import normalized_hedges_g
+
+    # originals all 1, paraphrases all 0: no spread, so the effect is the largest (-1 after normalising),
+    # whatever the small-sample correction would make of a finite value
+    assert normalized_hedges_g({"original": [1.0, 1.0], "paraphrase": [0.0, 0.0, 0.0]}) == -1.0
+    assert normalized_hedges_g({"original": [0.0, 0.0, 0.0, 0.0], "paraphrase": [1.0]}) == 1.0
+    assert math.isnan(normalized_hedges_g({"original": [1.0], "paraphrase": [0.0]}))

@@ -101,3 +101,27 @@ def test_hedges_g_of_different_means_without_spread_is_extreme():
     assert normalized_hedges_g({"original": [1.0, 1.0], "paraphrase": [0.0, 0.0, 0.0]}) == -1.0
     assert normalized_hedges_g({"original": [0.0, 0.0, 0.0, 0.0], "paraphrase": [1.0]}) == 1.0
     assert math.isnan(normalized_hedges_g({"original": [1.0], "paraphrase": [0.0]}))
+
+
+@pytest.mark.parametrize("name", ["F1MacroMultiLabel", "F1MicroMultiLabel", "PrecisionMacroMultiLabel",
+                                  "RecallMicroMultiLabel"])
+def test_multilabel_score_without_any_reference_class_is_nan(name):
+    import unitxt.metrics as metrics
+
+    metric_class = getattr(metrics, name)
+    for predictions, references in (([[]], [[[]]]), ([["spam"], []], [[[]], [[]]])):
+        assert math.isnan(_global(metric_class(), predictions, references)["score"])
+    # one reference class somewhere: defined again (label-free instances add nothing)
+    assert _global(metric_class(), [["spam"], []], [[["spam"]], [[]]])["score"] == 1.0
+
+
+def test_multilabel_without_classes_is_nan_when_streamed_in_chunks():
+    from unitxt.metrics import F1MicroMultiLabel
+    from unitxt.metrics.accumulators import WHOLE, MetricAccumulator
+
+    accumulator = MetricAccumulator(F1MicroMultiLabel(), "test", with_ci=False)
+    accumulator.add([["a"]], [[[]]], [{}], {WHOLE: None})
+    accumulator.add([[]], [[[]]], [{}], {WHOLE: None})
+    assert math.isnan(accumulator.global_scores()["score"])
+    accumulator.add([["a"]], [[["a"]]], [{}], {WHOLE: None})
+    assert accumulator.global_scores()["score"] == pytest.approx(2 / 3)

@@ -353,7 +353,7 @@ class F1MultiLabel(GlobalMetric):
 
         def statistic(idx):
             scores = resampler(idx)
-            result = {main: scores[key]}
+            result = {main: scores[key] if per_class else _np().full(len(idx), math.nan)}  # no class: undefined
             if self.average == "macro":
                 result.update((name, scores["f1_per_class"][:, column]) for name, column in per_class)
             return result
@@ -389,7 +389,9 @@ class F1MultiLabel(GlobalMetric):
         tp, support, predicted = (keyed_columns(totals, keys, part, classes) for part in ("hit", "gold", "pred"))
         scores = scores_from_counts(tp, support, predicted)
         family = self.score_family()
-        result = {self.main_score: scores[f"{family}_{self.average}"]}
+        # no class in any reference: the score is undefined (NaN), as in the original
+        main = scores[f"{family}_{self.average}"] if classes else _np().full(totals.shape[0], math.nan)
+        result = {self.main_score: main}
         if self.average == "macro":
             per_class = scores[f"{family}_per_class"]
             result.update((f"{family}_{label}", per_class[:, column]) for column, label in enumerate(classes))

@@ -255,7 +255,7 @@ class _MultiLabelScore(F1MultiLabel):
 
         def statistic(idx):
             scores = resampler(idx)
-            result = {main: scores[key]}
+            result = {main: scores[key] if per_class else _np().full(len(idx), math.nan)}  # no class: undefined
             if self.average == "macro":
                 result.update((name, scores[f"{self.metric}_per_class"][:, column]) for name, column in per_class)
             return result

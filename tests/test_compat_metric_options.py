@@ -125,3 +125,35 @@ def test_multilabel_without_classes_is_nan_when_streamed_in_chunks():
     assert math.isnan(accumulator.global_scores()["score"])
     accumulator.add([["a"]], [[["a"]]], [{}], {WHOLE: None})
     assert accumulator.global_scores()["score"] == pytest.approx(2 / 3)
+
+
+def test_f1_classes_resample_as_global_metrics_and_catalog_f1_as_map_reduce():
+    """The F1Macro/F1Micro classes are the original's global metrics (100 resamples by default); the catalog's
+    metrics.f1_macro / metrics.f1_micro are its map-reduce F1 (1000), with the same point scores."""
+    import numpy as np
+    from scipy.stats import bootstrap
+
+    from unitxt.catalog import fetch_artifact
+    from unitxt.metrics import F1Micro
+    from unitxt.metrics.kernels.classification import f1_macro
+
+    rng = np.random.default_rng(11)
+    gold = [str(v) for v in rng.integers(0, 4, 60)]
+    pred = [g if rng.random() < 0.7 else str(rng.integers(0, 4)) for g in gold]
+    assert F1Macro().resolved_n_resamples() == 100 and F1Micro().resolved_n_resamples() == 100
+    assert fetch_artifact("metrics.f1_macro")[0].resolved_n_resamples() == 1000
+    assert fetch_artifact("metrics.f1_micro")[0].resolved_n_resamples() == 1000
+
+    def statistic(rows):
+        rows = rows.astype(int)
+        return f1_macro([gold[i] for i in rows], [pred[i] for i in rows])
+
+    expected = bootstrap((np.arange(60),), statistic, n_resamples=100, confidence_level=0.95, vectorized=False,
+                         random_state=np.random.default_rng(42), method="BCa").confidence_interval
+    result = _global(F1Macro(), pred, [[g] for g in gold])
+    assert result["f1_macro_ci_low"] == pytest.approx(expected.low, abs=1e-12)
+    assert result["f1_macro_ci_high"] == pytest.approx(expected.high, abs=1e-12)
+    catalog = _global(fetch_artifact("metrics.f1_macro")[0], pred, [[g] for g in gold])
+    assert catalog["f1_macro"] == pytest.approx(result["f1_macro"])
+    assert {name for name in catalog if name.startswith("f1_") and "ci" not in name} == \
+        {name for name in result if name.startswith("f1_") and "ci" not in name}

@@ -143,40 +143,58 @@ class _GroupScores(MetricScores):
             return np.where(present > 0, np.nansum(means, axis=1) / np.maximum(present, 1), np.nan)
 
     def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
-        from .kernels.bootstrap import percentile_interval, resample_indices, resampled_mean
-        from ..settings_utils import settings
-
-        np = _np()
         positions = self._positions(positions)
         if len(positions) == 0:
             return {}
         metric: _GroupMetric = self.metric
         result: Dict[str, Any] = {}
         ci_names = [name for name in metric.resolved_ci_scores() if name in self.fields]
-        n_resamples = metric.resolved_n_resamples()
         for name in self.fields:
             full = metric.global_name(name)
             group_scores = self._group_scores(positions, name)
             result[full] = _nan_mean(group_scores)
-            if not (with_ci and name in ci_names and n_resamples > 0):
-                continue
-            units = len(group_scores) if metric.fixed_groups else len(positions)
-            if units < 2:
-                continue
-            samples = []
-            for idx in resample_indices(units, n_resamples, seed=int(settings.seed)):
-                if metric.fixed_groups:
-                    samples.append(resampled_mean(group_scores, idx))
-                else:
-                    samples.append(self._regrouped_means(positions, name, idx))
-            low, high = percentile_interval(np.concatenate(samples), metric.confidence_level)
-            result[f"{full}_ci_low"], result[f"{full}_ci_high"] = low, high
+            if with_ci and name in ci_names:
+                interval = self._interval(positions, name, group_scores, result[full])
+                if interval is not None:
+                    result[f"{full}_ci_low"], result[f"{full}_ci_high"] = interval
         main = metric.global_name(metric.main_score)
         result["score"], result["score_name"] = result[main], main
         if f"{main}_ci_low" in result:
             result["score_ci_low"], result["score_ci_high"] = result[f"{main}_ci_low"], result[f"{main}_ci_high"]
         result["num_of_instances"] = int(len(positions))
         return result
+
+    def _interval(self, positions: Any, name: str, group_scores: Any, point: float) -> Optional[tuple]:
+        """The original's CI of a group score: scipy-style bootstrap (the metric's ci_method, BCa by default) of
+        the group scores (fixed groups) or of the instances, regrouped in each resample; none when the resampled
+        values are all equal."""
+        from ..settings_utils import settings
+        from .intervals import metric_intervals
+        from .kernels.bca import bootstrap_seed
+        from .kernels.bootstrap import resample_indices, resampled_mean
+
+        np = _np()
+        metric: _GroupMetric = self.metric
+        n_resamples = metric.resolved_n_resamples()
+        if metric.fixed_groups:
+            units = np.asarray(group_scores, dtype=np.float64)
+            unit_scores = MetricScores(metric, [{name: v} for v in units.tolist()],
+                                       lambda idx: {name: resampled_mean(units, idx)}, len(units))
+            unit_scores.mean_values = {name: units}
+        else:
+            units = self.values[name][positions]
+            unit_scores = MetricScores(metric, [{name: v} for v in units.tolist()],
+                                       lambda idx: {name: self._regrouped_means(positions, name, idx)}, len(units))
+        present = units[~np.isnan(units)]
+        if n_resamples < 2 or len(units) < 2 or present.size == 0 or np.all(present == present[0]):
+            return None
+        seed = int(settings.seed)
+        rows = [unit_scores.statistic(idx)[name] for idx in resample_indices(len(units), n_resamples,
+                                                                              seed=bootstrap_seed(seed))]
+        distribution = {name: np.concatenate(rows)}
+        unit_positions = np.arange(len(units), dtype=np.int64)
+        return metric_intervals(unit_scores, unit_positions, {name: point}, distribution, metric.confidence_level,
+                                seed)[name]
 
 
 def _number(value: Any) -> float:
@@ -191,6 +209,7 @@ class _GroupMetric(InstanceMetric):
     """Base of group metrics: instance scores from the inner metric class (mixed in after this one)."""
 
     __abstract__ = True
+    ci_style = "instance"  # the original's InstanceMetric CIs, whatever the inner metric's family
     subgroup_column: Optional[str] = None
     fixed_groups: bool = True
     aggregation: str = "mean"

@@ -257,8 +257,9 @@ class InstanceMetric(Metric):
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
     ci_style = "instance"
 
-    reduction_map: Optional[Dict[str, List[str]]] = None
-    implemented_reductions = ("mean", "median", "max", "min")
+    reduction_map: Optional[Dict[str, Any]] = None  # {"mean": [score names], ...} or a group_mean reduction
+    implemented_reductions = ("mean", "median", "max", "min", "group_mean")  # group_mean: metrics/group_reduction.py
+    subgroup_column: Optional[str] = None  # group_mean: the task_data field splitting a group into subgroups
     # the original's options: read the references / the prediction from this task_data field instead
     reference_field: str = "references"
     prediction_field: str = "prediction"
@@ -283,6 +284,10 @@ class InstanceMetric(Metric):
                     artifact=type(self).__name__,
                     field="reduction_map",
                 )
+        if "group_mean" in self.resolved_reduction_map():
+            from .group_reduction import check_group_reduction
+
+            check_group_reduction(self)
 
     def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, Any]:
         raise NotImplementedError(f"{type(self).__name__}.compute(references, prediction, task_data)")
@@ -292,8 +297,11 @@ class InstanceMetric(Metric):
         return [self.compute(refs, prediction, data) for prediction, refs, data in zip(predictions, references, task_data)]
 
     def score(self, predictions, references, task_data) -> MetricScores:
-        instance_scores = self.compute_all(predictions, references, task_data)
-        return self.scores_from_instances(instance_scores)
+        if "group_mean" in self.resolved_reduction_map():
+            from .group_reduction import grouped_scores
+
+            return grouped_scores(self, lambda: self.compute_all(predictions, references, task_data), task_data)
+        return self.scores_from_instances(self.compute_all(predictions, references, task_data))
 
     def scores_from_instances(self, instance_scores: List[Dict[str, Any]]) -> MetricScores:
         np = _np()

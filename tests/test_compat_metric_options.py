@@ -157,3 +157,18 @@ def test_f1_classes_resample_as_global_metrics_and_catalog_f1_as_map_reduce():
     assert catalog["f1_macro"] == pytest.approx(result["f1_macro"])
     assert {name for name in catalog if name.startswith("f1_") and "ci" not in name} == \
         {name for name in result if name.startswith("f1_") and "ci" not in name}
+
+
+def test_macro_f1_instance_reports_its_reference_class():
+    from unitxt.catalog import fetch_artifact
+    from unitxt.metrics import F1Micro
+
+    predictions, references = ["tea", "tea", "milk"], [["tea"], ["milk"], ["milk"]]
+    for metric in (F1Macro(), fetch_artifact("metrics.f1_macro")[0]):
+        outputs = apply_metric(metric=metric, predictions=predictions, references=references)
+        instances = [output["score"]["instance"] for output in outputs]
+        assert [(i["f1_macro"], i.get("f1_tea"), i.get("f1_milk")) for i in instances] == [
+            (1.0, 1.0, None), (0.0, None, 0.0), (1.0, None, 1.0)]
+    for metric in (F1Micro(), fetch_artifact("metrics.f1_micro")[0]):
+        instance = apply_metric(metric=metric, predictions=predictions, references=references)[0]["score"]["instance"]
+        assert not any(name.startswith("f1_") and name != "f1_micro" for name in instance)

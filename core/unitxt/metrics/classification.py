@@ -6,6 +6,7 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, Statistic, keyed_columns
+from .scores import ColumnScores
 from ..lazy_imports import numpy_module as _np
 
 
@@ -192,6 +193,17 @@ class LabelPairMetric(GlobalMetric):
         statistic.jackknife_keys = labels.keys
         return statistic
 
+    def reports_instance_class(self) -> bool:
+        """Whether an instance reports f1_<its reference class> (the original's macro F1 of an instance alone)."""
+        return False
+
+    def score(self, predictions, references, task_data):
+        scores = super().score(predictions, references, task_data)
+        if self.reports_instance_class() and isinstance(scores.instance_scores, ColumnScores):
+            names = [f"f1_{label}" for label in _first_reference(references, self)]
+            scores.instance_scores.copies = (self.main_score, names)
+        return scores
+
     def single_instance_scores(self, predictions, references, task_data, statistic):
         np = _np()
         gold = _first_reference(references, self)
@@ -221,6 +233,9 @@ class F1(LabelPairMetric):
 
     def _kernel_name(self) -> str:
         return {"micro": "f1_micro", "macro": "f1_macro", "weighted": "f1_weighted"}[self.average]
+
+    def reports_instance_class(self) -> bool:
+        return self.report_per_class and self.average == "macro"
 
 
 # F1Macro/F1Micro are the original's GlobalMetric classes (CIs: settings.num_resamples_for_global_metrics

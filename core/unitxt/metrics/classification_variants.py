@@ -40,6 +40,9 @@ class F1Fast(F1):
     def resolved_ci_scores(self) -> List[str]:
         return list(self.ci_score_names) if self.ci_score_names is not None else super().resolved_ci_scores()
 
+    def reports_instance_class(self) -> bool:
+        return "per_class" in self.averages
+
     def select_label_scores(self, scores, classes, whole):
         averages = list(self.averages)
         result = {}

@@ -123,11 +123,13 @@ def global_scores_together(scores_list: List["MetricScores"], positions: Any, wi
 class ColumnScores(SequenceABC):
     """Instance score dicts built on access from per-instance value arrays ({score name: n values}): a metric over
     a million instances keeps a few arrays, not a million dicts. Behaves as the list of those dicts: a dict read
-    once is kept, so changes to it (or assignments) stay."""
+    once is kept, so changes to it (or assignments) stay. `copies` (name column, per-instance names) adds to each
+    dict that instance's own key holding the named column's value (e.g. f1_<its class> = its f1_macro)."""
 
-    def __init__(self, columns: Dict[str, Any], n: int):
+    def __init__(self, columns: Dict[str, Any], n: int, copies: Optional[tuple] = None):
         self.columns = columns
         self.n = n
+        self.copies = copies
         self.built: Dict[int, Dict[str, Any]] = {}
 
     def __len__(self) -> int:
@@ -146,6 +148,9 @@ class ColumnScores(SequenceABC):
         scores = self.built.get(position)
         if scores is None:
             scores = self.built[position] = {name: _to_python(values[position]) for name, values in self.columns.items()}
+            if self.copies is not None:
+                source, names = self.copies
+                scores[names[position]] = scores[source]
         return scores
 
     def __setitem__(self, index: int, scores: Dict[str, Any]) -> None:

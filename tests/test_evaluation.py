@@ -36,8 +36,8 @@ def test_results_structure_and_values_match_sklearn():
     first = results[0]
     assert first["prediction"] == "Entailment." and first["processed_prediction"] == "entailment"
     assert first["processed_references"] == ["entailment"] and first["source"] == "s"
-    assert first["score"]["instance"] == {"f1_micro": 1.0, "score": 1.0, "score_name": "f1_micro",
-                                          "accuracy": 1.0, "f1_macro": 1.0}
+    assert first["score"]["instance"] == {"f1_micro": 1.0, "score": 1.0, "score_name": "f1_micro",  # as the original:
+                                          "accuracy": 1.0, "f1_macro": 1.0, "f1_entailment": 1.0}  # + its class's f1
     processed = [instance["processed_prediction"] for instance in results]
     labels = sorted(set(LABELS))
     global_scores = results[0]["score"]["global"]

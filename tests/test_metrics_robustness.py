@@ -6,7 +6,6 @@ import math
 import numpy as np
 import pytest
 
-from unitxt.metrics.kernels.bootstrap import percentile_interval, resample_indices
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError
 from unitxt.metrics.robustness import normalized_cohens_h, normalized_hedges_g, performance_drop_rate
@@ -72,12 +71,21 @@ def test_aggregation_functions_edge_cases():
         normalized_cohens_h({"original": [2.0], "paraphrase": [1.0]})
 
 
+def _scipy_bca(data, statistic):
+    """The original's CI of a group score: scipy's bootstrap (BCa, 1000 resamples) seeded from the global seed."""
+    from scipy.stats import bootstrap
+
+    from unitxt.metrics.kernels.bca import bootstrap_seed
+
+    interval = bootstrap((np.asarray(data),), statistic, n_resamples=1000, confidence_level=0.95, vectorized=False,
+                         random_state=np.random.default_rng(bootstrap_seed(int(settings.seed))),
+                         method="BCa").confidence_interval
+    return interval.low, interval.high
+
+
 def test_fixed_group_ci_resamples_groups():
     result = run("fixed_group_mean_accuracy", with_ci=True)
-    group_scores = np.array([2 / 4, 1.0, 1 / 3])
-    samples = np.concatenate([group_scores[idx].mean(axis=1)
-                              for idx in resample_indices(3, settings.default_n_resamples, seed=int(settings.seed))])
-    low, high = percentile_interval(samples)
+    low, high = _scipy_bca([2 / 4, 1.0, 1 / 3], np.mean)  # the groups' scores are the resampled units
     assert (result["score_ci_low"], result["score_ci_high"]) == pytest.approx((low, high))
 
 
@@ -85,12 +93,12 @@ def test_group_mean_ci_resamples_instances_and_regroups():
     result = run("group_mean_accuracy", with_ci=True)
     correct = np.array([float(p == r[0]) for p, r in zip(PREDICTIONS, REFERENCES)])
     groups = np.array([int(t["group_id"]) for t in TASK_DATA])
-    samples = []
-    for idx in resample_indices(len(ROWS), settings.default_n_resamples, seed=int(settings.seed)):
-        for row in idx:
-            means = [correct[row][groups[row] == g].mean() for g in sorted(set(groups[row]))]
-            samples.append(np.mean(means))
-    low, high = percentile_interval(samples)
+
+    def regrouped_mean(rows):
+        rows = rows.astype(int)
+        return np.mean([correct[rows][groups[rows] == g].mean() for g in sorted(set(groups[rows]))])
+
+    low, high = _scipy_bca(np.arange(len(ROWS)), regrouped_mean)
     assert (result["score_ci_low"], result["score_ci_high"]) == pytest.approx((low, high))
 
 

@@ -3,9 +3,8 @@
 from unitxt.metrics import (
     Accuracy,
     F1Binary,
-    F1Macro,
+    F1Fast,
     F1MacroMultiLabel,
-    F1Micro,
     F1MicroMultiLabel,
     F1Weighted,
     JaccardIndex,
@@ -21,8 +20,11 @@ from unitxt.metrics import (
 
 METRICS = {
     "accuracy": (Accuracy(), "Share of predictions equal to one of their references."),
-    "f1_micro": (F1Micro(), "Micro-averaged F1 over the reference classes (single label)."),
-    "f1_macro": (F1Macro(), "Macro-averaged F1 over the reference classes, with per-class F1 scores."),
+    # as the original's catalog: the map-reduce F1 (1000 resamples), not the F1Micro/F1Macro classes (100)
+    "f1_micro": (F1Fast(main_score="f1_micro", averages=["micro"]),
+                 "Micro-averaged F1 over the reference classes (single label)."),
+    "f1_macro": (F1Fast(main_score="f1_macro", averages=["macro", "per_class"], ci_score_names=["f1_macro"]),
+                 "Macro-averaged F1 over the reference classes, with per-class F1 scores."),
     "f1_weighted": (F1Weighted(), "Support-weighted F1 over the reference classes."),
     "f1_binary": (F1Binary(), "F1 of the positive class for 0/1 predictions."),
     "f1_micro_multi_label": (F1MicroMultiLabel(), "Micro-averaged F1 over lists of predicted classes."),

@@ -8,7 +8,8 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..errors import MetricError, UnitxtError
 from ..lazy_imports import numpy_module as _np
-from ..metrics.base import Metric, MetricScores, evaluation_memo, global_scores_together
+from ..metrics.base import Metric, MetricScores, evaluation_memo
+from ..metrics.scores import global_scores_together
 from .inputs import EvaluationInputs, refuse_dataset_dict
 from .partitions import (_check_policy, _group_value, _hashable, _partitions, _prediction_list, check_before_scoring,
                          collector_paused, non_text_prediction_counts, renumber, warn_about_non_text,

@@ -225,6 +225,9 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
     infer_log_probs: bool = False
     judge_to_generator_fields_mapping: Dict[str, str] = {}
 
+    def inputs_from_task_data(self, predictions, references, task_data) -> tuple:
+        return predictions, references  # prediction_field names the judge task's field (judge_instances)
+
     def verify(self) -> None:
         super().verify()
         if self.task is None:

@@ -419,7 +419,7 @@ def _kind_by_type(metric: Metric) -> Optional[type]:
         return _PipelineKind
     if cls.evaluate is not Metric.evaluate or not isinstance(metric, GlobalMetric):
         return None
-    if isinstance(metric, LabelPairMetric) and cls.score is GlobalMetric.score and \
+    if isinstance(metric, LabelPairMetric) and cls.score in (GlobalMetric.score, LabelPairMetric.score) and \
             cls.fast_statistic is LabelPairMetric.fast_statistic:
         return _LabelKind
     if cls.additive_statistics is not GlobalMetric.additive_statistics:

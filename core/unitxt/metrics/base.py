@@ -8,7 +8,6 @@ calling `compute` per resample (documented slow path).
 """
 
 import math
-from collections.abc import Sequence as SequenceABC
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence
@@ -18,154 +17,7 @@ from ..lazy_imports import numpy_module as _np
 from ..operator import PackageRequirementsMixin, StreamOperator
 from ..settings_utils import settings
 from ..types.checking import describe_value_type, make_checker, to_type, type_to_string
-
-Statistic = Callable[[Any], Dict[str, Any]]
-
-
-class MetricScores:
-    """The scores of one metric over a fixed list of instances."""
-
-    # {global score name: per-instance values} when every global score is the NaN-ignoring mean of these values:
-    # the scores then merge over chunks of a stream (see metrics/accumulators.py)
-    mean_values: Optional[Dict[str, Any]] = None
-    # n ints (or a function giving them): instances with equal keys are interchangeable for the statistic, so the
-    # jackknife of BCa scores one leave-one-out row per distinct key (metrics/intervals.py)
-    jackknife_keys: Any = None
-
-    def __init__(self, metric: "Metric", instance_scores: List[Dict[str, Any]], statistic: Statistic, n: int):
-        self.metric = metric
-        self.instance_scores = instance_scores
-        self.statistic = statistic
-        self.n = n
-
-    def _positions(self, positions: Optional[Any]) -> Any:
-        np = _np()
-        return np.arange(self.n, dtype=np.int64) if positions is None else np.asarray(positions, dtype=np.int64)
-
-    def point_scores(self, positions: Any) -> Dict[str, Any]:
-        """The global scores over `positions` (raw names, no CIs)."""
-        values = self.statistic(positions[None, :])
-        scores = {name: _to_python(array[0]) for name, array in values.items()}
-        if self.metric.main_score not in scores:
-            raise MetricError(f"{type(self.metric).__name__} did not produce its main score '{self.metric.main_score}'.",
-                              artifact=self.metric.artifact_name)
-        return scores
-
-    def ci_names(self, point: Dict[str, Any]) -> List[str]:
-        return [name for name in self.metric.resolved_ci_scores() if name in point]
-
-    def resampled(self, positions: Any, names: List[str]) -> Statistic:
-        """Statistic over resample index matrices of positions (idx indexes into `positions`)."""
-        full = len(positions) == self.n and (self.n == 0 or (positions[0] == 0 and positions[-1] == self.n - 1))
-
-        def statistic(idx):
-            computed = self.statistic(idx if full else positions[idx])
-            return {name: computed[name] for name in names}
-
-        return statistic
-
-    def finish(self, point: Dict[str, Any], intervals: Dict[str, Any], count: int) -> Dict[str, Any]:
-        """Prefix names and add CIs, score, score_name and num_of_instances."""
-        scores = dict(point)
-        for name, (low, high) in intervals.items():
-            scores[f"{name}_ci_low"] = low
-            scores[f"{name}_ci_high"] = high
-        metric = self.metric
-        result = metric.prefixed(scores)
-        prefixed_main = metric.score_prefix + metric.main_score
-        result["score"] = result[prefixed_main]
-        result["score_name"] = prefixed_main
-        if f"{prefixed_main}_ci_low" in result:
-            result["score_ci_low"] = result[f"{prefixed_main}_ci_low"]
-            result["score_ci_high"] = result[f"{prefixed_main}_ci_high"]
-        result["num_of_instances"] = int(count)
-        return result
-
-    def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
-        """Global scores over `positions` (default: all instances), with CIs for the metric's ci_scores."""
-        positions = self._positions(positions)
-        if len(positions) == 0:
-            return {}
-        return global_scores_together([self], positions, with_ci)[0]
-
-
-def global_scores_together(scores_list: List["MetricScores"], positions: Any, with_ci: bool = True) -> List[Dict[str, Any]]:
-    """Global scores of several metrics over the same instances, sharing one stream of bootstrap resamples (the
-    original's: default_rng of the hashed global seed); intervals by each metric's procedure (metrics/intervals.py).
-    Statistics with a counted form (`statistic.counted`, kernels/counted.py) share one gather and count per resample."""
-    from .intervals import metric_intervals, names_with_intervals
-    from .kernels.bca import bootstrap_seed
-    from .kernels.bootstrap import resample_indices
-    from .kernels.counted import resampled_distributions
-
-    np = _np()
-    positions = np.asarray(positions, dtype=np.int64)
-    points = [scores.point_scores(positions) for scores in scores_list]
-    plans = []
-    for scores, point in zip(scores_list, points):
-        metric = scores.metric
-        n_resamples = metric.resolved_n_resamples()
-        enough = n_resamples >= (1 if metric.ci_style == "map_reduce" else 2)
-        names = names_with_intervals(scores, positions, scores.ci_names(point)) if with_ci and enough else []
-        if names and len(positions) > 1:
-            plans.append((scores, names, scores.resampled(positions, names)))
-    intervals: List[Dict[str, Any]] = [{} for _ in scores_list]
-    groups: Dict[Any, List[Any]] = {}
-    for plan in plans:  # metrics with the same resampling settings share the index matrices
-        key = (plan[0].metric.resolved_n_resamples(), plan[0].metric.confidence_level)
-        groups.setdefault(key, []).append(plan)
-    seed = int(settings.seed)
-    for (n_resamples, confidence_level), members in groups.items():
-        def chunks(dtype, n_resamples=n_resamples):
-            return resample_indices(len(positions), n_resamples, seed=bootstrap_seed(seed), dtype=dtype)
-
-        statistics = [(statistic, names, getattr(scores.statistic, "counted", None))
-                      for scores, names, statistic in members]
-        for (scores, _, _), distributions in zip(members, resampled_distributions(statistics, positions, chunks)):
-            position = next(i for i, candidate in enumerate(scores_list) if candidate is scores)
-            intervals[position] = metric_intervals(scores, positions, points[position], distributions,
-                                                   confidence_level, seed)
-    return [scores.finish(point, interval, len(positions))
-            for scores, point, interval in zip(scores_list, points, intervals)]
-
-
-class ColumnScores(SequenceABC):
-    """Instance score dicts built on access from per-instance value arrays ({score name: n values}): a metric over
-    a million instances keeps a few arrays, not a million dicts. Behaves as the list of those dicts: a dict read
-    once is kept, so changes to it (or assignments) stay."""
-
-    def __init__(self, columns: Dict[str, Any], n: int):
-        self.columns = columns
-        self.n = n
-        self.built: Dict[int, Dict[str, Any]] = {}
-
-    def __len__(self) -> int:
-        return self.n
-
-    def _position(self, index: int) -> int:
-        position = index + self.n if index < 0 else index
-        if not 0 <= position < self.n:
-            raise IndexError(f"instance {index} out of range ({self.n} instances)")
-        return position
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.n))]
-        position = self._position(index)
-        scores = self.built.get(position)
-        if scores is None:
-            scores = self.built[position] = {name: _to_python(values[position]) for name, values in self.columns.items()}
-        return scores
-
-    def __setitem__(self, index: int, scores: Dict[str, Any]) -> None:
-        self.built[self._position(index)] = scores
-
-    def __eq__(self, other: Any) -> bool:
-        if isinstance(other, SequenceABC) and not isinstance(other, (str, bytes)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
-
-    __hash__ = None
+from .scores import ColumnScores, MetricScores, Statistic
 
 
 _EVALUATION_MEMO: "ContextVar[Optional[Dict[Any, Any]]]" = ContextVar("unitxt_evaluation_memo", default=None)
@@ -193,22 +45,6 @@ def shared(key: Any, compute: Callable[[], Any], keep: tuple = ()) -> Any:
     if entry is None or len(entry[0]) != len(keep) or any(a is not b for a, b in zip(entry[0], keep)):
         entry = memo[key] = (keep, compute())
     return entry[1]
-
-
-def _to_python(value: Any) -> Any:
-    if hasattr(value, "item"):
-        value = value.item()
-    return value
-
-
-def weighted_win_rate(preferences: Any) -> Any:
-    """Win rate of A over B from signed preference strengths (rows: resamples): a preference s > 0 counts s battles
-    won, s < 0 |s| battles lost, 0 a tie (one of two battles won) - the original's weighted_win_rate reduction."""
-    np = _np()
-    wins = np.where(preferences > 0, preferences, np.where(preferences == 0, 1.0, 0.0))
-    battles = np.where(preferences == 0, 2.0, np.abs(preferences))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.nansum(wins, axis=-1) / np.nansum(np.where(np.isnan(preferences), np.nan, battles), axis=-1)
 
 
 def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic:
@@ -252,6 +88,12 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     # the original's CI procedure this metric follows (metrics/intervals.py): "instance", "global" or "map_reduce"
     ci_style = "global"
 
+    def set_confidence_interval_calculation(self, return_confidence_interval: bool) -> None:
+        self._no_intervals = not return_confidence_interval  # the original's switch; off: no *_ci_* scores
+
+    def disable_confidence_interval_calculation(self) -> None:
+        self.set_confidence_interval_calculation(False)
+
     def verify(self) -> None:
         super().verify()
         if not self.main_score:
@@ -261,6 +103,8 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     def resolved_n_resamples(self) -> int:
         """Explicit n_resamples, else the original's default of the metric's family (settings.default_n_resamples
         caps it: 0 turns CIs off)."""
+        if getattr(self, "_no_intervals", False):
+            return 0
         if self.n_resamples is not None:
             return int(self.n_resamples)
         if self.ci_style == "global":
@@ -323,6 +167,9 @@ class Metric(PackageRequirementsMixin, StreamOperator):
                             field="references",
                         )
 
+    def inputs_from_task_data(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> tuple:
+        return predictions, references  # (predictions, references) to score; InstanceMetric may read task_data
+
     # ------------------------------------------------------------------ scoring
     def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Dict[str, Any]]) -> MetricScores:
         """Abstract hook of metric families (InstanceMetric, GlobalMetric, ...)."""
@@ -337,6 +184,7 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         """(predictions, references, task_data) as lists, after the requirement and input checks."""
         self.check_missing_requirements()
         task_data = task_data if task_data is not None else [{} for _ in predictions]
+        predictions, references = self.inputs_from_task_data(predictions, references, task_data)
         if not isinstance(predictions, list):
             predictions = list(predictions)
         if not isinstance(references, list) or not _all_lists(references):
@@ -394,6 +242,13 @@ def _all_lists(references: List[Any]) -> bool:
                   keep=(references,))
 
 
+def _field_of(data: Any, name: str, metric: Metric, option: str) -> Any:
+    if isinstance(data, dict) and name in data:
+        return data[name]
+    raise MetricError(f"{option}={name!r}, but an instance's task_data has no field {name!r}: {data!r:.80}",
+                      artifact=metric.artifact_name, field=option)
+
+
 def _as_dict(task_data: Any) -> Dict[str, Any]:
     if isinstance(task_data, str):
         import json
@@ -412,8 +267,20 @@ class InstanceMetric(Metric):
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
     ci_style = "instance"
 
-    reduction_map: Optional[Dict[str, List[str]]] = None
-    implemented_reductions = ("mean", "median", "max", "min", "weighted_win_rate")
+    reduction_map: Optional[Dict[str, Any]] = None  # {"mean": [score names], ...} or a group_mean reduction
+    implemented_reductions = ("mean", "median", "max", "min", "weighted_win_rate", "group_mean")  # group_mean: metrics/group_reduction.py
+    subgroup_column: Optional[str] = None  # group_mean: the task_data field splitting a group into subgroups
+    # the original's options: read the references / the prediction from this task_data field instead
+    reference_field: str = "references"
+    prediction_field: str = "prediction"
+
+    def inputs_from_task_data(self, predictions, references, task_data) -> tuple:
+        if self.reference_field != "references":
+            references = [_field_of(data, self.reference_field, self, "reference_field") for data in task_data]
+            references = [value if isinstance(value, list) else [value] for value in references]
+        if self.prediction_field != "prediction":
+            predictions = [_field_of(data, self.prediction_field, self, "prediction_field") for data in task_data]
+        return predictions, references
 
     def resolved_reduction_map(self) -> Dict[str, List[str]]:
         return self.reduction_map if self.reduction_map is not None else {"mean": [self.main_score]}
@@ -427,6 +294,10 @@ class InstanceMetric(Metric):
                     artifact=type(self).__name__,
                     field="reduction_map",
                 )
+        if "group_mean" in self.resolved_reduction_map():
+            from .group_reduction import check_group_reduction
+
+            check_group_reduction(self)
 
     def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, Any]:
         raise NotImplementedError(f"{type(self).__name__}.compute(references, prediction, task_data)")
@@ -436,8 +307,11 @@ class InstanceMetric(Metric):
         return [self.compute(refs, prediction, data) for prediction, refs, data in zip(predictions, references, task_data)]
 
     def score(self, predictions, references, task_data) -> MetricScores:
-        instance_scores = self.compute_all(predictions, references, task_data)
-        return self.scores_from_instances(instance_scores)
+        if "group_mean" in self.resolved_reduction_map():
+            from .group_reduction import grouped_scores
+
+            return grouped_scores(self, lambda: self.compute_all(predictions, references, task_data), task_data)
+        return self.scores_from_instances(self.compute_all(predictions, references, task_data))
 
     def scores_from_instances(self, instance_scores: List[Dict[str, Any]]) -> MetricScores:
         np = _np()

@@ -6,6 +6,7 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, Statistic, keyed_columns
+from .scores import ColumnScores
 from ..lazy_imports import numpy_module as _np
 
 
@@ -229,6 +230,17 @@ class LabelPairMetric(GlobalMetric):
             with_matthews, lambda scores, rows: self.select_label_scores(scores, labels.classes, rows == (1, full_n)))
         return statistic
 
+    def reports_instance_class(self) -> bool:
+        """Whether an instance reports f1_<its reference class> (the original's macro F1 of an instance alone)."""
+        return False
+
+    def score(self, predictions, references, task_data):
+        scores = super().score(predictions, references, task_data)
+        if self.reports_instance_class() and isinstance(scores.instance_scores, ColumnScores):
+            names = [f"f1_{label}" for label in _first_reference(references, self)]
+            scores.instance_scores.copies = (self.main_score, names)
+        return scores
+
     def single_instance_scores(self, predictions, references, task_data, statistic):
         np = _np()
         correct = _label_counts(predictions, references, self).correct
@@ -262,17 +274,20 @@ class F1(LabelPairMetric):
     def _kernel_name(self) -> str:
         return {"micro": "f1_micro", "macro": "f1_macro", "weighted": "f1_weighted"}[self.average]
 
+    def reports_instance_class(self) -> bool:
+        return self.report_per_class and self.average == "macro"
 
+
+# F1Macro/F1Micro are the original's GlobalMetric classes (CIs: settings.num_resamples_for_global_metrics
+# resamples); the catalog's metrics.f1_macro / metrics.f1_micro are F1Fast, its map-reduce form, as in the original
 class F1Macro(F1):
     main_score = "f1_macro"
     average = "macro"
-    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
 
 class F1Micro(F1):
     main_score = "f1_micro"
     average = "micro"
-    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
     report_per_class = False
 
 
@@ -393,7 +408,7 @@ class F1MultiLabel(GlobalMetric):
 
         def statistic(idx):
             scores = resampler(idx)
-            result = {main: scores[key]}
+            result = {main: scores[key] if per_class else _np().full(len(idx), math.nan)}  # no class: undefined
             if self.average == "macro":
                 result.update((name, scores["f1_per_class"][:, column]) for name, column in per_class)
             return result
@@ -429,7 +444,9 @@ class F1MultiLabel(GlobalMetric):
         tp, support, predicted = (keyed_columns(totals, keys, part, classes) for part in ("hit", "gold", "pred"))
         scores = scores_from_counts(tp, support, predicted)
         family = self.score_family()
-        result = {self.main_score: scores[f"{family}_{self.average}"]}
+        # no class in any reference: the score is undefined (NaN), as in the original
+        main = scores[f"{family}_{self.average}"] if classes else _np().full(totals.shape[0], math.nan)
+        result = {self.main_score: main}
         if self.average == "macro":
             per_class = scores[f"{family}_per_class"]
             result.update((f"{family}_{label}", per_class[:, column]) for column, label in enumerate(classes))

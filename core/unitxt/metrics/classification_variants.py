@@ -29,6 +29,7 @@ class F1Fast(F1):
     over the classes seen in the references."""
 
     main_score = "f1"
+    ci_style = "map_reduce"  # the original's MapReduceMetric: 1000 resamples by default (metrics/intervals.py)
     averages: List[str] = ["f1", "micro", "macro", "per_class"]
     ignore_punc: bool = True
     ignore_case: bool = True
@@ -38,6 +39,9 @@ class F1Fast(F1):
 
     def resolved_ci_scores(self) -> List[str]:
         return list(self.ci_score_names) if self.ci_score_names is not None else super().resolved_ci_scores()
+
+    def reports_instance_class(self) -> bool:
+        return "per_class" in self.averages
 
     def select_label_scores(self, scores, classes, whole):
         averages = list(self.averages)
@@ -80,6 +84,22 @@ class RecallBinary(F1Binary):
     main_score = "recall_binary"
     metric: str = "recall"
     ci_scores = ["recall_binary", "precision_binary", "f1_binary"]
+
+
+class F1BinaryPosOnly(F1Binary):
+    """F1, precision and recall of the positive class only (F1Binary without the `*_neg` scores)."""
+
+    ci_scores = ["f1_binary"]
+
+    def scores_of_totals(self, totals, exact, keys=None):
+        return {name: values for name, values in super().scores_of_totals(totals, exact, keys).items()
+                if not name.endswith("_neg")}
+
+
+class MaxAccuracy(Accuracy):
+    """Accuracy per instance; the global score is the best instance's (reduction "max")."""
+
+    reduction_map = {"max": ["accuracy"]}
 
 
 class BinaryAccuracy(InstanceMetric):
@@ -239,7 +259,7 @@ class _MultiLabelScore(F1MultiLabel):
 
         def statistic(idx):
             scores = resampler(idx)
-            result = {main: scores[key]}
+            result = {main: scores[key] if per_class else _np().full(len(idx), math.nan)}  # no class: undefined
             if self.average == "macro":
                 result.update((name, scores[f"{self.metric}_per_class"][:, column]) for name, column in per_class)
             return result

@@ -13,7 +13,7 @@ a statistic with a counted form gets one leave-one-out count row per distinct co
 """
 
 import math
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..lazy_imports import numpy_module as _np
 from .kernels.bca import bootstrap_seed, interval_from_distribution, replace_nan_by_draws
@@ -103,11 +103,12 @@ def names_with_intervals(scores: Any, positions: Any, names: List[str]) -> List[
 
 
 def metric_intervals(scores: Any, positions: Any, point: Dict[str, Any], distributions: Dict[str, Any],
-                     confidence_level: float, seed: Any) -> Dict[str, Tuple[float, float]]:
-    """{name: (low, high)} of one metric from its bootstrap distributions over `positions`."""
+                     confidence_level: float, seed: Any, style: Optional[str] = None) -> Dict[str, Tuple[float, float]]:
+    """{name: (low, high)} of one metric from its bootstrap distributions over `positions` (by the metric's
+    ci_style unless `style` is given)."""
     np = _np()
     metric = scores.metric
-    style = getattr(metric, "ci_style", "global")
+    style = style or getattr(metric, "ci_style", "global")
     method = getattr(metric, "ci_method", "BCa")
     generator_seed = bootstrap_seed(seed)
     names = list(distributions)

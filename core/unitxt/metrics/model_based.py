@@ -248,3 +248,22 @@ class FaithfulnessHHEM(BulkInstanceMetric):
                              [str(p) for p in predictions[start:start + self.batch_size]]))
             scores.extend(float(score) for score in self._model.predict(pairs))
         return [{self.main_score: score} for score in scores]
+
+
+class Detector(BulkInstanceMetric):
+    """The top label's probability from a Hugging Face text-classification model (`model_name`, e.g. a toxicity or
+    misogyny detector) for each prediction, with that label (`label`)."""
+
+    model_name: str
+    main_score: str = "detector_score"
+    batch_size: int = 32
+    prediction_type = "str"
+    _requirements_list = {"torch": _TORCH_HINT, "transformers": _TORCH_HINT}
+
+    def compute(self, references, predictions, task_data) -> List[Dict[str, Any]]:
+        if getattr(self, "_pipe", None) is None:
+            from transformers import pipeline
+
+            self._pipe = pipeline("text-classification", model=self.model_name)
+        outputs = self._pipe([str(p) for p in predictions], batch_size=self.batch_size)
+        return [{self.main_score: float(output["score"]), "label": output["label"]} for output in outputs]

@@ -25,9 +25,9 @@ class NER(GlobalMetric):
     report_per_group_scores: bool = True  # the original's name of report_per_type; False from either drops f1_<type>
     ci_scores = ["f1_micro"]  # as the original: the main score's CI
 
-    def prepare(self) -> None:
-        super().prepare()
-        self.report_per_type = self.report_per_type and self.report_per_group_scores
+    def per_type(self) -> bool:
+        """Report f1_<type>? Read at scoring time: the original's callers switch it off on a used metric."""
+        return self.report_per_type and self.report_per_group_scores
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         np = _np()
@@ -62,7 +62,7 @@ class NER(GlobalMetric):
         tp, fp, fn = (keyed_columns(totals, keys, part, types) for part in ("tp", "fp", "fn"))
         scores = span_scores_from_counts(tp, fp, fn)
         result = {name: value for name, value in scores.items() if not name.endswith("_per_type")}
-        if self.report_per_type:  # the types with reference support, as the original reports them
+        if self.per_type():  # the types with reference support, as the original reports them
             supported = (tp + fn).sum(axis=0) > 0
             for column, entity_type in enumerate(types):
                 if supported[column]:
@@ -84,7 +84,7 @@ class NER(GlobalMetric):
         per_type = result.pop("f1_per_type")
         result.pop("precision_per_type")
         result.pop("recall_per_type")
-        if self.report_per_type:
+        if self.per_type():
             result.update({f"f1_{entity_type}": value for entity_type, value in per_type.items()})
         return result
 

@@ -25,6 +25,10 @@ class MetricPipeline(Metric):
     preprocess_steps: List[Operator] = []
     postprocess_steps: List[Operator] = []
 
+    def set_confidence_interval_calculation(self, return_confidence_interval: bool) -> None:
+        super().set_confidence_interval_calculation(return_confidence_interval)
+        self.metric.set_confidence_interval_calculation(return_confidence_interval)
+
     def evaluate(self, predictions, references, task_data=None):
         names = getattr(_NESTING, "names", None)
         if names is None:

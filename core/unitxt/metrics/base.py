@@ -47,6 +47,18 @@ def shared(key: Any, compute: Callable[[], Any], keep: tuple = ()) -> Any:
     return entry[1]
 
 
+def weighted_win_rate(preferences: Any) -> Any:
+    """Win rate of A over B from signed preference strengths (rows: resamples): a preference s > 0 counts s battles
+    won, s < 0 |s| battles lost, 0 a tie (one of two battles won) - the original's weighted_win_rate reduction."""
+    np = _np()
+    wins = np.where(preferences > 0, preferences, np.where(preferences == 0, 1.0, 0.0))
+    battles = np.where(preferences == 0, 2.0, np.abs(preferences))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.nansum(wins, axis=-1) / np.nansum(np.where(np.isnan(preferences), np.nan, battles), axis=-1)
+
+
+
+
 def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic:
     """Statistic reducing per-instance value arrays (NaN values are ignored; all-NaN gives NaN)."""
     np = _np()

@@ -1,12 +1,14 @@
 """Robustness group metrics (group_mean_*, fixed_group_*): per-group aggregates written out by hand, and CIs
-recomputed with the library's own resampling over groups / instances."""
+recomputed with the library's resample indices over groups / instances and a BCa interval whose leave-one-out
+values are written out here."""
 
 import math
 
 import numpy as np
 import pytest
 
-from unitxt.metrics.kernels.bootstrap import percentile_interval, resample_indices
+from unitxt.metrics.kernels.bca import bootstrap_seed, interval_from_distribution
+from unitxt.metrics.kernels.bootstrap import resample_indices
 from unitxt.catalog import fetch_artifact
 from unitxt.errors import MetricError
 from unitxt.metrics.robustness import normalized_cohens_h, normalized_hedges_g, performance_drop_rate
@@ -34,7 +36,7 @@ def hedges(control, comparison):
     pooled = math.sqrt(((n1 - 1) * (np.var(control, ddof=1) if n1 > 1 else 0)
                         + (n2 - 1) * (np.var(comparison, ddof=1) if n2 > 1 else 0)) / (n1 + n2 - 2))
     difference = np.mean(comparison) - np.mean(control)
-    g = 0.0 if difference == 0 else (math.copysign(5, difference) if pooled == 0 else difference / pooled)
+    g = 0.0 if difference == 0 else (math.copysign(math.inf, difference) if pooled == 0 else difference / pooled)
     n = n1 + n2
     if 3 < n < 50:
         g *= ((n - 3) / (n - 2.25)) * math.sqrt((n - 2) / n)
@@ -72,12 +74,17 @@ def test_aggregation_functions_edge_cases():
         normalized_cohens_h({"original": [2.0], "paraphrase": [1.0]})
 
 
+def bca(samples, theta, statistic, units):
+    leave_one_out = [statistic(np.delete(np.arange(units), j)) for j in range(units)]
+    return interval_from_distribution(np.asarray(samples), theta, np.asarray(leave_one_out), 0.95, "BCa")
+
+
 def test_fixed_group_ci_resamples_groups():
     result = run("fixed_group_mean_accuracy", with_ci=True)
     group_scores = np.array([2 / 4, 1.0, 1 / 3])
-    samples = np.concatenate([group_scores[idx].mean(axis=1)
-                              for idx in resample_indices(3, settings.default_n_resamples, seed=int(settings.seed))])
-    low, high = percentile_interval(samples)
+    samples = np.concatenate([group_scores[idx].mean(axis=1) for idx in resample_indices(
+        3, settings.num_resamples_for_instance_metrics, seed=bootstrap_seed(int(settings.seed)))])
+    low, high = bca(samples, group_scores.mean(), lambda rows: group_scores[rows].mean(), 3)
     assert (result["score_ci_low"], result["score_ci_high"]) == pytest.approx((low, high))
 
 
@@ -85,13 +92,21 @@ def test_group_mean_ci_resamples_instances_and_regroups():
     result = run("group_mean_accuracy", with_ci=True)
     correct = np.array([float(p == r[0]) for p, r in zip(PREDICTIONS, REFERENCES)])
     groups = np.array([int(t["group_id"]) for t in TASK_DATA])
-    samples = []
-    for idx in resample_indices(len(ROWS), settings.default_n_resamples, seed=int(settings.seed)):
-        for row in idx:
-            means = [correct[row][groups[row] == g].mean() for g in sorted(set(groups[row]))]
-            samples.append(np.mean(means))
-    low, high = percentile_interval(samples)
+
+    def regrouped(row):
+        return np.mean([correct[row][groups[row] == g].mean() for g in sorted(set(groups[row]))])
+
+    samples = [regrouped(row) for idx in resample_indices(
+        len(ROWS), settings.num_resamples_for_instance_metrics, seed=bootstrap_seed(int(settings.seed))) for row in idx]
+    low, high = bca(samples, regrouped(np.arange(len(ROWS))), regrouped, len(ROWS))
     assert (result["score_ci_low"], result["score_ci_high"]) == pytest.approx((low, high))
+
+
+def test_hedges_g_with_zero_spread_is_the_largest_effect():
+    # pooled deviation 0 (every score equal within each subgroup): an infinite effect, clipped to 1 even when
+    # the small-sample factor (n = 4) applies
+    assert normalized_hedges_g({"original": [1.0, 1.0], "paraphrase": [0.0, 0.0]}) == -1.0
+    assert normalized_hedges_g({"original": [0.0], "paraphrase": [1.0, 1.0, 1.0]}) == 1.0
 
 
 def test_token_overlap_group_mean_reports_three_scores():

@@ -5,7 +5,8 @@ and regroup. The `fixed_group_<agg>_<metric>` variants treat groups as fixed uni
 may compare the subgroups given by task_data `variant_type` ("original" vs "paraphrase"): mean of one subgroup,
 performance drop rate (PDR, 1 - paraphrase mean / original mean), Cohen's h between the two proportions and Hedges'
 g between the two samples (both normalised to [-1, 1]), or their absolute values. Global names follow the original
-system: `[fixed_]group_<agg>_<score>` (e.g. fixed_group_pdr_paraphrase_accuracy).
+system: `[fixed_]group_<agg>_<score>` (e.g. fixed_group_pdr_paraphrase_accuracy); CIs by its procedure (scipy's
+bootstrap, BCa by default, over the group scores or the instances).
 """
 
 import math
@@ -67,7 +68,7 @@ def normalized_cohens_h(scores: Dict[str, List[float]]) -> float:
 
 def normalized_hedges_g(scores: Dict[str, List[float]]) -> float:
     """Hedges' g of paraphrase vs original scores (pooled standard deviation, small-sample correction for
-    3 < n < 50), clipped to [-5, 5] and divided by 5."""
+    3 < n < 50), clipped to [-5, 5] and divided by 5; with zero pooled deviation the effect is infinite, so +-1."""
     np = _np()
     control, comparison = _control_and_comparison(scores)
     sizes = [control.size, comparison.size]
@@ -79,8 +80,8 @@ def normalized_hedges_g(scores: Dict[str, List[float]]) -> float:
     difference = float(comparison.mean() - control.mean())
     if difference == 0:
         g = 0.0
-    elif pooled == 0:
-        g = math.copysign(limit, difference)
+    elif pooled == 0:  # an infinite effect (clipped below, after the small-sample factor, to +-limit)
+        g = math.copysign(math.inf, difference)
     else:
         g = difference / pooled
     n = sum(sizes)
@@ -142,10 +143,46 @@ class _GroupScores(MetricScores):
             present = (counts > 0).sum(axis=1)
             return np.where(present > 0, np.nansum(means, axis=1) / np.maximum(present, 1), np.nan)
 
-    def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
-        from .kernels.bootstrap import percentile_interval, resample_indices, resampled_mean
+    def _interval(self, positions: Any, name: str, units: Any, theta_hat: float) -> Optional[tuple]:
+        """The original's interval of a group score: scipy's bootstrap (the metric's ci_method, BCa by default) over
+        the group scores (fixed groups) or the instances (groups re-formed per resample), NaN resample and
+        leave-one-out values replaced by draws from the others; None when every unit value is equal."""
+        from .intervals import MAX_JACKKNIFE_INDICES, _mean_jackknife
+        from .kernels.bca import bootstrap_seed, interval_from_distribution, replace_nan_by_draws
+        from .kernels.bootstrap import resample_indices, resampled_mean
         from ..settings_utils import settings
 
+        np = _np()
+        metric: _GroupMetric = self.metric
+        present = units[~np.isnan(units)]
+        if present.size and np.all(present == present[0]):
+            return None
+        seed = bootstrap_seed(int(settings.seed))
+        count = len(units)
+        samples = []
+        for idx in resample_indices(count, metric.resolved_n_resamples(), seed=seed):
+            samples.append(resampled_mean(units, idx) if metric.fixed_groups
+                           else self._regrouped_means(positions, name, idx))
+        distribution = replace_nan_by_draws(np.concatenate(samples), seed)
+        leave_one_out = None
+        if str(metric.ci_method).lower() == "bca":
+            if metric.fixed_groups:
+                leave_one_out = _mean_jackknife(units)
+            else:
+                columns = np.arange(count - 1, dtype=np.int64)
+                step = max(1, MAX_JACKKNIFE_INDICES // max(1, count - 1))
+                parts = []
+                for start in range(0, count, step):  # row j: every instance but j, in bounded chunks
+                    left_out = np.arange(start, min(count, start + step))[:, None]
+                    rows = columns[None, :] + (columns[None, :] >= left_out)
+                    parts.append(self._regrouped_means(positions, name, rows))
+                leave_one_out = np.concatenate(parts)
+            leave_one_out = replace_nan_by_draws(leave_one_out, seed)
+        low, high = interval_from_distribution(distribution, theta_hat, leave_one_out, metric.confidence_level,
+                                               metric.ci_method)
+        return float(low), float(high)
+
+    def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
         np = _np()
         positions = self._positions(positions)
         if len(positions) == 0:
@@ -158,19 +195,14 @@ class _GroupScores(MetricScores):
             full = metric.global_name(name)
             group_scores = self._group_scores(positions, name)
             result[full] = _nan_mean(group_scores)
-            if not (with_ci and name in ci_names and n_resamples > 0):
+            if not (with_ci and name in ci_names and n_resamples > 1):
                 continue
-            units = len(group_scores) if metric.fixed_groups else len(positions)
-            if units < 2:
+            units = group_scores if metric.fixed_groups else self.values[name][positions]
+            if len(units) < 2:
                 continue
-            samples = []
-            for idx in resample_indices(units, n_resamples, seed=int(settings.seed)):
-                if metric.fixed_groups:
-                    samples.append(resampled_mean(group_scores, idx))
-                else:
-                    samples.append(self._regrouped_means(positions, name, idx))
-            low, high = percentile_interval(np.concatenate(samples), metric.confidence_level)
-            result[f"{full}_ci_low"], result[f"{full}_ci_high"] = low, high
+            interval = self._interval(positions, name, np.asarray(units, dtype=np.float64), result[full])
+            if interval is not None:
+                result[f"{full}_ci_low"], result[f"{full}_ci_high"] = interval
         main = metric.global_name(metric.main_score)
         result["score"], result["score_name"] = result[main], main
         if f"{main}_ci_low" in result:

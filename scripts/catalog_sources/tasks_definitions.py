@@ -270,10 +270,10 @@ TASKS = {
         reference_fields={"reference_answers": "List[str]", "reference_contexts": "List[str]",
                           "reference_context_ids": "List[Union[str, int]]", "is_answerable_label": "bool"},
         prediction_type="Dict[str, Any]",
-        metrics=["metrics.rag.answer_correctness.token_recall", "metrics.rag.faithfulness.token_k_precision",
-                 "metrics.rag.context_correctness.mrr"],
+        metrics=["metrics.rag.end_to_end.answer_correctness", "metrics.rag.end_to_end.answer_faithfulness",
+                 "metrics.rag.end_to_end.context_correctness"],
         defaults={"question_id": "", "metadata_field": "", "is_answerable_label": True},
-    ), "Evaluate a whole RAG pipeline: predictions are dicts {'answer', 'contexts', 'contexts_id'} compared with "
+    ), "Evaluate a whole RAG pipeline: predictions are dicts {'answer', 'contexts', 'context_ids'} compared with "
        "the reference answers and context ids.", {"task": "rag"}),
     "rag.retrieval": (dict(
         input_fields={"question": "str"},

@@ -58,8 +58,13 @@ def test_syntactic_reflection_and_multi_turn_validity():
     assert "does not exist" in scores.instance_scores[2]["explanations"]
     assert "malformed" in scores.instance_scores[3]["explanations"]
     multi = metric("metrics.tool_calling.multi_turn.validity").evaluate([calls[:2]], [[]], [{"tools": TOOLS}])
-    assert multi.instance_scores[0]["argument_schema_validation"] == 0.5
-    assert multi.instance_scores[0]["overall_valid"] == 0.0
+    assert multi.instance_scores[0] == {"argument_schema_validation": 0.5}
+    # plain JSON Schema, as the original: an argument the schema does not name is allowed
+    extra = [[{"name": "get_weather", "arguments": {"city": "Oslo", "extra": 1}}]]
+    assert metric("metrics.tool_calling.multi_turn.validity").evaluate(extra, [[]], [{"tools": TOOLS}]).global_scores(
+        with_ci=False)["argument_schema_validation"] == 1.0
+    with pytest.raises(MetricError, match="at least one tool call"):
+        metric("metrics.tool_calling.multi_turn.validity").evaluate([[]], [[]], [{"tools": TOOLS}])
     with pytest.raises(MissingRequirementError, match="llmevalkit"):
         metric("metrics.tool_calling.reflection").evaluate(calls[:1], [[]], [{"tools": TOOLS}])
 

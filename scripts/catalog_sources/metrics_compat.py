@@ -110,11 +110,13 @@ METRICS = {
                      "Tool call exact match, name accuracy, argument precision/recall and schema validity."),
     "tool_calling.key_value.accuracy": (ToolCallKeyValueExtraction(metric="metrics.accuracy"), "tool_calling",
                                         "Per-key accuracy of flattened tool calls (micro, macro, per key)."),
-    "tool_calling.key_value.token_overlap": (ToolCallKeyValueExtraction(metric="metrics.token_overlap"),
+    "tool_calling.key_value.token_overlap": (
+        ToolCallKeyValueExtraction(metric="metrics.token_overlap", score_prefix="token_overlap_"),
                                              "tool_calling", "Per-key token overlap of flattened tool calls."),
     "key_value_extraction.accuracy": (KeyValueExtraction(metric="metrics.accuracy"), "extraction",
                                       "Per-key accuracy of predicted dicts (micro, macro, per key)."),
-    "key_value_extraction.token_overlap": (KeyValueExtraction(metric="metrics.token_overlap"), "extraction",
+    "key_value_extraction.token_overlap": (
+        KeyValueExtraction(metric="metrics.token_overlap", score_prefix="token_overlap_"), "extraction",
                                            "Per-key token overlap F1 of predicted dicts (micro, macro, per key)."),
     "tool_calling.reflection": (ReflectionToolCallingMetric(), "tool_calling",
                                 "Schema checks plus LLM-based reflection on tool calls (needs its judge toolkit)."),

@@ -64,11 +64,7 @@ class MetricPipeline(Metric):
         """The inner metric, with the pipeline's score_prefix (when it has one) in place of its own."""
         if not self.score_prefix or self.metric.score_prefix == self.score_prefix:
             return self.metric
-        cached = self.__dict__.get("_prefixed_inner")
-        if cached is None or cached[0] is not self.metric:
-            cached = (self.metric, self.metric.copy(score_prefix=self.score_prefix))
-            self.__dict__["_prefixed_inner"] = cached
-        return cached[1]
+        return self.metric.copy(score_prefix=self.score_prefix)  # afresh: the inner metric's settings may change
 
     def main_score_name(self) -> str:
         """The name `score` is copied from: the main score with the inner metric's prefix (not for "score")."""

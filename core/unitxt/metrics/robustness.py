@@ -20,10 +20,13 @@ from ..lazy_imports import numpy_module as _np
 
 
 def _nan_mean(values: Any) -> float:
+    """numpy's nanmean (NaNs summed as 0 in place, then divided by the count): the same rounding as the original's,
+    so resample means compare with it exactly in the BCa bias correction."""
     np = _np()
     values = np.asarray(values, dtype=np.float64)
-    values = values[~np.isnan(values)]
-    return float(values.mean()) if values.size else math.nan
+    missing = np.isnan(values)
+    count = int((~missing).sum())
+    return float(np.where(missing, 0.0, values).sum() / count) if count else math.nan
 
 
 # ---------------------------------------------------------------- group aggregations (documented formulas)

@@ -87,6 +87,33 @@ def test_key_value_extraction_of_tool_calls():
     assert result["accuracy_legal_keys_in_predictions"] == pytest.approx(5 / 6)  # arguments.extra is no reference key
 
 
+def test_key_value_instances_are_scored_against_their_own_reference_keys():
+    # an instance alone knows only its reference's keys (as in the original): "city" is a reference key elsewhere,
+    # but not of instance 0, so there it is an illegal key and is not scored
+    kv = metric("metrics.key_value_extraction.accuracy")
+    predictions = [{"name": "Ann", "city": "Rome"}, {"city": "Rome"}, {"name": "Bo"}]
+    references = [[{"name": "Ann"}], [{"city": "Oslo"}], [{}]]
+    rows = kv.instance_results(kv.evaluate(predictions, references))
+    assert rows[0]["accuracy_legal_keys_in_predictions"] == 0.5 and rows[0]["accuracy_micro"] == 1.0
+    assert "accuracy_city" not in rows[0] and rows[1]["accuracy_city"] == 0.0
+    assert rows[2] == {"score": None, "score_name": "accuracy_micro", "accuracy_micro": None}  # no reference key
+    overall = kv.evaluate(predictions, references).global_scores(with_ci=False)
+    # over all instances both keys are reference keys: name [1 (Ann), 0 (Bo, no reference)], city [0 (only
+    # predicted), 0 (Rome vs Oslo)]
+    assert overall["accuracy_micro"] == pytest.approx(1 / 4) and overall["accuracy_name"] == 0.5
+    assert overall["accuracy_legal_keys_in_predictions"] == 1.0
+    prefixed = metric("metrics.key_value_extraction.token_overlap").evaluate(predictions, references)
+    assert prefixed.global_scores(with_ci=False)["score_name"] == "token_overlap_f1_micro"
+
+
+def test_tool_call_schema_validation_is_plain_json_schema():
+    # an argument the function's properties do not name is valid JSON Schema (no additionalProperties: false)
+    call = {"name": "get_weather", "arguments": {"city": "Oslo", "extra": 1}}
+    scores = metric("metrics.tool_calling").evaluate([call], [[call]], [{"__tools__": TOOLS}])
+    assert scores.instance_scores[0]["argument_schema_validation"] == 1.0
+    assert schema_errors(TOOLS[0]["function"]["parameters"], call["arguments"], strict=False) == []
+
+
 def test_multi_turn_metric_scores_the_last_assistant_turn():
     from unitxt.metrics.tool_calling import MultiTurnMetric
 

@@ -61,18 +61,6 @@ def test_fixed_group_ci_is_bca_of_group_scores_in_first_appearance_order():
     assert (result["score_ci_low"], result["score_ci_high"]) == pytest.approx((interval.low, interval.high))
 
 
-def test_catalog_group_metrics_expose_the_reduction_map():
-    from unitxt.catalog import fetch_artifact
-
-    metric = fetch_artifact("metrics.robustness.fixed_group_pdr_paraphrase_accuracy")[0]
-    name, function, resample_groups = metric.reduction_map["group_mean"]["agg_func"]
-    assert (name, resample_groups, metric.subgroup_column) == ("pdr_paraphrase", True, "variant_type")
-    assert function({"original": [1.0, 1.0], "paraphrase": [0.5]}) == pytest.approx(0.5)
-    name, _, resample_groups = fetch_artifact("metrics.robustness.group_mean_accuracy")[0].reduction_map[
-        "group_mean"]["agg_func"]
-    assert (name, resample_groups) == ("mean", False)
-
-
 @pytest.mark.parametrize("reduction", [
     {"group_mean": {"function": ["mean", nan_mean, True]}},
     {"group_mean": {"agg_func": ["mean", "not callable", True]}},

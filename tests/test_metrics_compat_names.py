@@ -66,23 +66,33 @@ def test_original_format_artifacts_load():
 
 
 def test_external_rag_lexical_metrics():
+    # end_to_end: a RAG response dict as the prediction and task_data; external_rag: the record's own columns
+    # (as eval_utils.evaluate gives them), both in the original's field names
     prediction = {"answer": "the cat sat", "contexts": ["the cat sat on the mat", "dogs bark"],
-                  "contexts_id": ["c2", "c1"]}
+                  "context_ids": ["c2", "c1"]}
     task_data = {"question": "where did the cat sit", "reference_context_ids": ["c1"],
                  "reference_answers": ["a cat sat there"]}
+    record = {"answer": prediction["answer"], "contexts": prediction["contexts"], "context_ids": ["c2", "c1"],
+              "question": task_data["question"], "ground_truths": ["a cat sat there"],
+              "ground_truths_context_ids": ["c1"], "prediction": prediction, "task_data": task_data}
     expected = {  # SQuAD-normalised tokens: the question is [where, did, cat, sit]
         "answer_relevance.token_recall": ("answer_relevance_token_recall_recall", 1 / 4),  # cat
         "context_relevance.token_precision": ("context_relevance_token_precision_precision", 1 / 4),
         "context_correctness.map": ("context_correctness_map", 1 / 2),  # gold id at rank 2
         "context_correctness.retrieval_at_k": ("context_correctness_match_at_1", 0.0),
-        "context_correctness.mrr": ("context_correctness", 1 / 2),
-        "answer_correctness.token_recall": ("answer_correctness", 2 / 3),  # cat, sat of [cat, sat, there]
-        "faithfulness.token_k_precision": ("faithfulness", 1.0),
+        "context_correctness.mrr": ("context_correctness_mrr", 1 / 2),
+        "answer_correctness.token_recall": ("answer_correctness_token_recall_recall", 2 / 3),  # cat, sat of 3
+        "faithfulness.token_k_precision": ("faithfulness_token_k_precision_precision", 1.0),
     }
+    from unitxt.eval_utils import evaluate as evaluate_records
+
     for kind in ("external_rag", "end_to_end"):
         for name, (score_name, value) in expected.items():
             metric, _ = fetch_artifact(f"metrics.rag.{kind}.{name}")
-            scores = metric.evaluate([prediction], [[]], [task_data]).global_scores(with_ci=False)
+            if kind == "end_to_end":
+                scores = metric.evaluate([prediction], [[]], [task_data]).global_scores(with_ci=False)
+            else:
+                scores = evaluate_records([record], [f"metrics.rag.{kind}.{name}"])[1][f"metrics.rag.{kind}.{name}"]
             assert (scores["score_name"], scores["score"]) == (score_name, pytest.approx(value)), name
             assert scores["num_of_instances"] == 1 and not any(key.endswith("_num_of_instances") for key in scores)
         recommended, _ = fetch_artifact(f"metrics.rag.{kind}.recommended.cpu_only.all")

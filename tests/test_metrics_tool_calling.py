@@ -58,8 +58,13 @@ def test_syntactic_reflection_and_multi_turn_validity():
     assert "does not exist" in scores.instance_scores[2]["explanations"]
     assert "malformed" in scores.instance_scores[3]["explanations"]
     multi = metric("metrics.tool_calling.multi_turn.validity").evaluate([calls[:2]], [[]], [{"tools": TOOLS}])
-    assert multi.instance_scores[0]["argument_schema_validation"] == 0.5
-    assert multi.instance_scores[0]["overall_valid"] == 0.0
+    assert multi.instance_scores[0] == {"argument_schema_validation": 0.5}
+    # plain JSON Schema, as the original: an argument the schema does not name is allowed
+    extra = [[{"name": "get_weather", "arguments": {"city": "Oslo", "extra": 1}}]]
+    assert metric("metrics.tool_calling.multi_turn.validity").evaluate(extra, [[]], [{"tools": TOOLS}]).global_scores(
+        with_ci=False)["argument_schema_validation"] == 1.0
+    with pytest.raises(MetricError, match="at least one tool call"):
+        metric("metrics.tool_calling.multi_turn.validity").evaluate([[]], [[]], [{"tools": TOOLS}])
     with pytest.raises(MissingRequirementError, match="llmevalkit"):
         metric("metrics.tool_calling.reflection").evaluate(calls[:1], [[]], [{"tools": TOOLS}])
 
@@ -80,6 +85,33 @@ def test_key_value_extraction_of_tool_calls():
     assert result["accuracy_arguments.days"] == 0.0
     assert result["accuracy_micro"] == pytest.approx(4 / 5) and result["accuracy_macro"] == pytest.approx(2 / 3)
     assert result["accuracy_legal_keys_in_predictions"] == pytest.approx(5 / 6)  # arguments.extra is no reference key
+
+
+def test_key_value_instances_are_scored_against_their_own_reference_keys():
+    # an instance alone knows only its reference's keys (as in the original): "city" is a reference key elsewhere,
+    # but not of instance 0, so there it is an illegal key and is not scored
+    kv = metric("metrics.key_value_extraction.accuracy")
+    predictions = [{"name": "Ann", "city": "Rome"}, {"city": "Rome"}, {"name": "Bo"}]
+    references = [[{"name": "Ann"}], [{"city": "Oslo"}], [{}]]
+    rows = kv.instance_results(kv.evaluate(predictions, references))
+    assert rows[0]["accuracy_legal_keys_in_predictions"] == 0.5 and rows[0]["accuracy_micro"] == 1.0
+    assert "accuracy_city" not in rows[0] and rows[1]["accuracy_city"] == 0.0
+    assert rows[2] == {"score": None, "score_name": "accuracy_micro", "accuracy_micro": None}  # no reference key
+    overall = kv.evaluate(predictions, references).global_scores(with_ci=False)
+    # over all instances both keys are reference keys: name [1 (Ann), 0 (Bo, no reference)], city [0 (only
+    # predicted), 0 (Rome vs Oslo)]
+    assert overall["accuracy_micro"] == pytest.approx(1 / 4) and overall["accuracy_name"] == 0.5
+    assert overall["accuracy_legal_keys_in_predictions"] == 1.0
+    prefixed = metric("metrics.key_value_extraction.token_overlap").evaluate(predictions, references)
+    assert prefixed.global_scores(with_ci=False)["score_name"] == "token_overlap_f1_micro"
+
+
+def test_tool_call_schema_validation_is_plain_json_schema():
+    # an argument the function's properties do not name is valid JSON Schema (no additionalProperties: false)
+    call = {"name": "get_weather", "arguments": {"city": "Oslo", "extra": 1}}
+    scores = metric("metrics.tool_calling").evaluate([call], [[call]], [{"__tools__": TOOLS}])
+    assert scores.instance_scores[0]["argument_schema_validation"] == 1.0
+    assert schema_errors(TOOLS[0]["function"]["parameters"], call["arguments"], strict=False) == []
 
 
 def test_multi_turn_metric_scores_the_last_assistant_turn():
@@ -122,7 +154,9 @@ def test_weighted_win_rate_correlation():
     scores = result.global_scores(with_ci=False)
     assert scores["spearman_corr"] == pytest.approx(stats.spearmanr(y, x).statistic) == pytest.approx(0.5)
     assert scores["pearson_corr"] == pytest.approx(stats.pearsonr(y, x).statistic)
-    assert [s["loss"] for s in result.instance_scores] == [0.0, 1.0, 2.0, 2.0]
+    metric_object = metric("metrics.weighted_win_rate_correlation")
+    assert metric_object.instance_results(result)[0] == {"score": None, "score_name": "spearman_corr",
+                                                         "spearman_corr": None}  # no correlation of one instance
 
 
 def test_rerank_recall_per_query():

@@ -24,7 +24,6 @@ from unitxt.metrics import ExactMatchMM, F1Binary
 from unitxt.metrics.ensemble import IsCodeMixed, RerankRecall, WeightedWinRateCorrelation
 from unitxt.metrics.meteor import Meteor, MeteorFast
 from unitxt.metrics.grouped_f1 import KPA, FuzzyNer, MetricBasedNer
-from unitxt.metrics.rag import ContextCorrectnessMRR, TokenKPrecision, TokenRecall
 from unitxt.metrics.sql import SQLExecutionAccuracy, SQLNonExecutionAccuracy
 from unitxt.metrics.string_similarity import (
     CharEditDistanceAccuracy,
@@ -43,9 +42,7 @@ from unitxt.metrics.tool_calling import (
     ToolCallingMetric,
     ToolCallKeyValueExtraction,
 )
-from unitxt.metrics import MetricPipeline
-from unitxt.metrics.lists import MetricsList
-from unitxt.operators import Copy, Split, Wrap
+from unitxt.operators import Split
 import unitxt.metrics.robustness as robustness
 
 METRICS = {
@@ -113,11 +110,13 @@ METRICS = {
                      "Tool call exact match, name accuracy, argument precision/recall and schema validity."),
     "tool_calling.key_value.accuracy": (ToolCallKeyValueExtraction(metric="metrics.accuracy"), "tool_calling",
                                         "Per-key accuracy of flattened tool calls (micro, macro, per key)."),
-    "tool_calling.key_value.token_overlap": (ToolCallKeyValueExtraction(metric="metrics.token_overlap"),
+    "tool_calling.key_value.token_overlap": (
+        ToolCallKeyValueExtraction(metric="metrics.token_overlap", score_prefix="token_overlap_"),
                                              "tool_calling", "Per-key token overlap of flattened tool calls."),
     "key_value_extraction.accuracy": (KeyValueExtraction(metric="metrics.accuracy"), "extraction",
                                       "Per-key accuracy of predicted dicts (micro, macro, per key)."),
-    "key_value_extraction.token_overlap": (KeyValueExtraction(metric="metrics.token_overlap"), "extraction",
+    "key_value_extraction.token_overlap": (
+        KeyValueExtraction(metric="metrics.token_overlap", score_prefix="token_overlap_"), "extraction",
                                            "Per-key token overlap F1 of predicted dicts (micro, macro, per key)."),
     "tool_calling.reflection": (ReflectionToolCallingMetric(), "tool_calling",
                                 "Schema checks plus LLM-based reflection on tool calls (needs its judge toolkit)."),
@@ -131,58 +130,7 @@ METRICS = {
     "sum_accuracy": (SumAccuracy(), "example", "The metrics tutorial's example: predicted sum of num1 and num2."),
     "sum_accuracy_approximate": (SumAccuracy(relative_tolerance=0.05), "example",
                                  "The tutorial's sum accuracy within 5% relative tolerance."),
-    # lexical RAG metric names of the RAG documentation
-    "rag.external_rag.faithfulness.token_k_precision": (TokenKPrecision(), "rag",
-                                                        "Share of the answer's tokens found in the contexts."),
-    "rag.external_rag.answer_correctness.token_recall": (TokenRecall(), "rag",
-                                                         "Share of the ground-truth answer's tokens in the answer."),
-    "rag.external_rag.context_correctness.mrr": (ContextCorrectnessMRR(), "rag",
-                                                 "Reciprocal rank of the first ground-truth context id retrieved."),
-    "rag.response_generation.faithfulness.token_k_precision": (TokenKPrecision(), "rag",
-                                                               "Share of the answer's tokens found in the contexts."),
 }
-
-
-
-def _rag_pipeline(*, main_score, steps, metric, prefix):
-    return MetricPipeline(main_score=main_score, preprocess_steps=steps, metric=metric, score_prefix=prefix)
-
-
-_ANSWER_RELEVANCE = [Copy(field="prediction/answer", to_field="prediction"),
-                     Wrap(field="task_data/question", inside="list", to_field="references")]
-_CONTEXT_IDS = [Copy(field="prediction/contexts_id", to_field="prediction"),
-                Wrap(field="task_data/reference_context_ids", inside="list", to_field="references")]
-METRICS.update({
-    "rag.external_rag.answer_relevance.token_recall": (
-        _rag_pipeline(main_score="recall", steps=_ANSWER_RELEVANCE, metric="metrics.token_overlap", prefix="answer_relevance_token_recall_"),
-        "rag", "Answer relevance: token recall of the question in the answer of a RAG response."),
-    "rag.external_rag.context_relevance.token_precision": (
-        _rag_pipeline(main_score="precision", steps=[Copy(field="prediction/contexts", to_field="references"),
-                                    Copy(field="task_data/question", to_field="prediction")],
-                      metric="metrics.token_overlap", prefix="context_relevance_token_precision_"),
-        "rag", "Context relevance: token precision of the question against the retrieved contexts."),
-    "rag.external_rag.context_correctness.map": (
-        _rag_pipeline(main_score="map", steps=_CONTEXT_IDS, metric="metrics.map", prefix="context_correctness_"),
-        "rag", "Context correctness: mean average precision of the retrieved context ids."),
-    "rag.external_rag.context_correctness.retrieval_at_k": (
-        _rag_pipeline(main_score="match_at_1", steps=_CONTEXT_IDS, metric="metrics.retrieval_at_k", prefix="context_correctness_"),
-        "rag", "Context correctness: precision/recall/match at k of the retrieved context ids."),
-})
-
-# the end-to-end RAG task scores the same RAG response (answer, contexts, contexts_id) with the same lexical metrics
-_LEXICAL_RAG = ["answer_correctness.token_recall", "answer_relevance.token_recall", "context_correctness.map",
-                "context_correctness.mrr", "context_correctness.retrieval_at_k", "context_relevance.token_precision",
-                "faithfulness.token_k_precision"]
-for _kind in ("external_rag", "end_to_end"):
-    for _name in _LEXICAL_RAG:
-        if _kind == "end_to_end" or f"rag.{_kind}.{_name}" not in METRICS:
-            _artifact, _family, _description = METRICS[f"rag.external_rag.{_name}"]
-            METRICS[f"rag.{_kind}.{_name}"] = (type(_artifact).from_dict(_artifact.to_dict()), _family, _description)
-    METRICS[f"rag.{_kind}.recommended.cpu_only.all"] = (
-        MetricsList(items=[f"metrics.rag.{_kind}.{name}" for name in (
-            "context_correctness.mrr", "context_relevance.token_precision", "faithfulness.token_k_precision",
-            "answer_correctness.token_recall", "answer_relevance.token_recall")]),
-        "metrics_list", "Recommended CPU-only (lexical) RAG metrics; expand with MetricsList.expand.")
 
 _ROBUSTNESS = {
     "group_mean_accuracy": "GroupMeanAccuracy",

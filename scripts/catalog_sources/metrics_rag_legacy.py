@@ -77,10 +77,13 @@ INPUTS = {
     "context_correctness": _context_ids,
 }
 OLD_SCORERS = {
-    "answer_correctness": {"": ("metrics.token_overlap", "recall"), "bert_score_recall": (BERT_LARGE, "recall"),
+    "answer_correctness": {"": ("metrics.token_overlap", "recall"), "token_recall": ("metrics.token_overlap", "recall"),
+                           "bert_score_recall": (BERT_LARGE, "recall"),
                            "bert_score_recall_ml": (BERT_ML, "recall"), "sentence_bert_bge": (SBERT_BGE, "sbert_score"),
                            "sentence_bert_mini_lm": (SBERT_MINI, "sbert_score")},
-    "faithfulness": {"": ("metrics.token_overlap", "precision"), "bert_score_k_precision": (BERT_LARGE, "precision"),
+    "faithfulness": {"": ("metrics.token_overlap", "precision"),
+                     "token_k_precision": ("metrics.token_overlap", "precision"),
+                     "bert_score_k_precision": (BERT_LARGE, "precision"),
                      "bert_score_k_precision_ml": (BERT_ML, "precision"),
                      "sentence_bert_bge": (SBERT_BGE, "sbert_score"),
                      "sentence_bert_mini_lm": (SBERT_MINI, "sbert_score"), "vectara_hhem_2_1": (HHEM, "hhem_score")},
@@ -88,7 +91,7 @@ OLD_SCORERS = {
                           "sentence_bert_mini_lm": (SBERT_MINI, "sbert_score"),
                           "token_precision": ("metrics.token_overlap", "precision")},
     "answer_relevance": {"token_recall": ("metrics.token_overlap", "recall")},
-    "context_correctness": {"": ("metrics.mrr", "mrr"), "map": ("metrics.map", "map"),
+    "context_correctness": {"": ("metrics.mrr", "mrr"), "mrr": ("metrics.mrr", "mrr"), "map": ("metrics.map", "map"),
                             "retrieval_at_k": ("metrics.retrieval_at_k", "match_at_1")},
 }
 # names that did not follow the <measure>.<scorer> pattern: name -> (inputs of measure, metric, main, successor)
@@ -192,14 +195,6 @@ def _response_generation(add):
             postprocess_steps=_renamed_score_copies("correctness", f"bert_score.{model}"),
             __deprecated_msg__=f"Metric {name} is deprecated. Please use {successor} instead.",
             description=f"Earlier name of {successor}.", tags=dict(TAGS, measure="answer_correctness")))
-    name = "metrics.rag.response_generation.correctness.token_overlap"
-    successor = "metrics.rag.response_generation.answer_correctness.token_recall"
-    add(name, make(
-        "metric_pipeline", main_score="f1", metric="metrics.token_overlap", prediction_type="str",
-        preprocess_steps=[], postprocess_steps=_renamed_score_copies("correctness", "token_overlap"),
-        __deprecated_msg__=f"Metric {name} is deprecated. Please use {successor} instead.",
-        description=f"Earlier name of {successor}: token precision / recall / F1 of the answer against the "
-                    f"references (main score f1).", tags=dict(TAGS, measure="answer_correctness")))
     name = "metrics.rag.response_generation.faithfullness.token_overlap"
     successor = "metrics.rag.response_generation.faithfulness.token_k_precision"
     add(name, make(

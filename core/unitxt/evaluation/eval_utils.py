@@ -1,9 +1,10 @@
 """Score a table of records with catalog metrics, without a recipe: `evaluate(table, metric_names)`.
 
-For data that is already in task form (e.g. a RAG system's questions, retrieved contexts and answers): each record
-is the metric's `task_data`; its prediction is the record's `prediction` column when there is one, else the record
-itself (RAG metrics read `answer`, `contexts`, ... from a prediction dict or from task_data); references come from
-a `references` column (default: none). Each metric is scored separately, so metrics sharing score names never mix.
+For data that is already in task form (e.g. a RAG system's questions, retrieved contexts and answers): as the
+original, each record is one instance given to the metric whole, so a metric pipeline's preprocess steps read its
+columns (answer, contexts, context_ids, ground_truths, ...). Missing columns default to: `prediction` the record
+itself, `references` none, `task_data` the record. Each metric is scored separately, so metrics sharing score names
+never mix.
 """
 
 from typing import Any, Dict, List, Sequence, Tuple
@@ -29,28 +30,34 @@ def evaluate(dataset: Any, metric_names: Sequence[str], compute_conf_intervals: 
 
     A pandas DataFrame in gives DataFrames out (global scores indexed by metric name); a list of dicts gives
     (list of dicts, {metric name: scores})."""
-    from .in_memory import evaluate as evaluate_rows
+    from ..catalog import fetch_artifact
+    from ..metrics.base import Metric
 
     if isinstance(metric_names, str):
         metric_names = [metric_names]
     if not metric_names:
         raise UnitxtError("Name at least one metric.", artifact="eval_utils.evaluate", field="metric_names")
     records, is_frame = _records(dataset)
-    rows, predictions = [], []
-    for record in records:
-        references = record.get("references")
-        rows.append({"task_data": record, "references": list(references) if references is not None else [],
-                     "postprocessors": [], "metrics": []})
-        predictions.append(record["prediction"] if "prediction" in record else record)
     results = [dict(record) for record in records]
     global_scores: Dict[str, Dict[str, Any]] = {}
     for name in metric_names:
-        for row in rows:
-            row["metrics"] = [name]
-        scored = evaluate_rows(predictions, rows, calc_confidence_intervals=compute_conf_intervals)
-        for result, instance in zip(results, scored.instance_scores):
+        metric = fetch_artifact(name)[0] if isinstance(name, str) else name
+        if not isinstance(metric, Metric):
+            raise UnitxtError(f"{name!r} is a {type(metric).__name__}, not a metric (expand a metrics list first).",
+                              artifact="eval_utils.evaluate", field="metric_names")
+        instances = []
+        for record in records:
+            instance = dict(record)
+            instance.setdefault("prediction", dict(record))
+            instance.setdefault("references", [])
+            instance.setdefault("task_data", dict(record))
+            instances.append(instance)
+        if not instances:
+            continue
+        scored = metric.evaluate_instances(instances)
+        for result, instance in zip(results, metric.instance_results(scored)):
             result[name] = instance.get("score")
-        scores = scored.global_scores
+        scores = scored.global_scores(with_ci=compute_conf_intervals)
         global_scores[name] = {"score": scores.get("score"), "score_name": scores.get("score_name"),
                                "num_of_instances": scores.get("num_of_instances")}
         if compute_conf_intervals:

@@ -217,16 +217,19 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         instances = list(stream)
         if not instances:
             return
-        task_data = [instance.get("task_data") or {} for instance in instances]
-        scores = self.evaluate(
-            [instance["prediction"] for instance in instances],
-            [instance.get("references") or [] for instance in instances],
-            [_as_dict(item) for item in task_data],
-        )
+        scores = self.evaluate_instances(instances)
         global_scores = scores.global_scores()
         for instance, instance_scores in zip(instances, scores.instance_scores):
             instance["score"] = {"instance": self._finish_instance(instance_scores), "global": global_scores}
             yield instance
+
+    def evaluate_instances(self, instances: List[Dict[str, Any]]) -> MetricScores:
+        """Scores of stream instances ({"prediction", "references", "task_data", ...}); a MetricPipeline first runs
+        its preprocess steps on the whole instances (they may read other fields, as the original's do)."""
+        task_data = [instance.get("task_data") or {} for instance in instances]
+        return self.evaluate([instance["prediction"] for instance in instances],
+                             [instance.get("references") or [] for instance in instances],
+                             [_as_dict(item) for item in task_data])
 
     def _finish_instance(self, scores: Dict[str, Any]) -> Dict[str, Any]:
         result = self.prefixed(scores)

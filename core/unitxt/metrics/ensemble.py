@@ -109,7 +109,7 @@ def win_rates(pairs: List[tuple], outcomes: List[float]) -> Dict[str, float]:
 class WeightedWinRateCorrelation(GlobalMetric):
     """Pairwise comparisons (task_data model_a, model_b; predictions and references signed outcomes, see
     _win_counts) turned into each model's win rate, predicted vs gold; reports their Pearson and Spearman
-    correlations (main: spearman_corr). An instance alone scores `loss` = |prediction - reference|."""
+    correlations (main: spearman_corr). An instance alone has no score (None), as in the original."""
 
     main_score = "spearman_corr"
     prediction_type = "Union[float, int]"
@@ -130,6 +130,11 @@ class WeightedWinRateCorrelation(GlobalMetric):
         x = [predicted[m] for m in models]
         y = [gold[m] for m in models]
         return {"pearson_corr": pearson(y, x), "spearman_corr": spearman(y, x)}
+
+    def _finish_instance(self, scores):
+        """As the original: an instance alone has no correlation, so its main score (and `score`) is None."""
+        main = self.score_prefix + self.main_score
+        return {"score": None, "score_name": main, main: None}
 
 
 # ---------------------------------------------------------------- reranking

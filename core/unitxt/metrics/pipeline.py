@@ -5,7 +5,7 @@ import threading
 from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
-from .base import Metric, MetricScores
+from .base import Metric, MetricScores, _as_dict
 from ..operator import Operator, SequentialOperator
 
 
@@ -17,7 +17,8 @@ class MetricPipeline(Metric):
 
     `preprocess_steps` see evaluation instances {"prediction", "references", "task_data"}; `postprocess_steps` see
     {"score": {"instance": {...}, "global": {...}}} (as in the metrics tutorial: Rename "score/global/f1" ...).
-    With main_score="score" the inner metric's main score stays the main score.
+    As the original: a pipeline's score_prefix replaces the inner metric's, and `score` / `score_name` name the inner
+    metric's (prefixed) main_score; main_score="score" keeps the inner metric's score under the name "score".
     """
 
     metric: Metric
@@ -30,6 +31,26 @@ class MetricPipeline(Metric):
         self.metric.set_confidence_interval_calculation(return_confidence_interval)
 
     def evaluate(self, predictions, references, task_data=None):
+        return self._evaluate_prepared(*self.prepared_inputs(predictions, references, task_data))
+
+    def evaluate_instances(self, instances):
+        """Stream instances: the preprocess steps see whole instances (fields besides prediction / references /
+        task_data, e.g. the records of eval_utils.evaluate), then the inner metric scores them."""
+        instances = [dict(instance) for instance in instances]
+        for instance in instances:
+            if "task_data" in instance:
+                instance["task_data"] = _as_dict(instance["task_data"])
+        if self.preprocess_steps:
+            instances = SequentialOperator(steps=list(self.preprocess_steps)).process_instances(instances)
+        for instance in instances:
+            if "prediction" not in instance:
+                raise MetricError(f"After its preprocess steps an instance has no 'prediction' (fields: "
+                                  f"{sorted(instance)}).", artifact=self.artifact_name, field="prediction")
+        return self._evaluate_prepared([i["prediction"] for i in instances],
+                                       [list(i.get("references") or []) for i in instances],
+                                       [i.get("task_data") or {} for i in instances])
+
+    def _evaluate_prepared(self, predictions, references, task_data):
         names = getattr(_NESTING, "names", None)
         if names is None:
             names = _NESTING.names = []
@@ -39,10 +60,21 @@ class MetricPipeline(Metric):
                               artifact=own, field="metric")
         names.append(own)
         try:
-            return _PipelineScores(self, self.metric.evaluate(*self.prepared_inputs(predictions, references,
-                                                                                     task_data)))
+            return _PipelineScores(self, self.inner_metric().evaluate(predictions, references, task_data))
         finally:
             names.pop()
+
+    def inner_metric(self) -> Metric:
+        """The inner metric, with the pipeline's score_prefix (when it has one) in place of its own."""
+        if not self.score_prefix or self.metric.score_prefix == self.score_prefix:
+            return self.metric
+        return self.metric.copy(score_prefix=self.score_prefix)  # afresh: the inner metric's settings may change
+
+    def main_score_name(self) -> str:
+        """The name `score` is copied from: the main score with the inner metric's prefix (not for "score")."""
+        if self.main_score in ("score", "score_name", "num_of_instances"):
+            return self.main_score
+        return (self.score_prefix or self.metric.score_prefix) + self.main_score
 
     def prepared_inputs(self, predictions, references, task_data=None) -> tuple:
         """(predictions, references, task_data) after the preprocess steps, as the inner metric gets them."""
@@ -96,18 +128,10 @@ def _post(pipeline: MetricPipeline, wrapped: List[Dict[str, Any]]) -> List[Dict[
 
 
 def _finish(pipeline: MetricPipeline, scores: Dict[str, Any]) -> Dict[str, Any]:
-    inner_main = scores.get("score_name")
-    result = pipeline.prefixed({k: v for k, v in scores.items() if k not in ("score", "score_name", "num_of_instances")})
-    named = pipeline.main_score
-    if named != "score" and named not in scores:  # the inner metric's own prefix applies, as the original
-        inner_prefix = getattr(pipeline.metric, "score_prefix", "") or ""
-        if f"{inner_prefix}{named}" in scores:
-            named = f"{inner_prefix}{named}"
-    main = pipeline.score_prefix + (inner_main if named == "score" else named)
+    result = {key: value for key, value in scores.items() if key != "num_of_instances"}
+    main = pipeline.main_score_name()
     result["score"] = result.get(main, scores.get("score"))
     result["score_name"] = main
     if f"{main}_ci_low" in result:
         result["score_ci_low"], result["score_ci_high"] = result[f"{main}_ci_low"], result[f"{main}_ci_high"]
-    elif "score_ci_low" in scores:
-        result["score_ci_low"], result["score_ci_high"] = scores["score_ci_low"], scores["score_ci_high"]
     return result

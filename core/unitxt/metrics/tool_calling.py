@@ -66,14 +66,16 @@ _JSON_TYPES = {
 }
 
 
-def schema_errors(schema: Any, value: Any, path: str = "arguments") -> List[str]:
-    """Violations of a JSON schema (the subset tool definitions use) by `value`, as readable messages."""
+def schema_errors(schema: Any, value: Any, path: str = "arguments", strict: bool = True) -> List[str]:
+    """Violations of a JSON schema (the subset tool definitions use) by `value`, as readable messages. `strict`
+    also refuses arguments a function's properties do not name (JSON Schema itself allows them unless
+    additionalProperties is false)."""
     if not isinstance(schema, dict):
         return [] if schema in (True, None) else [f"{path}: invalid schema {schema!r}"]
     errors: List[str] = []
     if "anyOf" in schema or "oneOf" in schema:
         options = schema.get("anyOf", schema.get("oneOf"))
-        if not any(not schema_errors(option, value, path) for option in options):
+        if not any(not schema_errors(option, value, path, strict) for option in options):
             errors.append(f"{path}: matches none of the allowed schemas")
     expected = schema.get("type")
     if expected is not None:
@@ -100,15 +102,15 @@ def schema_errors(schema: Any, value: Any, path: str = "arguments") -> List[str]
                 errors.append(f"{path}: missing required parameter '{name}'")
         for name, item in value.items():
             if name in properties:
-                errors.extend(schema_errors(properties[name], item, f"{path}.{name}"))
-            elif schema.get("additionalProperties") is False or (properties and "additionalProperties" not in schema
-                                                                 and path == "arguments"):
+                errors.extend(schema_errors(properties[name], item, f"{path}.{name}", strict))
+            elif schema.get("additionalProperties") is False or (strict and properties and path == "arguments"
+                                                                 and "additionalProperties" not in schema):
                 errors.append(f"{path}: unknown parameter '{name}'")
             elif isinstance(schema.get("additionalProperties"), dict):
-                errors.extend(schema_errors(schema["additionalProperties"], item, f"{path}.{name}"))
+                errors.extend(schema_errors(schema["additionalProperties"], item, f"{path}.{name}", strict))
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
         for position, item in enumerate(value):
-            errors.extend(schema_errors(schema["items"], item, f"{path}[{position}]"))
+            errors.extend(schema_errors(schema["items"], item, f"{path}[{position}]", strict))
     return errors
 
 
@@ -128,7 +130,9 @@ class ToolCallingMetric(InstanceMetric):
 
     main_score = "exact_match"
     prediction_type = "Any"
-    ci_scores = ["exact_match"]
+    ci_scores = ["exact_match", "tool_name_accuracy", "argument_name_recall", "argument_name_precision",
+                 "argument_value_precision", "argument_schema_validation"]
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py): CIs of every score
     reduction_map = {"mean": ["exact_match", "tool_name_accuracy", "argument_name_recall", "argument_name_precision",
                               "argument_value_precision", "argument_schema_validation"]}
 
@@ -155,8 +159,9 @@ class ToolCallingMetric(InstanceMetric):
                 return same / len(arguments)
             return 1.0 if not gold["arguments"] else 0.0
 
-        schemas = tool_schemas(task_data)
-        valid = predicted["name"] in schemas and not call_errors(predicted, schemas)
+        schemas = tool_schemas(task_data)  # plain JSON Schema validation of the arguments, as the original
+        valid = predicted["name"] in schemas and "__unparsable__" not in arguments and not schema_errors(
+            schemas[predicted["name"]], arguments, strict=False)
         return {
             "exact_match": float(_dumps(predicted) in {_dumps(gold) for gold in golds}),
             "tool_name_accuracy": float(str(predicted["name"]) in {str(gold["name"]) for gold in golds}),
@@ -190,28 +195,27 @@ class ReflectionToolCallingMetricSyntactic(InstanceMetric):
         return {"overall_valid": float(not problems), "explanations": "; ".join(problems) if problems else None}
 
 
-class MultiTurnToolCallingMetric(ReflectionToolCallingMetricSyntactic):
-    """Schema conformity of the tool calls of a multi-turn conversation (a list of calls per instance): the share
-    of conforming calls (`argument_schema_validation`) and whether all conform (`overall_valid`)."""
+class MultiTurnToolCallingMetric(InstanceMetric):
+    """Schema conformity of the tool calls of a multi-turn conversation (a list of calls per instance): the share of
+    calls whose function exists and whose arguments satisfy its JSON schema (`argument_schema_validation`)."""
 
     main_score = "argument_schema_validation"
     ci_scores = ["argument_schema_validation"]
-    reduction_map = {"mean": ["argument_schema_validation", "overall_valid"]}
+    ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
+    prediction_type = "Any"
 
     def compute(self, references, prediction, task_data):
         schemas = tool_schemas(task_data)
         calls = prediction if isinstance(prediction, list) else [prediction]
-        problems, valid = [], 0
+        if not calls:
+            raise MetricError(f"{type(self).__name__} needs at least one tool call per prediction (got an empty list)"
+                              ".", artifact=self.artifact_name, field="prediction")
+        valid = 0
         for call in calls:
-            try:
-                errors = call_errors(_tool_call(call, self, "prediction"), schemas)
-            except MetricError:
-                errors = [f"malformed tool call {str(call)[:80]!r}"]
-            valid += not errors
-            problems.extend(errors)
-        return {"argument_schema_validation": valid / len(calls) if calls else math.nan,
-                "overall_valid": float(bool(calls) and not problems),
-                "explanations": "; ".join(problems) if problems else None}
+            call = _tool_call(call, self, "prediction")
+            valid += call["name"] in schemas and "__unparsable__" not in call["arguments"] and not schema_errors(
+                schemas[call["name"]], call["arguments"], strict=False)
+        return {"argument_schema_validation": valid / len(calls)}
 
 
 class ReflectionToolCallingMetric(ReflectionToolCallingMetricSyntactic):
@@ -287,13 +291,14 @@ class KeyValueExtraction(GlobalMetric):
     def scores_of_totals(self, totals, exact, keys=None):
         np = _np()
         gold_keys = sorted({key for part, key in keys if part == "gold"}, key=str)
-        sums = keyed_columns(totals, keys, "value", gold_keys)
-        counts = keyed_columns(totals, keys, "seen", gold_keys)
-        reference_keys = set(gold_keys)
-        illegal = np.zeros(totals.shape[0])
-        for column, (part, key) in enumerate(keys):
-            if part == "predicted" and key not in reference_keys:
-                illegal += totals[:, column]
+        # as the original, per resample (and per instance alone): only the keys of its references are scored, and a
+        # predicted key is legal when one of its references has it
+        in_references = keyed_columns(totals, keys, "gold", gold_keys) > 0
+        sums = np.where(in_references, keyed_columns(totals, keys, "value", gold_keys), 0.0)
+        counts = np.where(in_references, keyed_columns(totals, keys, "seen", gold_keys), 0.0)
+        predicted_keys = sorted({key for part, key in keys if part == "predicted"}, key=str)
+        predicted = keyed_columns(totals, keys, "predicted", predicted_keys)
+        illegal = (predicted * (keyed_columns(totals, keys, "gold", predicted_keys) == 0)).sum(axis=1)
         total = totals[:, keys.index(("keys", "all"))]
         name = self.metric.main_score
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -306,6 +311,17 @@ class KeyValueExtraction(GlobalMetric):
             result[f"{name}_legal_keys_in_predictions"] = np.where(total > 0, 1 - illegal / np.maximum(total, 1),
                                                                    0.0)
         return result
+
+
+    def _finish_instance(self, scores: Dict[str, Any]) -> Dict[str, Any]:
+        """As the original scores one instance alone: no per-key entries for keys its reference lacks, and None
+        scores when its reference has no key (the original's computation fails there)."""
+        result = super()._finish_instance(scores)
+        main = self.score_prefix + self.main_score
+        if _is_nan(result.get(main)):
+            return {"score": None, "score_name": main, main: None}
+        per_key = f"{self.score_prefix}{self.metric.main_score}_"
+        return {key: value for key, value in result.items() if not (key.startswith(per_key) and _is_nan(value))}
 
 
 def flatten_tool_call(value: Any, parent: str = "", sep: str = ".") -> Dict[str, Any]:

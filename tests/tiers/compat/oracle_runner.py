@@ -2,6 +2,8 @@
 
 stdin: a JSON list of jobs {"kind": "metric"|"processor", "name", "predictions", "references", "task_data"} (a metric
 job may add "overrides": {field: value} set on the metric, and "seed": the global seed for its run), or
+{"kind": "metric_stream", "name", "instances": [...]} (the metric run as a stream operator over whole instances, as
+eval_utils.evaluate runs it: fields besides prediction / references / task_data reach its preprocess steps), or
 {"kind": "operator", "artifact": {...JSON...}, "instances": [...]} / {..., "per_instance": false, "streams": {...}}, or
 {"kind": "card", "card": <catalog name>, "sources": [{"path", "name", "data_dir", "splits": {split: rows}}]};
 argv[1]: the file that receives a JSON list of results {"instances": [...], "global": {...}} or {"error": "..."}
@@ -38,6 +40,15 @@ def run_metric(job):
     finally:
         if job.get("seed") is not None:
             get_settings().seed = 42
+    return {"instances": [output["score"]["instance"] for output in outputs], "global": outputs[0]["score"]["global"]}
+
+
+def run_metric_stream(job):
+    from unitxt.artifact import fetch_artifact
+    from unitxt.stream import MultiStream
+
+    metric, _ = fetch_artifact(job["name"])
+    outputs = list(metric(MultiStream.from_iterables({"test": job["instances"]}, copying=True))["test"])
     return {"instances": [output["score"]["instance"] for output in outputs], "global": outputs[0]["score"]["global"]}
 
 
@@ -188,7 +199,8 @@ def main():
     results = []
     for job in json.load(sys.stdin):
         try:
-            runner = {"metric": run_metric, "processor": run_processor, "results": run_results,
+            runner = {"metric": run_metric, "metric_stream": run_metric_stream, "processor": run_processor,
+                      "results": run_results,
                       "operator": run_operator, "card": run_card}[job["kind"]]
             results.append(runner(job))
         except Exception as error:  # noqa: BLE001

@@ -18,8 +18,8 @@ from .test_catalog_loads import oracle_catalog_folder
 ROOT = Path(__file__).resolve().parents[3]
 SOURCES = ROOT / "scripts" / "catalog_sources"
 # the sources that add these names (and the names of the others they add that are not metrics of the original)
-SOURCE_FILES = ("judges_direct", "metrics_rag_legacy", "judges_rating_legacy", "metrics_model_extra",
-                "metrics_multi_turn", "operators_judge_data")
+SOURCE_FILES = ("judges_direct", "metrics_rag_legacy", "metrics_rag_lexical", "judges_rating_legacy",
+                "metrics_model_extra", "metrics_multi_turn", "operators_judge_data")
 
 
 def _added_names():

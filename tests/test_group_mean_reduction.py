@@ -89,3 +89,16 @@ def test_unknown_reduction_is_a_value_error():
 def test_missing_group_id_is_a_clear_error():
     with pytest.raises(AssertionError, match="group_id"):
         apply_metric(metric=GroupMedianAccuracy(), predictions=["a"], references=[["a"]], task_data=[{"kind": "x"}])
+
+
+def test_group_metrics_expose_the_original_reduction_map():
+    """Code written for the original reads a group metric's aggregation from `reduction_map`."""
+    from unitxt.catalog import fetch_artifact
+
+    metric = fetch_artifact("metrics.robustness.fixed_group_pdr_paraphrase_accuracy")[0]
+    name, function, resample_groups = metric.reduction_map["group_mean"]["agg_func"]
+    assert (name, resample_groups, metric.subgroup_column) == ("pdr_paraphrase", True, "variant_type")
+    assert function({"original": [1.0, 1.0], "paraphrase": [0.5]}) == pytest.approx(0.5)
+    name, function, resample_groups = fetch_artifact("metrics.robustness.group_mean_accuracy")[0].reduction_map[
+        "group_mean"]["agg_func"]
+    assert (name, resample_groups, function([1.0, float("nan"), 0.0])) == ("mean", False, 0.5)

@@ -309,3 +309,18 @@ for _aggregation, _part in _AGGREGATION_CLASS_NAMES.items():
     for _base, _suffix in ((Accuracy, "Accuracy"), (StringContainment, "StringContainment")):
         _name = f"FixedGroup{_part}{_suffix}"
         globals()[_name] = _variant_metric(_base, _aggregation, _name)
+
+
+def _expose_original_reduction_map() -> None:
+    """The original's classes declare their aggregation as `reduction_map = {"group_mean": {"agg_func": [name,
+    function, resample groups]}}`; code written for it reads that attribute. Ours score through _GroupScores, so the
+    map is descriptive here (the same name, function and resampling unit)."""
+    from .group_reduction import nan_mean
+
+    for cls in [value for value in globals().values() if isinstance(value, type) and issubclass(value, _GroupMetric)
+                and value is not _GroupMetric]:
+        function = nan_mean if cls.aggregation == "mean" else AGGREGATIONS[cls.aggregation]
+        cls.reduction_map = {"group_mean": {"agg_func": [cls.aggregation, function, cls.fixed_groups]}}
+
+
+_expose_original_reduction_map()

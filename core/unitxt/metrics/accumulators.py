@@ -341,7 +341,9 @@ class _PipelineKind:
 
     def __init__(self, accumulator: "MetricAccumulator"):
         self.metric = accumulator.metric
-        self.inner = MetricAccumulator(self.metric.metric, f"{accumulator.label}>inner", accumulator.resamples > 0)
+        # the inner metric as the in-memory path scores it (the pipeline's score_prefix in place of its own)
+        self.inner = MetricAccumulator(self.metric.inner_metric(), f"{accumulator.label}>inner",
+                                       accumulator.resamples > 0)
 
     def add(self, predictions, references, task_data, buckets):
         prepared = self.metric.prepared_inputs(predictions, references, [task_data[i] for i in range(len(predictions))])

@@ -23,11 +23,14 @@ class GroupReductionError(MetricError, AssertionError):
 
 
 def nan_mean(values: Any) -> float:
-    """Mean of the non-NaN values (NaN when there are none): the group aggregation of "mean"."""
+    """Mean of the non-NaN values (NaN when there are none), rounded as numpy's nanmean (NaNs summed as 0, then divided
+    by the count): the original's group aggregation of "mean"; the BCa bias step compares resample means with it
+    exactly, so the rounding matters."""
     np = _np()
     values = np.asarray(values, dtype=np.float64)
-    values = values[~np.isnan(values)]
-    return float(values.mean()) if values.size else math.nan
+    missing = np.isnan(values)
+    count = int((~missing).sum())
+    return float(np.where(missing, 0.0, values).sum() / count) if count else math.nan
 
 
 def check_group_reduction(metric: Any) -> None:
@@ -99,28 +102,28 @@ class GroupedScores(MetricScores):
         return f"{'fixed_' if self.fixed else ''}group_{self.name}_{self.metric.score_prefix}{name}"
 
     def group_scores(self, positions: Any, name: str) -> Any:
-        """One aggregate per group present among `positions`, groups in order of first appearance."""
+        """One aggregate per group present among `positions`, groups in sorted order (the original's)."""
         np = _np()
         members: Dict[str, Dict[str, List[float]]] = {}
         values = self.values[name]
         for position in positions:
             by_subgroup = members.setdefault(self.groups[position], {})
             by_subgroup.setdefault(self.subgroups[position], []).append(float(values[position]))
-        return np.asarray([self._aggregate(scores) for scores in members.values()], dtype=np.float64)
+        return np.asarray([self._aggregate(members[group]) for group in sorted(members)], dtype=np.float64)
 
     def _aggregate(self, scores: Dict[str, List[float]]) -> float:
         if self.uses_subgroups:
             return float(self.function(scores))
-        return float(self.function(scores.get("default", [])))
+        return float(self.function([value for values in scores.values() for value in values]))
 
     def regrouped(self, positions: Any, name: str, idx: Any) -> Any:
-        """Mean over groups of the group aggregates, for every resample row of instance positions (the groups are
-        re-formed in each row); the mean aggregation in closed form, any other per row."""
+        """Mean over groups of the group aggregates for every resample row of instance positions (the groups are
+        re-formed in each row): the mean aggregation in closed form, any other per row."""
         np = _np()
         if self.function is not nan_mean or self.uses_subgroups:
             return np.asarray([nan_mean(self.group_scores(positions[row], name)) for row in idx], dtype=np.float64)
-        codes: Dict[str, int] = {}
-        group_codes = np.asarray([codes.setdefault(self.groups[p], len(codes)) for p in positions], dtype=np.int64)
+        codes = {group: code for code, group in enumerate(sorted(set(self.groups[p] for p in positions)))}
+        group_codes = np.asarray([codes[self.groups[p]] for p in positions], dtype=np.int64)
         values = self.values[name][positions]
         n_groups, rows = len(codes), idx.shape[0]
         taken, taken_codes = values[idx], group_codes[idx]
@@ -134,55 +137,65 @@ class GroupedScores(MetricScores):
             present = (counts > 0).sum(axis=1)
             return np.where(present > 0, np.nansum(means, axis=1) / np.maximum(present, 1), np.nan)
 
+    def _interval(self, positions: Any, name: str, units: Any, point: float) -> Optional[tuple]:
+        """The original's interval of a group score: scipy's bootstrap (the metric's ci_method, BCa by default) over
+        the group scores (fixed groups) or the instances (groups re-formed per resample), NaN resample and
+        leave-one-out values replaced by draws from the others; None when every unit value is equal."""
+        from ..settings_utils import settings
+        from .intervals import MAX_JACKKNIFE_INDICES, _mean_jackknife
+        from .kernels.bca import bootstrap_seed, interval_from_distribution, replace_nan_by_draws
+        from .kernels.bootstrap import resample_indices, resampled_mean
+
+        np = _np()
+        metric = self.metric
+        present = units[~np.isnan(units)]
+        if present.size and np.all(present == present[0]):
+            return None
+        seed = bootstrap_seed(int(settings.seed))
+        count = len(units)
+        samples = [resampled_mean(units, idx) if self.fixed else self.regrouped(positions, name, idx)
+                   for idx in resample_indices(count, metric.resolved_n_resamples(), seed=seed)]
+        distribution = replace_nan_by_draws(np.concatenate(samples), seed)
+        leave_one_out = None
+        if str(metric.ci_method).lower() == "bca":
+            if self.fixed:
+                leave_one_out = _mean_jackknife(units)
+            else:
+                columns = np.arange(count - 1, dtype=np.int64)
+                step = max(1, MAX_JACKKNIFE_INDICES // max(1, count - 1))
+                parts = []
+                for start in range(0, count, step):  # row j: every instance but j, in bounded chunks
+                    left_out = np.arange(start, min(count, start + step))[:, None]
+                    parts.append(self.regrouped(positions, name, columns[None, :] + (columns[None, :] >= left_out)))
+                leave_one_out = np.concatenate(parts)
+            leave_one_out = replace_nan_by_draws(leave_one_out, seed)
+        low, high = interval_from_distribution(distribution, point, leave_one_out, metric.confidence_level,
+                                               metric.ci_method)
+        return float(low), float(high)
+
     def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
+        np = _np()
         positions = self._positions(positions)
         if len(positions) == 0:
             return {}
         metric = self.metric
         result: Dict[str, Any] = {}
-        ci_names = [name for name in (metric.ci_scores or []) if name in self.fields]
+        ci_names = [name for name in (metric.ci_scores or []) if name in self.fields]  # the original: ci_scores only
         for name in self.fields:
             full = self.global_name(name)
             group_scores = self.group_scores(positions, name)
             result[full] = nan_mean(group_scores)
-            if with_ci and name in ci_names:
-                interval = self._interval(positions, name, group_scores, result[full])
-                if interval is not None:
-                    result[f"{full}_ci_low"], result[f"{full}_ci_high"] = interval
+            if not (with_ci and name in ci_names and metric.resolved_n_resamples() > 1):
+                continue
+            units = group_scores if self.fixed else self.values[name][positions]
+            if len(units) < 2:
+                continue
+            interval = self._interval(positions, name, np.asarray(units, dtype=np.float64), result[full])
+            if interval is not None:
+                result[f"{full}_ci_low"], result[f"{full}_ci_high"] = interval
         main = self.global_name(metric.main_score)
         result["score"], result["score_name"] = result[main], main
         if f"{main}_ci_low" in result:
             result["score_ci_low"], result["score_ci_high"] = result[f"{main}_ci_low"], result[f"{main}_ci_high"]
         result["num_of_instances"] = int(len(positions))
         return result
-
-    def _interval(self, positions: Any, name: str, group_scores: Any, point: float) -> Optional[tuple]:
-        """The original's CI of a group score: a bootstrap (the metric's ci_method, BCa by default) of the group
-        scores (fixed groups) or of the instances, regrouped in each resample; NaN resamples are replaced by draws
-        from the others; none when the resampled values are all equal."""
-        from ..settings_utils import settings
-        from .intervals import metric_intervals
-        from .kernels.bca import bootstrap_seed
-        from .kernels.bootstrap import resample_indices, resampled_mean
-
-        np = _np()
-        metric = self.metric
-        n_resamples = metric.resolved_n_resamples()
-        statistic: Callable[[Any], Dict[str, Any]]
-        if self.fixed:
-            units = np.asarray(group_scores, dtype=np.float64)
-            statistic = lambda idx: {name: resampled_mean(units, idx)}  # noqa: E731
-        else:
-            units = self.values[name][positions]
-            statistic = lambda idx: {name: self.regrouped(positions, name, idx)}  # noqa: E731
-        unit_scores = MetricScores(metric, [{name: v} for v in units.tolist()], statistic, len(units))
-        if self.fixed:
-            unit_scores.mean_values = {name: units}
-        present = units[~np.isnan(units)]
-        if n_resamples < 2 or len(units) < 2 or present.size == 0 or np.all(present == present[0]):
-            return None
-        seed = int(settings.seed)
-        rows = [statistic(idx)[name] for idx in resample_indices(len(units), n_resamples, seed=bootstrap_seed(seed))]
-        unit_positions = np.arange(len(units), dtype=np.int64)
-        return metric_intervals(unit_scores, unit_positions, {name: point}, {name: np.concatenate(rows)},
-                                metric.confidence_level, seed, style="instance")[name]

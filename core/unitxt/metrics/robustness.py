@@ -5,34 +5,25 @@ and regroup. The `fixed_group_<agg>_<metric>` variants treat groups as fixed uni
 may compare the subgroups given by task_data `variant_type` ("original" vs "paraphrase"): mean of one subgroup,
 performance drop rate (PDR, 1 - paraphrase mean / original mean), Cohen's h between the two proportions and Hedges'
 g between the two samples (both normalised to [-1, 1]), or their absolute values. Global names follow the original
-system: `[fixed_]group_<agg>_<score>` (e.g. fixed_group_pdr_paraphrase_accuracy); CIs by its procedure (scipy's
-bootstrap, BCa by default, over the group scores or the instances).
+system: `[fixed_]group_<agg>_<score>` (e.g. fixed_group_pdr_paraphrase_accuracy). Each class declares the original's
+group_mean reduction_map; metrics/group_reduction.py scores it (CIs by the original's procedure).
 """
 
 import math
-from typing import Any, Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from ..errors import MetricError
-from .base import InstanceMetric, MetricScores
+from .base import InstanceMetric
 from .classification import Accuracy, StringContainment
+from .group_reduction import nan_mean
 from .string_match import TokenOverlap
 from ..lazy_imports import numpy_module as _np
-
-
-def _nan_mean(values: Any) -> float:
-    """numpy's nanmean (NaNs summed as 0 in place, then divided by the count): the same rounding as the original's,
-    so resample means compare with it exactly in the BCa bias correction."""
-    np = _np()
-    values = np.asarray(values, dtype=np.float64)
-    missing = np.isnan(values)
-    count = int((~missing).sum())
-    return float(np.where(missing, 0.0, values).sum() / count) if count else math.nan
 
 
 # ---------------------------------------------------------------- group aggregations (documented formulas)
 def subgroup_mean(scores: Dict[str, List[float]], subgroup: str) -> float:
     """Mean score of one subgroup of a group (NaN when the group has none)."""
-    return _nan_mean(scores.get(subgroup, []))
+    return nan_mean(scores.get(subgroup, []))
 
 
 def _control_and_comparison(scores: Dict[str, List[float]]):
@@ -104,124 +95,6 @@ AGGREGATIONS: Dict[str, Callable[[Dict[str, List[float]]], float]] = {
 }
 
 
-# ---------------------------------------------------------------- scores
-class _GroupScores(MetricScores):
-    """Instance scores of the inner metric; global scores aggregate per group (and resample groups or instances)."""
-
-    def __init__(self, metric: "_GroupMetric", instance_scores: List[Dict[str, Any]], groups: List[str],
-                 subgroups: List[str]):
-        super().__init__(metric, instance_scores, lambda idx: {}, len(instance_scores))
-        np = _np()
-        self.groups, self.subgroups = groups, subgroups
-        self.fields = metric.score_fields()
-        self.values = {name: np.asarray([_number(scores.get(name)) for scores in instance_scores], dtype=np.float64)
-                       for name in self.fields}
-
-    def _group_scores(self, positions: Any, name: str) -> Any:
-        """One aggregate per group present among `positions` (groups in sorted order)."""
-        np = _np()
-        metric: _GroupMetric = self.metric
-        members: Dict[str, Dict[str, List[float]]] = {}
-        values = self.values[name]
-        for position in positions:
-            by_subgroup = members.setdefault(self.groups[position], {})
-            by_subgroup.setdefault(self.subgroups[position], []).append(float(values[position]))
-        return np.asarray([metric.aggregate(members[group]) for group in sorted(members)], dtype=np.float64)
-
-    def _regrouped_means(self, positions: Any, name: str, idx: Any) -> Any:
-        """Mean of group means for every resample row of instance positions (groups re-formed per row)."""
-        np = _np()
-        codes = {group: code for code, group in enumerate(sorted(set(self.groups[p] for p in positions)))}
-        group_codes = np.asarray([codes[self.groups[p]] for p in positions], dtype=np.int64)
-        values = self.values[name][positions]
-        n_groups, rows = len(codes), idx.shape[0]
-        taken, taken_codes = values[idx], group_codes[idx]
-        valid = ~np.isnan(taken)
-        flat = (taken_codes + (np.arange(rows, dtype=np.int64) * n_groups)[:, None]).ravel()
-        sums = np.bincount(flat, weights=np.where(valid, taken, 0.0).ravel(), minlength=rows * n_groups)
-        counts = np.bincount(flat, weights=valid.ravel().astype(np.float64), minlength=rows * n_groups)
-        sums, counts = sums.reshape(rows, n_groups), counts.reshape(rows, n_groups)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
-            present = (counts > 0).sum(axis=1)
-            return np.where(present > 0, np.nansum(means, axis=1) / np.maximum(present, 1), np.nan)
-
-    def _interval(self, positions: Any, name: str, units: Any, theta_hat: float) -> Optional[tuple]:
-        """The original's interval of a group score: scipy's bootstrap (the metric's ci_method, BCa by default) over
-        the group scores (fixed groups) or the instances (groups re-formed per resample), NaN resample and
-        leave-one-out values replaced by draws from the others; None when every unit value is equal."""
-        from .intervals import MAX_JACKKNIFE_INDICES, _mean_jackknife
-        from .kernels.bca import bootstrap_seed, interval_from_distribution, replace_nan_by_draws
-        from .kernels.bootstrap import resample_indices, resampled_mean
-        from ..settings_utils import settings
-
-        np = _np()
-        metric: _GroupMetric = self.metric
-        present = units[~np.isnan(units)]
-        if present.size and np.all(present == present[0]):
-            return None
-        seed = bootstrap_seed(int(settings.seed))
-        count = len(units)
-        samples = []
-        for idx in resample_indices(count, metric.resolved_n_resamples(), seed=seed):
-            samples.append(resampled_mean(units, idx) if metric.fixed_groups
-                           else self._regrouped_means(positions, name, idx))
-        distribution = replace_nan_by_draws(np.concatenate(samples), seed)
-        leave_one_out = None
-        if str(metric.ci_method).lower() == "bca":
-            if metric.fixed_groups:
-                leave_one_out = _mean_jackknife(units)
-            else:
-                columns = np.arange(count - 1, dtype=np.int64)
-                step = max(1, MAX_JACKKNIFE_INDICES // max(1, count - 1))
-                parts = []
-                for start in range(0, count, step):  # row j: every instance but j, in bounded chunks
-                    left_out = np.arange(start, min(count, start + step))[:, None]
-                    rows = columns[None, :] + (columns[None, :] >= left_out)
-                    parts.append(self._regrouped_means(positions, name, rows))
-                leave_one_out = np.concatenate(parts)
-            leave_one_out = replace_nan_by_draws(leave_one_out, seed)
-        low, high = interval_from_distribution(distribution, theta_hat, leave_one_out, metric.confidence_level,
-                                               metric.ci_method)
-        return float(low), float(high)
-
-    def global_scores(self, positions: Optional[Any] = None, with_ci: bool = True) -> Dict[str, Any]:
-        np = _np()
-        positions = self._positions(positions)
-        if len(positions) == 0:
-            return {}
-        metric: _GroupMetric = self.metric
-        result: Dict[str, Any] = {}
-        ci_names = [name for name in metric.resolved_ci_scores() if name in self.fields]
-        n_resamples = metric.resolved_n_resamples()
-        for name in self.fields:
-            full = metric.global_name(name)
-            group_scores = self._group_scores(positions, name)
-            result[full] = _nan_mean(group_scores)
-            if not (with_ci and name in ci_names and n_resamples > 1):
-                continue
-            units = group_scores if metric.fixed_groups else self.values[name][positions]
-            if len(units) < 2:
-                continue
-            interval = self._interval(positions, name, np.asarray(units, dtype=np.float64), result[full])
-            if interval is not None:
-                result[f"{full}_ci_low"], result[f"{full}_ci_high"] = interval
-        main = metric.global_name(metric.main_score)
-        result["score"], result["score_name"] = result[main], main
-        if f"{main}_ci_low" in result:
-            result["score_ci_low"], result["score_ci_high"] = result[f"{main}_ci_low"], result[f"{main}_ci_high"]
-        result["num_of_instances"] = int(len(positions))
-        return result
-
-
-def _number(value: Any) -> float:
-    if value is None:
-        return math.nan
-    if isinstance(value, list) and len(value) == 1:
-        value = value[0]
-    return float(value)
-
-
 class _GroupMetric(InstanceMetric):
     """Base of group metrics: instance scores from the inner metric class (mixed in after this one)."""
 
@@ -233,37 +106,11 @@ class _GroupMetric(InstanceMetric):
     def score_fields(self) -> List[str]:
         return [self.main_score]
 
-    def global_name(self, name: str) -> str:
-        return f"{'fixed_' if self.fixed_groups else ''}group_{self.aggregation}_{self.score_prefix}{name}"
-
-    def aggregate(self, scores: Dict[str, List[float]]) -> float:
-        if self.aggregation == "mean":
-            return _nan_mean([value for values in scores.values() for value in values])
-        return AGGREGATIONS[self.aggregation](scores)
-
     def verify(self) -> None:
         super().verify()
         if self.aggregation != "mean" and self.aggregation not in AGGREGATIONS:
             raise MetricError(f"Unknown group aggregation {self.aggregation!r}; use mean, "
                               f"{', '.join(AGGREGATIONS)}.", artifact=type(self).__name__, field="aggregation")
-
-    def score(self, predictions, references, task_data) -> MetricScores:
-        groups, subgroups = [], []
-        for index, data in enumerate(task_data):
-            if not isinstance(data, dict) or "group_id" not in data:
-                raise MetricError(f"{type(self).__name__} needs task_data with a 'group_id' (instance {index} has "
-                                  f"{sorted(data) if isinstance(data, dict) else data!r}).",
-                                  artifact=self.artifact_name, field="task_data")
-            groups.append(str(data["group_id"]))
-            if self.subgroup_column is not None:
-                if self.subgroup_column not in data:
-                    raise MetricError(f"{type(self).__name__} needs task_data field '{self.subgroup_column}' "
-                                      f"(instance {index}).", artifact=self.artifact_name, field="task_data")
-                subgroups.append(str(data[self.subgroup_column]))
-            else:
-                subgroups.append("default")
-        instance_scores = self.compute_all(predictions, references, task_data)
-        return _GroupScores(self, instance_scores, groups, subgroups)
 
 
 # ---------------------------------------------------------------- the catalog's group metrics
@@ -311,16 +158,15 @@ for _aggregation, _part in _AGGREGATION_CLASS_NAMES.items():
         globals()[_name] = _variant_metric(_base, _aggregation, _name)
 
 
-def _expose_original_reduction_map() -> None:
-    """The original's classes declare their aggregation as `reduction_map = {"group_mean": {"agg_func": [name,
-    function, resample groups]}}`; code written for it reads that attribute. Ours score through _GroupScores, so the
-    map is descriptive here (the same name, function and resampling unit)."""
-    from .group_reduction import nan_mean
-
+def _declare_reduction_maps() -> None:
+    """Each class's aggregation as the original declares it, `reduction_map = {"group_mean": {"agg_func": [name,
+    function, resample groups], "score_fields": [...]}}`: InstanceMetric scores such a map (metrics/group_reduction.py),
+    and code written for the original reads it."""
     for cls in [value for value in globals().values() if isinstance(value, type) and issubclass(value, _GroupMetric)
                 and value is not _GroupMetric]:
         function = nan_mean if cls.aggregation == "mean" else AGGREGATIONS[cls.aggregation]
-        cls.reduction_map = {"group_mean": {"agg_func": [cls.aggregation, function, cls.fixed_groups]}}
+        cls.reduction_map = {"group_mean": {"agg_func": [cls.aggregation, function, cls.fixed_groups],
+                                            "score_fields": cls.score_fields(cls)}}
 
 
-_expose_original_reduction_map()
+_declare_reduction_maps()

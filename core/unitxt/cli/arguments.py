@@ -39,19 +39,19 @@ def parse_key_values(text: str) -> Dict[str, Any]:
     return result
 
 
-def key_values_or_json(text: Optional[str]) -> Union[Dict[str, Any], Any]:
+def key_values_or_json(value: Optional[str]) -> Union[Dict[str, Any], Any]:
     """`k=v,...` pairs (when there is a '=' and no '{') or JSON; JSON-looking text that does not parse is refused."""
-    if text is None:
+    if value is None:
         return None
-    if "=" in text and "{" not in text:
-        return parse_key_values(text)
+    if "=" in value and "{" not in value:
+        return parse_key_values(value)
     try:
-        return json.loads(text)
+        return json.loads(value)
     except json.JSONDecodeError:
-        if text.strip().startswith(("{", "[")):
-            raise argparse.ArgumentTypeError(f"Invalid JSON: '{text}'. Hint: use double quotes for JSON strings "
+        if value.strip().startswith(("{", "[")):
+            raise argparse.ArgumentTypeError(f"Invalid JSON: '{value}'. Hint: use double quotes for JSON strings "
                                              "and check the syntax.") from None
-        return text
+        return value
 
 
 def split_tasks(text: str) -> List[str]:

@@ -287,6 +287,21 @@ def _unknown_name_error(name: str) -> CatalogError:
                         f"Searched: {searched}.", artifact=name)
 
 
+def peek_in_catalogs(name: str) -> Any:
+    """The cached data of `name` from the first catalog holding it, for readers that never change it; None when no
+    catalog does (one path check per catalog: no close-match search, as an unknown-name error makes)."""
+    validate_catalog_name(name)
+    for catalog in get_catalogs():
+        try:
+            return catalog.peek_data(name)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except CatalogError:  # an embedded catalog says so for a name it lacks; other errors stand
+            if name in catalog:
+                raise
+    return None
+
+
 def find_in_catalogs(name: str, private_copy: bool = True) -> Tuple[Any, LocalCatalog]:
     """The raw JSON data of a catalog entry and the catalog holding it. With `private_copy=False` the data is the
     catalog's cached object, for readers that never change it (a copy of a large entry costs milliseconds)."""

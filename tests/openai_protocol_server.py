@@ -7,7 +7,8 @@ user message, or the prompt, prefixed by "echo: "). A `Reply` can also set an HT
 finish reason and token log-probs, and behave badly on purpose (hostile servers for the hardening tests): replace the
 message content (`content`: None, an int, a list), drop log-probs, send another JSON `body`, send `raw` bytes and
 close (a truncated answer), send the answer one byte every `drip` seconds, add `headers` (a 302's Location).
-`fail_next(n, status)` makes the next n requests fail whatever the answer says.
+`fail_next(n, status)` makes the next n requests fail whatever the answer says. The files and batches endpoints
+(OpenAI's Batch API) are served by `server.batches` (tests/openai_protocol_batches.py).
 Every request body is recorded (`requests`, `count`), with the largest number of requests served at once
 (`max_in_flight`). Tokens are whitespace-separated words (a leading space belongs to the word), log-probs come from
 `token_logprob(token, request)` (default: -0.1 per character), and the top alternatives are the token itself plus
@@ -22,6 +23,8 @@ import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, List, Optional, Union
+
+from tests.openai_protocol_batches import BatchService
 
 
 @dataclass
@@ -84,6 +87,7 @@ class OpenAIProtocolServer:
         self._special = threading.local()  # the reply of this handler thread that needs raw sending
         self._server: Optional[ThreadingHTTPServer] = None
         self._thread: Optional[threading.Thread] = None
+        self.batches = BatchService(self)
 
     # ------------------------------------------------------------------ control
     @property
@@ -149,18 +153,26 @@ class OpenAIProtocolServer:
             content.append({"token": token, "logprob": value, "bytes": None, "top_logprobs": alternatives[:top]})
         return content
 
+    def answer_for_batch(self, path: str, request: Dict[str, Any]) -> Any:
+        """(status, body) of one request of a batch: the scripted answer, without transport effects."""
+        status, body = self._answer(path, request, in_batch=True)
+        return status, body
+
     def respond(self, path: str, request: Dict[str, Any]) -> Any:
         """(status, body) for one request."""
         with self._lock:
             failure = self._failures.pop(0) if self._failures else None
         if failure is not None:
             return failure, {"error": {"message": "scripted failure", "code": failure}}
+        return self._answer(path, request)
+
+    def _answer(self, path: str, request: Dict[str, Any], in_batch: bool = False) -> Any:
         reply = self.answer(request)
         if not isinstance(reply, Reply):
             reply = Reply(text=str(reply))
-        if reply.delay:
+        if reply.delay and not in_batch:
             time.sleep(reply.delay)
-        if reply.raw is not None or reply.drip or reply.headers:
+        if (reply.raw is not None or reply.drip or reply.headers) and not in_batch:
             self._special.reply = reply
         if reply.body != "__protocol__":
             return reply.status, reply.body
@@ -212,10 +224,19 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
 
+    def do_GET(self) -> None:
+        handled = self.server_owner.batches.handle("GET", self.path.split("?")[0], self.headers, b"")
+        if handled is None:
+            return self._send(404, {"error": {"message": f"unknown path {self.path}"}})
+        self._send(*handled)
+
     def do_POST(self) -> None:
         owner = self.server_owner
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
+        handled = owner.batches.handle("POST", self.path.split("?")[0], self.headers, raw)
+        if handled is not None:
+            return self._send(*handled)
         try:
             request = json.loads(raw or b"{}")
         except json.JSONDecodeError:
@@ -246,7 +267,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
-        payload = json.dumps(body).encode("utf-8")
+        payload = body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
         if special is not None and special.drip:
             head = (f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\nContent-Length: {len(payload)}"
                     f"\r\n\r\n").encode("ascii")

@@ -24,6 +24,7 @@ _DEFAULTS: Dict[str, Any] = {
     "max_connection_retries": 3,  # attempts of a network call that fails (retry_connection_with_exponential_backoff)
     "default_provider": "watsonx",
     "inference_cache_dir": None,
+    "inference_batch": False,  # UNITXT_INFERENCE_BATCH=1: engines with a provider batch API use it (half price)
     "inference_engine": None,
     # metrics computed by a unitxt metrics service (unitxt-metrics-service) instead of locally: a JSON list of
     # catalog names (UNITXT_REMOTE_METRICS) and the service's compute URL (UNITXT_REMOTE_METRICS_ENDPOINT,

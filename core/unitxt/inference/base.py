@@ -219,6 +219,8 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
 
             runner = self._infer_log_probs if mode == "log_probs" else self._infer
             self._on_result = store
+            self._missing_rows = missing  # the caller's row of each request (batch mode names failed rows by it)
+            self._missing_keys = [keys[index] for index in missing] if keys else None
             try:
                 produced = runner([inputs[i] for i in missing], [rows[i] for i in missing])
             except UnitxtError as error:
@@ -228,6 +230,7 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
                 raise self.name_the_row(wrapped, missing, outputs) from error
             finally:
                 self._on_result = None
+                self._missing_rows = self._missing_keys = None
                 if cache is not None:
                     cache.flush()
             for position, output in enumerate(produced):
@@ -258,6 +261,14 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
 
     def cache_input_key(self, item: EngineInput, row: Dict[str, Any]) -> str:
         return item.key()
+
+    def request_keys(self, inputs: List[EngineInput], rows: List[Dict[str, Any]], mode: str = "generate"
+                     ) -> List[str]:
+        """The cache key of each request (also when use_cache is off: batch mode names its requests by them)."""
+        from .cache import InferenceCache
+
+        settings_key = json.dumps([mode, self.cache_settings()], sort_keys=True, default=str)
+        return [InferenceCache.make_key(settings_key, self.cache_input_key(item, row)) for item, row in zip(inputs, rows)]
 
     def forget_answers(self, dataset: Any, mode: str = "generate") -> int:
         """Drop the cached answers of these rows (a judge calls it for answers it could not read, so the next run

@@ -170,11 +170,12 @@ class JSONHTTPClient:
             return f"http://{self.host}:{self.port}{url}"
         return url
 
-    def _read_body(self, response: http.client.HTTPResponse, url: str) -> bytes:
+    def _read_body(self, response: http.client.HTTPResponse, url: str, max_bytes: Optional[int] = None) -> bytes:
+        limit = max_bytes or self.max_response_bytes
         declared = response.getheader("Content-Length")
-        if declared and declared.isdigit() and int(declared) > self.max_response_bytes:
+        if declared and declared.isdigit() and int(declared) > limit:
             raise RequestError(f"Answer from {self.host}:{self.port}{url} is {int(declared):,} bytes, more than the "
-                               f"{self.max_response_bytes:,} an answer may have.", retriable=False)
+                               f"{limit:,} an answer may have.", retriable=False)
         chunks, size = [], 0
         while response.length != 0:  # None: no Content-Length (read to the end)
             chunk = response.read1(1 << 20)
@@ -183,8 +184,8 @@ class JSONHTTPClient:
                     raise http.client.IncompleteRead(b"".join(chunks), response.length)
                 break
             size += len(chunk)
-            if size > self.max_response_bytes:
-                raise RequestError(f"Answer from {self.host}:{self.port}{url} exceeds {self.max_response_bytes:,} "
+            if size > limit:
+                raise RequestError(f"Answer from {self.host}:{self.port}{url} exceeds {limit:,} "
                                    f"bytes; not read further.", retriable=False)
             chunks.append(chunk)
         response.close()  # done with this answer: the kept-alive connection is ready for the next request
@@ -192,22 +193,49 @@ class JSONHTTPClient:
 
     def post(self, path: str, body: Dict[str, Any]) -> Dict[str, Any]:
         """The decoded JSON answer (an object); RequestError on any failure."""
-        url = self._url(path)
         payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        return self._json(self.request("POST", path, payload), path)
+
+    def get(self, path: str) -> Dict[str, Any]:
+        """GET a JSON object (e.g. a batch's status); RequestError on any failure."""
+        return self._json(self.request("GET", path), path)
+
+    def post_bytes(self, path: str, payload: bytes, content_type: str) -> Dict[str, Any]:
+        """POST a non-JSON body (a multipart file upload) and decode the JSON answer."""
+        return self._json(self.request("POST", path, payload, {"Content-Type": content_type}), path)
+
+    def _json(self, data: bytes, path: str) -> Dict[str, Any]:
+        where = f"{self.host}:{self.port}{self._url(path)}"
+        try:
+            answer = json.loads(data)
+        except (ValueError, RecursionError) as error:  # JSONDecodeError, UnicodeDecodeError, nesting too deep
+            raise RequestError(f"Answer from {where} is not JSON ({type(error).__name__}): {data[:200]!r}",
+                               retriable=False) from error
+        if not isinstance(answer, dict):
+            raise RequestError(f"Answer from {where} is JSON {type(answer).__name__}, not an object: "
+                               f"{str(answer)[:200]}", retriable=False)
+        return answer
+
+    def request(self, method: str, path: str, payload: Optional[bytes] = None,
+                headers: Optional[Dict[str, str]] = None, max_bytes: Optional[int] = None) -> bytes:
+        """The raw body of a successful answer (status < 300); RequestError on any failure. `headers` override the
+        client's (e.g. Content-Type of an upload); `max_bytes` raises the size cap (a batch's output file)."""
+        url = self._url(path)
         where = f"{self.host}:{self.port}{url}"
         deadline = time.monotonic() + self.timeout
+        all_headers = {**self.headers, **(headers or {})}
         for attempt in range(2):  # a kept-alive connection the server closed is reopened once
             connection = self._connection()
             token = id(connection)
             _WATCHDOG.watch(token, connection, deadline)
             try:
-                headers = {**self.headers, **self._local.proxy_headers} if self._local.proxy_headers else self.headers
-                connection.request("POST", url, body=payload, headers=headers)
+                sent = {**all_headers, **self._local.proxy_headers} if self._local.proxy_headers else all_headers
+                connection.request(method, url, body=payload, headers=sent)
                 response = connection.getresponse()
                 status = response.status
                 retry_after = response.getheader("Retry-After")
                 location = response.getheader("Location")
-                data = self._read_body(response, url)
+                data = self._read_body(response, url, max_bytes)
                 if time.monotonic() >= deadline:  # the watchdog cut the answer short (maybe inside its headers)
                     raise TimeoutError("total deadline")
                 if response.getheader("Connection", "").lower() == "close":
@@ -245,15 +273,7 @@ class JSONHTTPClient:
                 _WATCHDOG.release(token)
         if status >= 300:
             raise self._status_error(status, data, where, retry_after, location)
-        try:
-            answer = json.loads(data)
-        except (ValueError, RecursionError) as error:  # JSONDecodeError, UnicodeDecodeError, nesting too deep
-            raise RequestError(f"Answer from {where} is not JSON ({type(error).__name__}): {data[:200]!r}",
-                               retriable=False) from error
-        if not isinstance(answer, dict):
-            raise RequestError(f"Answer from {where} is JSON {type(answer).__name__}, not an object: "
-                               f"{str(answer)[:200]}", retriable=False)
-        return answer
+        return data
 
     def _status_error(self, status: int, data: bytes, where: str, retry_after: Optional[str],
                       location: Optional[str]) -> RequestError:

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Literal, Optional
 from ..artifact import Field
 from ..errors import MissingRequirementError
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
+from .batch import BATCH_FIELDS
 from .concurrency import RequestError, run_all, with_retries
 from .params import GenerationParamsMixin
 
@@ -31,6 +32,41 @@ class RemoteEngineMixin(InferenceEngine):
     retry_max_delay: float = 60.0
     show_progress: bool = True
     data_classification_policy: Optional[List[str]] = Field(default_factory=_public)
+    # batch mode (engines with a provider batch API; see batch.py): None follows the inference_batch setting
+    batch: Optional[bool] = None
+    batch_poll_interval: float = 30.0
+    batch_poll_max_interval: float = 300.0
+    batch_timeout: float = 25 * 3600.0
+    batch_fallback: Optional[str] = None  # "live": failed batch requests are sent one by one
+    batch_max_requests: Optional[int] = None  # None: the provider's limit
+    batch_max_bytes: Optional[int] = None
+    batch_completion_window: str = "24h"
+
+    _not_in_cache_key = InferenceEngine._not_in_cache_key + BATCH_FIELDS
+    _supports_batch = False
+    _batch_limits = (50_000, 200 * 1024 * 1024)  # requests and bytes per batch file (OpenAI's)
+
+    def batch_mode(self) -> bool:
+        """Whether the uncached requests go through the batch API: `batch`, else the inference_batch setting
+        (UNITXT_INFERENCE_BATCH=1) for engines that have one."""
+        from ..settings_utils import settings
+
+        if self.batch_fallback not in (None, "live"):
+            raise InferenceError(f"batch_fallback is None or 'live', got {self.batch_fallback!r}.",
+                                 artifact=self.artifact_name, field="batch_fallback")
+        if self.batch is None:
+            return self._supports_batch and bool(settings.inference_batch)
+        if self.batch and not self._supports_batch:
+            raise InferenceError(f"{type(self).__name__} has no provider batch API; batch=True works with "
+                                 f"OpenAiInferenceEngine, AzureOpenAIInferenceEngine, TogetherAiInferenceEngine (and "
+                                 f"CrossProviderInferenceEngine on open-ai, azure, together-ai).",
+                                 artifact=self.artifact_name, field="batch")
+        return bool(self.batch)
+
+    def batch_limits(self) -> tuple:
+        """(requests, bytes) a batch file may hold: batch_max_requests / batch_max_bytes, else the provider's."""
+        return (int(self.batch_max_requests or self._batch_limits[0]), int(self.batch_max_bytes or
+                                                                            self._batch_limits[1]))
 
     def run_requests(self, send, inputs: List[Any], description: str) -> List[TextGenerationInferenceOutput]:
         def one(item):
@@ -57,6 +93,7 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     _default_base_url: Optional[str] = "https://api.openai.com/v1"
     _requires_api_key = True
     _inference_type = "openai"
+    _supports_batch = True
 
     def request_model_name(self) -> str:
         return self.model_name
@@ -102,6 +139,25 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
 
     def chat_path(self) -> str:
         return "chat/completions"
+
+    # ------------------------------------------------------------------ batch API (see batch.py)
+    def batch_api_root(self) -> str:
+        """Where the files and batches endpoints are (the API root for OpenAI-style providers)."""
+        return self.api_root()
+
+    def batch_scope(self) -> str:
+        """What a journaled batch belongs to: the batch API root (batch ids are per provider account)."""
+        return self.batch_api_root()
+
+    def batch_url(self) -> str:
+        """The `url` of a batch request line (and the batch's endpoint)."""
+        return "/v1/completions" if self.api == "completions" else "/v1/chat/completions"
+
+    def batch_client(self):
+        from .http_client import JSONHTTPClient
+
+        headers = {**self.auth_headers(), **(self.default_headers or {})}
+        return JSONHTTPClient(self.batch_api_root(), headers=headers, timeout=self.timeout, query=self.url_query())
 
     def completions_path(self) -> str:
         return "completions"
@@ -204,10 +260,18 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
                 for token, value, top in zip(logprobs.get("tokens") or [], logprobs.get("token_logprobs") or [], tops)]
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
+        if self.batch_mode():
+            from .batch import run_batches
+
+            return run_batches(self, inputs, rows)
         return self.run_requests(lambda item: self.send(item), inputs, "generation")
 
     def _infer_log_probs(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]
                          ) -> List[TextGenerationInferenceOutput]:
+        if self.batch_mode():
+            from .batch import run_batches
+
+            return run_batches(self, inputs, rows, log_probs=True)
         return self.run_requests(lambda item: self.send(item, log_probs=True), inputs, "log-probs")
 
     # ------------------------------------------------------------------ option scoring (completions with echo)
@@ -246,6 +310,14 @@ class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
     _env_prefix = "AZURE_OPENAI"
     _default_base_url = None
     _inference_type = "azure"
+    _batch_limits = (100_000, 200 * 1024 * 1024)
+
+    def batch_api_root(self) -> str:
+        """The resource's /openai root (batches are per resource, not per deployment)."""
+        return self.api_root().split("/deployments/", 1)[0]
+
+    def batch_url(self) -> str:
+        return "/completions" if self.api == "completions" else "/chat/completions"
 
     def api_root(self) -> str:
         root = super().api_root().rstrip("/")
@@ -268,6 +340,7 @@ class VLLMRemoteInferenceEngine(OpenAiInferenceEngine):
     _default_base_url = None
     _requires_api_key = False
     _inference_type = "vllm-remote"
+    _supports_batch = False
 
 
 class TogetherAiInferenceEngine(OpenAiInferenceEngine):
@@ -276,6 +349,7 @@ class TogetherAiInferenceEngine(OpenAiInferenceEngine):
     _env_prefix = "TOGETHER"
     _default_base_url = "https://api.together.xyz/v1"
     _inference_type = "together"
+    _batch_limits = (50_000, 100 * 1024 * 1024)
 
 
 def _local_data() -> List[str]:
@@ -299,6 +373,7 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
     _default_base_url = "http://localhost:11434/v1"
     _requires_api_key = False
     _inference_type = "ollama"
+    _supports_batch = False
 
     def request_model_name(self) -> str:
         return self.model_name or self.model
@@ -340,6 +415,7 @@ class RITSInferenceEngine(OpenAiInferenceEngine):
     _env_prefix = "RITS"
     _default_base_url = None
     _inference_type = "rits"
+    _supports_batch = False
     rits_host: str = "https://inference-3scale-apicast-production.apps.rits.fmaas.res.ibm.com"
 
     def api_root(self) -> str:
@@ -360,6 +436,7 @@ class LiteLLMInferenceEngine(OpenAiInferenceEngine):
     _default_base_url = None
     _requires_api_key = False
     _inference_type = "litellm"
+    _supports_batch = False
 
     def request_model_name(self) -> str:
         return self.model or self.model_name

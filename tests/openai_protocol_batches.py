@@ -61,9 +61,11 @@ class BatchService:
     # ------------------------------------------------------------------ routing
     def handle(self, method: str, path: str, headers: Any, raw: bytes) -> Optional[Tuple[int, Any]]:
         """(status, JSON object or bytes) for a files/batches path, None for any other path."""
-        parts = path.split("/v1/", 1)[-1].strip("/").split("/")
-        if parts[0] not in ("files", "batches"):
+        segments = path.strip("/").split("/")  # /v1/batches/... or Azure's /openai/batches/...
+        start = next((index for index, part in enumerate(segments) if part in ("files", "batches")), None)
+        if start is None:
             return None
+        parts = segments[start:]
         with self._lock:
             self.calls.append((method, path))
             if method == "POST" and parts == ["files"]:
@@ -104,7 +106,7 @@ class BatchService:
         file_id = request.get("input_file_id")
         if file_id not in self.files:
             return _missing("file", str(file_id))
-        if request.get("endpoint") not in ("/v1/chat/completions", "/v1/completions"):
+        if request.get("endpoint") not in ("/v1/chat/completions", "/v1/completions", "/chat/completions"):
             return 400, {"error": {"message": f"unsupported endpoint {request.get('endpoint')}"}}
         batch_id = f"batch_{len(self.batches) + 1}"
         total = len([line for line in self.files[file_id].splitlines() if line.strip()])

@@ -106,6 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="Allow unverified code from the Hugging Face Hub (used by datasets/unitxt).")
     add("--disable_hf_cache", action="store_true", default=False, help="Disable the Hugging Face datasets cache.")
     add("--cache_dir", type=str, default=None, help="Directory of the Hugging Face datasets cache.")
+    add("--batch-file-out", dest="batch_file_out", type=str, default=None, metavar="PATH",
+        help="Write the recipes' requests as an OpenAI batch input file (JSONL, custom_id 'row-<index>') and stop:\n"
+             "run it elsewhere (a provider's batch API, 'vllm run-batch') and score it with --batch-file-in.")
+    add("--batch-file-in", dest="batch_file_in", type=str, action="append", default=None, metavar="PATH",
+        help="Score the answers of a batch output file (and error files: repeat the option) produced elsewhere,\n"
+             "matched to the rows by custom_id, instead of running the model.")
     return parser
 
 

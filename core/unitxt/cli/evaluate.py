@@ -108,9 +108,23 @@ def run(arguments: argparse.Namespace) -> List[str]:
         model_args.update(as_dict(arguments.gen_kwargs, "--gen_kwargs"))
         engine = build_engine(arguments, model_args, as_dict(arguments.chat_template_kwargs, "--chat_template_kwargs"))
         stages.update()
+        if getattr(arguments, "batch_file_out", None):
+            from ..inference.batch_files import write_batch_input
+
+            count = write_batch_input(engine, dataset, arguments.batch_file_out)
+            logger.info("Wrote %d requests to %s", count, arguments.batch_file_out)
+            stages.close()
+            return [arguments.batch_file_out]
         stages.set_description("inference")
-        logger.info("Running inference with %s", arguments.model)
-        predictions = engine.infer(dataset)  # the engine shows its own per-request bar
+        if getattr(arguments, "batch_file_in", None):
+            from ..inference.batch_files import read_batch_output
+
+            logger.info("Reading the answers of %s", ", ".join(arguments.batch_file_in))
+            predictions = [output.prediction for output in read_batch_output(engine, dataset,
+                                                                             arguments.batch_file_in)]
+        else:
+            logger.info("Running inference with %s", arguments.model)
+            predictions = engine.infer(dataset)  # the engine shows its own per-request bar
         if len(predictions) != len(dataset):
             raise UnitxtError(f"The model returned {len(predictions)} answers for {len(dataset)} instances.")
         stages.update()

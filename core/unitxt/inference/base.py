@@ -268,7 +268,8 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         from .cache import InferenceCache
 
         settings_key = json.dumps([mode, self.cache_settings()], sort_keys=True, default=str)
-        return [InferenceCache.make_key(settings_key, self.cache_input_key(item, row)) for item, row in zip(inputs, rows)]
+        return [InferenceCache.make_key(settings_key, self.cache_input_key(item, row))
+                for item, row in zip(inputs, rows)]
 
     def forget_answers(self, dataset: Any, mode: str = "generate") -> int:
         """Drop the cached answers of these rows (a judge calls it for answers it could not read, so the next run

@@ -103,9 +103,7 @@ def failed_rows_message(failures: Dict[int, str], total: int, kept: int, limit: 
 # ---------------------------------------------------------------------------------------------- offline round trip
 def _provider_engine(engine: Any) -> Any:
     """The engine that speaks the protocol (a CrossProviderInferenceEngine's provider engine)."""
-    from .cross_provider import CrossProviderInferenceEngine
-
-    return engine.engine() if isinstance(engine, CrossProviderInferenceEngine) else engine
+    return engine.engine() if hasattr(engine, "provider_model_name") else engine
 
 
 def _checked_rows(engine: Any, dataset: Any) -> Tuple[Any, List[Dict[str, Any]], list]:

@@ -13,7 +13,7 @@ import pytest
 
 from tests.openai_protocol_server import OpenAIProtocolServer, Reply
 from tests.test_llm_as_judge import by_content
-from unitxt.inference import AzureOpenAIInferenceEngine, OpenAiInferenceEngine, VLLMRemoteInferenceEngine
+from unitxt.inference import AzureOpenAIInferenceEngine, OpenAiInferenceEngine, VLLMRemoteInferenceEngine, engine_input
 from unitxt.inference.batch import BatchJournal
 from unitxt.inference.batch_files import BatchError, request_line, split_lines
 from unitxt.llm_as_judge import LLMJudgeDirect
@@ -284,3 +284,25 @@ def test_the_offline_batch_file_round_trip_scores_as_a_live_run(tmp_path):
     (batch_file,) = (tmp_path / "batch").glob("*.json")
     live, batch = json.loads(live_file.read_text()), json.loads(batch_file.read_text())
     assert live["results"] == batch["results"] and live["results"]
+
+
+def test_a_journaled_batch_the_provider_no_longer_knows_is_asked_again(tmp_path):
+    with OpenAIProtocolServer() as server:
+        keys = engine(server, tmp_path).request_keys([engine_input(row) for row in rows(2)], rows(2))
+        BatchJournal(str(tmp_path / "cache")).submitted(server.base_url, "batch_gone", "file-0", keys)
+        assert engine(server, tmp_path).infer(rows(2)) == ["echo: question 0", "echo: question 1"]
+        assert server.batches.count("POST", "/batches") == 1
+        assert BatchJournal(str(tmp_path / "cache")).open_batches(server.base_url) == []
+
+
+def test_cross_provider_engines_pass_batch_mode_to_the_provider(tmp_path):
+    from unitxt.inference import CrossProviderInferenceEngine
+
+    with OpenAIProtocolServer() as server:
+        cross = CrossProviderInferenceEngine(model="gpt-4o-mini", provider="open-ai", batch=True,
+                                             credentials={"api_key": "k", "api_url": server.base_url},
+                                             batch_poll_interval=0.005, show_progress=False,
+                                             cache_dir=str(tmp_path))
+        assert cross.infer(rows(3))[2] == "echo: question 2"
+        assert server.count == 0 and server.batches.count("POST", "/batches") == 1
+        assert json.loads(server.batches.files["file-1"].splitlines()[0])["body"]["model"] == "gpt-4o-mini"

@@ -120,7 +120,7 @@ class BatchRun:
         pending: Set[str] = set(self.positions)
         tracked: List[Dict[str, Any]] = []
         for record in self.journal.open_batches(self.scope):
-            if pending.intersection(record["keys"]):
+            if pending.intersection(record["keys"]) and self.still_known(record["batch_id"]):
                 tracked.append({"id": record["batch_id"], "keys": record["keys"]})
                 pending.difference_update(record["keys"])
         if tracked:
@@ -133,6 +133,17 @@ class BatchRun:
         if self.failures:
             self.handle_failures()
         return self.outputs
+
+    def still_known(self, batch_id: str) -> bool:
+        """Whether the provider still has a journaled batch (one it no longer knows is closed and asked again)."""
+        try:
+            self.call("GET", f"batches/{batch_id}")
+        except RequestError as error:
+            if error.status != 404:
+                raise
+            self.journal.finished(self.scope, batch_id, "not found")
+            return False
+        return True
 
     def submit(self, keys: List[str]) -> List[Dict[str, Any]]:
         """Upload the requests of `keys` as few files as the limits allow and create one batch per file."""

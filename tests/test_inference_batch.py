@@ -306,3 +306,15 @@ def test_cross_provider_engines_pass_batch_mode_to_the_provider(tmp_path):
         assert cross.infer(rows(3))[2] == "echo: question 2"
         assert server.count == 0 and server.batches.count("POST", "/batches") == 1
         assert json.loads(server.batches.files["file-1"].splitlines()[0])["body"]["model"] == "gpt-4o-mini"
+
+
+def test_log_probs_and_the_completions_api_go_through_batches_too(tmp_path):
+    with OpenAIProtocolServer(answer=lambda request: "two words") as server:
+        tokens = engine(server, tmp_path, top_logprobs=2).infer_log_probs(rows(2))
+        assert [token["text"] for token in tokens[0]] == ["two", " words"]
+        assert tokens[0][0]["logprob"] == pytest.approx(-0.3)
+        assert [top["text"] for top in tokens[0][0]["top_tokens"]] == ["two", "alt1"]
+        assert engine(server, tmp_path / "c", api="completions").infer(rows(1)) == ["two words"]
+        line = json.loads(server.batches.files["file-3"].splitlines()[0])
+        assert line["url"] == "/v1/completions" and line["body"]["prompt"] == "question 0"
+        assert server.count == 0

@@ -95,12 +95,10 @@ class BatchRun:
             self.positions.setdefault(key, []).append(position)
         self.outputs: List[Optional[TextGenerationInferenceOutput]] = [None] * len(inputs)
         self.failures: Dict[str, str] = {}
-        self.requests_sent = 0
 
     # ------------------------------------------------------------------ HTTP, with the engine's retries
     def call(self, method: str, path: str, body: Any = None, raw: bool = False) -> Any:
         def once():
-            self.requests_sent += 1
             if method == "GET":
                 return self.client.request("GET", path, max_bytes=OUTPUT_MAX_BYTES) if raw else self.client.get(path)
             if isinstance(body, tuple):  # (payload, content type): an upload

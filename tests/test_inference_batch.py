@@ -318,3 +318,17 @@ def test_log_probs_and_the_completions_api_go_through_batches_too(tmp_path):
         line = json.loads(server.batches.files["file-3"].splitlines()[0])
         assert line["url"] == "/v1/completions" and line["body"]["prompt"] == "question 0"
         assert server.count == 0
+
+
+def test_a_row_failing_live_too_is_named_by_its_row(tmp_path):
+    def answer(request):
+        text = request["messages"][-1]["content"]
+        return Reply(status=400, error_message="never") if text == "question 4" else "echo: " + text
+
+    with OpenAIProtocolServer(answer=answer) as server:
+        data = [{"source": "question 0"}, {"source": "question 4"}, {"source": "question 2"}]
+        ok = engine(server, tmp_path, batch=False)
+        ok.infer(data[:1])  # row 0 cached: the batch call holds rows 1 and 2 only
+        with pytest.raises(Exception, match=r"Row 1: HTTP 400.*never") as caught:
+            engine(server, tmp_path, batch_fallback="live").infer(data)
+        assert caught.value.answers == ["echo: question 0", None, "echo: question 2"]

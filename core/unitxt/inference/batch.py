@@ -258,13 +258,7 @@ class BatchRun:
 
             get_logger().warning(f"{type(self.engine).__name__}: {len(failed_keys)} request(s) failed in batch mode; "
                                  f"sending them live (batch_fallback='live').")
-            items = [self.inputs[self.positions[key][0]] for key in failed_keys]
-            answers = self.live(items)
-            for key, output in zip(failed_keys, answers):
-                for position in self.positions[key]:
-                    if self.outputs[position] is None:
-                        self.outputs[position] = output
-                        self.engine.report(position, output)
+            self.live(failed_keys)
             return
         caller_rows = getattr(self.engine, "_missing_rows", None) or list(range(len(self.inputs)))
         failures = {caller_rows[position]: self.failures[key] for key in failed_keys
@@ -274,19 +268,31 @@ class BatchRun:
         error.failed_rows = sorted(failures)
         raise error
 
-    def live(self, items: List[EngineInput]) -> List[TextGenerationInferenceOutput]:
-        """The failed requests, one by one with the engine's parallelism and retries (not reported here: the caller
-        files each under all its positions)."""
+    def live(self, keys: List[str]) -> None:
+        """Send these requests one by one (the engine's parallelism and retries), filing each answer as it arrives;
+        a request that fails live too is raised naming its row."""
         from .concurrency import run_all
 
         engine = self.engine
 
-        def one(item: EngineInput) -> TextGenerationInferenceOutput:
+        def one(key: str) -> TextGenerationInferenceOutput:
+            item = self.inputs[self.positions[key][0]]
             return with_retries(lambda: engine.send(item, log_probs=self.log_probs), engine.max_retries,
                                 engine.retry_base_delay, engine.retry_max_delay, label=type(engine).__name__)
 
-        return run_all(one, items, engine.num_parallel_requests, description=f"{type(engine).__name__} fallback",
-                       show_progress=engine.show_progress)
+        def file(index: int, output: TextGenerationInferenceOutput) -> None:
+            for position in self.positions[keys[index]]:
+                self.outputs[position] = output
+                engine.report(position, output)
+
+        try:
+            run_all(one, keys, engine.num_parallel_requests, on_result=file,
+                    description=f"{type(engine).__name__} fallback", show_progress=engine.show_progress)
+        except BaseException as error:
+            index = getattr(error, "position", None)
+            if isinstance(index, int) and 0 <= index < len(keys):  # the failed request's place in the engine call
+                error.position = self.positions[keys[index]][0]
+            raise
 
 
 def run_batches(engine: Any, inputs: List[EngineInput], rows: List[Dict[str, Any]], log_probs: bool = False

@@ -108,6 +108,7 @@ def test_a_process_killed_while_polling_resumes_the_same_batch(tmp_path):
         assert resumed == [f"echo: question {i}" for i in range(30)]
         assert server.batches.count("POST", "/batches") == 1 and server.count == 0  # nothing submitted again
         assert BatchJournal(str(tmp_path / "cache")).open_batches(server.base_url) == []
+        assert os.path.getsize(tmp_path / "cache" / "batches.journal.jsonl") == 0  # compacted: nothing open
         polls = server.batches.count("GET", "/batches/")
         engine(server, tmp_path).infer(rows(30))  # the finished batch's answers were cached at once
         assert server.batches.count("GET", "/batches/") == polls

@@ -52,6 +52,26 @@ class BatchJournal:
         self._append({"event": "finished", "scope": scope, "batch_id": batch_id, "status": status,
                       "time": time.time()})
 
+    def compact(self) -> None:
+        """Empty the journal when no batch of any scope is open (it would otherwise grow with every run)."""
+        try:
+            with open(self.path, "rb") as stream:
+                data = stream.read()
+        except FileNotFoundError:
+            return
+        open_ids: Set[str] = set()
+        for line in data.splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("event") == "submitted":
+                open_ids.add(record.get("batch_id"))
+            elif isinstance(record, dict) and record.get("event") == "finished":
+                open_ids.discard(record.get("batch_id"))
+        if not open_ids and os.path.getsize(self.path) == len(data):  # nothing appended meanwhile
+            os.truncate(self.path, 0)
+
     def open_batches(self, scope: str) -> List[Dict[str, Any]]:
         """The submitted batches of this API root not yet finished, oldest first (torn lines of a kill skipped)."""
         try:
@@ -128,6 +148,7 @@ class BatchRun:
                               f"({', '.join(batch['id'] for batch in tracked)}).")
         tracked += self.submit([key for key in dict.fromkeys(self.keys) if key in pending])
         self.wait(tracked)
+        self.journal.compact()
         if self.failures:
             self.handle_failures()
         return self.outputs

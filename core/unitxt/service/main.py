@@ -19,7 +19,8 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import MissingRequirementError
 from ..settings_utils import settings
-from .requests import BadRequest, answer_bytes, check_metric_name, compute_metric, failure_answer, parse_body
+from .requests import (BadRequest, answer_bytes, check_metric_name, compute_metric, failure_answer, gc_paused,
+                       parse_body)
 from .tokens import InvalidTokenError, verify_token
 
 logger = logging.getLogger("unitxt.service")
@@ -86,11 +87,11 @@ def create_app(max_request_bytes: Optional[int] = None, max_pending_bytes: Optio
         return JSONResponse(status_code=status, content={"message": message}, headers=headers or None)
 
     @app.get("/", include_in_schema=False)
-    def read_root() -> Dict[str, str]:
+    async def read_root() -> Dict[str, str]:
         return {"Hello": "Unitxt Metrics"}
 
     @app.get("/health", include_in_schema=False)
-    def health() -> str:
+    async def health() -> str:  # on the event loop: answers while worker threads score
         return "OK"
 
     def authenticate(request: Any) -> Any:
@@ -134,13 +135,14 @@ def create_app(max_request_bytes: Optional[int] = None, max_pending_bytes: Optio
             count = [0]
 
             def run() -> bytes:
-                payload = parse_body(holder.pop())
-                count[0] = len(payload.get("instance_inputs") or []) \
-                    if isinstance(payload.get("instance_inputs"), list) else 0
-                with _compute_lock:
-                    answer = compute_metric(metric_name, payload)
-                del payload
-                return answer_bytes(answer)
+                with gc_paused():
+                    payload = parse_body(holder.pop())
+                    count[0] = len(payload.get("instance_inputs") or []) \
+                        if isinstance(payload.get("instance_inputs"), list) else 0
+                    with _compute_lock:
+                        answer = compute_metric(metric_name, payload)
+                    del payload
+                    return answer_bytes(answer)
 
             try:
                 content = await run_in_threadpool(run)

@@ -7,9 +7,12 @@ Why so strict: the service runs metrics with its own credentials (e.g. a judge's
 could choose an engine, a URL or an artifact's JSON could send those credentials anywhere.
 """
 
+import contextlib
+import gc
 import json
 import re
-from typing import Any, Dict, List, Optional, Tuple
+import threading
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import UnitxtError
 
@@ -58,16 +61,113 @@ def check_metric_name(text: str) -> str:
 
 
 def parse_body(body: bytearray) -> Dict[str, Any]:
-    """The JSON object of a request body; BadRequest when it is not JSON or nests too deeply."""
+    """The JSON object of a request body (emptied as it is read); BadRequest when it is not JSON or nests too
+    deeply. Parsed one list item at a time, so the worker thread lets the event loop run (`/health` keeps answering
+    while a 45 MB body is read) - one `json.loads` of such a body holds the interpreter for seconds. Call it within
+    `gc_paused()`."""
     try:
-        payload = json.loads(body)
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("The request body is not UTF-8 text.", field="body") from None
+    body.clear()
+    try:
+        payload = _parse_yielding(text)
     except RecursionError:
         raise BadRequest("The request body nests too deeply.", field="body") from None
-    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
-        raise BadRequest(f"The request body is not valid JSON ({type(error).__name__}).", field="body") from None
+    except (ValueError, IndexError) as error:
+        raise BadRequest(f"The request body is not valid JSON ({error}).", field="body") from None
     if not isinstance(payload, dict):
         raise BadRequest(f"The request body must be a JSON object, got {type(payload).__name__}.", field="body")
     return payload
+
+
+_GC_STATE = {"pausers": 0, "was_enabled": False}
+_GC_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while requests are parsed and scored: a million new containers would
+    trigger full collections over and over, each holding the interpreter (and `/health`) for seconds; what a
+    request allocates is freed by reference counting when it ends."""
+    with _GC_LOCK:
+        if _GC_STATE["pausers"] == 0:
+            _GC_STATE["was_enabled"] = gc.isenabled()
+            gc.disable()
+        _GC_STATE["pausers"] += 1
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_STATE["pausers"] -= 1
+            if _GC_STATE["pausers"] == 0 and _GC_STATE["was_enabled"]:
+                gc.enable()
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _parse_yielding(text: str) -> Any:
+    """json.loads(text) for a JSON object whose list values are decoded item by item (same values, same errors)."""
+    skip = _SPACE.match
+    pos = skip(text, 0).end()
+    if text[pos:pos + 1] != "{":
+        return json.loads(text)
+    result: Dict[str, Any] = {}
+    pos = skip(text, pos + 1).end()
+    if text[pos:pos + 1] != "}":
+        while True:
+            if text[pos:pos + 1] != '"':
+                raise ValueError(f"expected a quoted key at character {pos}")
+            key, pos = _DECODER.raw_decode(text, pos)
+            pos = skip(text, pos).end()
+            if text[pos:pos + 1] != ":":
+                raise ValueError(f"expected ':' at character {pos}")
+            pos = skip(text, pos + 1).end()
+            if text[pos:pos + 1] == "[":
+                result[key], pos = _list_yielding(text, pos)
+            else:
+                result[key], pos = _DECODER.raw_decode(text, pos)
+            pos = skip(text, pos).end()
+            if text[pos:pos + 1] == ",":
+                pos = skip(text, pos + 1).end()
+                continue
+            if text[pos:pos + 1] == "}":
+                break
+            raise ValueError(f"expected ',' or '}}' at character {pos}")
+    if skip(text, pos + 1).end() != len(text):
+        raise ValueError(f"extra data after character {pos}")
+    return result
+
+
+def _list_yielding(text: str, pos: int) -> Tuple[List[Any], int]:
+    items: List[Any] = []
+    append, scan, skip = items.append, _DECODER.scan_once, _SPACE.match
+    pos = skip(text, pos + 1).end()
+    if text[pos:pos + 1] == "]":
+        return items, pos + 1
+    while True:
+        try:
+            item, pos = scan(text, pos)
+        except StopIteration as stop:
+            raise ValueError(f"expecting a value at character {stop.value}") from None
+        append(item)
+        char = text[pos:pos + 1]
+        if char in _BLANKS:
+            pos = skip(text, pos).end()
+            char = text[pos:pos + 1]
+        if char == ",":
+            pos += 1
+            if text[pos:pos + 1] in _BLANKS:
+                pos = skip(text, pos).end()
+            continue
+        if char == "]":
+            return items, pos + 1
+        raise ValueError(f"expected ',' or ']' at character {pos}")
+
+
+_BLANKS = (" ", "\t", "\n", "\r")
 
 
 def metric_inputs(payload: Dict[str, Any]) -> Tuple[List[Any], List[List[Any]], List[Dict[str, Any]]]:
@@ -114,13 +214,27 @@ def compute_metric(metric_name: str, payload: Dict[str, Any]) -> Dict[str, Any]:
     if not predictions:
         return {"instances_scores": [], "global_score": {}}
     scores = metric.evaluate(predictions, references, task_data)
+    for values in (predictions, references, task_data):
+        release(values)
     return {"instances_scores": [dict(item) for item in metric.instance_results(scores)],
             "global_score": scores.global_scores(with_ci=False)}
 
 
+def release(values: List[Any]) -> None:
+    """Empty a long list a slice at a time: freeing a million values in one C call holds the interpreter (and the
+    event loop) for a second."""
+    while values:
+        del values[-5000:]
+
+
 def answer_bytes(answer: Dict[str, Any]) -> bytes:
-    """The answer as JSON; NaN (and infinities) as the literals Python's json writes, as `evaluate()` keeps them."""
-    return json.dumps(answer, default=_jsonable, allow_nan=True).encode("utf-8")
+    """The answer as JSON; NaN (and infinities) as the literals Python's json writes, as `evaluate()` keeps them.
+    Instance scores are written in slices, so the event loop runs between them (see `parse_body`)."""
+    scores = answer["instances_scores"]
+    parts = [json.dumps(scores[start:start + 2000], default=_jsonable)[1:-1] for start in range(0, len(scores), 2000)]
+    release(scores)
+    global_score = json.dumps(answer["global_score"], default=_jsonable)
+    return ('{"instances_scores": [' + ", ".join(parts) + '], "global_score": ' + global_score + "}").encode("utf-8")
 
 
 def _jsonable(value: Any) -> Any:

@@ -173,7 +173,7 @@ def checked_answer(answer: Any, count: int, url: str) -> Tuple[List[Dict[str, An
         main = scores.get("score_name")
         if main is not None and not isinstance(main, str):
             raise wrong(f"{where}['score_name'] is not a string")
-        for name in {"score", main} - {None}:
+        for name in ("score", main) if main not in (None, "score") else ("score",):
             if name in scores and not _is_number(scores[name]):
                 raise wrong(f"{where}['{name}'] is {str(scores[name])[:40]!r}, not a number")
     for index, scores in enumerate(instances):

@@ -77,7 +77,14 @@ class RemoteMetric(Metric):
                     "followed (the token would go to another address): set UNITXT_REMOTE_METRICS_ENDPOINT to the "
                     "final address.")
         if status is not None:
-            return f"The metrics service at {url} refused the request: {message}"
+            detail = message.split(": ", 1)[1] if message.startswith("HTTP ") and ": " in message else message
+            try:
+                parsed = json.loads(detail)
+                if isinstance(parsed, dict):
+                    detail = str(parsed.get("message") or parsed.get("detail") or parsed)
+            except (ValueError, RecursionError):
+                pass
+            return f"The metrics service at {url} refused the request: HTTP {status} ({detail[:300]})."
         return f"The metrics service at {url} failed: {message}"
 
     def score(self, predictions, references, task_data) -> MetricScores:

@@ -33,7 +33,7 @@ class RemoteMetric(Metric):
     api_key: Optional[str] = None
     main_score: Optional[str] = None
     timeout: float = 600.0  # seconds for the whole request (connect, send, compute, read), not per read
-    max_answer_bytes: int = 256 * 1024 * 1024
+    max_answer_bytes: int = 128 * 1024 * 1024  # ~2x the answer to a 50 MB request (the service limit)
     data_classification_policy: List[str] = ["public", "proprietary"]
 
     def verify(self) -> None:  # main_score may come from the service's answer

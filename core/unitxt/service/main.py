@@ -27,6 +27,8 @@ logger = logging.getLogger("unitxt.service")
 _INSTALL_HINT = "The metrics service needs FastAPI and uvicorn: pip install 'unitxt[service]'."
 _compute_lock = threading.Lock()
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+SMALL_BODY_BYTES = 1 << 20  # bodies up to 1 MiB skip the budget: a held budget never stalls small requests
+BODY_SECONDS = 300.0  # a body must arrive within this time (a client dripping it holds the budget no longer)
 
 
 def _fastapi():
@@ -123,13 +125,23 @@ def create_app(max_request_bytes: Optional[int] = None, max_pending_bytes: Optio
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             return refuse(413, f"Request of {declared} bytes is over the limit of {limit} bytes.")
-        reserved = await budget.acquire(int(declared) if declared and declared.isdigit() else limit)
+        size = int(declared) if declared and declared.isdigit() else limit
+        reserved = await budget.acquire(size) if size > SMALL_BODY_BYTES else 0
         try:
             body = bytearray()
-            async for chunk in request.stream():
-                body.extend(chunk)
-                if len(body) > limit:
+
+            async def receive() -> bool:
+                async for chunk in request.stream():
+                    body.extend(chunk)
+                    if len(body) > limit:
+                        return False
+                return True
+
+            try:
+                if not await asyncio.wait_for(receive(), timeout=BODY_SECONDS):
                     return refuse(413, f"Request is over the limit of {limit} bytes.")
+            except asyncio.TimeoutError:
+                return refuse(408, f"The request body did not arrive within {BODY_SECONDS:.0f} s.")
             holder = [body]
             del body  # the worker thread owns the body from here: its memory goes as soon as it is parsed
             count = [0]
@@ -154,7 +166,8 @@ def create_app(max_request_bytes: Optional[int] = None, max_pending_bytes: Optio
                     logger.exception("metric %s failed", metric_name)
                 return refuse(status, message)
         finally:
-            await budget.release(reserved)
+            if reserved:
+                await budget.release(reserved)
         logger.info("%s: %s on %d instances in %.2f s", claims.get("sub"), metric_name, count[0],
                     time.perf_counter() - started)
         return Response(content=content, media_type="application/json")

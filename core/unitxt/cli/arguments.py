@@ -72,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "Default: 'test'.")
     add("--num_fewshots", type=int, default=None,
         help="Number of demos per instance, taken from the 'train' split (the whole split is the pool).")
-    add("--limit", "-L", type=int, default=None, metavar="N", help="Limit the number of instances per recipe.")
+    add("--limit", "-L", type=instance_limit, default=None, metavar="N",
+        help="Limit the number of instances per recipe (a whole number, 1 or more).")
     add("--batch_size", "-b", type=int, default=1, help="Batch size of a local (--model hf) model. Default 1.")
     add("--model", "-m", type=str, default="hf", choices=["hf", "cross_provider"],
         help="The inference engine:\n"
@@ -113,6 +114,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="Score the answers of a batch output file (and error files: repeat the option) produced elsewhere,\n"
              "matched to the rows by custom_id, instead of running the model.")
     return parser
+
+
+def instance_limit(text: str) -> int:
+    """--limit: a whole number from 1 to sys.maxsize (argparse names the flag in its error)."""
+    import sys
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of instances, got {text!r}") from None
+    if not 1 <= value <= sys.maxsize:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {sys.maxsize}, got {value}")
+    return value
 
 
 def recipe_overrides(arguments: argparse.Namespace) -> Dict[str, Any]:

@@ -94,8 +94,9 @@ def run(arguments: argparse.Namespace) -> List[str]:
     """Evaluate as the arguments say; return the paths written."""
     from ..evaluation.in_memory import evaluate
     from ..settings_utils import settings
-    from .run_files import samples_by_task, write_results
+    from .run_files import check_output_folder, samples_by_task, write_results
 
+    check_output_folder(arguments.output_path)  # before any recipe is rendered or model called
     if arguments.cache_dir:
         os.environ["HF_DATASETS_CACHE"] = arguments.cache_dir
         os.environ["HF_HOME"] = arguments.cache_dir

@@ -13,6 +13,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -77,11 +78,30 @@ def environment_info(arguments: argparse.Namespace) -> Dict[str, Any]:
 
 
 def output_paths(output_path: str, prefix: str, now: Optional[datetime] = None) -> Tuple[Path, Path]:
-    """(results file, samples file) in `output_path` (created), named after the local time."""
+    """(results file, samples file) in `output_path` (created), named after the local time (the names tried
+    first; `write_results` adds -2, -3... to the time when a file of that name exists)."""
     folder = Path(output_path)
     folder.mkdir(parents=True, exist_ok=True)
     stamp = (now or datetime.now()).strftime("%Y-%m-%dT%H-%M-%S")
     return folder / f"{stamp}_{prefix}.json", folder / f"{stamp}_{prefix}_samples.json"
+
+
+def check_output_folder(output_path: str) -> None:
+    """Fail before any model call when the results cannot be written: `output_path` must be (or become) a folder
+    this process can create files in."""
+    from ..errors import UnitxtError
+
+    folder = Path(output_path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.is_dir():
+            raise NotADirectoryError(f"{output_path} is not a folder")
+        handle, probe = tempfile.mkstemp(prefix=".unitxt-write-check-", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        raise UnitxtError(f"Cannot write results to {output_path!r} ({error.strerror or error}); give a folder you "
+                          f"can write to.", field="--output_path") from None
 
 
 def samples_by_task(instance_scores: List[Dict[str, Any]]) -> Dict[str, List[Dict[str, Any]]]:
@@ -96,38 +116,96 @@ def samples_by_task(instance_scores: List[Dict[str, Any]]) -> Dict[str, List[Dic
 
 def write_results(arguments: argparse.Namespace, results: Dict[str, Any],
                   samples: Optional[Dict[str, List[Dict[str, Any]]]]) -> Tuple[Path, Optional[Path]]:
-    """Write the results file (and the samples file when `samples` is given); return their paths."""
+    """Write the results file (and the samples file when `samples` is given); return their paths. Files are never
+    overwritten: runs finishing in the same second get -2, -3... after the time."""
     info = environment_info(arguments)
-    results_path, samples_path = output_paths(arguments.output_path, arguments.output_file_prefix)
-    _dump({"environment_info": info, "results": _plain(results)}, results_path)
-    if samples is None:
-        return results_path, None
-    _dump({"environment_info": info, "samples": samples}, samples_path)
-    return results_path, samples_path
+    first_results, first_samples = output_paths(arguments.output_path, arguments.output_file_prefix)
+    results_text = json.dumps({"environment_info": info, "results": _plain(results)}, indent=4, ensure_ascii=False)
+    samples_text = None if samples is None else \
+        json.dumps({"environment_info": info, "samples": samples}, indent=4, ensure_ascii=False)
+    stamp, prefix = first_results.name.split("_", 1)[0], arguments.output_file_prefix
+    for attempt in range(1, 10_000):
+        tag = stamp if attempt == 1 else f"{stamp}-{attempt}"
+        results_path = first_results.with_name(f"{tag}_{prefix}.json")
+        samples_path = first_samples.with_name(f"{tag}_{prefix}_samples.json")
+        if samples_text is not None and os.path.lexists(samples_path):
+            continue
+        if not _publish(results_text, results_path):
+            continue
+        if samples_text is None:
+            return results_path, None
+        if _publish(samples_text, samples_path):
+            return results_path, samples_path
+        os.unlink(results_path)  # another writer took the samples name: try the next time tag for both
+    raise FileExistsError(f"No free results file name in {arguments.output_path} for {first_results.name}")
 
 
-def _dump(content: Dict[str, Any], path: Path) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps(content, indent=4, ensure_ascii=False), encoding="utf-8")
-    os.replace(temporary, path)
+def _publish(text: str, path: Path) -> bool:
+    """Write `text` to a new file at `path` atomically: a private temporary file (unpredictable name, created
+    exclusively) hard-linked to `path`, which fails instead of replacing or following anything already there.
+    False when `path` exists."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, 0o644 & ~_umask())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return False
+        except OSError:  # a file system without hard links: create the name exclusively, never through a link
+            try:
+                target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            except FileExistsError:
+                return False
+            with os.fdopen(target, "w", encoding="utf-8") as stream:
+                stream.write(text)
+        return True
+    finally:
+        os.unlink(temporary)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def read_runs(folder: str) -> List[Dict[str, Any]]:
     """The results files in a folder (any prefix; samples files skipped), oldest first: each {file, model,
-    timestamp, results}. A file that is not a results file is skipped."""
+    timestamp, results}. A file that cannot be read as a results file is skipped with a warning on stderr."""
     runs = []
     for path in sorted(Path(folder).glob("*.json")):
+        if path.name.endswith("_samples.json"):
+            continue
         try:
-            content = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if not isinstance(content, dict) or not isinstance(content.get("results"), dict):
-            continue
-        info = content.get("environment_info") or {}
-        runs.append({"file": path.name, "timestamp": info.get("timestamp_utc", "N/A"),
-                     "model": (info.get("parsed_arguments") or {}).get("model", "N/A"),
-                     "results": content["results"]})
+            runs.append(_read_run(path))
+        except (OSError, ValueError, TypeError, RecursionError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error) or \
+                type(error).__name__
+            print(f"unitxt-summarize: warning: skipping {path}: {' '.join(reason.split())[:200]}", file=sys.stderr)
     return sorted(runs, key=lambda run: (str(run["timestamp"]), run["file"]))
+
+
+def _read_run(path: Path) -> Dict[str, Any]:
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ValueError("the JSON nests too deeply") from None
+    except ValueError as error:
+        raise ValueError(f"not JSON ({type(error).__name__})") from None
+    if not isinstance(content, dict) or not isinstance(content.get("results"), dict):
+        raise ValueError("not a unitxt-evaluate results file (no 'results' object)")
+    info = content.get("environment_info")
+    info = info if isinstance(info, dict) else {}
+    arguments = info.get("parsed_arguments")
+    arguments = arguments if isinstance(arguments, dict) else {}
+    results = {name: scores for name, scores in content["results"].items()
+               if not isinstance(scores, (list, tuple))}
+    return {"file": path.name, "timestamp": info.get("timestamp_utc", "N/A"), "model": arguments.get("model", "N/A"),
+            "results": results}
 
 
 def number(value: Any) -> str:

@@ -185,7 +185,15 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         settings = {key: value for key, value in self.to_dict().items() if key not in self._not_in_cache_key
                     and not key.startswith("__")}
         settings["__type__"] = type(self).__name__
+        server = self.answering_server()
+        if server:
+            settings["__server__"] = server
         return settings
+
+    def answering_server(self) -> Optional[str]:
+        """Where the answers come from when a setting outside the fields chooses it (a base URL from credentials or
+        the environment): part of the cache key, so another server never gets this one's answers. None: local."""
+        return None
 
     def _cache(self):
         if not self.use_cache:

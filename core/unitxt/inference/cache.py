@@ -40,16 +40,61 @@ class InferenceCache:
         self.path = path
         os.makedirs(os.path.dirname(path), exist_ok=True)
         self._lock = threading.Lock()
-        self._connection = sqlite3.connect(path, check_same_thread=False, timeout=30)
-        self._connection.execute("PRAGMA journal_mode=WAL")
-        self._connection.execute("PRAGMA synchronous=NORMAL")
-        self._connection.execute(_SCHEMA)
-        self._connection.commit()
         self._pending: List[tuple] = []
         self._last_commit = time.monotonic()
         self._journal_fd: Optional[int] = None
         self._journal_path = f"{path}.{os.getpid()}.journal"
+        try:
+            self._connect()
+        except sqlite3.DatabaseError as error:  # not a database, truncated, malformed: set it aside, start afresh
+            if not is_damage(error):
+                raise
+            self._set_aside(error)
+            self._connect()
         self._replay_journals()
+
+    def _connect(self) -> None:
+        self._connection = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        try:
+            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.execute("PRAGMA synchronous=NORMAL")
+            self._connection.execute(_SCHEMA)
+            salvaged, self._salvaged = getattr(self, "_salvaged", []), []
+            if salvaged:
+                self._connection.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", salvaged)
+            self._connection.commit()
+            self._connection.execute("SELECT key, value FROM answers LIMIT 1").fetchall()
+        except sqlite3.DatabaseError:
+            self._connection.close()
+            raise
+
+    def _set_aside(self, error: Exception) -> None:
+        """Move a damaged database (and its WAL files) to `<path>.corrupt-<time>`, say so, and reconnect to a new
+        one: the run goes on and asks again only what was lost."""
+        from ..errors import UnitxtWarning
+
+        try:
+            self._connection.close()
+        except (AttributeError, sqlite3.Error):
+            pass
+        aside = f"{self.path}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.replace(self.path + suffix, aside + suffix)
+            except OSError:
+                pass
+        self._salvaged = _readable_rows(aside)
+        UnitxtWarning(f"The inference cache {self.path} is damaged ({type(error).__name__}: {error}); it was moved "
+                      f"to {aside} and a new cache started with the {len(self._salvaged)} answers still readable; "
+                      f"the lost ones are asked again.")
+
+    def _recover(self, error: Exception) -> None:
+        """A damaged database found while in use: set it aside and continue with a new one (answers not yet
+        committed stay pending and go to the new one); any other database error (e.g. locked) is raised."""
+        if not is_damage(error):
+            raise error
+        self._set_aside(error)
+        self._connect()
 
     # ------------------------------------------------------------------ the journal of answers not yet committed
     def _journal(self, line: bytes) -> None:
@@ -90,8 +135,8 @@ class InferenceCache:
                 except (ValueError, TypeError):  # a line torn by the kill
                     continue
             if entries:
-                self._connection.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", entries)
-                self._connection.commit()
+                self._pending.extend(entries)
+                self._commit()
             try:
                 os.unlink(journal)
             except OSError:
@@ -122,15 +167,34 @@ class InferenceCache:
             positions.setdefault(key, []).append(index)
         found: Dict[int, Dict[str, Any]] = {}
         unique = list(positions)
+        damaged: List[str] = []
         with self._lock:
-            self._commit()
-            for start in range(0, len(unique), 500):
-                chunk = unique[start:start + 500]
-                query = f"SELECT key, value FROM answers WHERE key IN ({','.join('?' * len(chunk))})"
-                for key, value in self._connection.execute(query, chunk):
+            try:
+                self._commit()
+                rows = []
+                for start in range(0, len(unique), 500):
+                    chunk = unique[start:start + 500]
+                    query = f"SELECT key, value FROM answers WHERE key IN ({','.join('?' * len(chunk))})"
+                    rows.extend(self._connection.execute(query, chunk))
+            except sqlite3.DatabaseError as error:
+                self._recover(error)
+                return found
+            for key, value in rows:
+                try:
                     answer = json.loads(value)
-                    for index in positions[key]:
-                        found[index] = answer
+                    if not isinstance(answer, dict):
+                        raise ValueError(f"a JSON {type(answer).__name__}, not an object")
+                except (ValueError, TypeError, RecursionError):
+                    damaged.append(key)
+                    continue
+                for index in positions[key]:
+                    found[index] = answer
+        if damaged:
+            from ..errors import UnitxtWarning
+
+            self.forget(damaged)
+            UnitxtWarning(f"{len(damaged)} damaged answer(s) in the inference cache {self.path} were dropped and are "
+                          f"asked again.")
         return found
 
     def put(self, key: str, answer: Dict[str, Any]) -> None:
@@ -148,12 +212,15 @@ class InferenceCache:
             self._commit()
             removed = 0
             unique = sorted(set(keys))
-            for start in range(0, len(unique), 500):
-                chunk = unique[start:start + 500]
-                cursor = self._connection.execute(f"DELETE FROM answers WHERE key IN ({','.join('?' * len(chunk))})",
-                                                  chunk)
-                removed += cursor.rowcount
-            self._connection.commit()
+            try:
+                for start in range(0, len(unique), 500):
+                    chunk = unique[start:start + 500]
+                    cursor = self._connection.execute(
+                        f"DELETE FROM answers WHERE key IN ({','.join('?' * len(chunk))})", chunk)
+                    removed += cursor.rowcount
+                self._connection.commit()
+            except sqlite3.DatabaseError as error:
+                self._recover(error)  # the new database holds none of them
             return removed
 
     def flush(self) -> None:
@@ -162,8 +229,13 @@ class InferenceCache:
 
     def _commit(self) -> None:
         if self._pending:
-            self._connection.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", self._pending)
-            self._connection.commit()
+            try:
+                self._connection.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", self._pending)
+                self._connection.commit()
+            except sqlite3.DatabaseError as error:
+                self._recover(error)
+                self._connection.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", self._pending)
+                self._connection.commit()
             self._pending = []
             if self._journal_fd is not None:
                 os.ftruncate(self._journal_fd, 0)  # all of it is in sqlite now
@@ -181,6 +253,32 @@ class InferenceCache:
                 os.ftruncate(self._journal_fd, 0)
             self._connection.execute("DELETE FROM answers")
             self._connection.commit()
+
+
+def _readable_rows(path: str) -> List[tuple]:
+    """The rows of a damaged cache database that can still be read (up to the first damaged page)."""
+    rows: List[tuple] = []
+    try:
+        connection = sqlite3.connect(path)
+    except sqlite3.Error:
+        return rows
+    try:
+        for key, value, created in connection.execute("SELECT key, value, created FROM answers"):
+            rows.append((str(key), str(value), float(created)))
+    except (sqlite3.Error, TypeError, ValueError):
+        pass
+    finally:
+        connection.close()
+    return rows
+
+
+def is_damage(error: Exception) -> bool:
+    """Whether a sqlite error means a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB), not e.g. a lock."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in (11, 26)
+    text = str(error).lower()
+    return "malformed" in text or "not a database" in text
 
 
 def _alive(pid: int) -> bool:

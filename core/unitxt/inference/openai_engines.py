@@ -119,6 +119,14 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
                                  f"{self._env_prefix}_API_URL).", artifact=self.artifact_name, field="base_url")
         return root
 
+    def answering_server(self) -> Optional[str]:
+        """The API root requests go to, wherever it is set (base_url, credentials['api_url'], env, default)."""
+        try:
+            root = self.api_root()
+        except InferenceError:
+            return None
+        return root.rstrip("/") if root else None
+
     def auth_headers(self) -> Dict[str, str]:
         key = self.credential("api_key")
         if not key:

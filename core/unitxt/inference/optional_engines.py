@@ -40,6 +40,13 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
                                  artifact=self.artifact_name, field="credentials")
         return given
 
+    def answering_server(self) -> Optional[str]:
+        """The watsonx.ai URL and project/space the answers come from (credentials or env)."""
+        given = dict(self.credentials or {})
+        for key, env in (("url", "WML_URL"), ("project_id", "WML_PROJECT_ID"), ("space_id", "WML_SPACE_ID")):
+            given[key] = given.get(key) or os.environ.get(env) or ""
+        return f"{given['url'].rstrip('/')}|{given['project_id']}|{given['space_id']}"
+
     def before_infer(self, rows: List[Dict[str, Any]]) -> None:
         if (self.model_name is None) == (self.deployment_id is None):
             raise InferenceError("Set exactly one of model_name and deployment_id.", artifact=self.artifact_name,

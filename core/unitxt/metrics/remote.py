@@ -10,9 +10,7 @@ intervals (as in the original); a group or subset of the instances is scored as 
 
 import json
 import math
-import urllib.error
-import urllib.request
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import MetricError, UnitxtError
 from ..settings_utils import settings
@@ -34,7 +32,8 @@ class RemoteMetric(Metric):
     metric_name: str
     api_key: Optional[str] = None
     main_score: Optional[str] = None
-    timeout: float = 600.0
+    timeout: float = 600.0  # seconds for the whole request (connect, send, compute, read), not per read
+    max_answer_bytes: int = 128 * 1024 * 1024  # ~2x the answer to a 50 MB request (the service limit)
     data_classification_policy: List[str] = ["public", "proprietary"]
 
     def verify(self) -> None:  # main_score may come from the service's answer
@@ -49,38 +48,51 @@ class RemoteMetric(Metric):
                                     for p, r, t in zip(predictions, references, task_data)]}
 
     def get_metric_response(self, request: Dict[str, Any]) -> Dict[str, Any]:
-        """POST the request; any failure is a RemoteMetricError naming the URL and the reason."""
+        """POST the request with one total deadline (`timeout`), no redirects and at most `max_answer_bytes` read;
+        any failure is a RemoteMetricError naming the URL and the reason."""
+        from ..inference.concurrency import RequestError
+        from ..inference.http_client import JSONHTTPClient
+
         url = self.get_metric_url()
         key = self.api_key if self.api_key is not None else _env_api_key()
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        body = json.dumps(request, default=_json_default).encode("utf-8")
-        http_request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
         try:
-            with urllib.request.urlopen(http_request, timeout=self.timeout) as response:
-                answer = json.loads(response.read().decode("utf-8"))
-        except urllib.error.HTTPError as error:
-            detail = _error_detail(error)
-            raise RemoteMetricError(f"The metrics service at {url} refused the request: HTTP {error.code} "
-                                    f"({detail}).", artifact=self.metric_name, field="endpoint") from None
-        except (urllib.error.URLError, OSError) as error:
-            reason = getattr(error, "reason", error)
-            raise RemoteMetricError(f"Cannot reach the metrics service at {url} ({reason}); start it with "
-                                    "unitxt-metrics-service or check UNITXT_REMOTE_METRICS_ENDPOINT.",
-                                    artifact=self.metric_name, field="endpoint") from None
-        if not isinstance(answer, dict) or not isinstance(answer.get("instances_scores"), list):
-            raise RemoteMetricError(f"The metrics service at {url} answered without 'instances_scores'.",
-                                    artifact=self.metric_name, field="endpoint")
+            client = JSONHTTPClient(self.endpoint.rstrip("/") + "/", headers=headers, timeout=self.timeout)
+            client.max_response_bytes = int(self.max_answer_bytes)
+            # numpy values and tuples become plain JSON first; NaN stays the JSON literal the service reads back
+            body = json.loads(json.dumps(request, default=_json_default))
+            answer = client.post(self.metric_name, body)
+        except RequestError as error:
+            raise RemoteMetricError(self._failure(url, error), artifact=self.metric_name, field="endpoint") from None
         return answer
+
+    def _failure(self, url: str, error: Any) -> str:
+        message = error.message if hasattr(error, "message") else str(error)
+        if "connection refused" in message:
+            return (f"Cannot reach the metrics service at {url} (connection refused); start it with "
+                    "unitxt-metrics-service or check UNITXT_REMOTE_METRICS_ENDPOINT.")
+        status = getattr(error, "status", None)
+        if status is not None and 300 <= status < 400:
+            return (f"The metrics service at {url} answered with a redirect (HTTP {status}); redirects are not "
+                    "followed (the token would go to another address): set UNITXT_REMOTE_METRICS_ENDPOINT to the "
+                    "final address.")
+        if status is not None:
+            detail = message.split(": ", 1)[1] if message.startswith("HTTP ") and ": " in message else message
+            try:
+                parsed = json.loads(detail)
+                if isinstance(parsed, dict):
+                    detail = str(parsed.get("message") or parsed.get("detail") or parsed)
+            except (ValueError, RecursionError):
+                pass
+            return f"The metrics service at {url} refused the request: HTTP {status} ({detail[:300]})."
+        return f"The metrics service at {url} failed: {message}"
 
     def score(self, predictions, references, task_data) -> MetricScores:
         answer = self.get_metric_response(self.create_metric_request(predictions, references, task_data))
-        instances = answer["instances_scores"]
-        if len(instances) != len(predictions):
-            raise RemoteMetricError(f"The metrics service returned {len(instances)} instance scores for "
-                                    f"{len(predictions)} instances.", artifact=self.metric_name, field="endpoint")
-        remote_global = answer.get("global_score") or {}
+        try:
+            instances, remote_global = checked_answer(answer, len(predictions), self.get_metric_url())
+        except RemoteMetricError as error:
+            raise error.with_context(artifact=self.metric_name) from None
         if self.main_score is None:
             self.main_score = remote_global.get("score_name") or (instances[0].get("score_name") if instances
                                                                   else "score")
@@ -133,12 +145,55 @@ def _env_api_key() -> Optional[str]:
     return os.environ.get("UNITXT_METRICS_API_KEY") or None
 
 
-def _error_detail(error: Any) -> str:
-    try:
-        payload = json.loads(error.read().decode("utf-8"))
-        return str(payload.get("message") or payload.get("detail") or payload)[:300]
-    except Exception:
-        return str(error.reason)[:300]
+def checked_answer(answer: Any, count: int, url: str) -> Tuple[List[Dict[str, Any]], Dict[str, Any]]:
+    """(instance scores, global score) of a service's answer after checking its shape and types: `count` instance
+    score objects; every number finite or NaN; a score named by `score_name` (and `score`) a number everywhere; a
+    field numeric in one instance numeric (or null) in all. Else one RemoteMetricError naming the URL."""
+
+    def wrong(problem: str) -> RemoteMetricError:
+        return RemoteMetricError(f"The metrics service at {url} gave an unusable answer: {problem}.",
+                                 field="endpoint")
+
+    if not isinstance(answer, dict):
+        raise wrong(f"a JSON {type(answer).__name__}, not an object")
+    instances = answer.get("instances_scores")
+    if not isinstance(instances, list):
+        raise wrong("no 'instances_scores' list")
+    if len(instances) != count:
+        raise wrong(f"{len(instances)} instance scores for {count} instances")
+    remote_global = answer.get("global_score")
+    if remote_global is None:
+        remote_global = {}
+    if not isinstance(remote_global, dict):
+        raise wrong(f"'global_score' is a {type(remote_global).__name__}, not an object")
+    numeric = set()
+    for where, scores in [("global_score", remote_global)] + [(f"instances_scores[{i}]", item)
+                                                              for i, item in enumerate(instances)]:
+        if not isinstance(scores, dict):
+            raise wrong(f"{where} is a {type(scores).__name__}, not an object")
+        for name, value in scores.items():
+            if _is_number(value):
+                if math.isinf(value):
+                    raise wrong(f"{where}['{name}'] is {value} (a score is finite or NaN)")
+                if where != "global_score":
+                    numeric.add(name)
+        main = scores.get("score_name")
+        if main is not None and not isinstance(main, str):
+            raise wrong(f"{where}['score_name'] is not a string")
+        for name in ("score", main) if main not in (None, "score") else ("score",):
+            if name in scores and not _is_number(scores[name]):
+                raise wrong(f"{where}['{name}'] is {str(scores[name])[:40]!r}, not a number")
+    for index, scores in enumerate(instances):
+        for name in numeric:
+            value = scores.get(name)
+            if value is not None and not _is_number(value):
+                raise wrong(f"instances_scores[{index}]['{name}'] is {str(value)[:40]!r}, not a number as in the "
+                            "other instances")
+    return instances, remote_global
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _json_default(value: Any) -> Any:

@@ -18,6 +18,7 @@ from ..settings_utils import settings
 ALGORITHM = "HS256"
 ACCESS_TOKEN_EXPIRE_DAYS = 360
 ISSUER = "Unitxt Metrics"
+MAX_TOKEN_CHARS = 8192  # a real token is ~200 characters
 
 
 class InvalidTokenError(Exception):
@@ -55,16 +56,18 @@ def verify_token(token: str, key: Optional[str] = None) -> Dict[str, Any]:
     key = key if key is not None else settings.metrics_master_key_token
     if not key:
         return {"sub": "Anonymous"}
+    if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS or not token.isascii():
+        raise InvalidTokenError("malformed token (not ASCII, or too long)")
     try:
         header_part, payload_part, signature = token.split(".")
         header = json.loads(_unb64(header_part))
         payload = json.loads(_unb64(payload_part))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):  # RecursionError: JSON nested too deeply
         raise InvalidTokenError("malformed token") from None
     if not isinstance(header, dict) or header.get("alg") != ALGORITHM or not isinstance(payload, dict):
         raise InvalidTokenError("unsupported token")
     expected = _sign(f"{header_part}.{payload_part}".encode("ascii"), key)
-    if not hmac.compare_digest(expected, signature):
+    if not hmac.compare_digest(expected.encode("ascii"), signature.encode("ascii")):
         raise InvalidTokenError("bad signature")
     if not isinstance(payload.get("exp"), (int, float)) or payload["exp"] < time.time():
         raise InvalidTokenError("token expired")

@@ -85,7 +85,8 @@ MODULE_ALIASES: Dict[str, str] = {
     "collections": "templates.collections",
     "deprecation_utils": "general.deprecation",
     "inference_engines": "inference",
-    "fusion": "operators.fusion",  # the engines' module in releases before `unitxt.inference`
+    "fusion": "operators.fusion",
+    "normalizers": "operators.value_edits",  # the engines' module in releases before `unitxt.inference`
 }
 
 

@@ -23,6 +23,10 @@ from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field,
                                        InternalField, MissingDefaultError, NonPositionalField, OptionalField,
                                        RequiredField, check_class_declarations, check_no_abstract_fields,
                                        declaration_of, fields, fields_names, positional_field_names)
+from .general.dataclass_fields import (Undefined, abstract_fields, asdict, class_fields, external_fields_names,  # noqa: F401
+                                       final_fields, get_field_default, is_abstract_field, is_class_method,
+                                       is_final_field, is_possible_field, required_fields, to_dict)
+from .general.dataclass_fields import _asdict_inner as dataclass_value
 from .logging_utils import get_logger
 from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
 from .settings_utils import get_artifacts_data_classification  # noqa: F401 - the original's artifact API
@@ -503,6 +507,14 @@ class Dataclass(Artifact):
     _is_artifact_type: ClassVar[bool] = False
 
     positional_fields = classmethod(positional_field_names)  # as in the original: all but NonPositionalField ones
+
+    def to_dict(self, classes: Optional[List[Any]] = None, keep_empty: bool = True) -> Dict[str, Any]:
+        """{field: value} (no `__type__`): every field, or those annotated by `classes`; without None values unless
+        `keep_empty`."""
+        names = [name for cls in classes for name in getattr(cls, "__annotations__", {})] if classes else None
+        data = {name: getattr(self, name) for name in names} if names else {
+            name: dataclass_value(self.__dict__[name]) for name in self.get_fields()}
+        return {name: value for name, value in data.items() if keep_empty or value is not None}
 
 
 def is_dataclass(obj: Any) -> bool:

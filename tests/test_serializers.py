@@ -77,7 +77,11 @@ DIALOG = [{"role": "user", "content": "What is the time?"}, {"role": "system", "
 )
 def test_default_serializer(value, expected):
     assert default_serialize(value) == expected
-    assert DefaultSerializer().serialize(value, {}) == expected
+
+
+@pytest.mark.parametrize("value", ["text", 3, 0.5, ["happy", "angry"], {"key": "value"}])
+def test_default_serializer_class_uses_str_as_the_original(value):
+    assert DefaultSerializer().serialize(value, {}) == str(value)
 
 
 def test_single_type_serializer_accepts_only_its_type():

@@ -165,6 +165,56 @@ class ToImage(FieldOperator):
     def process_value(self, value: Any) -> Any:
         return {"image": value, "format": getattr(value, "format", None) or "JPEG"}
 
+    def process_instance_value(self, value: Any, instance: Dict[str, Any]) -> Any:
+        """The original's per-instance entry point (an InstanceFieldOperator there): the same conversion."""
+        return self.process_value(value)
+
+
+class ImageDataString(str):
+    """A data URL of an image that shows only its first 30 characters in a repr (they are long)."""
+
+    def __repr__(self) -> str:
+        return '<ImageDataString "' + self[:30] + '...">' if len(self) > 30 else super().__repr__()
+
+
+def image_to_data_url(image: Dict[str, Any], default_format: str = "JPEG") -> ImageDataString:
+    """An Image value ({"image": PIL image, "format": ...}) as a base64 data URL, in its format (or `default_format`),
+    the pixels converted to RGB."""
+    import base64
+    import io
+
+    image_format = image.get("format") or default_format
+    buffer = io.BytesIO()
+    image["image"].convert("RGB").save(buffer, format=image_format.upper())
+    encoded = base64.b64encode(buffer.getvalue()).decode("utf-8")
+    return ImageDataString(f"data:image/{image_format.lower()};base64,{encoded}")
+
+
+def data_url_to_image(data_url: str) -> Any:
+    """A base64 image data URL ("data:image/<format>;base64,...") as a PIL image (needs Pillow)."""
+    import base64
+    import io
+    import re
+
+    if not data_url.startswith("data:"):
+        raise ValueError("Invalid data URL")
+    match = re.match(r"data:image/(.*?);base64,(.*)", data_url)
+    if not match:
+        raise ValueError("Invalid data URL format")
+    return require_pillow("data_url_to_image").open(io.BytesIO(base64.b64decode(match.group(2))))
+
+
+def extract_images(instance: Dict[str, Any]) -> List[Any]:
+    """The values the instance's `source` points at with image tags (`<unitxt-img src="path">`), in order; a path
+    the instance lacks raises a ValueError."""
+    import re
+
+    from .. import dict_utils
+    from ..settings_utils import get_constants
+
+    pattern = r"<" + get_constants().image_tag + r"\s+src=[\"'](.*?)[\"']"
+    return [dict_utils.dict_get(instance, path) for path in re.findall(pattern, instance["source"])]
+
 
 class HashImage(FieldOperator):
     """The MD5 hex digest of a PIL image's pixel bytes (an id for the image; needs Pillow)."""
@@ -202,4 +252,5 @@ class ToRGB(FieldOperator):
 
 
 __all__ = ["ImageToText", "ImageAugmentor", "WhiteNoise", "GridLines", "GrayScale", "PixelNoise", "Oldify", "ToImage",
-           "HashImage", "DecodeImage", "ToRGB"]
+           "HashImage", "DecodeImage", "ToRGB", "ImageDataString", "image_to_data_url", "data_url_to_image",
+           "extract_images"]

@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..dict_utils import dict_get
-from ..errors import ArtifactConfigurationError, InstanceTypeError, UnitxtError
+from ..errors import ArtifactConfigurationError, InstanceTypeError, UnitxtError, InstanceValueError
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..serializers import ImageSerializer, SingleTypeSerializer
 from ..types import definitions as data_types
@@ -188,7 +188,7 @@ class SQLDatabaseAsSchemaSerializer(SingleTypeSerializer):
             finally:
                 connection.close()
             return "\n\n".join(statement + ";" for statement in statements)
-        raise UnitxtError(f"SQLDatabaseAsSchemaSerializer supports in_memory databases and local SQLite files, got "
+        raise InstanceValueError(f"SQLDatabaseAsSchemaSerializer supports in_memory databases and local SQLite files, got "
                           f"db_type={kind!r}.", artifact=self.artifact_name)
 
 

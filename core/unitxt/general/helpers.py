@@ -8,7 +8,6 @@ import importlib.util
 import json
 import random
 import re
-import threading
 import time
 import urllib.error
 from collections import OrderedDict

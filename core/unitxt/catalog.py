@@ -23,6 +23,7 @@ from .catalog_store import (  # noqa: F401 - the catalog API, kept importable fr
     get_write_catalog,
     register_catalog,
     register_local_catalog,
+    reset_env_catalogs,
     set_default_catalog,
     unregister_local_catalog,
     write_json_atomically,
@@ -101,3 +102,9 @@ def register_all_artifacts(path: Optional[Union[str, Path]] = None) -> None:
     load_builtin_artifact_modules()
     if path is not None:
         register_local_catalog(path)
+
+
+def _reset_env_local_catalogs() -> None:
+    """Read the catalogs of UNITXT_CATALOGS (or its former name UNITXT_ARTIFACTORIES) again from the environment
+    (the original's `register._reset_env_local_catalogs`); CatalogError when both variables are set."""
+    reset_env_catalogs()

@@ -29,6 +29,25 @@ class Field:
         return self.default is MISSING and self.default_factory is None
 
 
+class FieldSpec:
+    """What the class knows about one declared field."""
+
+    __slots__ = ("name", "annotation", "declaration", "owner")
+
+    def __init__(self, name: str, annotation: Any, declaration: Field, owner: type):
+        self.name = name
+        self.annotation = annotation
+        self.declaration = declaration
+        self.owner = owner
+
+    @property
+    def required(self) -> bool:
+        return self.declaration.required
+
+    def default(self) -> Any:
+        return self.declaration.make_default()
+
+
 class OptionalField(Field):
     """A field that must declare a default (MissingDefaultError at class definition otherwise)."""
 

@@ -86,7 +86,8 @@ MODULE_ALIASES: Dict[str, str] = {
     "deprecation_utils": "general.deprecation",
     "inference_engines": "inference",
     "fusion": "operators.fusion",
-    "normalizers": "operators.value_edits",  # the engines' module in releases before `unitxt.inference`
+    "normalizers": "operators.value_edits",
+    "hf_utils": "general.hub_versions",  # the engines' module in releases before `unitxt.inference`
 }
 
 

@@ -29,6 +29,21 @@ class Stream:
         """Materialise the stream (use only for small streams)."""
         return list(self)
 
+    def to_dataset(self, disable_cache: bool = False, cache_dir: Optional[str] = None, features: Any = None) -> Any:
+        """A `datasets.Dataset` of the instances: in memory with `disable_cache`, else written to the Arrow cache
+        (in `cache_dir`, or the datasets default)."""
+        import datasets
+
+        if disable_cache:
+            return datasets.Dataset.from_list(list(self), features=features)
+        return datasets.Dataset.from_generator(self.__iter__, cache_dir=cache_dir, features=features)
+
+    def to_iterable_dataset(self, features: Any = None) -> Any:
+        """A lazy `datasets.IterableDataset` of the instances."""
+        import datasets
+
+        return datasets.IterableDataset.from_generator(self.__iter__, features=features)
+
 
 class GeneratorStream(Stream):
     """A stream whose instances are produced by calling `generator(**gen_kwargs)` on every iteration."""
@@ -94,13 +109,13 @@ class MultiStream(dict):
     def from_generators(cls, generators: Dict[str, Callable[[], Iterable[Dict[str, Any]]]]) -> "MultiStream":
         return cls({name: GeneratorStream(generator) for name, generator in generators.items()})
 
-    def to_dataset(self, features: Any = None) -> Any:
-        """Convert to a `datasets.DatasetDict` (materialises each split in memory)."""
+    def to_dataset(self, disable_cache: bool = True, cache_dir: Optional[str] = None, features: Any = None) -> Any:
+        """Convert to a `datasets.DatasetDict`: each split materialised in memory (`disable_cache`, the default) or
+        written to the Arrow cache in `cache_dir`."""
         import datasets
 
-        return datasets.DatasetDict(
-            {name: datasets.Dataset.from_list(list(stream), features=features) for name, stream in self.items()}
-        )
+        return datasets.DatasetDict({name: Stream.to_dataset(stream, disable_cache, cache_dir, features)
+                                     for name, stream in self.items()})
 
     def to_iterable_dataset(self, features: Any = None) -> Any:
         """Convert to a lazy `datasets.IterableDatasetDict` (nothing is materialised)."""

@@ -285,5 +285,10 @@ def dict_delete(dic: Any, query: str, not_exist_ok: bool = False, remove_empty_a
 
 
 def _missing(instance: Any, path: str) -> MissingFieldError:
-    available = ", ".join(map(str, instance.keys())) if isinstance(instance, dict) else type(instance).__name__
-    return MissingFieldError(f"Field '{path}' not found in instance. Available fields: {available}.", field=path)
+    """The error of a path that matches nothing: the original's words, with the instance shown field by field."""
+    if not isinstance(instance, dict):
+        return MissingFieldError(f"Field '{path}' not found in a {type(instance).__name__}.", field=path)
+    from .text_utils import to_pretty_string
+
+    return MissingFieldError(f'query "{path}" did not match any item in dict:\n' + to_pretty_string(instance),
+                             field=path)

@@ -99,7 +99,9 @@ class MultiStream(dict):
     def __init__(self, streams: Optional[Dict[str, Any]] = None):
         super().__init__()
         for name, stream in (streams or {}).items():
-            self[name] = stream if isinstance(stream, Stream) else ListStream(list(stream))
+            # a plain list is used as it is (as the original: operators change its instances in place)
+            self[name] = stream if isinstance(stream, Stream) else ListStream(
+                stream if isinstance(stream, list) else list(stream), copying=False)
 
     @classmethod
     def from_iterables(cls, iterables: Dict[str, Iterable[Dict[str, Any]]], copying: bool = True) -> "MultiStream":

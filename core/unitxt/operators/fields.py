@@ -178,8 +178,9 @@ class MapInstanceValues(InstanceOperator):
             # a list or dict is copied: an edit of one output must not change the mapping (nor other outputs)
             return copy.deepcopy(mapped) if isinstance(mapped, (list, dict)) else mapped
         if self.strict:
-            raise InstanceValueError(
-                f"Value {value!r} of field '{field}' is not in the mapping (keys: {list(mapper)[:20]}).",
+            raise InstanceValueError(  # the original's words
+                f"value '{key}', the string representation of the value in field '{field}', is not found in mapper "
+                f"'{mapper}'",
                 artifact=self.artifact_name,
                 field=field,
             )
@@ -190,9 +191,9 @@ class MapInstanceValues(InstanceOperator):
             value = dict_get(instance, field)
             if self.process_every_value:
                 if not isinstance(value, list):
-                    raise InstanceTypeError(
-                        f"process_every_value needs a list, got {type(value).__name__}.", field=field
-                    )
+                    raise InstanceTypeError(  # the original's words
+                        f"'process_every_field' == True is allowed only for fields whose values are lists, but value "
+                        f"of field '{field}' is '{value}'", field=field)
                 mapped = [self._map(field, mapper, item) for item in value]
             else:
                 mapped = self._map(field, mapper, value)
@@ -234,6 +235,11 @@ class FilterByCondition(StreamOperator):
                 artifact=type(self).__name__,
                 field="condition",
             )
+        for key, value in self.values.items():
+            if self.condition == "in" and not isinstance(value, list):  # (as the original: "not in" takes a text)
+                raise ArtifactConfigurationError(
+                    f"The filter for key ('{key}') in FilterByCondition with condition '{self.condition}' must be "
+                    f"list but is not : '{value}'", artifact=type(self).__name__, field="values")
 
     def keep(self, instance: Dict[str, Any]) -> bool:
         if self.condition == "exists":

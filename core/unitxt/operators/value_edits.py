@@ -6,7 +6,7 @@ text (`NormalizeListFields`) and slightly perturbing a value to imitate a predic
 from typing import Any, Dict, List, Optional
 
 from ..dict_utils import dict_get, dict_set
-from ..errors import ArtifactConfigurationError, InstanceTypeError, InstanceValueError
+from ..errors import ArtifactConfigurationError, InstanceTypeError, InstanceValueError, MissingFieldError
 from ..general.helpers import flatten_dict
 from ..operator import FieldOperator, InstanceOperator
 from ..random_utils import new_random_generator
@@ -65,6 +65,9 @@ class EncodeLabels(InstanceOperator):
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         codes = self.__dict__.setdefault("_codes", {})
         for field in self.fields:
+            if "*" in field and not isinstance(dict_get(instance, field.split("/*", 1)[0], default=[]), (list, dict)):
+                raise MissingFieldError(f'query "{field}" did not match any item in dict:\n'
+                                        + to_pretty_string(instance), field=field)  # the original's words
             values = dict_get(instance, field)
             single = not isinstance(values, list)
             encoded = [codes.setdefault(value, len(codes)) for value in ([values] if single else values)]
@@ -76,6 +79,12 @@ class Intersect(FieldOperator):
     """Keep only the members of the (list) value that are in `allowed_values`, in their order."""
 
     allowed_values: List[Any]
+
+    def verify_field_types(self, names: Optional[List[str]] = None) -> None:
+        if not isinstance(self.__dict__.get("allowed_values"), list):
+            raise ArtifactConfigurationError(f"The allowed_values is not a list but '{self.allowed_values}'",
+                                             artifact=type(self).__name__, field="allowed_values")
+        super().verify_field_types(names)
 
     def verify(self) -> None:
         super().verify()

@@ -378,8 +378,11 @@ class FieldOperator(FieldOperatorBase):
             return self.process(value)
         raise NotImplementedError(f"{type(self).__name__} must implement process_value(value)")
 
-    def process(self, value: Any) -> Any:  # type: ignore[override]
-        """Same as `process_value` (the per-value hook)."""
+    def process(self, value: Any, stream_name: Optional[str] = None) -> Any:  # type: ignore[override]
+        """An instance (a dict, when the operator names its fields) is processed as the original's
+        `process(instance)` does; any other value goes to `process_value` (the per-value hook)."""
+        if isinstance(value, dict) and self._pairs:
+            return self.process_instance_fields(value)
         return self.process_value(value)
 
     def _instance_function(self):

@@ -5,6 +5,7 @@ MissingRequirementsError naming them all with how to install each."""
 import importlib.metadata
 import importlib.util
 import re
+import sys
 from typing import Dict, List, Optional, Tuple, Union
 
 from ..errors import MissingRequirementsError
@@ -15,6 +16,8 @@ _SPECIFIER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*(.*)$")
 
 
 def _importable(name: str) -> bool:
+    if sys.modules.get(name.replace("-", "_")) is not None:  # already imported (or provided by the caller)
+        return True
     try:
         return importlib.util.find_spec(name.replace("-", "_")) is not None
     except (ImportError, ValueError):

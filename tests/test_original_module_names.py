@@ -1,0 +1,289 @@
+"""Names of the original package's modules that code written for it imports (unitxt.normalizers, unitxt.dataclass,
+unitxt.utils, unitxt.text_utils, unitxt.metric_utils, unitxt.hf_utils, unitxt.register, ...): each resolves here
+and does what the original's does."""
+
+import json
+import os
+import sys
+import threading
+import types
+from typing import Optional
+
+import pytest
+
+from unitxt.stream import MultiStream
+from unitxt.test_utils.operators import apply_operator, check_operator_exception
+
+
+# ---------------------------------------------------------------- operators
+def test_normalize_list_fields_joins_lists_into_text():
+    from unitxt.normalizers import NormalizeListFields
+
+    rows = apply_operator(NormalizeListFields(fields=["a", "b", "c"], key_prefix="n_", separator=" | "),
+                          [{"a": [], "b": ["x"], "c": ["x", "y", "z"]}])
+    assert rows[0]["n_a"] == "" and rows[0]["n_b"] == "x" and rows[0]["n_c"] == "x | y | z"
+    check_operator_exception(NormalizeListFields(fields=["a"]), [{"a": "text"}], ["Field a should be a list"])
+
+
+def test_intersect_corresponding_fields_keeps_parallel_positions():
+    from unitxt.operators import IntersectCorrespondingFields
+
+    operator = IntersectCorrespondingFields(field="label", allowed_values=["b", "f"],
+                                            corresponding_fields_to_intersect=["position"])
+    rows = apply_operator(operator, [{"label": ["a", "b", "f"], "position": [0, 1, 2], "other": 7},
+                                     {"label": ["c"], "position": [5], "other": 8}])
+    assert rows == [{"label": ["b", "f"], "position": [1, 2], "other": 7}, {"label": [], "position": [], "other": 8}]
+    check_operator_exception(operator, [{"label": ["a", "b"], "position": [0]}],
+                             ["Number of elements in field 'position' is not the same"])
+
+
+def test_collate_instances_by_field_groups_and_merges_policies():
+    from unitxt.operators import CollateInstancesByField
+
+    rows = apply_operator(CollateInstancesByField(by_field="cat", aggregate_fields=["v"]),
+                          [{"cat": "A", "v": 1, "data_classification_policy": ["public"]},
+                           {"cat": "B", "v": 2, "data_classification_policy": ["public"]},
+                           {"cat": "A", "v": 3, "data_classification_policy": ["pii"]}])
+    assert rows == [{"cat": "A", "v": [1, 3], "data_classification_policy": ["pii", "public"]},
+                    {"cat": "B", "v": [2], "data_classification_policy": ["public"]}]
+    check_operator_exception(CollateInstancesByField(by_field="cat", aggregate_fields=["v"]),
+                             [{"cat": "A", "v": 1, "k": 1}, {"cat": "A", "v": 2, "k": 2}],
+                             ["Inconsistent value for field 'k' in group 'A'"])
+
+
+def test_field_to_field_whose_result_depends_on_order_is_refused():
+    from unitxt.operators import AddConstant
+
+    with pytest.raises(AssertionError, match="field b is mapped to field a, while the latter is mapped to b"):
+        AddConstant(field_to_field={"a": "b", "b": "a"}, add=1)
+    with pytest.raises(AssertionError, match="two different fields: a and b are mapped to field c"):
+        AddConstant(field_to_field={"a": "c", "b": "c"}, add=1)
+    assert AddConstant(field="a", to_field="b", add=2).process({"a": 1}) == {"a": 1, "b": 3}
+
+
+# ---------------------------------------------------------------- dataclass helpers
+def test_dataclass_field_helpers():
+    from unitxt.dataclass import (Dataclass, FinalField, Undefined, class_fields, get_field_default,
+                                  is_class_method, is_final_field, required_fields, to_dict)
+
+    class Base(Dataclass):
+        a: int = FinalField(default=1)
+        b: str = "x"
+
+    class Child(Base):
+        c: int
+        d: Optional[str] = None
+
+    child = Child(c=3)
+    assert [spec.name for spec in class_fields(child)] == ["c", "d"]
+    assert [is_final_field(spec) for spec in class_fields(Base(b="y"))] == [True, False]
+    assert [spec.name for spec in required_fields(Child)] == ["c"]
+    assert get_field_default(class_fields(child)[0]) is Undefined
+    assert to_dict({"k": [child]}) == {"k": [{"a": 1, "b": "x", "c": 3, "d": None}]}
+    assert child.to_dict(classes=[Child]) == {"c": 3, "d": None}
+    assert child.to_dict(keep_empty=False) == {"a": 1, "b": "x", "c": 3}
+    assert is_class_method(Child.to_dict) and not is_class_method(lambda x: x)
+
+
+# ---------------------------------------------------------------- serializers
+def test_number_quantizing_and_default_serializers():
+    from unitxt.serializers import DefaultSerializer, NumberQuantizingSerializer, NumberSerializer, ToolsSerializer
+
+    assert NumberQuantizingSerializer(quantum=0.5).serialize(2.7, {}) == "2.5"
+    assert NumberQuantizingSerializer(quantum=5).serialize(12, {}) == "10"
+    assert NumberSerializer().serialize(1.25, {}) == "1.2" and NumberSerializer().serialize(4, {}) == "4"
+    assert DefaultSerializer().serialize({"k": 1}, {}) == "{'k': 1}"
+    instance = {}
+    tool = {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {}}}
+    assert json.loads(ToolsSerializer().serialize([tool], instance)) == [{"type": "function", "function": tool}]
+    assert instance["__tools__"] == [{"type": "function", "function": tool}]
+
+
+# ---------------------------------------------------------------- utils
+def test_require_reports_missing_and_conflicting_distributions():
+    from unitxt.utils import DistributionNotFound, VersionConflict, require
+
+    require(["pytest"])
+    with pytest.raises(DistributionNotFound):
+        require("surely-not-installed-distribution-0")
+    with pytest.raises(VersionConflict) as info:
+        require("pytest>=999")
+    assert info.value.dist.project_name == "pytest" and info.value.req == "pytest>=999"
+    require("surely-not-installed-distribution-0; python_version<'1'")  # the marker does not apply: no error
+
+
+def test_lru_cache_is_per_thread_and_decorator_memoises():
+    from unitxt.utils import LRUCache, lru_cache_decorator
+
+    cache = LRUCache(max_size=2)
+    cache["a"] = 1
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append("a" in cache))
+    thread.start()
+    thread.join()
+    assert seen == [False] and cache["a"] == 1
+    calls = []
+
+    @lru_cache_decorator(max_size=None)
+    def square(x):
+        calls.append(x)
+        return x * x
+
+    assert [square(3), square(3), square(x=3)] == [9, 9, 9] and calls == [3, 3]
+    square.cache_clear()
+    square(3)
+    assert calls == [3, 3, 3]
+
+
+# ---------------------------------------------------------------- text utils
+def test_dicts_printed_as_yaml_and_python():
+    from unitxt.text_utils import is_made_of_sub_strings, print_dict_as_python, print_dict_as_yaml
+
+    assert print_dict_as_yaml({"k": ["a", {"b": 1, "c d": ""}]}) == 'k: \n  - a\n  - b: 1\n    "c d": ""'
+    assert print_dict_as_python({"__type__": "t", "x": [1, "s"], "y": {"z": None}}) == (
+        '__type__t(\n    x=[\n        1,\n        "s",\n    ],\n    y={\n        "z": None,\n    },\n)')
+    assert is_made_of_sub_strings("abab", ["ab"]) and not is_made_of_sub_strings("aba", ["ab"])
+
+
+# ---------------------------------------------------------------- loaders
+def test_load_from_ibm_cloud_reads_downloaded_files(tmp_path, monkeypatch):
+    from unitxt.loaders import LoadFromIBMCloud
+
+    rows = [{"a": 1}, {"a": 2}, {"a": 3}]
+    asked = []
+
+    class Body:
+        def iter_lines(self):
+            return (json.dumps(row).encode() for row in rows)
+
+    class Resource:
+        def Object(self, bucket, key):  # noqa: N802 - the SDK's names
+            asked.append(key)
+            return types.SimpleNamespace(get=lambda: {"ContentLength": 1, "Body": Body()})
+
+        def Bucket(self, bucket):  # noqa: N802
+            def download_file(key, path, Callback):  # noqa: N803
+                asked.append(key)
+                with open(path, "w") as out:
+                    out.writelines(json.dumps(row) + "\n" for row in rows)
+            return types.SimpleNamespace(download_file=download_file)
+
+    monkeypatch.setitem(sys.modules, "ibm_boto3", types.SimpleNamespace(resource=lambda *a, **k: Resource()))
+    monkeypatch.setenv("UNITXT_IBM_COS_CACHE", str(tmp_path))
+    for name in ("URL", "KEY", "SECRET"):
+        monkeypatch.setenv(f"T_{name}", "x")
+    loader = LoadFromIBMCloud(endpoint_url_env="T_URL", aws_access_key_id_env="T_KEY",
+                              aws_secret_access_key_env="T_SECRET", bucket_name="b", data_dir="d",
+                              data_files={"test": "test.jsonl"}, loader_limit=2)
+    assert [dict(row) for row in loader()["test"]] == [{"a": 1, "data_classification_policy": ["proprietary"]},
+                                                       {"a": 2, "data_classification_policy": ["proprietary"]}]
+    assert asked == ["d/test.jsonl"]
+    monkeypatch.delenv("T_URL")
+    with pytest.raises(Exception, match="Please set the T_URL environmental variable"):
+        list(loader()["test"])
+
+
+# ---------------------------------------------------------------- metric_utils
+def test_split_and_join_subsets_and_groups_round_trip():
+    from unitxt.metric_utils import JoinSubsetsAndGroups, SplitSubsetsAndGroups
+
+    rows = [{"subset": ["s1"], "groups": ['{"t": "a"}']}, {"subset": ["s2"], "groups": ['{"t": "a"}']}]
+    split = SplitSubsetsAndGroups()(MultiStream.from_iterables({"test": rows}))
+    assert sorted(split) == ["test>>s1", "test>>s1?t:a", "test>>s2", "test>>s2?t:a"]
+    scored = {}
+    for name, stream in split.items():
+        value = 1.0 if name.startswith("test>>s1") else 0.0
+        scored[name] = [dict(row, score={"global": {"score": value, "score_name": "acc", "num_of_instances": 1},
+                                         "instance": {"score": value}}) for row in stream]
+    joined = list(JoinSubsetsAndGroups()(MultiStream.from_iterables(scored))["test"])
+    assert [row["subset"] for row in joined] == [["s1"], ["s2"]]
+    score = joined[0]["score"]
+    assert score["global"] == {"score": 0.5, "score_name": "subsets_mean", "subsets_mean": 0.5, "num_of_instances": 2}
+    assert score["subsets"]["s1"]["groups"]["t"]["a"]["score"] == 1.0
+
+
+def test_remote_metrics_settings_errors_are_runtime_errors(monkeypatch):
+    from unitxt.metric_utils import UNITXT_REMOTE_METRICS, get_remote_metrics_names
+
+    monkeypatch.setenv(UNITXT_REMOTE_METRICS, json.dumps(["metrics.accuracy"]))
+    assert get_remote_metrics_names() == ["metrics.accuracy"]
+    monkeypatch.setenv(UNITXT_REMOTE_METRICS, json.dumps({"k": "metrics.accuracy"}))
+    with pytest.raises(RuntimeError):
+        get_remote_metrics_names()
+
+
+# ---------------------------------------------------------------- catalogs, artifacts, hub entries, streams
+def test_reset_env_local_catalogs_puts_env_catalogs_on_top(tmp_path, monkeypatch):
+    from unitxt.artifact import Catalogs
+    from unitxt.register import _reset_env_local_catalogs, register_local_catalog, unregister_local_catalog
+
+    registered, from_env = tmp_path / "registered", tmp_path / "env"
+    registered.mkdir()
+    from_env.mkdir()
+    register_local_catalog(str(registered))
+    try:
+        monkeypatch.setenv("UNITXT_CATALOGS", str(from_env))
+        _reset_env_local_catalogs()
+        assert next(iter(Catalogs())).location == str(from_env)
+        monkeypatch.delenv("UNITXT_CATALOGS")
+        assert next(iter(Catalogs())).location == str(registered)
+    finally:
+        unregister_local_catalog(str(registered))
+
+
+def test_artifact_type_registry_questions():
+    from unitxt.artifact import Artifact
+
+    class SurfaceProbeArtifact(Artifact):
+        pass
+
+    assert Artifact.is_registered_type("surface_probe_artifact") and Artifact.is_registered_type("accuracy")
+    assert Artifact.is_registered_class(SurfaceProbeArtifact) and not Artifact.is_registered_class(dict)
+    assert SurfaceProbeArtifact.get_artifact_type() == "surface_probe_artifact"
+
+
+def test_augmentor_set_fields_and_augmented_type():
+    from unitxt.augmentors import AugmentPrefixSuffix, AugmentWhitespace
+
+    operator = AugmentWhitespace(augmented_type=float)
+    operator.set_fields(["text"])
+    assert apply_operator(operator, [{"input_fields": {"text": "a b"}}]) == [{"input_fields": {"text": "a b"}}]
+    operator = AugmentWhitespace()
+    operator.set_fields(["missing"])
+    with pytest.raises(ValueError):
+        apply_operator(operator, [{"input_fields": {"text": "a b"}}])
+    with pytest.raises(AssertionError, match="Argument prefixes should be either None or a list of strings"):
+        AugmentPrefixSuffix(prefixes=[1, "x"], suffixes=None)
+
+
+def test_hub_versions_and_directory_size(tmp_path):
+    from unitxt.hf_utils import UnitxtVersionsConflictError, _verify_versions, get_internal_imports
+    from unitxt.test_utils.storage import get_directory_size
+
+    with pytest.raises(UnitxtVersionsConflictError, match="older than the Huggingface Unitxt metric version 2.0"):
+        _verify_versions("metric", "1.0", "2.0")
+    _verify_versions("metric", "1.0", "1.0")
+    script = tmp_path / "entry.py"
+    script.write_text('"""doc\nfrom .hidden import x\n"""\nfrom .api import y\nimport .stream\n')
+    assert get_internal_imports(str(script)) == ["api", "stream"]
+    assert get_directory_size(str(tmp_path)) == os.path.getsize(script)
+
+
+def test_multistream_to_dataset_caches_only_when_asked(tmp_path):
+    from unitxt.stream import GeneratorStream
+    from unitxt.test_utils.storage import get_directory_size
+
+    multi = MultiStream({"test": GeneratorStream(lambda: ({"x": i} for i in range(50)))})
+    assert multi.to_dataset(cache_dir=str(tmp_path))["test"]["x"] == list(range(50))
+    assert get_directory_size(str(tmp_path)) == 0
+    assert multi.to_dataset(disable_cache=False, cache_dir=str(tmp_path))["test"]["x"] == list(range(50))
+    assert get_directory_size(str(tmp_path)) > 0
+
+
+def test_extract_images_follows_image_tags():
+    from unitxt.image_operators import extract_images
+
+    source = 'a <unitxt-img src="images/0"> b <unitxt-img src=\'x\'>'
+    assert extract_images({"source": source, "images": ["first"], "x": "second"}) == ["first", "second"]
+    with pytest.raises(ValueError):
+        extract_images({"source": '<unitxt-img src="nothing">'})

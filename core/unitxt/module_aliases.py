@@ -87,7 +87,9 @@ MODULE_ALIASES: Dict[str, str] = {
     "inference_engines": "inference",
     "fusion": "operators.fusion",
     "normalizers": "operators.value_edits",
-    "hf_utils": "general.hub_versions",  # the engines' module in releases before `unitxt.inference`
+    "hf_utils": "general.hub_versions",
+    "generator_utils": "stream",
+    "file_utils": "general.helpers",  # the engines' module in releases before `unitxt.inference`
 }
 
 

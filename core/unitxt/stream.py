@@ -93,6 +93,73 @@ class CachingStream(Stream):
         self.cache = seen
 
 
+class DynamicStream(GeneratorStream):
+    """The original's generator stream with options: `caching` keeps the first complete pass, `copying` yields
+    copies of the instances."""
+
+    def __init__(self, generator: Callable[..., Iterable[Dict[str, Any]]], gen_kwargs: Optional[Dict[str, Any]] = None,
+                 caching: bool = False, copying: bool = False):
+        super().__init__(generator, gen_kwargs)
+        self.caching, self.copying = caching, copying
+        self._cache: Optional[List[Dict[str, Any]]] = None
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        if self._cache is None:
+            instances = super().__iter__()
+            if not self.caching:
+                return (copy.deepcopy(instance) for instance in instances) if self.copying else instances
+            self._cache = list(instances)
+        return iter(copy.deepcopy(self._cache) if self.copying else self._cache)
+
+
+class ReusableGenerator:
+    """A generator function with its arguments that can be run again and again (`iter()` or call it)."""
+
+    def __init__(self, generator: Callable[..., Iterable[Any]], gen_argv: Optional[List[Any]] = None,
+                 gen_kwargs: Optional[Dict[str, Any]] = None):
+        self.generator = generator
+        self.gen_argv = list(gen_argv or [])
+        self.gen_kwargs = dict(gen_kwargs or {})
+
+    def activate(self) -> Iterable[Any]:
+        return self.generator(*self.gen_argv, **self.gen_kwargs)
+
+    def __iter__(self) -> Iterator[Any]:
+        yield from self.activate()
+
+    def __call__(self) -> Iterator[Any]:
+        yield from iter(self)
+
+
+class CopyingReusableGenerator(ReusableGenerator):
+    """A ReusableGenerator that yields deep copies of what its generator yields."""
+
+    def __iter__(self) -> Iterator[Any]:
+        for item in self.activate():
+            yield copy.deepcopy(item)
+
+
+class FaultyStreamError(UnitxtError):
+    """A stream is not as expected (the base of the two below)."""
+
+
+class MissingStreamError(FaultyStreamError):
+    """A required stream is missing."""
+
+
+class EmptyStreamError(FaultyStreamError):
+    """A stream is unexpectedly empty."""
+
+
+def eager_failed() -> None:
+    """Report that running a stream eagerly failed (the error is printed above the warning)."""
+    import traceback
+    import warnings
+
+    traceback.print_exc()
+    warnings.warn("The eager execution has failed due to the error above.", stacklevel=2)
+
+
 class MultiStream(dict):
     """Named streams (usually splits: train / validation / test)."""
 

@@ -6,13 +6,14 @@ import functools
 import importlib.metadata
 import importlib.util
 import json
+import os
 import random
 import re
 import time
 import urllib.error
 from collections import OrderedDict
 from contextvars import ContextVar
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..settings_utils import settings
 from .requirements import DistributionNotFound, DistStub, VersionConflict, require  # noqa: F401 - unitxt.utils names
@@ -89,6 +90,19 @@ def save_to_file(path: str, data: str) -> None:
     with open(path, "w", encoding="utf-8") as file:
         file.write(data)
         file.write("\n")
+
+
+def get_all_files_in_dir(dir_path: str, recursive: bool = False, file_extension: Optional[str] = None) -> List[str]:
+    """The paths of the files in a directory (and its subdirectories when `recursive`), those ending with
+    `file_extension` when given; ValueError when `dir_path` is not a directory."""
+    if not os.path.isdir(dir_path):
+        raise ValueError(f"{dir_path} is not a directory")
+    found = []
+    for root, _, names in os.walk(dir_path):
+        found += [os.path.join(root, name) for name in names if not file_extension or name.endswith(file_extension)]
+        if not recursive:
+            break
+    return found
 
 
 def is_module_available(module_name: str) -> bool:

@@ -507,3 +507,9 @@ def verify_required_schema(required_schema_dict: Dict[str, Any], input_dict: Dic
                 f"({to_type_string(to_type(data_type))}) in {class_name} ('{id}'). {description or ''}".rstrip(),
                 field=field_name)
 
+
+
+strtype = to_type_string  # the original's other name of it
+from .typing_helpers import (BUILTINS_MAPPING, STATIC_SUBTYPE_MAPPING, GenericTypedDict, convert_union_type,  # noqa: E402,F401
+                             get_args, get_origin, is_new_type, is_type_dict, is_typed_dict, optional_all,
+                             optional_any, parse_type_dict, to_type_dict)

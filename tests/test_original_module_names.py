@@ -287,3 +287,23 @@ def test_extract_images_follows_image_tags():
     assert extract_images({"source": source, "images": ["first"], "x": "second"}) == ["first", "second"]
     with pytest.raises(ValueError):
         extract_images({"source": '<unitxt-img src="nothing">'})
+
+
+def test_peft_engine_is_a_real_engine_that_asks_for_its_packages_when_used():
+    from unitxt.errors import MissingRequirementsError
+    from unitxt.inference import HFAutoModelInferenceEngine, HFInferenceEngineBase, HFPeftInferenceEngine
+
+    engine = HFPeftInferenceEngine(model_name="org/adapter", max_new_tokens=5)
+    assert isinstance(engine, HFAutoModelInferenceEngine) and isinstance(engine, HFInferenceEngineBase)
+    with pytest.raises(MissingRequirementsError, match="peft"):
+        engine.infer([{"source": "hi"}])
+
+
+def test_subgroup_comparisons():
+    from unitxt.metrics import interpret_effect_size, mean_subgroup_score, normalized_hedges_g, performance_drop_rate
+
+    scores = {"original": [1.0, 1.0, 0.0, 1.0], "paraphrase": [1.0, 0.0, 0.0, float("nan")]}
+    assert performance_drop_rate(dict(scores), ["original"], ["paraphrase"]) == pytest.approx(1 - (1 / 3) / 0.75)
+    assert mean_subgroup_score(dict(scores), ["original", "paraphrase"]) == pytest.approx(4 / 7)
+    assert normalized_hedges_g(dict(scores), ["original"], ["original"]) == 0.0
+    assert [interpret_effect_size(x) for x in (0.0, 0.3, -1.0, 2.5)] == ["essentially zero", "small", "large", "huge"]

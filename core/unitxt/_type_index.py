@@ -189,6 +189,7 @@ TYPE_MODULES = {
     'hf_engine_base': 'inference.hf_local',
     'hf_llava_inference_engine': 'inference.hf_local',
     'hf_option_selecting_inference_engine': 'inference.hf_local',
+    'hf_peft_inference_engine': 'inference.hf_local',
     'hf_pipeline_based_inference_engine': 'inference.hf_local',
     'hf_system_format': 'formats.tokenizer',
     'huggingface_metric': 'metrics.huggingface',

@@ -89,7 +89,8 @@ MODULE_ALIASES: Dict[str, str] = {
     "normalizers": "operators.value_edits",
     "hf_utils": "general.hub_versions",
     "generator_utils": "stream",
-    "file_utils": "general.helpers",  # the engines' module in releases before `unitxt.inference`
+    "file_utils": "general.helpers",
+    "split_utils": "split_routing",  # the engines' module in releases before `unitxt.inference`
 }
 
 

@@ -307,3 +307,38 @@ def test_subgroup_comparisons():
     assert mean_subgroup_score(dict(scores), ["original", "paraphrase"]) == pytest.approx(4 / 7)
     assert normalized_hedges_g(dict(scores), ["original"], ["original"]) == 0.0
     assert [interpret_effect_size(x) for x in (0.0, 0.3, -1.0, 2.5)] == ["essentially zero", "small", "large", "huge"]
+
+
+def test_load_from_api_reads_a_json_endpoint(monkeypatch):
+    import http.server
+
+    from unitxt.loaders import LoadFromAPI
+
+    seen_headers = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the server's hook name
+            seen_headers.append(self.headers.get("Authorization"))
+            body = json.dumps({"data": [{"q": "a"}, {"q": "b"}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        monkeypatch.setenv("PROBE_API_KEY", "k1")
+        url = f"http://127.0.0.1:{server.server_port}/rows"
+        loader = LoadFromAPI(urls={"test": url}, api_key_env_var="PROBE_API_KEY", loader_limit=1)
+        assert list(loader()["test"]) == [{"q": "a", "data_classification_policy": ["proprietary"]}]
+        assert seen_headers == ["Bearer k1"]
+        with pytest.raises(Exception, match="Data field 'rows' not found in API response"):
+            list(LoadFromAPI(urls={"test": url}, data_field="rows")()["test"])
+    finally:
+        server.shutdown()

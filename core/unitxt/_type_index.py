@@ -247,6 +247,7 @@ TYPE_MODULES = {
     'load_criteria_with_options': 'judges.operators',
     'load_csv': 'loaders.hub_and_files',
     'load_files': 'loaders.hub_and_files',
+    'load_from_api': 'loaders.cloud',
     'load_from_dictionary': 'loaders.base',
     'load_from_fsspec': 'loaders.hub_and_files',
     'load_from_hf_space': 'loaders.other_sources',

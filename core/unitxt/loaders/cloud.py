@@ -1,5 +1,6 @@
-"""Loaders bound to a cloud service SDK: `LoadFromIBMCloud` (IBM Cloud Object Storage through `ibm-cos-sdk`). The SDK
-is an optional extra, imported only when data is loaded; without it loading fails with the install hint."""
+"""Loaders of data held by a service: `LoadFromIBMCloud` (IBM Cloud Object Storage through `ibm-cos-sdk`, an
+optional extra imported only when data is loaded; without it loading fails with the install hint) and `LoadFromAPI`
+(JSON answers of HTTP endpoints, with the standard library)."""
 
 import itertools
 import os
@@ -98,4 +99,53 @@ class LoadFromIBMCloud(PackageRequirementsMixin, Loader):
                 for split, dataset in dict(loaded).items()}
 
 
-__all__ = ["LoadFromIBMCloud"]
+class LoadFromAPI(Loader):
+    """One split per URL of `urls` ({split: url}): the JSON answer of a GET (or POST with `{}`) request, its
+    `data_field` list (the whole answer when data_field is empty). `api_key_env_var` names an environment variable
+    holding a bearer token; `headers` add to the JSON ones; `verify_cert=False` accepts any TLS certificate."""
+
+    urls: Dict[str, str]
+    chunksize: int = 100000
+    api_key_env_var: Optional[str] = None
+    headers: Optional[Dict[str, Any]] = None
+    data_field: str = "data"
+    method: str = "GET"
+    verify_cert: bool = True
+
+    def _request_headers(self) -> Dict[str, str]:
+        headers = {"Content-Type": "application/json", "accept": "application/json"}
+        if self.api_key_env_var is not None:
+            api_key = os.getenv(self.api_key_env_var)
+            if not api_key:
+                raise LoaderError(f"The environment variable '{self.api_key_env_var}' must be set to use the "
+                                  "LoadFromAPI loader.", artifact=self.artifact_name, field="api_key_env_var")
+            headers["Authorization"] = f"Bearer {api_key}"
+        headers.update(self.headers or {})
+        return headers
+
+    def _fetch(self, url: str, headers: Dict[str, str]) -> List[Any]:
+        import json
+        import ssl
+        import urllib.request
+
+        if self.method not in ("GET", "POST"):
+            raise LoaderError(f"Method {self.method} not supported", artifact=self.artifact_name, field="method")
+        body = b"{}" if self.method == "POST" else None
+        request = urllib.request.Request(url, data=body, headers=headers, method=self.method)
+        context = None if self.verify_cert else ssl._create_unverified_context()  # noqa: S323 - asked for
+        with urllib.request.urlopen(request, context=context) as response:  # noqa: S310 - the user's URL
+            data = json.loads(response.read().decode("utf-8"))
+        if self.data_field:
+            if not isinstance(data, dict) or self.data_field not in data:
+                raise LoaderError(f"Data field '{self.data_field}' not found in API response.",
+                                  artifact=self.artifact_name, field="data_field")
+            data = data[self.data_field]
+        return data
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        headers = self._request_headers()
+        fetched = {split: self._fetch(url, headers) for split, url in self.urls.items()}
+        return {split: (lambda rows=rows: (dict(row) for row in rows)) for split, rows in fetched.items()}
+
+
+__all__ = ["LoadFromIBMCloud", "LoadFromAPI"]

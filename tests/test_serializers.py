@@ -131,7 +131,9 @@ def test_multi_type_serializer_first_match_wins():
 def test_multi_type_serializer_falls_back_to_default_rules():
     serializer = MultiTypeSerializer(serializers=[DocDialogSerializer()])
     assert serializer.serialize(4, {}) == "4"
-    assert serializer.serialize({"k": "v"}, {}) == '{"k": "v"}'
+    assert serializer.serialize({"k": "v"}, {}) == "{'k': 'v'}"  # called directly: str(value), as the original
+    assert not serializer.accepts({"k": "v"})
+    assert serialize_value(serializer, {"k": "v"}, {}) == '{"k": "v"}'  # what a template does: the default rules
 
 
 def test_serialize_value_falls_back_when_not_accepted():

@@ -180,19 +180,21 @@ class NumberQuantizingSerializer(NumberSerializer):
 
 
 class MultiTypeSerializer(Serializer):
-    """Tries `serializers` in order; the first that accepts the value serialises it, else the default rules. By
-    default the original's list: documents, tool calls, dialogs, multi-documents, images, videos, tables, tools."""
+    """Tries `serializers` in order; the first that accepts the value serialises it. It accepts what one of them
+    accepts, so a template falls back to the default rules for other values; called directly on such a value it
+    gives `str(value)`, as the original. By default the original's list: documents, tool calls, dialogs,
+    multi-documents, images, videos, tables, tools."""
 
     serializers: List[Serializer] = Field(default_factory=lambda: default_type_serializers())
 
     def accepts(self, value: Any) -> bool:
-        return True
+        return any(serializer.accepts(value) for serializer in self.serializers)
 
     def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
         for serializer in self.serializers:
             if serializer.accepts(value):
                 return serializer.serialize(value, instance)
-        return default_serialize(value)
+        return str(value)
 
     def add_serializers(self, serializers: List[Serializer]) -> "MultiTypeSerializer":
         """A new MultiTypeSerializer trying `serializers` first, then this one's (used for recipe overrides)."""

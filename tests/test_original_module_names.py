@@ -342,3 +342,20 @@ def test_load_from_api_reads_a_json_endpoint(monkeypatch):
             list(LoadFromAPI(urls={"test": url}, data_field="rows")()["test"])
     finally:
         server.shutdown()
+
+
+def test_split_helpers_and_slice_splitters():
+    from unitxt.split_utils import build_stream_routing, parse_random_mix_string, parse_slices_string
+    from unitxt.splitters import SeparateSplit, SliceSplit
+
+    assert parse_random_mix_string("train[90%]+dev[0.5]+test") == {"train": 0.9, "dev": 0.5, "test": 1.0}
+    assert parse_slices_string("train[0:10]+train[20:]+test") == {"train": [(0, 10), (20, None)],
+                                                                   "test": [(None, None)]}
+    assert build_stream_routing({"a": {"x": 0.25}, "b": {"x": 0.25}}) == {"x": (["a", None, "b"], [0.25, 0.5, 0.25])}
+    source = {"train": [{"i": i} for i in range(6)], "test": [{"i": 9}]}
+    split = SeparateSplit(from_split="train", to_split_names=["demos", "train"], to_split_sizes=[2])(
+        MultiStream.from_iterables(source))
+    assert {name: [row["i"] for row in stream] for name, stream in split.items()} == {
+        "test": [9], "demos": [0, 1], "train": [2, 3, 4, 5]}
+    sliced = SliceSplit(slices={"x": "train[0:2]+test"})(MultiStream.from_iterables(source))
+    assert [row["i"] for row in sliced["x"]] == [0, 1, 9]

@@ -1,10 +1,11 @@
 """Split operators: renaming splits and seeded random re-mixing (`{"validation": "train[10%]"}`)."""
 
+import itertools
 import random
 import re
 from typing import Any, Dict, Generator, List, Optional, Tuple
 
-from .errors import UnitxtError
+from .errors import ArtifactConfigurationError, UnitxtError
 from .operator import MultiStreamOperator
 from .samplers import (  # noqa: F401 - the documented home of the demo samplers is unitxt.splitters
     CloseTextSampler,
@@ -21,7 +22,13 @@ class SplitError(UnitxtError):
     """A split specification is invalid or can not be satisfied by the data."""
 
 
-class RenameSplits(MultiStreamOperator):
+class Splitter(MultiStreamOperator):
+    """Base of the operators that re-split a MultiStream."""
+
+    __abstract__ = True
+
+
+class RenameSplits(Splitter):
     """Rename streams: `mapper={"validation": "test"}`; unmapped streams keep their names."""
 
     mapper: Dict[str, str]
@@ -62,7 +69,7 @@ def parse_split_spec(spec: str) -> List[Tuple[str, Optional[float], bool]]:
     return parts
 
 
-class SplitRandomMix(MultiStreamOperator):
+class SplitRandomMix(Splitter):
     """Re-split data with seeded random, disjoint portions of the source splits.
 
     `mix={"train": "train[90%]", "validation": "train[10%]", "test": "validation"}`. Portions of one source never
@@ -147,3 +154,57 @@ class SplitRandomMix(MultiStreamOperator):
             for index, instance in enumerate(stream):
                 if index < len(labels) and labels[index] == target:
                     yield instance
+
+
+class SeparateSplit(Splitter):
+    """Cut `from_split` into consecutive parts named `to_split_names` of `to_split_sizes` instances (the last part
+    may have no size: the rest); the source split keeps only what is left unless `remove_targets_from_source_split`
+    is False (then it stays whole)."""
+
+    from_split: str
+    to_split_names: List[str]
+    to_split_sizes: List[int]
+    remove_targets_from_source_split: bool = True
+
+    def verify(self) -> None:
+        super().verify()
+        if len(self.to_split_names) not in (len(self.to_split_sizes), len(self.to_split_sizes) + 1):
+            raise ArtifactConfigurationError(
+                f"Examples num should be specified to all or all but the last splits, instead given "
+                f"{len(self.to_split_names)} split names and {len(self.to_split_sizes)} split sizes. \n split names:"
+                f"{self.to_split_names} split sizes {self.to_split_sizes}", artifact=type(self).__name__)
+
+    def process(self, multi_stream: MultiStream) -> MultiStream:
+        from .split_routing import slice_streams
+
+        mapping = {name: {name: [(None, None)]} for name in multi_stream
+                   if not self.remove_targets_from_source_split or name != self.from_split}
+        taken = 0
+        for name, size in itertools.zip_longest(self.to_split_names, self.to_split_sizes):
+            if self.remove_targets_from_source_split or name != self.from_split:
+                mapping[name] = {self.from_split: [(taken, size)]}
+            taken += size or 0
+        return MultiStream.from_generators(slice_streams(multi_stream, mapping))
+
+
+class SliceSplit(Splitter):
+    """New splits made of slices of the old ones: `slices={"train": "train[0:100]+validation", "test": "test"}`."""
+
+    slices: Dict[str, str]
+
+    def process(self, multi_stream: MultiStream) -> MultiStream:
+        from .split_routing import parse_slices_string, slice_streams
+
+        mapping = {name: parse_slices_string(spec) for name, spec in self.slices.items()}
+        return MultiStream.from_generators(slice_streams(multi_stream, mapping))
+
+
+def get_random_generator_based_on_instance(instance: Dict[str, Any], local_seed: Optional[Any] = None) -> random.Random:
+    """A random generator seeded by the instance's input fields (and `local_seed`), as the original's samplers
+    seed theirs."""
+    from .random_utils import new_random_generator
+
+    sub_seed = {**instance["input_fields"]}
+    if local_seed is not None:
+        sub_seed["local_seed"] = local_seed
+    return new_random_generator(sub_seed=sub_seed)

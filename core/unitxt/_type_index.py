@@ -331,6 +331,7 @@ TYPE_MODULES = {
     'precision_micro': 'metrics.classification',
     'precision_micro_multi_label': 'metrics.classification_variants',
     'prediction_length': 'metrics.classification',
+    'python_call_processor': 'judges.judgment_processors',
     'query_ndcg': 'metrics.retrieval',
     'random_sampler': 'samplers',
     'read_file': 'operators.external',

@@ -359,3 +359,20 @@ def test_split_helpers_and_slice_splitters():
         "test": [9], "demos": [0, 1], "train": [2, 3, 4, 5]}
     sliced = SliceSplit(slices={"x": "train[0:2]+test"})(MultiStream.from_iterables(source))
     assert [row["i"] for row in sliced["x"]] == [0, 1, 9]
+
+
+def test_small_original_operators_and_bases():
+    from unitxt.augmentors import AugmentWhitespace, TaskInputsAugmentor, TypeDependentAugmentor
+    from unitxt.image_operators import EncodeImageToString, ImageFieldOperator, PillowMixin
+    from unitxt.instructions import TextualInstruction
+    from unitxt.operators import BytesToString, RecursiveCopy
+
+    source = {"a": {"b": [1]}}
+    copied = RecursiveCopy(field="a", to_field="c").process_instance(source)
+    copied["c"]["b"].append(2)
+    assert source["a"] == {"b": [1]}
+    assert BytesToString(field="a").process_instance({"a": b"x"}) == {"a": "b'x'"}
+    assert issubclass(AugmentWhitespace, TypeDependentAugmentor) and issubclass(TypeDependentAugmentor,
+                                                                               TaskInputsAugmentor)
+    assert TextualInstruction(text="Answer briefly.").get_instruction() == "Answer briefly."
+    assert issubclass(ImageFieldOperator, PillowMixin) and EncodeImageToString().image_format == "JPEG"

@@ -81,15 +81,29 @@ _PLACEHOLDER_BASE = 0xE000
 _HIDDEN = re.compile("[\ue000-\uf8ff]")
 
 
-class TextAugmentor(Augmentor):
+class TaskInputsAugmentor(Augmentor):
+    """Base of augmentors of task inputs: the task's `augmentable_inputs`, restricted further to `fields` when set
+    (as an operator: the `fields` of the instance's input_fields, see `set_fields`)."""
+
+    __abstract__ = True
+
+    fields: Optional[List[str]] = None
+
+
+class TypeDependentAugmentor(TaskInputsAugmentor):
+    """A task-inputs augmentor that changes only values of `augmented_type` (any value when None)."""
+
+    __abstract__ = True
+
+    augmented_type: Any = None
+
+
+class TextAugmentor(TypeDependentAugmentor):
     """Augments the text of the task's `augmentable_inputs` (restricted further to `fields` when set).
 
     Strings and (nested) lists of strings are augmented; other values (numbers, dicts, images) are left as they are,
     and so are media placeholders inside texts.
     """
-
-    fields: Optional[List[str]] = None
-    augmented_type: Any = None  # the original's TypeDependentAugmentor: only values of this type are augmented
 
     def augment_text(self, text: str, rng: InstanceRandom) -> str:
         raise NotImplementedError(f"{type(self).__name__}.augment_text(text, rng)")

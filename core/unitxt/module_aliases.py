@@ -90,7 +90,8 @@ MODULE_ALIASES: Dict[str, str] = {
     "hf_utils": "general.hub_versions",
     "generator_utils": "stream",
     "file_utils": "general.helpers",
-    "split_utils": "split_routing",  # the engines' module in releases before `unitxt.inference`
+    "split_utils": "split_routing",
+    "instructions": "formats.system_prompts",  # the engines' module in releases before `unitxt.inference`
 }
 
 

@@ -33,6 +33,20 @@ def _warn_deprecated_flag(operator: Any, name: str) -> None:
                       "Please remove this field from your code.", DeprecationWarning, stacklevel=3)
 
 
+class RecursiveCopy(FieldOperator):
+    """A deep copy of the value (into `to_field`, or in place)."""
+
+    def process_value(self, value: Any) -> Any:
+        return copy.deepcopy(value)
+
+
+class BytesToString(FieldOperator):
+    """The value as `str(value)` (the original's: bytes show as their repr, e.g. "b'abc'")."""
+
+    def process_value(self, value: Any) -> Any:
+        return str(value)
+
+
 class Copy(FieldOperator):
     """Copy a field's value to another field (deep copy, so later changes do not alias)."""
 

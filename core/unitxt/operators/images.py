@@ -12,7 +12,7 @@ from ..augmentors import Augmentor
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError
 from ..image_utils import decode_image, image_reference, pil_to_data_url, require_pillow
-from ..operator import FieldOperator, InstanceOperator
+from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..random_utils import InstanceRandom
 from ..types.definitions import is_image_value, is_video_value
 
@@ -170,6 +170,55 @@ class ToImage(FieldOperator):
         return self.process_value(value)
 
 
+class PillowMixin(PackageRequirementsMixin):
+    """Components that need Pillow: `prepare` imports it (an install hint when absent) and keeps its modules as
+    `pil`, `image`, `enhance` and `filter`."""
+
+    _requirements_list = {"PIL": "pip install pillow"}
+
+    def prepare(self) -> None:
+        super().prepare()
+        self.check_missing_requirements()
+        import PIL
+        from PIL import Image, ImageEnhance, ImageFilter
+
+        self.__dict__.update(pil=PIL, image=Image, enhance=ImageEnhance, filter=ImageFilter)
+
+
+class ImageFieldOperator(FieldOperator, PillowMixin):
+    """Base of operators that change the PIL image of an Image value ({"image", "format"}): subclasses implement
+    `process_image(image)`."""
+
+    __abstract__ = True
+
+    def process_image(self, image: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.process_image(image) is not implemented")
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, dict) or not isinstance(value.get("image"), self.image.Image):
+            raise InstanceTypeError(f"ImageFieldOperator requires image, got {type(value)}.",
+                                    artifact=self.artifact_name, field=self.field)
+        value["image"] = self.process_image(value["image"])
+        return value
+
+
+class EncodeImageToString(FieldOperator):
+    """A PIL image -> {"image": its base64 bytes in `image_format`}."""
+
+    image_format: str = "JPEG"
+
+    def encode_image_to_base64(self, image: Any) -> "ImageDataString":
+        import base64
+        import io
+
+        buffer = io.BytesIO()
+        image.save(buffer, format=self.image_format)
+        return ImageDataString(base64.b64encode(buffer.getvalue()).decode("utf-8"))
+
+    def process_value(self, value: Any) -> Any:
+        return {"image": self.encode_image_to_base64(value)}
+
+
 class ImageDataString(str):
     """A data URL of an image that shows only its first 30 characters in a repr (they are long)."""
 
@@ -252,5 +301,6 @@ class ToRGB(FieldOperator):
 
 
 __all__ = ["ImageToText", "ImageAugmentor", "WhiteNoise", "GridLines", "GrayScale", "PixelNoise", "Oldify", "ToImage",
-           "HashImage", "DecodeImage", "ToRGB", "ImageDataString", "image_to_data_url", "data_url_to_image",
+           "HashImage", "DecodeImage", "ToRGB", "PillowMixin", "ImageFieldOperator", "EncodeImageToString",
+           "ImageDataString", "image_to_data_url", "data_url_to_image",
            "extract_images"]

@@ -376,3 +376,18 @@ def test_small_original_operators_and_bases():
                                                                                TaskInputsAugmentor)
     assert TextualInstruction(text="Answer briefly.").get_instruction() == "Answer briefly."
     assert issubclass(ImageFieldOperator, PillowMixin) and EncodeImageToString().image_format == "JPEG"
+
+
+def test_artifact_module_lookup_helpers():
+    from unitxt.artifact import (UnitxtArtifactNotFoundError, dict_diff_string, get_catalog_name_and_args,
+                                 get_closest_artifact_type, is_name_legal_for_catalog, verify_legal_catalog_name)
+
+    assert get_closest_artifact_type("acuracy") == "accuracy"
+    assert is_name_legal_for_catalog("cards.my_card") and not is_name_legal_for_catalog("my card")
+    with pytest.raises(AssertionError, match="should be alphanumeric"):
+        verify_legal_catalog_name("a/b")
+    assert dict_diff_string({"a": 1, "b": 2}, {"b": 3}).splitlines() == [" - a (removed): 1", " - b (changed): 2 -> 3"]
+    catalog, name, overrides = get_catalog_name_and_args("metrics.accuracy[n_resamples=3]")
+    assert name == "metrics.accuracy" and "metrics.accuracy" in catalog and overrides == {"n_resamples": "3"}
+    with pytest.raises(UnitxtArtifactNotFoundError, match="metrics.surely_not_there"):
+        get_catalog_name_and_args("metrics.surely_not_there")

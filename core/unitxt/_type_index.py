@@ -428,6 +428,7 @@ TYPE_MODULES = {
     'string_containment': 'metrics.classification',
     'string_containment_ratio': 'metrics.string_similarity',
     'string_equals': 'judges.judgment_processors',
+    'string_or_not_string': 'judges.judgment_processors',
     'strip': 'operators.fields',
     'substring': 'processors',
     'sum_accuracy': 'metrics.classification_variants',

@@ -64,6 +64,10 @@ class StringEquals(FieldOperator):
         return value
 
 
+class StringOrNotString(StringEquals):
+    """The original's other name of StringEquals."""
+
+
 class FixWhiteSpace(FieldOperator):
     """Collapse runs of whitespace into single spaces (and strip)."""
 

@@ -391,3 +391,15 @@ def test_artifact_module_lookup_helpers():
     assert name == "metrics.accuracy" and "metrics.accuracy" in catalog and overrides == {"n_resamples": "3"}
     with pytest.raises(UnitxtArtifactNotFoundError, match="metrics.surely_not_there"):
         get_catalog_name_and_args("metrics.surely_not_there")
+
+
+def test_collection_pickers_and_api_helpers():
+    from unitxt.api import object_to_str_without_addresses, short_hex_hash
+    from unitxt.collections import DictCollection, ItemPicker, ListCollection, RandomPicker
+
+    assert ItemPicker(item="1")(ListCollection(items=["a", "b"])) == "b"
+    assert ItemPicker(item="1")(DictCollection(items={"1": "by key"})) == "by key"
+    picks = [RandomPicker()(ListCollection(items=["a", "b", "c"])) for _ in range(2)]
+    assert picks == [RandomPicker()(ListCollection(items=["a", "b", "c"])) for _ in range(2)]  # seeded
+    assert short_hex_hash("abc") == "ba7816bf" and short_hex_hash("abc", length=4) == "ba78"
+    assert object_to_str_without_addresses(object()) == "<object object>"

@@ -403,3 +403,16 @@ def test_collection_pickers_and_api_helpers():
     assert picks == [RandomPicker()(ListCollection(items=["a", "b", "c"])) for _ in range(2)]  # seeded
     assert short_hex_hash("abc") == "ba7816bf" and short_hex_hash("abc", length=4) == "ba78"
     assert object_to_str_without_addresses(object()) == "<object object>"
+
+
+def test_multiple_source_loader_keeps_each_source_policy_and_dictionary_checks():
+    from unitxt.loaders import LoadFromDictionary, MultipleSourceLoader
+
+    loader = MultipleSourceLoader(sources=[
+        LoadFromDictionary(data={"test": [{"x": 1}]}, data_classification_policy=["public"]),
+        LoadFromDictionary(data={"test": [{"x": 2}]}, data_classification_policy=["pii"])])
+    assert [row["data_classification_policy"] for row in loader()["test"]] == [["public"], ["pii"]]
+    with pytest.raises(ValueError, match="Passed data to LoadFromDictionary is not of type"):
+        LoadFromDictionary(data=[{"x": 1}])
+    with pytest.raises(ValueError, match="Not all instances in split 'train' have the same fields"):
+        LoadFromDictionary(data={"train": [{"a": 1}, {"b": 2}]})

@@ -379,8 +379,8 @@ def test_small_original_operators_and_bases():
 
 
 def test_artifact_module_lookup_helpers():
-    from unitxt.artifact import (UnitxtArtifactNotFoundError, dict_diff_string, get_catalog_name_and_args,
-                                 get_closest_artifact_type, is_name_legal_for_catalog, verify_legal_catalog_name)
+    from unitxt.catalog import (UnitxtArtifactNotFoundError, dict_diff_string, get_catalog_name_and_args,
+                                get_closest_artifact_type, is_name_legal_for_catalog, verify_legal_catalog_name)
 
     assert get_closest_artifact_type("acuracy") == "accuracy"
     assert is_name_legal_for_catalog("cards.my_card") and not is_name_legal_for_catalog("my card")

@@ -27,7 +27,6 @@ from .general.dataclass_fields import (Undefined, abstract_fields, asdict, class
                                        final_fields, get_field_default, is_abstract_field, is_class_method,
                                        is_final_field, is_possible_field, required_fields, to_dict)
 from .general.dataclass_fields import _asdict_inner as dataclass_value
-from .lazy_imports import lazy_exports
 from .logging_utils import get_logger
 from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
 from .settings_utils import get_artifacts_data_classification  # noqa: F401 - the original's artifact API
@@ -35,9 +34,6 @@ from .types.checking import describe_value_type, make_checker, type_to_string
 
 _ARTIFACT_TYPES: Dict[str, type] = {}
 SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__", "__title__")
-_LOOKUP_NAMES = ("UnitxtArtifactNotFoundError", "is_name_legal_for_catalog", "verify_legal_catalog_name", "get_raw",
-                 "dict_diff_string", "get_closest_artifact_type", "get_catalog_name_and_args",  # the original's
-                 "verbosed_fetch_artifact", "maybe_recover_artifact", "maybe_recover_artifacts_structure")  # helpers
 
 
 def camel_to_snake(name: str) -> str:
@@ -594,7 +590,3 @@ def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tupl
         raise error.with_context(artifact=name) from None
     artifact.__id__ = query
     return artifact, catalog
-
-
-__getattr__, __dir__ = lazy_exports(__name__, {**{name: "..artifact_lookup" for name in _LOOKUP_NAMES},
-                                               "register_all_artifacts": "..catalog"}, "-")

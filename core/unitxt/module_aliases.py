@@ -90,7 +90,7 @@ MODULE_ALIASES: Dict[str, str] = {
     "hf_utils": "general.hub_versions",
     "generator_utils": "stream",
     "file_utils": "general.helpers",
-    "split_utils": "split_routing",
+    "split_utils": "splitters",
     "instructions": "formats.system_prompts",  # the engines' module in releases before `unitxt.inference`
 }
 

@@ -25,7 +25,7 @@ class LoadFromIBMCloud(PackageRequirementsMixin, Loader):
     aws_secret_access_key_env: str
     bucket_name: str
     data_dir: Optional[str] = None
-    data_files: Union[Sequence[str], Mapping[str, Union[str, Sequence[str]]]]
+    data_files: Union[List[str], Dict[str, Union[str, List[str]]]]
     data_field: Optional[str] = None
     caching: bool = True
 

@@ -1,5 +1,5 @@
 """Smaller typing helpers of the original's `unitxt.type_utils` (which maps to types.checking, where these are
-imported): recognising NewTypes and TypedDicts, dicts of types and their strings, `X|Y` unions spelled for older
+imported): recognising NewTypes and TypedDicts, `X|Y` unions spelled for older
 Pythons, three-valued all/any, and `get_origin`/`get_args` with typing's aliases mapped to the builtin classes."""
 
 import collections.abc
@@ -41,38 +41,6 @@ def is_new_type(object: Any) -> bool:  # noqa: A002 - the original's parameter n
 def is_typed_dict(object: Any) -> bool:  # noqa: A002
     """Whether `object` is a TypedDict class."""
     return isinstance(object, type(GenericTypedDict))
-
-
-def is_type_dict(object: Any) -> bool:  # noqa: A002
-    """Whether every value of a (nested) dict is a type; ValueError when `object` is not a dict."""
-    from .checking import is_type
-
-    if not isinstance(object, dict):
-        raise ValueError("Should be dict.")
-    return all(is_type_dict(value) if isinstance(value, dict) else is_type(value) for value in object.values())
-
-
-def to_type_dict(dict_of_typing_types: Dict[str, Any]) -> Dict[str, Any]:
-    """A (nested) dict of types with every type replaced by its string."""
-    from .checking import to_type_string
-
-    return {key: to_type_dict(value) if isinstance(value, dict) else to_type_string(value)
-            for key, value in dict_of_typing_types.items()}
-
-
-def parse_type_dict(type_dict: Dict[str, Any]) -> Dict[str, Any]:
-    """The inverse of to_type_dict: a (nested) dict of type strings with every string parsed into its type."""
-    from .checking import parse_type_string
-
-    result = {}
-    for key, value in type_dict.items():
-        if isinstance(value, str):
-            result[key] = parse_type_string(value)
-        elif isinstance(value, dict):
-            result[key] = parse_type_dict(value)
-        else:
-            raise ValueError(f"Can parse only nested dictionary with type strings, got {type(value)}")
-    return result
 
 
 def _split_top(text: str, separator: str) -> List[str]:
@@ -132,5 +100,5 @@ def get_args(type_: Any) -> Tuple:
 
 
 __all__ = ["GenericTypedDict", "BUILTINS_MAPPING", "STATIC_SUBTYPE_MAPPING", "is_new_type", "is_typed_dict",
-           "is_type_dict", "to_type_dict", "parse_type_dict", "convert_union_type", "optional_all", "optional_any",
+           "convert_union_type", "optional_all", "optional_any",
            "get_origin", "get_args"]

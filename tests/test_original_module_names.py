@@ -414,5 +414,3 @@ def test_multiple_source_loader_keeps_each_source_policy_and_dictionary_checks()
     assert [row["data_classification_policy"] for row in loader()["test"]] == [["public"], ["pii"]]
     with pytest.raises(ValueError, match="Passed data to LoadFromDictionary is not of type"):
         LoadFromDictionary(data=[{"x": 1}])
-    with pytest.raises(ValueError, match="Not all instances in split 'train' have the same fields"):
-        LoadFromDictionary(data={"train": [{"a": 1}, {"b": 2}]})

@@ -80,15 +80,6 @@ class LoadFromDictionary(Loader):
                 artifact=type(self).__name__, field="data")
         super().verify_field_types(names)
 
-    def verify(self) -> None:
-        super().verify()
-        for split, rows in self.data.items():
-            for row in rows:
-                if rows and row.keys() != rows[0].keys():
-                    raise ArtifactDefinitionError(f"Not all instances in split '{split}' have the same fields.\ninstance {row} "
-                                      f"has different fields different from {rows[0]}", artifact=type(self).__name__,
-                                      field="data")
-
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
         import copy
 

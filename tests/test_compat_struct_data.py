@@ -130,9 +130,10 @@ def test_dict_and_sql_serializers(tmp_path):
 def test_serializer_as_a_step_with_field_and_process_every_value():
     step = from_serializable({"__type__": "multi_type_serializer", "field": "references", "process_every_value": True})
     assert isinstance(step, MultiTypeSerializer)
-    assert step.process_instance({"references": [[1, 2], "a"]})["references"] == ["1, 2", "a"]
+    # values none of its serializers takes are written with str(), as the original
+    assert step.process_instance({"references": [[1, 2], "a"]})["references"] == ["[1, 2]", "a"]
     single = MultiTypeSerializer(field="prediction", to_field="text")
-    assert single.process_instance({"prediction": {"a": 1}})["text"] == '{"a": 1}'
+    assert single.process_instance({"prediction": {"a": 1}})["text"] == "{'a': 1}"
 
 
 def test_table_augmentors_change_tables_among_inputs():

@@ -162,7 +162,7 @@ def test_check_operator_saves_and_reloads_sorts_and_compares():
     assert apply_operator(operator, [{"a": 1}]) == [{"a": 1, "b": 1}]
     check_operator_exception(fetch_artifact("processors.literal_eval")[0], [{"prediction": "(", "references": []}],
                              ["Cannot read"])
-    with pytest.raises(AssertionError, match="did not fail"):
+    with pytest.raises(AssertionError, match="Did not receive expected exception: anything"):
         check_operator_exception(operator, [{"a": 1}], "anything")
 
 

@@ -115,5 +115,5 @@ def test_multiple_source_loader_concatenates():
 
 
 def test_dictionary_rows_must_be_dicts():
-    with pytest.raises(UnitxtError, match=r"expects Dict\[str, List\[Dict"):
+    with pytest.raises(UnitxtError, match=r"is not of type Dict\[str, List\[Dict"):
         LoadFromDictionary(data={"test": [1, 2]})

@@ -139,7 +139,7 @@ def test_set_rename_and_nested_set():
 def test_map_instance_values_strict_and_lists():
     mapper = MapInstanceValues(mappers={"label": {"0": "negative", "1": "positive"}})
     assert mapper.process_instance({"label": 1}) == {"label": "positive"}
-    with pytest.raises(UnitxtError, match="not in the mapping"):
+    with pytest.raises(UnitxtError, match="is not found in mapper"):
         mapper.process_instance({"label": 7})
     lenient = MapInstanceValues(mappers={"label": {"0": "negative"}}, strict=False)
     assert lenient.process_instance({"label": 7}) == {"label": 7}

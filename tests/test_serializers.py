@@ -77,7 +77,11 @@ DIALOG = [{"role": "user", "content": "What is the time?"}, {"role": "system", "
 )
 def test_default_serializer(value, expected):
     assert default_serialize(value) == expected
-    assert DefaultSerializer().serialize(value, {}) == expected
+
+
+@pytest.mark.parametrize("value", ["text", 3, 0.5, ["happy", "angry"], {"key": "value"}])
+def test_default_serializer_class_uses_str_as_the_original(value):
+    assert DefaultSerializer().serialize(value, {}) == str(value)
 
 
 def test_single_type_serializer_accepts_only_its_type():
@@ -127,7 +131,9 @@ def test_multi_type_serializer_first_match_wins():
 def test_multi_type_serializer_falls_back_to_default_rules():
     serializer = MultiTypeSerializer(serializers=[DocDialogSerializer()])
     assert serializer.serialize(4, {}) == "4"
-    assert serializer.serialize({"k": "v"}, {}) == '{"k": "v"}'
+    assert serializer.serialize({"k": "v"}, {}) == "{'k': 'v'}"  # called directly: str(value), as the original
+    assert not serializer.accepts({"k": "v"})
+    assert serialize_value(serializer, {"k": "v"}, {}) == '{"k": "v"}'  # what a template does: the default rules
 
 
 def test_serialize_value_falls_back_when_not_accepted():

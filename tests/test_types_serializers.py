@@ -241,9 +241,10 @@ def test_table_serializer_layouts(layout, expected):
 
 
 def test_table_serializer_options_and_validation():
-    assert TableSerializer(max_rows=1).serialize(TABLE, {}).count("\n") == 2
-    assert TableSerializer().serialize({"header": ["a"], "rows": [["x|y"], [None]]}, {}) == "| a |\n|---|\n| x\\|y |\n|  |"
+    assert TableSerializer(layout="markdown", max_rows=1).serialize(TABLE, {}).count("\n") == 2
+    assert TableSerializer(layout="markdown").serialize({"header": ["a"], "rows": [["x|y"], [None]]}, {}) == "| a |\n|---|\n| x\\|y |\n|  |"
     assert TableSerializer(layout="csv").serialize({"header": ["a"], "rows": [["x,y"]]}, {}) == 'a\n"x,y"'
+    assert TableSerializer().layout == "csv"  # the original's only layout
     with pytest.raises(ArtifactDefinitionError, match="layout"):
         TableSerializer(layout="html")
 

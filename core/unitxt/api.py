@@ -13,6 +13,17 @@ from .loaders.base import LoadFromDictionary
 from .rendering.recipe import DatasetRecipe, build_recipe
 
 
+def short_hex_hash(value: str, length: int = 8) -> str:
+    """The first `length` hex digits of the SHA-256 of a text (short stable ids, as the original's)."""
+    return hashlib.sha256(value.encode()).hexdigest()[:length]
+
+
+def object_to_str_without_addresses(obj: Any) -> str:
+    """`str(obj)` without a memory address ("<X object at 0x7f..>" -> "<X object>"), stable across runs."""
+    text = str(obj)
+    return text.split(" at 0x")[0] + ">" if " at 0x" in text else text
+
+
 def load_dataset(
     recipe_or_name: Any = None,
     split: Optional[str] = None,

@@ -22,7 +22,11 @@ from .errors import (ArtifactDefinitionError, CatalogError, MissingArtifactTypeE
 from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field, FinalField, FinalFieldError,  # noqa: F401
                                        InternalField, MissingDefaultError, NonPositionalField, OptionalField,
                                        RequiredField, check_class_declarations, check_no_abstract_fields,
-                                       declaration_of, fields, fields_names, positional_field_names)
+                                       declaration_of, fields, fields_names, positional_field_names, FieldSpec)
+from .general.dataclass_fields import (Undefined, abstract_fields, asdict, class_fields, external_fields_names,  # noqa: F401
+                                       final_fields, get_field_default, is_abstract_field, is_class_method,
+                                       is_final_field, is_possible_field, required_fields, to_dict)
+from .general.dataclass_fields import _asdict_inner as dataclass_value
 from .logging_utils import get_logger
 from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
 from .settings_utils import get_artifacts_data_classification  # noqa: F401 - the original's artifact API
@@ -30,25 +34,6 @@ from .types.checking import describe_value_type, make_checker, type_to_string
 
 _ARTIFACT_TYPES: Dict[str, type] = {}
 SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__", "__title__")
-
-
-class FieldSpec:
-    """What the class knows about one declared field."""
-
-    __slots__ = ("name", "annotation", "declaration", "owner")
-
-    def __init__(self, name: str, annotation: Any, declaration: Field, owner: type):
-        self.name = name
-        self.annotation = annotation
-        self.declaration = declaration
-        self.owner = owner
-
-    @property
-    def required(self) -> bool:
-        return self.declaration.required
-
-    def default(self) -> Any:
-        return self.declaration.make_default()
 
 
 def camel_to_snake(name: str) -> str:
@@ -338,6 +323,27 @@ class Artifact:
 
     # ------------------------------------------------------------------ overrides
     @classmethod
+    def is_registered_type(cls, type: str) -> bool:
+        """Whether a `__type__` names a registered artifact class (built-in ones count before they are imported)."""
+        return type in _ARTIFACT_TYPES or type in _type_modules()
+
+    @classmethod
+    def is_registered_class_name(cls, class_name: str) -> bool:
+        return cls.is_registered_type(camel_to_snake(class_name))
+
+    @classmethod
+    def is_registered_class(cls, clz: object) -> bool:
+        return any(registered is clz for registered in _ARTIFACT_TYPES.values())
+
+    @classmethod
+    def get_artifact_type(cls) -> str:
+        return cls._type_name
+
+    @classmethod
+    def is_artifact_dict(cls, obj: Any) -> bool:
+        return isinstance(obj, dict) and "__type__" in obj
+
+    @classmethod
     def coerce_overrides(cls, overrides: Dict[str, Any], artifact_name: Optional[str] = None) -> Dict[str, Any]:
         """Convert parsed `[key=value]` overrides to each field's declared type."""
         fields = cls.get_fields()
@@ -503,6 +509,14 @@ class Dataclass(Artifact):
     _is_artifact_type: ClassVar[bool] = False
 
     positional_fields = classmethod(positional_field_names)  # as in the original: all but NonPositionalField ones
+
+    def to_dict(self, classes: Optional[List[Any]] = None, keep_empty: bool = True) -> Dict[str, Any]:
+        """{field: value} (no `__type__`): every field, or those annotated by `classes`; without None values unless
+        `keep_empty`."""
+        names = [name for cls in classes for name in getattr(cls, "__annotations__", {})] if classes else None
+        data = {name: getattr(self, name) for name in names} if names else {
+            name: dataclass_value(self.__dict__[name]) for name in self.get_fields()}
+        return {name: value for name, value in data.items() if keep_empty or value is not None}
 
 
 def is_dataclass(obj: Any) -> bool:

@@ -19,11 +19,12 @@ import string
 from typing import Any, Dict, List, Optional, Union
 
 from .dict_utils import dict_get, dict_set
-from .errors import ArtifactDefinitionError, InstanceTypeError, UnitxtError
+from .errors import ArtifactConfigurationError, ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
 from .image_utils import PLACEHOLDER_PATTERN
 from .operator import InstanceOperator
 from .operators.struct_data import shuffle_table_columns, shuffle_table_rows
 from .random_utils import InstanceRandom
+from .types.checking import isoftype
 from .module_aliases import moved_classes
 
 
@@ -45,6 +46,12 @@ class Augmentor(InstanceOperator):
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         seed = json.dumps(instance, sort_keys=True, ensure_ascii=False, default=str)
         return self.augment_instance(instance, None, InstanceRandom(f"{type(self).__name__}|{seed}"))
+
+    def set_fields(self, fields: List[str]) -> None:
+        """Choose the task inputs an augmentor used as an operator changes (`input_fields/<field>`), as the original's
+        recipe does for its task-input augmentors; an augmentor without `fields` changes nothing anyway."""
+        if "fields" in self.get_fields():
+            self.fields = list(fields)
 
 
 class NullAugmentor(Augmentor):
@@ -74,14 +81,29 @@ _PLACEHOLDER_BASE = 0xE000
 _HIDDEN = re.compile("[\ue000-\uf8ff]")
 
 
-class TextAugmentor(Augmentor):
+class TaskInputsAugmentor(Augmentor):
+    """Base of augmentors of task inputs: the task's `augmentable_inputs`, restricted further to `fields` when set
+    (as an operator: the `fields` of the instance's input_fields, see `set_fields`)."""
+
+    __abstract__ = True
+
+    fields: Optional[List[str]] = None
+
+
+class TypeDependentAugmentor(TaskInputsAugmentor):
+    """A task-inputs augmentor that changes only values of `augmented_type` (any value when None)."""
+
+    __abstract__ = True
+
+    augmented_type: Any = None
+
+
+class TextAugmentor(TypeDependentAugmentor):
     """Augments the text of the task's `augmentable_inputs` (restricted further to `fields` when set).
 
     Strings and (nested) lists of strings are augmented; other values (numbers, dicts, images) are left as they are,
     and so are media placeholders inside texts.
     """
-
-    fields: Optional[List[str]] = None
 
     def augment_text(self, text: str, rng: InstanceRandom) -> str:
         raise NotImplementedError(f"{type(self).__name__}.augment_text(text, rng)")
@@ -138,7 +160,11 @@ class TextAugmentor(Augmentor):
         source = instance["input_fields"] if nested else instance
         changed = dict(source)
         for name in names:
-            if name in changed:
+            if name not in changed and task is None:
+                raise MissingFieldError(f"{type(self).__name__} augments field '{name}', which the instance lacks "
+                                        f"(its fields: {', '.join(map(str, source))}).", artifact=self.artifact_name,
+                                        field=name)
+            if name in changed and (self.augmented_type is None or isoftype(changed[name], self.augmented_type)):
                 changed[name] = self._augment_value(changed[name], rng)
         if nested:
             return dict(instance, input_fields=changed)
@@ -185,14 +211,20 @@ class AugmentPrefixSuffix(TextAugmentor):
     so shorter affixes occur); None disables a side. `remove_existing_whitespaces` strips the text first.
     """
 
-    prefixes: Optional[Union[List[str], Dict[str, int]]] = {" ": 20, "\t": 10, "\n": 40, "": 30}
+    prefixes: Optional[Union[List[Any], Dict[Any, Any]]] = {" ": 20, "\t": 10, "\n": 40, "": 30}
     prefix_len: int = 3
-    suffixes: Optional[Union[List[str], Dict[str, int]]] = {" ": 20, "\t": 10, "\n": 40, "": 30}
+    suffixes: Optional[Union[List[Any], Dict[Any, Any]]] = {" ": 20, "\t": 10, "\n": 40, "": 30}
     suffix_len: int = 3
     remove_existing_whitespaces: bool = False
 
     def verify(self) -> None:
         super().verify()
+        for name in ("prefixes", "suffixes"):
+            value = getattr(self, name)
+            if value is not None and not (isoftype(value, List[str]) or isoftype(value, Dict[str, int])):
+                raise ArtifactConfigurationError(f"Argument {name} should be either None or a list of strings or a "
+                                                 f"dictionary str->int. {value} is none of the above.",
+                                                 artifact=type(self).__name__, field=name)
         if not self.prefixes and not self.suffixes:
             raise ArtifactDefinitionError("AugmentPrefixSuffix needs prefixes or suffixes.", field="prefixes")
 

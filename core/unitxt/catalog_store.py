@@ -240,20 +240,41 @@ def unregister_local_catalog(catalog_path: Union[str, Path]) -> None:
     _registered[:] = [catalog for catalog in _registered if catalog.location != location]
 
 
-def get_catalogs() -> List[LocalCatalog]:
-    """All catalogs, highest precedence first."""
+_env_pushed: set = set()  # locations of UNITXT_CATALOGS put on top of the registered ones by reset_env_catalogs
+
+
+def _env_locations() -> List[str]:
+    """The catalog directories named by UNITXT_CATALOGS (or its former name UNITXT_ARTIFACTORIES), in order."""
     env_value, old_value = settings.catalogs, os.environ.get("UNITXT_ARTIFACTORIES")  # the variable's former name
     if env_value and old_value:
         raise CatalogError("Both UNITXT_CATALOGS and UNITXT_ARTIFACTORIES are set. Use only UNITXT_CATALOGS "
                            "(UNITXT_ARTIFACTORIES is its former name).")
-    env_value = env_value or old_value
-    env_catalogs = []
-    if env_value:
-        for location in str(env_value).split(":"):
-            if location:
-                location = os.path.abspath(location)
-                env_catalogs.append(_env_catalogs.setdefault(location, LocalCatalog(location)))
-    return [*reversed(_registered), *reversed(env_catalogs), get_default_catalog()]
+    return [os.path.abspath(location) for location in str(env_value or old_value or "").split(":") if location]
+
+
+def reset_env_catalogs() -> None:
+    """Read UNITXT_CATALOGS again and put its catalogs above every catalog registered so far (as the original's
+    `_reset_env_local_catalogs`); later registrations go above them again."""
+    locations = _env_locations()
+    _registered[:] = [catalog for catalog in _registered
+                      if catalog.location not in _env_pushed and catalog.location not in locations]
+    _env_pushed.clear()
+    _env_catalogs.clear()
+    for location in locations:
+        _registered.append(_env_catalogs.setdefault(location, LocalCatalog(location)))
+        _env_pushed.add(location)
+
+
+def get_catalogs() -> List[LocalCatalog]:
+    """All catalogs, highest precedence first: the registered ones (latest first), the UNITXT_CATALOGS ones not
+    registered, the default catalog."""
+    locations = _env_locations()
+    registered = [catalog for catalog in _registered
+                  if catalog.location not in _env_pushed or catalog.location in locations]
+    taken = {catalog.location for catalog in registered}
+    env_catalogs = [_env_catalogs.setdefault(location, LocalCatalog(location)) for location in locations
+                    if location not in taken]
+    return [*reversed(registered), *reversed(env_catalogs), get_default_catalog()]
 
 
 class Catalogs:

@@ -285,5 +285,49 @@ def dict_delete(dic: Any, query: str, not_exist_ok: bool = False, remove_empty_a
 
 
 def _missing(instance: Any, path: str) -> MissingFieldError:
-    available = ", ".join(map(str, instance.keys())) if isinstance(instance, dict) else type(instance).__name__
-    return MissingFieldError(f"Field '{path}' not found in instance. Available fields: {available}.", field=path)
+    """The error of a path that matches nothing: the original's words, with the instance shown field by field."""
+    if not isinstance(instance, dict):
+        return MissingFieldError(f"Field '{path}' not found in a {type(instance).__name__}.", field=path)
+    from .text_utils import to_pretty_string
+
+    return MissingFieldError(f'query "{path}" did not match any item in dict:\n' + to_pretty_string(instance),
+                             field=path)
+
+
+_INDEX = re.compile(r"^-?\d+$")
+_NAME = re.compile(r"^[\w. -]+$")
+
+
+def is_index(string: str) -> bool:
+    """Whether a path component is a (possibly negative) list index."""
+    return bool(_INDEX.match(string))
+
+
+def is_name(string: str) -> bool:
+    """Whether a path component is a field name of the original's path syntax (word characters, '.', ' ', '-')."""
+    return bool(_NAME.match(string))
+
+
+def is_wildcard(string: str) -> bool:
+    return string == "*"
+
+
+def validate_query_and_break_to_components(query: str, allow_int_index: bool = True) -> List[str]:
+    """The components of a path in the original's strict syntax ("a/0/*"): a leading "/" is dropped, a trailing one
+    means "/*"; ValueError for an empty query or a component that is no name, index or "*"."""
+    if not isinstance(query, str) or not query:
+        raise ValueError(f"invalid query: either not a string or an empty string: {query}")
+    query = query.replace("//", "/").strip()
+    query = query[1:] if query.startswith("/") else query
+    query = query + "*" if query.endswith("/") else query
+    components = [component.strip() for component in query.split("/")]
+    for component in components:
+        if not (is_name(component) or is_wildcard(component) or (allow_int_index and is_index(component))):
+            raise ValueError(f"Component {component} in input query is none of: valid field-name, non-neg-int, or '*'")
+    return components
+
+
+def is_subpath(subpath: str, fullpath: str, allow_int_index: bool = True) -> bool:
+    """Whether path `fullpath` starts with the components of `subpath`."""
+    sub = validate_query_and_break_to_components(subpath, allow_int_index)
+    return validate_query_and_break_to_components(fullpath, allow_int_index)[:len(sub)] == sub

@@ -85,7 +85,13 @@ MODULE_ALIASES: Dict[str, str] = {
     "collections": "templates.collections",
     "deprecation_utils": "general.deprecation",
     "inference_engines": "inference",
-    "fusion": "operators.fusion",  # the engines' module in releases before `unitxt.inference`
+    "fusion": "operators.fusion",
+    "normalizers": "operators.value_edits",
+    "hf_utils": "general.hub_versions",
+    "generator_utils": "stream",
+    "file_utils": "general.helpers",
+    "split_utils": "splitters",
+    "instructions": "formats.system_prompts",  # the engines' module in releases before `unitxt.inference`
 }
 
 

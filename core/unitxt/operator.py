@@ -334,6 +334,14 @@ class FieldOperator(FieldOperatorBase):
             pairs.append([self.field, self.to_field if self.to_field is not None else self.field])
         self._pairs = pairs
 
+    def verify_field_types(self, names: Optional[List[str]] = None) -> None:
+        mapping = self.__dict__.get("field_to_field")
+        if mapping is not None and not isinstance(mapping, (list, dict)):
+            raise ArtifactDefinitionError(  # the original's words, as it writes them (no value filled in)
+                "Input argument 'field_to_field': {self.field_to_field} is neither of type List{List[str]] nor of "
+                "type Dict[str, str].")
+        super().verify_field_types(names)
+
     def verify(self) -> None:
         super().verify()
         if self.field is not None and self.field_to_field is not None:
@@ -341,6 +349,27 @@ class FieldOperator(FieldOperatorBase):
                 "Set either 'field' (with optional 'to_field') or 'field_to_field', not both.",
                 artifact=type(self).__name__,
             )
+        if isinstance(self.field_to_field, dict):
+            self._verify_mapping_order(self.field_to_field)
+
+    @staticmethod
+    def _verify_mapping_order(mapping: Dict[str, str]) -> None:
+        """A {from: to} mapping whose result would depend on the order fields are processed in is refused: a target
+        that is another entry's source, or two sources with one target (the original's checks and words)."""
+        for source, target in mapping.items():
+            for other_source, other_target in mapping.items():
+                if other_source == source:
+                    continue
+                if other_target == source:
+                    raise ArtifactConfigurationError(
+                        f"In input argument 'field_to_field': {mapping}, field {other_source} is mapped to field "
+                        f"{other_target}, while the latter is mapped to {target}. Whether {other_source} or "
+                        f"{other_target} is processed first might impact end result.")
+                if other_target == target:
+                    raise ArtifactConfigurationError(
+                        f"In input argument 'field_to_field': {mapping}, two different fields: {source} and "
+                        f"{other_source} are mapped to field {target}. Whether {source} or {other_source} is "
+                        "processed last might impact end result.")
 
     def process_value(self, value: Any) -> Any:
         if type(self).process_value is not FieldOperator.process_value:
@@ -349,8 +378,11 @@ class FieldOperator(FieldOperatorBase):
             return self.process(value)
         raise NotImplementedError(f"{type(self).__name__} must implement process_value(value)")
 
-    def process(self, value: Any) -> Any:  # type: ignore[override]
-        """Same as `process_value` (the per-value hook)."""
+    def process(self, value: Any, stream_name: Optional[str] = None) -> Any:  # type: ignore[override]
+        """An instance (a dict, when the operator names its fields) is processed as the original's
+        `process(instance)` does; any other value goes to `process_value` (the per-value hook)."""
+        if isinstance(value, dict) and self._pairs:
+            return self.process_instance_fields(value)
         return self.process_value(value)
 
     def _instance_function(self):

@@ -16,6 +16,7 @@ import json
 from typing import Any, Dict, List, Optional, Union
 
 from .dict_utils import dict_get, dict_set
+from .general.dataclass_fields import Field
 from .errors import ArtifactDefinitionError, InstanceTypeError, UnitxtError
 from .operator import InstanceOperator, Operator  # noqa: F401 - Operator is re-exported
 from .types import definitions as data_types
@@ -91,10 +92,11 @@ class Serializer(InstanceOperator):
 
 
 class DefaultSerializer(Serializer):
-    """str as is; int/float via str; list/tuple -> ", ".join of serialised items; dict -> JSON."""
+    """Any value via `str` (as the original: a dict shows as its repr). A template given this serializer uses the
+    default rules (`default_serialize`) instead."""
 
     def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
-        return default_serialize(value)
+        return str(value)
 
 
 DEFAULT_SERIALIZER = DefaultSerializer()
@@ -151,30 +153,48 @@ class ListSerializer(SingleTypeSerializer):
 
 
 class NumberSerializer(SingleTypeSerializer):
-    """int and float (not bool). With `decimals`, floats are rounded to that many digits ("0.50" for 2)."""
+    """int and float (not bool): ints as they are, floats rounded to `decimals` digits (one by default, as the
+    original: "42.1"; "0.50" for 2)."""
 
     serialized_type = Number
     decimals: Optional[int] = None
 
     def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
-        if self.decimals is not None and isinstance(value, float):
-            return f"{value:.{self.decimals}f}"
+        if isinstance(value, float):
+            return f"{value:.{1 if self.decimals is None else self.decimals}f}"
         return str(value)
 
 
-class MultiTypeSerializer(Serializer):
-    """Tries `serializers` in order; the first that accepts the value serialises it, else the default rules."""
+class NumberQuantizingSerializer(NumberSerializer):
+    """A number rounded to the nearest multiple of `quantum` (31.1 -> "31.2" for 0.2, "32" for 2): an int quantum
+    gives an int."""
 
-    serializers: List[Serializer] = []
+    quantum: Union[float, int] = 0.1
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        if not self.accepts(value):
+            raise InstanceTypeError(f"{type(self).__name__} serializes numbers, got {type(value).__name__}.",
+                                    artifact=self.artifact_name)
+        quantized = round(value / self.quantum) / (1 / self.quantum)
+        return str(int(quantized) if isinstance(self.quantum, int) else quantized)
+
+
+class MultiTypeSerializer(Serializer):
+    """Tries `serializers` in order; the first that accepts the value serialises it. It accepts what one of them
+    accepts, so a template falls back to the default rules for other values; called directly on such a value it
+    gives `str(value)`, as the original. By default the original's list: documents, tool calls, dialogs,
+    multi-documents, images, videos, tables, tools."""
+
+    serializers: List[Serializer] = Field(default_factory=lambda: default_type_serializers())
 
     def accepts(self, value: Any) -> bool:
-        return True
+        return any(serializer.accepts(value) for serializer in self.serializers)
 
     def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
         for serializer in self.serializers:
             if serializer.accepts(value):
                 return serializer.serialize(value, instance)
-        return default_serialize(value)
+        return str(value)
 
     def add_serializers(self, serializers: List[Serializer]) -> "MultiTypeSerializer":
         """A new MultiTypeSerializer trying `serializers` first, then this one's (used for recipe overrides)."""
@@ -195,6 +215,42 @@ class DialogSerializer(SingleTypeSerializer):
         )
 
 
+class ConversationSerializer(DialogSerializer):
+    """A Conversation ({"id", "dialog"}) as its dialog."""
+
+    serialized_type = data_types.Conversation
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        return super().serialize(value["dialog"], instance)
+
+
+class DefaultListSerializer(Serializer):
+    """A list as its items' `str` joined by ", "; anything else via `str` (the original's)."""
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        return ", ".join(str(item) for item in value) if isinstance(value, list) else str(value)
+
+
+class ToolCallSerializer(SingleTypeSerializer):
+    """A ToolCall ({"name", "arguments"}) as JSON."""
+
+    serialized_type = data_types.ToolCall
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        return json.dumps(value)
+
+
+class ToolsSerializer(SingleTypeSerializer):
+    """A list of Tools as the JSON list of OpenAI function entries, also collected in `instance["__tools__"]`."""
+
+    serialized_type = List[data_types.Tool]
+
+    def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
+        tools = instance.setdefault("__tools__", [])
+        tools.extend({"type": "function", "function": tool} for tool in value)
+        return json.dumps(tools, indent=4)
+
+
 TABLE_LAYOUTS = ("markdown", "csv", "json", "indexed_rows")
 
 
@@ -206,7 +262,7 @@ class TableSerializer(SingleTypeSerializer):
     """
 
     serialized_type = data_types.Table
-    layout: str = "markdown"
+    layout: str = "csv"  # the original's only layout
     max_rows: Optional[int] = None
 
     def verify(self) -> None:
@@ -303,6 +359,12 @@ class VideoSerializer(ImageSerializer):
         return self.separator.join(image_reference(instance, frame) for frame in value)
 
 
+def default_type_serializers() -> List[Serializer]:
+    """A MultiTypeSerializer's serializers when none are given (the original's order)."""
+    return [DocumentSerializer(), ToolCallSerializer(), DialogSerializer(), MultiDocumentSerializer(),
+            ImageSerializer(), VideoSerializer(), TableSerializer(), ToolsSerializer(), DialogSerializer()]
+
+
 def media_serializers() -> List[Serializer]:
     """The serializers a recipe adds behind any others so media fields always reach the row's media."""
     return [ImageSerializer(), VideoSerializer(), AudioSerializer()]
@@ -321,8 +383,14 @@ __all__ = [
     "SingleTypeSerializer",
     "ListSerializer",
     "NumberSerializer",
+    "NumberQuantizingSerializer",
     "MultiTypeSerializer",
     "DialogSerializer",
+    "ConversationSerializer",
+    "DefaultListSerializer",
+    "ToolCallSerializer",
+    "ToolsSerializer",
+    "default_type_serializers",
     "TableSerializer",
     "TABLE_LAYOUTS",
     "DocumentSerializer",

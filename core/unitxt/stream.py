@@ -29,6 +29,21 @@ class Stream:
         """Materialise the stream (use only for small streams)."""
         return list(self)
 
+    def to_dataset(self, disable_cache: bool = False, cache_dir: Optional[str] = None, features: Any = None) -> Any:
+        """A `datasets.Dataset` of the instances: in memory with `disable_cache`, else written to the Arrow cache
+        (in `cache_dir`, or the datasets default)."""
+        import datasets
+
+        if disable_cache:
+            return datasets.Dataset.from_list(list(self), features=features)
+        return datasets.Dataset.from_generator(self.__iter__, cache_dir=cache_dir, features=features)
+
+    def to_iterable_dataset(self, features: Any = None) -> Any:
+        """A lazy `datasets.IterableDataset` of the instances."""
+        import datasets
+
+        return datasets.IterableDataset.from_generator(self.__iter__, features=features)
+
 
 class GeneratorStream(Stream):
     """A stream whose instances are produced by calling `generator(**gen_kwargs)` on every iteration."""
@@ -78,13 +93,82 @@ class CachingStream(Stream):
         self.cache = seen
 
 
+class DynamicStream(GeneratorStream):
+    """The original's generator stream with options: `caching` keeps the first complete pass, `copying` yields
+    copies of the instances."""
+
+    def __init__(self, generator: Callable[..., Iterable[Dict[str, Any]]], gen_kwargs: Optional[Dict[str, Any]] = None,
+                 caching: bool = False, copying: bool = False):
+        super().__init__(generator, gen_kwargs)
+        self.caching, self.copying = caching, copying
+        self._cache: Optional[List[Dict[str, Any]]] = None
+
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
+        if self._cache is None:
+            instances = super().__iter__()
+            if not self.caching:
+                return (copy.deepcopy(instance) for instance in instances) if self.copying else instances
+            self._cache = list(instances)
+        return iter(copy.deepcopy(self._cache) if self.copying else self._cache)
+
+
+class ReusableGenerator:
+    """A generator function with its arguments that can be run again and again (`iter()` or call it)."""
+
+    def __init__(self, generator: Callable[..., Iterable[Any]], gen_argv: Optional[List[Any]] = None,
+                 gen_kwargs: Optional[Dict[str, Any]] = None):
+        self.generator = generator
+        self.gen_argv = list(gen_argv or [])
+        self.gen_kwargs = dict(gen_kwargs or {})
+
+    def activate(self) -> Iterable[Any]:
+        return self.generator(*self.gen_argv, **self.gen_kwargs)
+
+    def __iter__(self) -> Iterator[Any]:
+        yield from self.activate()
+
+    def __call__(self) -> Iterator[Any]:
+        yield from iter(self)
+
+
+class CopyingReusableGenerator(ReusableGenerator):
+    """A ReusableGenerator that yields deep copies of what its generator yields."""
+
+    def __iter__(self) -> Iterator[Any]:
+        for item in self.activate():
+            yield copy.deepcopy(item)
+
+
+class FaultyStreamError(UnitxtError):
+    """A stream is not as expected (the base of the two below)."""
+
+
+class MissingStreamError(FaultyStreamError):
+    """A required stream is missing."""
+
+
+class EmptyStreamError(FaultyStreamError):
+    """A stream is unexpectedly empty."""
+
+
+def eager_failed() -> None:
+    """Report that running a stream eagerly failed (the error is printed above the warning)."""
+    import traceback
+    import warnings
+
+    traceback.print_exc()
+    warnings.warn("The eager execution has failed due to the error above.", stacklevel=2)
+
+
 class MultiStream(dict):
     """Named streams (usually splits: train / validation / test)."""
 
     def __init__(self, streams: Optional[Dict[str, Any]] = None):
         super().__init__()
         for name, stream in (streams or {}).items():
-            self[name] = stream if isinstance(stream, Stream) else ListStream(list(stream))
+            # a plain list is used as it is (as the original: operators change its instances in place)
+            self[name] = stream if isinstance(stream, Stream) else ListStream(
+                stream if isinstance(stream, list) else list(stream), copying=False)
 
     @classmethod
     def from_iterables(cls, iterables: Dict[str, Iterable[Dict[str, Any]]], copying: bool = True) -> "MultiStream":
@@ -94,13 +178,13 @@ class MultiStream(dict):
     def from_generators(cls, generators: Dict[str, Callable[[], Iterable[Dict[str, Any]]]]) -> "MultiStream":
         return cls({name: GeneratorStream(generator) for name, generator in generators.items()})
 
-    def to_dataset(self, features: Any = None) -> Any:
-        """Convert to a `datasets.DatasetDict` (materialises each split in memory)."""
+    def to_dataset(self, disable_cache: bool = True, cache_dir: Optional[str] = None, features: Any = None) -> Any:
+        """Convert to a `datasets.DatasetDict`: each split materialised in memory (`disable_cache`, the default) or
+        written to the Arrow cache in `cache_dir`."""
         import datasets
 
-        return datasets.DatasetDict(
-            {name: datasets.Dataset.from_list(list(stream), features=features) for name, stream in self.items()}
-        )
+        return datasets.DatasetDict({name: Stream.to_dataset(stream, disable_cache, cache_dir, features)
+                                     for name, stream in self.items()})
 
     def to_iterable_dataset(self, features: Any = None) -> Any:
         """Convert to a lazy `datasets.IterableDatasetDict` (nothing is materialised)."""

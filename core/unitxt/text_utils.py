@@ -160,3 +160,99 @@ def lines_defining_obj_in_card(all_lines: List[str], obj_name: str, start_search
         if depth <= 0 and i >= start:
             return (start, i)
     raise ValueError(f"Unbalanced brackets: the definition of '{obj_name}' starting at line {start} never closes.")
+
+
+def _yaml_scalar(value: Any) -> str:
+    text = str(value).replace("\n", "\\n").replace('"', '\\"')
+    return f'"{text}"' if text == "" or "\\n" in text else text
+
+
+def construct_dict_as_yaml_lines(d: Any, indent_delta: int = 2) -> List[str]:
+    """The lines of `d` (dicts, lists, scalars) written as YAML, nested levels indented by `indent_delta` (>= 2,
+    room for the "- " of list items); keys with spaces and empty texts quoted, newlines escaped."""
+    if indent_delta < 2:
+        raise ValueError(f"Needs at least 2 position indentations, for the case of list elements, that are to be "
+                         f"preceded each by ' -'. Got indent_delta={indent_delta}.")
+    pad = " " * indent_delta
+    bullet = pad[:-2] + "- "
+    if isinstance(d, dict):
+        if not d:
+            return ["{}"]
+        lines: List[str] = []
+        for key, value in d.items():
+            head = (f'"{key}"' if " " in key or key == "" else key) + ": "
+            inner = construct_dict_as_yaml_lines(value, indent_delta)
+            lines += [head + inner[0]] if len(inner) == 1 else [head] + [pad + line for line in inner]
+        return lines
+    if isinstance(d, list):
+        if not d:
+            return ["[]"]
+        lines = []
+        for value in d:
+            inner = construct_dict_as_yaml_lines(value, indent_delta)
+            lines += [bullet + inner[0]] + [pad + line for line in inner[1:]]
+        return lines
+    return [_yaml_scalar(d)]
+
+
+def _python_scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if value is None or isinstance(value, (int, float, bool)):
+        return f"{value}"
+    raise RuntimeError(f"unrecognized value to print as python: {value}")
+
+
+def _python_entry(head: str, inner: List[str], pad: str) -> List[str]:
+    """`head` (a key and ':' or '=') followed by the lines of its value, closed with a comma; a dict's or list's inner
+    lines indented one level (an artifact's are already)."""
+    if len(inner) == 1:
+        return [head + inner[0] + ","]
+    middle = inner[1:-1]
+    if inner[0].startswith(("{", "[")):
+        middle = [pad + line for line in middle]
+    return [head + inner[0], *middle, inner[-1] + ","]
+
+
+def construct_dict_as_python_lines(d: Any, indent_delta: int = 4) -> List[str]:
+    """The lines of `d` written as Python: a dict with "__type__" as a call `__type__<type>(field=value, ...)`, other
+    dicts and lists as literals (their members indented by the enclosing level), texts double-quoted."""
+    pad = " " * indent_delta
+    if isinstance(d, dict):
+        if not d:
+            return ["{}"]
+        is_call = "__type__" in d
+        if is_call and len(d) == 1:
+            return [f"__type__{d['__type__']}()"]
+        lines = [f"__type__{d['__type__']}(" if is_call else "{"]
+        for key, value in d.items():
+            if key != "__type__":
+                head = f"{key}=" if is_call else f'"{key}": '
+                lines += _python_entry(head, construct_dict_as_python_lines(value, indent_delta), pad)
+        if is_call:
+            return [lines[0], *[pad + line for line in lines[1:]], ")"]
+        return lines + ["}"]
+    if isinstance(d, list):
+        if not d:
+            return ["[]"]
+        lines = ["["]
+        for value in d:
+            inner = construct_dict_as_python_lines(value, indent_delta)
+            lines += inner[:-1] + [inner[-1] + ","]
+        return lines + ["]"]
+    return [_python_scalar(d)]
+
+
+def print_dict_as_yaml(d: dict, indent_delta: int = 2) -> str:
+    """`d` as YAML text (see construct_dict_as_yaml_lines)."""
+    return "\n".join(construct_dict_as_yaml_lines(d, indent_delta=indent_delta))
+
+
+def print_dict_as_python(d: dict, indent_delta: int = 4) -> str:
+    """`d` as Python text (see construct_dict_as_python_lines)."""
+    return "\n".join(construct_dict_as_python_lines(d, indent_delta=indent_delta))
+
+
+def is_made_of_sub_strings(string: str, sub_strings: Iterable[str]) -> bool:
+    """Whether `string` is a concatenation of one or more of `sub_strings` (each any number of times)."""
+    return bool(re.match("^(" + "|".join(map(re.escape, sub_strings)) + ")+$", string))

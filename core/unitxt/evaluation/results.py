@@ -6,6 +6,7 @@ from collections.abc import Sequence as SequenceABC
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import UnitxtError
+from ..lazy_imports import lazy_exports
 from ..settings_utils import settings
 from .tables import _is_number, group_key_fields, markdown_table
 
@@ -460,3 +461,14 @@ def _nested_mean_ci(result, leaves) -> Tuple[float, float]:
         return np.nanmean(np.vstack([vector[:shortest] for vector in vectors]), axis=0)
 
     return percentile_interval(node_vector(result, ()), 0.95)
+
+
+# More names of the original's `unitxt.metric_utils` (which maps here), imported on first use from their homes.
+_ORIGINAL_NAMES = {
+    **{name: "..subset_streams" for name in ("DEFAULT_STREAM_NAME", "DEFAULT_STREAM_SUBSET_SEPARATOR", "nan_mean",
+                                            "EmptyPrediction", "empty_predictions_generator",
+                                            "SplitSubsetsAndGroups", "JoinSubsetsAndGroups")},
+    **{name: "...metrics.remote" for name in ("UNITXT_REMOTE_METRICS", "UNITXT_REMOTE_METRICS_ENDPOINT",
+                                             "get_remote_metrics_names", "get_remote_metrics_endpoint")},
+}
+__getattr__, __dir__ = lazy_exports(__name__, _ORIGINAL_NAMES, "-")  # (anchored at this module: one dot more)

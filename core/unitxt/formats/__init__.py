@@ -14,6 +14,7 @@ _EXPORTS: Dict[str, str] = {
     "DEMO_PLACEHOLDERS": ".base",
     "MODEL_INPUT_PLACEHOLDERS": ".base",
     "apply_capital_new_line_notation": ".base",
+    **{name: ".base" for name in ("TextContent", "ImageUrlContent", "ImageFileContent", "Content", "Message")},
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, "formats.")

@@ -9,7 +9,7 @@ Format strings may use the conditional newline `\N` (see `format_utils`): it bec
 produced so far by that format string is non-empty and does not already end with one.
 """
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
 from ..errors import ArtifactDefinitionError, MissingFieldError, UnitxtError
 from ..operator import InstanceOperator
@@ -186,6 +186,37 @@ class ChatAPIFormat(Format):
 
 class OpenAIFormat(ChatAPIFormat):
     """Same as ChatAPIFormat (the OpenAI chat completion message list)."""
+
+
+class TextContent(TypedDict):
+    """A text part of a chat message's content (OpenAI's schema)."""
+
+    type: Literal["text"]
+    text: str
+
+
+class ImageUrlContent(TypedDict):
+    """An image part given by URL (a data URL for inline images)."""
+
+    type: Literal["image_url"]
+    image_url: Dict[Literal["url"], str]
+
+
+class ImageFileContent(TypedDict):
+    """An image part given by an uploaded file's id."""
+
+    type: Literal["image_file"]
+    image_file: Dict[Literal["file_id"], str]
+
+
+Content = Union[TextContent, ImageUrlContent, ImageFileContent]
+
+
+class Message(TypedDict):
+    """A chat message as the chat formats produce it: a role and a text or a list of content parts."""
+
+    role: Literal["system", "user", "assistant"]
+    content: Union[str, List[Content]]
 
 
 __all__ = ["Format", "SystemFormat", "ChatAPIFormat", "OpenAIFormat", "DEMO_PLACEHOLDERS", "MODEL_INPUT_PLACEHOLDERS"]

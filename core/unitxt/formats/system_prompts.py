@@ -2,6 +2,7 @@
 
 from typing import Any, Dict, Optional
 
+from ..artifact import Artifact
 from ..operator import InstanceOperator
 
 
@@ -34,3 +35,13 @@ class EmptySystemPrompt(SystemPrompt):
 
 
 __all__ = ["SystemPrompt", "TextualSystemPrompt", "EmptySystemPrompt"]
+
+
+class TextualInstruction(Artifact):
+    """An instruction text kept in the catalog (the original's `instructions.TextualInstruction`): templates put it
+    in the instance's "instruction" field."""
+
+    text: str
+
+    def get_instruction(self) -> str:
+        return self.text

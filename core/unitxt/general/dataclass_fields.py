@@ -4,6 +4,7 @@ The artifact base (unitxt.artifact) applies them; this module knows nothing of a
 
 import copy
 import dataclasses
+import inspect
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import ArtifactDefinitionError
@@ -26,6 +27,25 @@ class Field:
     @property
     def required(self) -> bool:
         return self.default is MISSING and self.default_factory is None
+
+
+class FieldSpec:
+    """What the class knows about one declared field."""
+
+    __slots__ = ("name", "annotation", "declaration", "owner")
+
+    def __init__(self, name: str, annotation: Any, declaration: Field, owner: type):
+        self.name = name
+        self.annotation = annotation
+        self.declaration = declaration
+        self.owner = owner
+
+    @property
+    def required(self) -> bool:
+        return self.declaration.required
+
+    def default(self) -> Any:
+        return self.declaration.make_default()
 
 
 class OptionalField(Field):
@@ -114,3 +134,108 @@ def fields(cls_or_instance: Any) -> List[Any]:
 def fields_names(cls_or_instance: Any) -> List[str]:
     """The names of the declared fields, base classes' first."""
     return [spec.name for spec in fields(cls_or_instance)]
+
+
+class Undefined:
+    """The original's marker of a field without a default (what `get_field_default` gives for a required field)."""
+
+
+def _declared_as(field: Any, kind: type) -> bool:
+    return isinstance(declaration_of(getattr(field, "declaration", field)), kind)
+
+
+def is_final_field(field: Any) -> bool:
+    """Whether a declared field (an item of `fields(...)`) is a FinalField."""
+    return _declared_as(field, FinalField)
+
+
+def is_abstract_field(field: Any) -> bool:
+    """Whether a declared field is still an AbstractField."""
+    return _declared_as(field, AbstractField)
+
+
+def class_fields(obj: Any) -> List[Any]:
+    """The fields declared by the class of `obj` (an instance or a class) itself, not inherited from a base."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    return [spec for spec in fields(cls) if spec.owner is cls]
+
+
+def final_fields(cls: Any) -> List[Any]:
+    """The FinalField fields of a class or instance."""
+    return [spec for spec in fields(cls) if is_final_field(spec)]
+
+
+def abstract_fields(cls: Any) -> List[Any]:
+    """The fields still declared AbstractField."""
+    return [spec for spec in fields(cls) if is_abstract_field(spec)]
+
+
+def required_fields(cls: Any) -> List[Any]:
+    """The fields an instance must be given (no default)."""
+    return [spec for spec in fields(cls) if spec.required]
+
+
+def external_fields_names(cls: Any) -> List[str]:
+    """The names of the fields meant for users: all but InternalField ones and names starting with "_"."""
+    return [spec.name for spec in fields(cls) if not _declared_as(spec, InternalField) and not spec.name.startswith("_")]
+
+
+def get_field_default(field: Any) -> Any:
+    """A declared field's default (a fresh one from its factory), or `Undefined` when it has none."""
+    return Undefined if field.required else field.default()
+
+
+def is_class_method(func: Any) -> bool:
+    """Whether a class attribute is a method rather than a field value: a bound method, or a function whose first
+    parameter is `self` or `cls`."""
+    if inspect.ismethod(func):
+        return True
+    if inspect.isfunction(func):
+        parameters = list(inspect.signature(func).parameters)
+        return bool(parameters) and parameters[0] in ("self", "cls")
+    return False
+
+
+def is_possible_field(field_name: str, field_value: Any) -> bool:
+    """Whether a class attribute can be a field: not one of `object`'s own names, and not a method."""
+    return field_name not in dir(object) and not is_class_method(field_value)
+
+
+def to_dict(obj: Any, func: Callable[[Any], Any] = copy.deepcopy, _visited: Optional[set] = None) -> Any:
+    """A plain structure of `obj`: artifacts as {field: value} over their declared fields, lists, tuples (named tuples
+    keep their type) and dicts recursively, anything else through `func`; an object met again on its own path
+    (a cycle) goes through `func` too."""
+    visited = set() if _visited is None else _visited
+    if id(obj) in visited:
+        return func(obj)
+    has_fields = hasattr(type(obj), "get_fields") and not isinstance(obj, type)
+    if isinstance(obj, (dict, list)) or has_fields or (isinstance(obj, tuple) and hasattr(obj, "_fields")):
+        visited.add(id(obj))
+    if has_fields:
+        return {spec.name: to_dict(getattr(obj, spec.name), func, visited) for spec in fields(obj)}
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*[to_dict(value, func, visited) for value in obj])
+    if isinstance(obj, (list, tuple)):
+        return type(obj)([to_dict(value, func, visited) for value in obj])
+    if isinstance(obj, dict):
+        return type(obj)({to_dict(key, func, visited): to_dict(value, func, visited) for key, value in obj.items()})
+    return func(obj)
+
+
+def asdict(obj: Any) -> Any:
+    """An artifact's `to_dict()`, lists, tuples and dicts of them recursively, other values deep-copied."""
+    if not hasattr(type(obj), "get_fields"):
+        raise TypeError(f"{obj} must be a dataclass, got {type(obj)}")
+    return _asdict_inner(obj)
+
+
+def _asdict_inner(obj: Any) -> Any:
+    if hasattr(type(obj), "get_fields") and hasattr(obj, "to_dict"):
+        return obj.to_dict()
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*[_asdict_inner(value) for value in obj])
+    if isinstance(obj, (list, tuple)):
+        return type(obj)([_asdict_inner(value) for value in obj])
+    if isinstance(obj, dict):
+        return type(obj)({_asdict_inner(key): _asdict_inner(value) for key, value in obj.items()})
+    return copy.deepcopy(obj)

@@ -6,15 +6,17 @@ import functools
 import importlib.metadata
 import importlib.util
 import json
+import os
 import random
 import re
-import threading
 import time
 import urllib.error
 from collections import OrderedDict
-from typing import Any, Callable, Dict, Optional, Tuple
+from contextvars import ContextVar
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..settings_utils import settings
+from .requirements import DistributionNotFound, DistStub, VersionConflict, require  # noqa: F401 - unitxt.utils names
 
 RETRIED_ERRORS: Tuple[type, ...] = (ConnectionError, TimeoutError, FileNotFoundError, urllib.error.HTTPError)
 try:  # requests comes with datasets/huggingface_hub; its network errors are retried too (as in the original)
@@ -90,6 +92,19 @@ def save_to_file(path: str, data: str) -> None:
         file.write("\n")
 
 
+def get_all_files_in_dir(dir_path: str, recursive: bool = False, file_extension: Optional[str] = None) -> List[str]:
+    """The paths of the files in a directory (and its subdirectories when `recursive`), those ending with
+    `file_extension` when given; ValueError when `dir_path` is not a directory."""
+    if not os.path.isdir(dir_path):
+        raise ValueError(f"{dir_path} is not a directory")
+    found = []
+    for root, _, names in os.walk(dir_path):
+        found += [os.path.join(root, name) for name in names if not file_extension or name.endswith(file_extension)]
+        if not recursive:
+            break
+    return found
+
+
 def is_module_available(module_name: str) -> bool:
     """Whether a module can be imported (without importing it)."""
     return importlib.util.find_spec(module_name) is not None
@@ -140,25 +155,36 @@ def recursive_shallow_copy(obj: Any) -> Any:
 
 
 class LRUCache:
-    """A thread-safe mapping that keeps the `max_size` most recently used entries."""
+    """A mapping that keeps the `max_size` most recently used entries (None: all), one per thread / async context (as
+    the original: what one thread caches, or clears, no other thread sees)."""
 
     def __init__(self, max_size: Optional[int] = 10):
         self._max_size = max_size
-        self._items: "OrderedDict[Any, Any]" = OrderedDict()
-        self._lock = threading.Lock()
+        self._context_items: ContextVar = ContextVar("unitxt_lru_cache", default=None)
+
+    def _items(self) -> "OrderedDict[Any, Any]":
+        items = self._context_items.get()
+        if items is None:
+            items = OrderedDict()
+            self._context_items.set(items)
+        return items
+
+    def _trim(self, items: "OrderedDict[Any, Any]") -> None:
+        while self._max_size is not None and len(items) > self._max_size:
+            items.popitem(last=False)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while self._max_size is not None and len(self._items) > self._max_size:
-                self._items.popitem(last=False)
+        items = self._items()
+        items[key] = value
+        items.move_to_end(key)
+        self._trim(items)
 
     def __getitem__(self, key: Any) -> Any:
-        with self._lock:
-            value = self._items[key]
-            self._items.move_to_end(key)
-            return value
+        items = self._items()
+        if key not in items:
+            raise KeyError(f"{key} not found in cache")
+        items.move_to_end(key)
+        return items[key]
 
     def get(self, key: Any, default: Any = None) -> Any:
         try:
@@ -167,15 +193,16 @@ class LRUCache:
             return default
 
     def __contains__(self, key: Any) -> bool:
-        with self._lock:
-            return key in self._items
+        return key in self._items()
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._items())
 
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
+        self._items().clear()
+
+    def __repr__(self) -> str:
+        return f"LRUCache(max_size={self._max_size}, items={list(self._items().items())})"
 
     @property
     def max_size(self) -> Optional[int]:
@@ -183,10 +210,35 @@ class LRUCache:
 
     @max_size.setter
     def max_size(self, value: Optional[int]) -> None:
-        with self._lock:
-            self._max_size = value
-            while value is not None and len(self._items) > value:
-                self._items.popitem(last=False)
+        self._max_size = value
+        self._trim(self._items())
+
+
+def lru_cache_decorator(max_size: Optional[int] = 128) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Memoise a function in an LRUCache of `max_size` entries (None: unbounded), keyed by its positional and keyword
+    arguments; the wrapper's `cache_clear()` empties it."""
+
+    def decorator(func: Callable[..., Any]) -> Callable[..., Any]:
+        cache = LRUCache(max_size=max_size)
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            key = args + tuple(sorted(kwargs.items())) if kwargs else args
+            if key in cache:
+                return cache[key]
+            result = cache[key] = func(*args, **kwargs)
+            return result
+
+        wrapper.cache_clear = cache.clear
+        return wrapper
+
+    return decorator
+
+
+@lru_cache_decorator(max_size=None)
+def artifacts_json_cache(artifact_path: str) -> Any:
+    """The parsed JSON of an artifact file, read once per path (until `artifacts_json_cache.cache_clear()`)."""
+    return load_json(artifact_path)
 
 
 class Singleton(type):

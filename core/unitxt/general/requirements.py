@@ -5,6 +5,7 @@ MissingRequirementsError naming them all with how to install each."""
 import importlib.metadata
 import importlib.util
 import re
+import sys
 from typing import Dict, List, Optional, Tuple, Union
 
 from ..errors import MissingRequirementsError
@@ -15,6 +16,8 @@ _SPECIFIER = re.compile(r"^\s*([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*(.*)$")
 
 
 def _importable(name: str) -> bool:
+    if sys.modules.get(name.replace("-", "_")) is not None:  # already imported (or provided by the caller)
+        return True
     try:
         return importlib.util.find_spec(name.replace("-", "_")) is not None
     except (ImportError, ValueError):
@@ -82,3 +85,46 @@ class PackageRequirementsMixin:
         )
         if missing or mismatched:
             raise MissingRequirementsError(type(self).__name__, missing, mismatched, instructions)
+
+
+class DistributionNotFound(Exception):
+    """`require`: a required distribution is not installed (as pkg_resources' error of that name)."""
+
+    def __init__(self, requirement: str):
+        self.requirement = requirement
+        super().__init__(f"Distribution not found for requirement: {requirement}")
+
+
+class VersionConflict(Exception):
+    """`require`: the installed version does not meet the requirement; `dist` has project_name and version."""
+
+    def __init__(self, dist: "DistStub", req: str):
+        self.dist = dist
+        self.req = req
+        super().__init__(f"Version conflict: {dist} does not satisfy {req}")
+
+
+class DistStub:
+    """The name and installed version of a distribution (what pkg_resources' Distribution offered for that)."""
+
+    def __init__(self, project_name: str, version: str):
+        self.project_name = project_name
+        self.version = version
+
+
+def require(requirements: Union[str, List[str]]) -> None:
+    """Check requirement strings ("pkg>=1.0; python_version>'3.8'") against the installed distributions, as
+    pkg_resources.require did: DistributionNotFound or VersionConflict; a requirement whose marker does not apply
+    to this environment is skipped."""
+    from packaging.requirements import Requirement
+
+    for text in [requirements] if isinstance(requirements, str) else requirements:
+        requirement = Requirement(text)
+        if requirement.marker is not None and not requirement.marker.evaluate():
+            continue
+        try:
+            version = importlib.metadata.version(requirement.name)
+        except importlib.metadata.PackageNotFoundError as error:
+            raise DistributionNotFound(text) from error
+        if requirement.specifier and not requirement.specifier.contains(version, prereleases=True):
+            raise VersionConflict(DistStub(requirement.name, version), text)

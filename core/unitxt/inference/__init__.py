@@ -10,8 +10,10 @@ from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationIn
 from .cache import InferenceCache, default_cache_dir
 from .concurrency import RequestError
 from .cross_provider import PROVIDER_ENGINES, PROVIDER_MODEL_MAP, CrossProviderInferenceEngine, supported_models
-from .hf_local import (
+from .hf_local import (  # noqa: F401 - HFInferenceEngineBase: the original's name of HFEngineBase
     HFAutoModelInferenceEngine,
+    HFInferenceEngineBase,
+    HFPeftInferenceEngine,
     HFLlavaInferenceEngine,
     HFOptionSelectingInferenceEngine,
     HFPipelineBasedInferenceEngine,
@@ -31,6 +33,7 @@ from .optional_engines import (
     LMMSEvalInferenceEngine,
     VLLMInferenceEngine,
     WMLInferenceEngine,
+    WMLInferenceEngineBase,
     WMLInferenceEngineChat,
     WMLInferenceEngineGeneration,
 )
@@ -43,7 +46,7 @@ __all__ = [
     "TogetherAiInferenceEngine", "OllamaInferenceEngine", "LiteLLMInferenceEngine",
     "CrossProviderInferenceEngine", "PROVIDER_MODEL_MAP", "PROVIDER_ENGINES", "supported_models",
     "HFPipelineBasedInferenceEngine", "HFAutoModelInferenceEngine", "HFLlavaInferenceEngine",
-    "HFOptionSelectingInferenceEngine", "OptionSelectingByLogProbsInferenceEngine",
+    "HFOptionSelectingInferenceEngine", "HFPeftInferenceEngine", "WMLInferenceEngineBase", "OptionSelectingByLogProbsInferenceEngine",
     "OpenAiOptionSelectingInferenceEngine", "VLLMInferenceEngine", "WMLInferenceEngine", "WMLInferenceEngineChat",
     "WMLInferenceEngineGeneration", "LMMSEvalInferenceEngine", "MockInferenceEngine", "GenericInferenceEngine",
     "load_engine", "mock_logprobs_default_value_factory",

@@ -162,6 +162,45 @@ class HFAutoModelInferenceEngine(HFEngineBase):
         return self._generate(inputs, log_probs=True)
 
 
+class HFPeftInferenceEngine(HFAutoModelInferenceEngine):
+    """HFAutoModelInferenceEngine over a PEFT adapter (`model_name`: its directory or Hub id); the base model is the
+    one the adapter's config names (needs `peft`, imported when the engine runs)."""
+
+    _requirements_list = {"transformers": _HINT, "torch": _HINT, "peft": "pip install peft"}
+    _inference_type = "hf-peft-automodel"
+
+    def load(self) -> Tuple[Any, Any, str]:
+        if self._loaded is None:
+            self.check_missing_requirements()
+            torch, transformers = _torch_and_transformers()
+            import peft
+
+            try:
+                config = peft.PeftConfig.from_pretrained(self.model_name)
+            except ValueError as error:
+                raise InferenceError(f"Specified model '{self.model_name}' is not the PEFT model. Use a regular "
+                                     "instance of the `HFAutoModelInferenceEngine` instead.") from error
+            device = pick_device(self.device)
+            base_config = transformers.AutoConfig.from_pretrained(config.base_model_name_or_path,
+                                                                  trust_remote_code=self.trust_remote_code)
+            encoder_decoder = getattr(base_config, "is_encoder_decoder", False)
+            model_class = peft.AutoPeftModelForSeq2SeqLM if encoder_decoder else peft.AutoPeftModelForCausalLM
+            model = model_class.from_pretrained(self.model_name, torch_dtype=self.dtype(torch, device),
+                                                trust_remote_code=self.trust_remote_code).to(device)
+            model.eval()
+            tokenizer = transformers.AutoTokenizer.from_pretrained(config.base_model_name_or_path,
+                                                                   trust_remote_code=self.trust_remote_code)
+            if tokenizer.pad_token is None:
+                tokenizer.pad_token = tokenizer.eos_token
+            if not encoder_decoder:
+                tokenizer.padding_side = "left"
+            self._loaded = (model, tokenizer, device)
+        return self._loaded
+
+
+HFInferenceEngineBase = HFEngineBase  # the original's name of the shared base
+
+
 class HFPipelineBasedInferenceEngine(HFEngineBase):
     """A transformers pipeline (`task` text-generation or text2text-generation, chosen from the model when unset)."""
 

@@ -9,6 +9,7 @@ from typing import Any, List, Optional, Tuple
 
 from ..errors import InstanceTypeError, UnitxtError
 from ..operator import FieldOperator
+from ..operators.struct_data import extract_possible_json_str
 
 _DOUBLE_BRACKETS = re.compile(r"\[\[([^\]]+)\]\]")
 _BRACKETED_NUMBER = re.compile(r"\[\[(\d+\.?\d*)\]\]")
@@ -61,6 +62,10 @@ class StringEquals(FieldOperator):
         if target in text:
             return target
         return value
+
+
+class StringOrNotString(StringEquals):
+    """The original's other name of StringEquals."""
 
 
 class FixWhiteSpace(FieldOperator):
@@ -204,11 +209,21 @@ def _is_tool_call(value: Any) -> bool:
         and set(value) <= {"name", "arguments"}
 
 
-def _outer_json_text(text: str) -> str:
-    """The text from the first "{" or "[" to the last "}" or "]" (drops wrappers such as <tool_call>)."""
-    starts = [position for position in (text.find("{"), text.find("[")) if position != -1]
-    ends = [position for position in (text.rfind("}"), text.rfind("]")) if position != -1]
-    return text[min(starts) if starts else 0:(max(ends) if ends else len(text) - 1) + 1]
+class PythonCallProcessor(FieldOperator):
+    """A Python call written by a model ("f(1, x='a')") as a tool call {"name": "f", "arguments": {"x": "a",
+    "_args": [1]}}; arguments must be literals (read with ast.literal_eval: nothing is executed)."""
+
+    def process_value(self, value: Any) -> Any:
+        import ast
+
+        call = ast.parse(value, mode="eval").body
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+            raise InstanceTypeError(f"PythonCallProcessor needs a call of a named function, got {str(value)[:80]!r}.",
+                                    artifact=self.artifact_name, field=self.field)
+        arguments = {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords}
+        if call.args:
+            arguments["_args"] = [ast.literal_eval(argument) for argument in call.args]
+        return {"name": call.func.id, "arguments": arguments}
 
 
 class ToolCallPostProcessor(FieldOperator):
@@ -228,7 +243,7 @@ class ToolCallPostProcessor(FieldOperator):
                                     artifact=self.artifact_name) from None
 
     def process_value(self, value: Any) -> Any:
-        result = self._parse(_outer_json_text(str(value)))
+        result = self._parse(extract_possible_json_str(str(value)))
         if isinstance(result, list):
             return result[0] if len(result) == 1 and _is_tool_call(result[0]) else self.failure_value
         return result if _is_tool_call(result) else self.failure_value

@@ -237,6 +237,15 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
     def judge_task(self) -> Any:
         return self.task
 
+    def evaluate_instances(self, instances: List[Dict[str, Any]]) -> Any:
+        """As the original: an instance without task_data is its own task data (the judge's template reads the
+        prediction and references from it), without prediction None, without references [""]."""
+        for instance in instances:
+            instance.setdefault("task_data", dict(instance))
+            instance.setdefault("prediction", None)
+            instance.setdefault("references", [""])
+        return super().evaluate_instances(instances)
+
     def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
         from ..catalog import fetch_artifact
 
@@ -247,8 +256,9 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
         for index, (prediction, data) in enumerate(zip(predictions, task_data)):
             instance = {}
             for name in needed:
-                if name == self.prediction_field:
-                    instance[name] = prediction
+                if name == self.prediction_field and prediction is not None:
+                    is_dict = isinstance(prediction, dict)
+                    instance[name] = prediction[name] if is_dict and name in prediction else prediction
                     continue
                 source = self.judge_to_generator_fields_mapping.get(name, name)
                 if source not in data and name in defaults:  # the judge task's default (e.g. choices) applies

@@ -11,6 +11,10 @@ from typing import Dict
 
 from ..lazy_imports import lazy_exports
 
-_EXPORTS: Dict[str, str] = {"Loader": ".base", "LoaderError": ".base"}
+_EXPORTS: Dict[str, str] = {
+    "Loader": ".base", "LoaderError": ".base", "MissingKaggleCredentialsError": ".other_sources",
+    **{name: ".hub_and_files" for name in ("UnitxtUnverifiedCodeError", "hf_load_dataset", "hf_get_dataset_splits",
+                                           "read_file")},
+}
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, "loaders.")

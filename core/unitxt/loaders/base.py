@@ -4,7 +4,7 @@
 import itertools
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
-from ..errors import UnitxtError
+from ..errors import ArtifactDefinitionError, UnitxtError
 from ..logging_utils import get_logger
 from ..operator import SourceOperator
 from ..stream import GeneratorStream, MultiStream
@@ -70,16 +70,15 @@ class LoadFromDictionary(Loader):
 
     data: Dict[str, List[Dict[str, Any]]]
 
-    def verify(self) -> None:
-        super().verify()
-        for split, rows in self.data.items():
-            for index, row in enumerate(rows):
-                if not isinstance(row, dict):
-                    raise LoaderError(
-                        f"Row {index} of split '{split}' is a {type(row).__name__}, expected a dict.",
-                        artifact=type(self).__name__,
-                        field="data",
-                    )
+    def verify_field_types(self, names: Optional[List[str]] = None) -> None:
+        data = self.__dict__.get("data")
+        if not isinstance(data, dict) or not all(isinstance(rows, list) and all(isinstance(row, dict) for row in rows)
+                                                 for rows in data.values()):
+            raise ArtifactDefinitionError(  # the original's words
+                "Passed data to LoadFromDictionary is not of type Dict[str, List[Dict[str, Any]]].\n"
+                f"Expected data should map between split name and list of instances.\nReceived value: {data}\n",
+                artifact=type(self).__name__, field="data")
+        super().verify_field_types(names)
 
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
         import copy
@@ -110,3 +109,12 @@ class MultipleSourceLoader(Loader):
         if self.data_classification_policy:
             return list(self.data_classification_policy)
         return sorted({policy for source in self.sources for policy in source.data_policy()})
+
+    def _split_stream(self, generator: Callable[[], Iterable[Dict[str, Any]]], policy: List[str]) -> Iterator:
+        """Each source's instances keep the policy that source gave them (as the original), unless this loader sets
+        its own."""
+        if self.data_classification_policy:
+            yield from super()._split_stream(generator, policy)
+            return
+        rows = generator()
+        yield from (itertools.islice(rows, self.loader_limit) if self.loader_limit is not None else rows)

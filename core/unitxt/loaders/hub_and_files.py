@@ -26,6 +26,57 @@ def _rows_from_hf_dataset(dataset: Any, limit: Optional[int]) -> Iterator[Dict[s
         yield dict(row)
 
 
+class UnitxtUnverifiedCodeError(LoaderError):
+    """A dataset needs to run code from the Hub, which the settings do not allow."""
+
+    def __init__(self, path: str):
+        super().__init__(f"Loader cannot load and run remote code from {path} in huggingface without setting "
+                         "unitxt.settings.allow_unverified_code=True or by setting environment variable: "
+                         "UNITXT_ALLOW_UNVERIFIED_CODE.")
+
+
+def hf_load_dataset(path: str, *args: Any, **kwargs: Any) -> Any:
+    """datasets.load_dataset as the loaders call it: under settings.hf_offline_datasets_path when set, re-downloaded
+    when settings.disable_hf_datasets_cache, without split verification."""
+    import datasets
+
+    from ..settings_utils import settings
+
+    offline_root = getattr(settings, "hf_offline_datasets_path", None)
+    if offline_root is not None:
+        path = os.path.join(offline_root, path)
+    if settings.disable_hf_datasets_cache:
+        kwargs["download_mode"] = "force_redownload"
+    if int(datasets.__version__.split(".")[0]) < 4:
+        kwargs.setdefault("trust_remote_code", True)
+    return datasets.load_dataset(path, *args, verification_mode="no_checks", **kwargs)
+
+
+def hf_get_dataset_splits(path: str, name: str, revision: Optional[str] = None) -> List[str]:
+    """The split names of a Hugging Face dataset configuration (FileNotFoundError when offline and not cached)."""
+    import datasets
+
+    try:
+        return datasets.get_dataset_split_names(path=path, config_name=name, revision=revision)
+    except Exception as error:
+        if "Couldn't find cache" in str(error):
+            raise FileNotFoundError(f"Dataset cache path={path}, name={name} was not found.") from error
+        raise
+
+
+def read_file(source: Any) -> bytes:
+    """The bytes of a file-like object, an http(s) URL or a local path."""
+    if hasattr(source, "read"):
+        return source.read()
+    if isinstance(source, str) and source.startswith(("http://", "https://")):
+        from urllib import request
+
+        with request.urlopen(source) as response:  # noqa: S310 - http(s) only, checked above
+            return response.read()
+    with open(source, "rb") as handle:
+        return handle.read()
+
+
 _LAMBDAS: Dict[str, Callable[[Any], Any]] = {}
 
 

@@ -149,6 +149,10 @@ class LoadFromHFSpace(Loader):
         return {split: (lambda files=files: self._rows(files)) for split, files in splits.items()}
 
 
+class MissingKaggleCredentialsError(LoaderError):
+    """LoadFromKaggle found no ./kaggle.json."""
+
+
 class LoadFromKaggle(PackageRequirementsMixin, Loader):
     """A Kaggle dataset (`url`), downloaded with the `opendatasets` package and read with `datasets`. Needs Kaggle
     credentials in ./kaggle.json."""
@@ -160,7 +164,7 @@ class LoadFromKaggle(PackageRequirementsMixin, Loader):
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
         self.check_missing_requirements()
         if not os.path.isfile("kaggle.json"):
-            raise LoaderError("LoadFromKaggle needs Kaggle credentials in ./kaggle.json (see kaggle.com > Account > "
+            raise MissingKaggleCredentialsError("LoadFromKaggle needs Kaggle credentials in ./kaggle.json (see kaggle.com > Account > "
                               "API).", artifact=self.artifact_name)
         import tempfile
 

@@ -23,6 +23,10 @@ _EXPORTS: Dict[str, str] = {
     "MetricPipeline": ".pipeline",
     "HuggingfaceMetric": ".huggingface",
     "MetricsEnsemble": ".ensemble",
+    **{name: ".subgroup_comparison" for name in ("nan_mean", "nan_max", "nan_std", "validate_subgroup_types",
+                                                 "mean_subgroup_score", "performance_drop_rate",
+                                                 "interpret_effect_size", "normalized_cohens_h",
+                                                 "normalized_hedges_g")},
 }
 
 

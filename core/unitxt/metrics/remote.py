@@ -19,8 +19,18 @@ from .base import Metric, MetricScores
 _SUMMARY_KEYS = ("score", "score_name", "num_of_instances")
 
 
+# the environment variables of the settings `remote_metrics` and `remote_metrics_endpoint` (the original's names)
+UNITXT_REMOTE_METRICS = "UNITXT_REMOTE_METRICS"
+UNITXT_REMOTE_METRICS_ENDPOINT = "UNITXT_REMOTE_METRICS_ENDPOINT"
+
+
 class RemoteMetricError(MetricError):
     """The metrics service could not be reached or refused the request."""
+
+
+class RemoteMetricsSettingsError(UnitxtError, RuntimeError):
+    """UNITXT_REMOTE_METRICS is not a JSON list of names, or no endpoint is set for them (a RuntimeError, as the
+    original raises)."""
 
 
 class RemoteMetric(Metric):
@@ -213,7 +223,7 @@ def remote_metrics_names() -> List[str]:
         except ValueError:
             names = None
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise UnitxtError(f"UNITXT_REMOTE_METRICS must be a JSON list of metric names, e.g. "
+        raise RemoteMetricsSettingsError(f"UNITXT_REMOTE_METRICS must be a JSON list of metric names, e.g. "
                           f"'[\"metrics.rouge\"]'; got {settings.remote_metrics!r}.", artifact="settings",
                           field="remote_metrics")
     return names
@@ -222,10 +232,14 @@ def remote_metrics_names() -> List[str]:
 def remote_metrics_endpoint() -> str:
     endpoint = settings.remote_metrics_endpoint
     if not endpoint:
-        raise UnitxtError("Remote metrics are listed in UNITXT_REMOTE_METRICS, but no endpoint is set: set "
+        raise RemoteMetricsSettingsError("Remote metrics are listed in UNITXT_REMOTE_METRICS, but no endpoint is set: set "
                           "UNITXT_REMOTE_METRICS_ENDPOINT to the service's compute URL, e.g. "
                           "http://127.0.0.1:8000/compute.", artifact="settings", field="remote_metrics_endpoint")
     return str(endpoint)
+
+
+get_remote_metrics_names = remote_metrics_names  # the original's names of the two functions
+get_remote_metrics_endpoint = remote_metrics_endpoint
 
 
 def as_remote_metric(name: Any) -> Optional[RemoteMetric]:

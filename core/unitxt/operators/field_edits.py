@@ -11,7 +11,8 @@ import re
 from typing import Any, Dict, List, Optional
 
 from ..dict_utils import dict_delete, dict_get, dict_set
-from ..errors import ArtifactConfigurationError, InstanceTypeError, MissingRequirementError, UnitxtError
+from ..errors import (ArtifactConfigurationError, InstanceTypeError, InstanceValueError, MissingRequirementError,
+                      UnitxtError)
 from ..operator import FieldOperator, InstanceOperator
 from ..module_aliases import moved_classes
 from ..settings_utils import settings
@@ -324,9 +325,16 @@ class RemoveValues(FieldOperator):
 
     unallowed_values: List[Any]
 
+    def verify_field_types(self, names: Optional[List[str]] = None) -> None:
+        if not isinstance(self.__dict__.get("unallowed_values"), list):
+            raise ArtifactConfigurationError(f"The unallowed_values is not a list but '{self.unallowed_values}'",
+                                             artifact=type(self).__name__, field="unallowed_values")
+        super().verify_field_types(names)
+
     def process_value(self, value: Any) -> Any:
         if not isinstance(value, list):
-            raise _type_error(self, "a list", value)
+            raise InstanceValueError(f"The value in field is not a list but '{value}'", artifact=self.artifact_name,
+                                     field=self.field)  # the original's words
         return [item for item in value if item not in self.unallowed_values]
 
 

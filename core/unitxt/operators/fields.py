@@ -33,6 +33,20 @@ def _warn_deprecated_flag(operator: Any, name: str) -> None:
                       "Please remove this field from your code.", DeprecationWarning, stacklevel=3)
 
 
+class RecursiveCopy(FieldOperator):
+    """A deep copy of the value (into `to_field`, or in place)."""
+
+    def process_value(self, value: Any) -> Any:
+        return copy.deepcopy(value)
+
+
+class BytesToString(FieldOperator):
+    """The value as `str(value)` (the original's: bytes show as their repr, e.g. "b'abc'")."""
+
+    def process_value(self, value: Any) -> Any:
+        return str(value)
+
+
 class Copy(FieldOperator):
     """Copy a field's value to another field (deep copy, so later changes do not alias)."""
 
@@ -178,8 +192,9 @@ class MapInstanceValues(InstanceOperator):
             # a list or dict is copied: an edit of one output must not change the mapping (nor other outputs)
             return copy.deepcopy(mapped) if isinstance(mapped, (list, dict)) else mapped
         if self.strict:
-            raise InstanceValueError(
-                f"Value {value!r} of field '{field}' is not in the mapping (keys: {list(mapper)[:20]}).",
+            raise InstanceValueError(  # the original's words
+                f"value '{key}', the string representation of the value in field '{field}', is not found in mapper "
+                f"'{mapper}'",
                 artifact=self.artifact_name,
                 field=field,
             )
@@ -190,9 +205,9 @@ class MapInstanceValues(InstanceOperator):
             value = dict_get(instance, field)
             if self.process_every_value:
                 if not isinstance(value, list):
-                    raise InstanceTypeError(
-                        f"process_every_value needs a list, got {type(value).__name__}.", field=field
-                    )
+                    raise InstanceTypeError(  # the original's words
+                        f"'process_every_field' == True is allowed only for fields whose values are lists, but value "
+                        f"of field '{field}' is '{value}'", field=field)
                 mapped = [self._map(field, mapper, item) for item in value]
             else:
                 mapped = self._map(field, mapper, value)
@@ -234,6 +249,11 @@ class FilterByCondition(StreamOperator):
                 artifact=type(self).__name__,
                 field="condition",
             )
+        for key, value in self.values.items():
+            if self.condition == "in" and not isinstance(value, list):  # (as the original: "not in" takes a text)
+                raise ArtifactConfigurationError(
+                    f"The filter for key ('{key}') in FilterByCondition with condition '{self.condition}' must be "
+                    f"list but is not : '{value}'", artifact=type(self).__name__, field="values")
 
     def keep(self, instance: Dict[str, Any]) -> bool:
         if self.condition == "exists":

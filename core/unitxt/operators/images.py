@@ -12,7 +12,7 @@ from ..augmentors import Augmentor
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError
 from ..image_utils import decode_image, image_reference, pil_to_data_url, require_pillow
-from ..operator import FieldOperator, InstanceOperator
+from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..random_utils import InstanceRandom
 from ..types.definitions import is_image_value, is_video_value
 
@@ -165,6 +165,105 @@ class ToImage(FieldOperator):
     def process_value(self, value: Any) -> Any:
         return {"image": value, "format": getattr(value, "format", None) or "JPEG"}
 
+    def process_instance_value(self, value: Any, instance: Dict[str, Any]) -> Any:
+        """The original's per-instance entry point (an InstanceFieldOperator there): the same conversion."""
+        return self.process_value(value)
+
+
+class PillowMixin(PackageRequirementsMixin):
+    """Components that need Pillow: `prepare` imports it (an install hint when absent) and keeps its modules as
+    `pil`, `image`, `enhance` and `filter`."""
+
+    _requirements_list = {"PIL": "pip install pillow"}
+
+    def prepare(self) -> None:
+        super().prepare()
+        self.check_missing_requirements()
+        import PIL
+        from PIL import Image, ImageEnhance, ImageFilter
+
+        self.__dict__.update(pil=PIL, image=Image, enhance=ImageEnhance, filter=ImageFilter)
+
+
+class ImageFieldOperator(FieldOperator, PillowMixin):
+    """Base of operators that change the PIL image of an Image value ({"image", "format"}): subclasses implement
+    `process_image(image)`."""
+
+    __abstract__ = True
+
+    def process_image(self, image: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.process_image(image) is not implemented")
+
+    def process_value(self, value: Any) -> Any:
+        if not isinstance(value, dict) or not isinstance(value.get("image"), self.image.Image):
+            raise InstanceTypeError(f"ImageFieldOperator requires image, got {type(value)}.",
+                                    artifact=self.artifact_name, field=self.field)
+        value["image"] = self.process_image(value["image"])
+        return value
+
+
+class EncodeImageToString(FieldOperator):
+    """A PIL image -> {"image": its base64 bytes in `image_format`}."""
+
+    image_format: str = "JPEG"
+
+    def encode_image_to_base64(self, image: Any) -> "ImageDataString":
+        import base64
+        import io
+
+        buffer = io.BytesIO()
+        image.save(buffer, format=self.image_format)
+        return ImageDataString(base64.b64encode(buffer.getvalue()).decode("utf-8"))
+
+    def process_value(self, value: Any) -> Any:
+        return {"image": self.encode_image_to_base64(value)}
+
+
+class ImageDataString(str):
+    """A data URL of an image that shows only its first 30 characters in a repr (they are long)."""
+
+    def __repr__(self) -> str:
+        return '<ImageDataString "' + self[:30] + '...">' if len(self) > 30 else super().__repr__()
+
+
+def image_to_data_url(image: Dict[str, Any], default_format: str = "JPEG") -> ImageDataString:
+    """An Image value ({"image": PIL image, "format": ...}) as a base64 data URL, in its format (or `default_format`),
+    the pixels converted to RGB."""
+    import base64
+    import io
+
+    image_format = image.get("format") or default_format
+    buffer = io.BytesIO()
+    image["image"].convert("RGB").save(buffer, format=image_format.upper())
+    encoded = base64.b64encode(buffer.getvalue()).decode("utf-8")
+    return ImageDataString(f"data:image/{image_format.lower()};base64,{encoded}")
+
+
+def data_url_to_image(data_url: str) -> Any:
+    """A base64 image data URL ("data:image/<format>;base64,...") as a PIL image (needs Pillow)."""
+    import base64
+    import io
+    import re
+
+    if not data_url.startswith("data:"):
+        raise ValueError("Invalid data URL")
+    match = re.match(r"data:image/(.*?);base64,(.*)", data_url)
+    if not match:
+        raise ValueError("Invalid data URL format")
+    return require_pillow("data_url_to_image").open(io.BytesIO(base64.b64decode(match.group(2))))
+
+
+def extract_images(instance: Dict[str, Any]) -> List[Any]:
+    """The values the instance's `source` points at with image tags (`<unitxt-img src="path">`), in order; a path
+    the instance lacks raises a ValueError."""
+    import re
+
+    from .. import dict_utils
+    from ..settings_utils import get_constants
+
+    pattern = r"<" + get_constants().image_tag + r"\s+src=[\"'](.*?)[\"']"
+    return [dict_utils.dict_get(instance, path) for path in re.findall(pattern, instance["source"])]
+
 
 class HashImage(FieldOperator):
     """The MD5 hex digest of a PIL image's pixel bytes (an id for the image; needs Pillow)."""
@@ -202,4 +301,6 @@ class ToRGB(FieldOperator):
 
 
 __all__ = ["ImageToText", "ImageAugmentor", "WhiteNoise", "GridLines", "GrayScale", "PixelNoise", "Oldify", "ToImage",
-           "HashImage", "DecodeImage", "ToRGB"]
+           "HashImage", "DecodeImage", "ToRGB", "PillowMixin", "ImageFieldOperator", "EncodeImageToString",
+           "ImageDataString", "image_to_data_url", "data_url_to_image",
+           "extract_images"]

@@ -15,7 +15,7 @@ from ..operator import InstanceOperator, MultiStreamOperator, StreamOperator
 from ..random_utils import new_random_generator
 from .fields import _CONDITIONS, FilterByCondition
 from .streams import StreamRefiner
-from ..stream import GeneratorStream, MultiStream
+from ..stream import ListStream, GeneratorStream, MultiStream
 from ..module_aliases import moved_classes
 
 _SHARED_COLUMNS = ("data_classification_policy", "recipe_metadata")  # must agree on both sides; kept once
@@ -63,8 +63,8 @@ class JoinStreams(MultiStreamOperator):
             if column in _SHARED_COLUMNS and column in left_columns:
                 if left is not None and right is not None and json.dumps(left.get(column), sort_keys=True, default=str) \
                         != json.dumps(right.get(column), sort_keys=True, default=str):
-                    raise UnitxtError(f"JoinStreams: field '{column}' differs between joined instances "
-                                      f"({left.get(column)!r} vs {right.get(column)!r}).", artifact=self.artifact_name)
+                    raise UnitxtError(f"'{column}' field is not identical in both left and right instances merged "
+                                      "in JoinStreams.")  # the original's words (they name the operator)
                 if left is None:
                     row[column] = right.get(column)
                 continue
@@ -115,14 +115,13 @@ class JoinStreams(MultiStreamOperator):
                 raise UnitxtError(f"JoinStreams: no stream '{name}' (streams: {sorted(multi_stream)}).",
                                   artifact=self.artifact_name)
 
-        def rows() -> Generator:
-            joined = self._joined(list(multi_stream[self.left_stream]), list(multi_stream[self.right_stream]))
-            if not joined:
-                raise UnitxtError(f"JoinStreams produced no instances: the key fields of '{self.left_stream}' and "
-                                  f"'{self.right_stream}' never match for how='{self.how}'.", artifact=self.artifact_name)
-            yield from joined
-
-        return MultiStream({**multi_stream, self.new_stream_name: GeneratorStream(rows)})
+        # joined now, as the original (a join needs both streams whole anyway), so its errors come at the call
+        joined = self._joined(list(multi_stream[self.left_stream]), list(multi_stream[self.right_stream]))
+        if not joined:
+            keys = self.on if self.on else [self.left_on, self.right_on]
+            raise UnitxtError(f"JoinStreams resulted in an empty stream. It means that that keys in fields '{keys}' on "
+                              f"the left and on right streams do not match the merge policy of '{self.how}'.")
+        return MultiStream({**multi_stream, self.new_stream_name: ListStream(joined, copying=True)})
 
 
 class DeleteSplits(MultiStreamOperator):
@@ -321,10 +320,11 @@ class ExtractMostCommonFieldValues(MultiStreamOperator):
         super().verify()
         for name in ("overall_top_frequency_percent", "min_frequency_percent"):
             if not 0 <= getattr(self, name) <= 100:
-                raise UnitxtError(f"{name} must be between 0 and 100.", artifact=type(self).__name__, field=name)
+                raise ArtifactConfigurationError(f"{name} must be between 0 and 100.", artifact=type(self).__name__,
+                                                 field=name)
         if self.overall_top_frequency_percent < 100 and self.min_frequency_percent > 0:
-            raise UnitxtError("Set at most one of overall_top_frequency_percent and min_frequency_percent.",
-                              artifact=type(self).__name__)
+            raise ArtifactConfigurationError("Set at most one of overall_top_frequency_percent and "
+                                             "min_frequency_percent.", artifact=type(self).__name__)
 
     def _most_common(self, stream: Iterable[Dict[str, Any]]) -> List[Any]:
         counter: Counter = Counter()
@@ -354,16 +354,9 @@ class ExtractMostCommonFieldValues(MultiStreamOperator):
         if self.stream_name not in multi_stream:
             raise UnitxtError(f"No stream '{self.stream_name}' (streams: {sorted(multi_stream)}).",
                               artifact=self.artifact_name, field="stream_name")
-        source = multi_stream[self.stream_name]
-        cache: List[Any] = []
-
-        def values() -> List[Any]:
-            if not cache:
-                cache.append(self._most_common(source))
-            return cache[0]
+        common = self._most_common(multi_stream[self.stream_name])  # counted now, as the original (errors too)
 
         def with_values(stream: Iterable[Dict[str, Any]]) -> Generator:
-            common = values()
             for instance in stream:
                 dict_set(instance, self.to_field, copy.deepcopy(common))
                 yield instance

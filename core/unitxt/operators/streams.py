@@ -9,6 +9,7 @@ from typing import Any, Dict, Generator, Iterable, List, Optional
 
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
+from ..general.dataclass_fields import NonPositionalField
 from ..operator import MultiStreamOperator, PagedStreamOperator, StreamOperator
 from ..settings_utils import settings
 from ..stream import MultiStream
@@ -58,6 +59,53 @@ class CollateInstances(StreamOperator):
                 batch = []
         if batch:
             yield self._collate(batch)
+
+
+class CollateInstancesByField(StreamOperator):
+    """One instance per value of `by_field`: the `aggregate_fields` become lists of the group's values, the other
+    fields must agree within the group, and data classification policies are merged."""
+
+    by_field: str = NonPositionalField(required=True)
+    aggregate_fields: List[str] = NonPositionalField(required=True)
+
+    def verify(self) -> None:
+        super().verify()
+        if not isinstance(self.by_field, str):
+            raise UnitxtError(f"The 'by_field' value is not a string but '{type(self.by_field)}'",
+                              artifact=type(self).__name__, field="by_field")
+        if not isinstance(self.aggregate_fields, list):
+            raise UnitxtError(f"The 'allowed_field_values' is not a list but '{type(self.aggregate_fields)}'",
+                              artifact=type(self).__name__, field="aggregate_fields")
+
+    def _check_fields(self, instance: Dict[str, Any]) -> None:
+        if self.by_field not in instance:
+            raise UnitxtError(f"The field '{self.by_field}' specified by CollateInstancesByField's 'by_field' argument "
+                              "is not found in instance.")
+        for name in self.aggregate_fields:
+            if name not in instance:
+                raise UnitxtError(f"The field '{name}' specified in CollateInstancesByField's 'aggregate_fields' "
+                                  "argument is not found in instance.")
+
+    def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
+        groups: Dict[Any, Dict[str, Any]] = {}
+        for instance in stream:
+            self._check_fields(instance)
+            key = instance[self.by_field]
+            group = groups.get(key)
+            if group is None:
+                group = {name: value for name, value in instance.items() if name not in self.aggregate_fields}
+                group.update({name: [] for name in self.aggregate_fields})
+                groups[key] = group
+            for name, value in instance.items():
+                if name in self.aggregate_fields:
+                    group[name].append(value)
+                elif name == "data_classification_policy" and value:
+                    group[name] = sorted(set(group[name] + value))
+                elif name != self.by_field and name in group and group[name] != value:
+                    raise ValueError(
+                        f"Inconsistent value for field '{name}' in group '{key}': '{group[name]}' vs '{value}'. Ensure "
+                        "that all non-aggregated fields in CollateInstancesByField are consistent across all instances.")
+        yield from groups.values()
 
 
 class DuplicateInstances(StreamOperator):

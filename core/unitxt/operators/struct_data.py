@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..dict_utils import dict_get
-from ..errors import ArtifactConfigurationError, InstanceTypeError, UnitxtError
+from ..errors import ArtifactConfigurationError, InstanceTypeError, UnitxtError, InstanceValueError
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..serializers import ImageSerializer, SingleTypeSerializer
 from ..types import definitions as data_types
@@ -39,6 +39,41 @@ def shuffle_table_columns(table: Dict[str, Any], rng: random.Random) -> Dict[str
     rng.shuffle(order)
     return dict(table, header=[table["header"][i] for i in order],
                 rows=[[row[i] for i in order] for row in table["rows"]])
+
+
+def shuffle_columns(table: Dict[str, Any], seed: int = 0) -> Dict[str, Any]:
+    """The original's in-place column shuffle of a Table, seeded by the table itself and `seed`."""
+    from ..random_utils import new_random_generator
+
+    header, rows = table.get("header", []), table.get("rows", [])
+    order = list(range(len(header)))
+    new_random_generator({"table": table, "seed": seed}).shuffle(order)
+    table["header"], table["rows"] = [header[i] for i in order], [[row[i] for i in order] for row in rows]
+    return table
+
+
+def shuffle_rows(table: Dict[str, Any], seed: int = 0) -> Dict[str, Any]:
+    """The original's in-place row shuffle of a Table, seeded by the table itself and `seed`."""
+    from ..random_utils import new_random_generator
+
+    rows = table.get("rows", [])
+    new_random_generator({"table": table, "seed": seed}).shuffle(rows)
+    table["rows"] = rows
+    return table
+
+
+def truncate_cell(cell_value: Any, max_len: int) -> Optional[str]:
+    """A text cell cut to `max_len` characters when longer; None when it needs no cut (numbers, blank, short)."""
+    if cell_value is None or isinstance(cell_value, (int, float)) or cell_value.strip() == "":
+        return None
+    return cell_value[:max_len] if len(cell_value) > max_len else None
+
+
+def extract_possible_json_str(text: str) -> str:
+    """The text from the first "{" or "[" to the last "}" or "]" (drops wrappers such as <tool_call>)."""
+    starts = [position for position in (text.find("{"), text.find("[")) if position != -1]
+    ends = [position for position in (text.rfind("}"), text.rfind("]")) if position != -1]
+    return text[min(starts) if starts else 0:(max(ends) if ends else len(text) - 1) + 1]
 
 
 def unique_column_names(header: List[Any]) -> List[str]:
@@ -188,7 +223,7 @@ class SQLDatabaseAsSchemaSerializer(SingleTypeSerializer):
             finally:
                 connection.close()
             return "\n\n".join(statement + ";" for statement in statements)
-        raise UnitxtError(f"SQLDatabaseAsSchemaSerializer supports in_memory databases and local SQLite files, got "
+        raise InstanceValueError(f"SQLDatabaseAsSchemaSerializer supports in_memory databases and local SQLite files, got "
                           f"db_type={kind!r}.", artifact=self.artifact_name)
 
 

@@ -1,15 +1,17 @@
 """Operators of the original that edit values across an instance: dividing every float (`DivideAllFieldsBy`),
 flattening nested dicts (`FlattenInstances`), encoding labels as 0, 1, ... (`EncodeLabels`), keeping the allowed
-members of a list (`Intersect`) and slightly perturbing a value to imitate a prediction (`Perturb`)."""
+members of a list (`Intersect`, `IntersectCorrespondingFields` with the parallel lists), joining list fields into
+text (`NormalizeListFields`) and slightly perturbing a value to imitate a prediction (`Perturb`)."""
 
 from typing import Any, Dict, List, Optional
 
 from ..dict_utils import dict_get, dict_set
-from ..errors import ArtifactConfigurationError, InstanceTypeError, InstanceValueError
+from ..errors import ArtifactConfigurationError, InstanceTypeError, InstanceValueError, MissingFieldError
 from ..general.helpers import flatten_dict
 from ..operator import FieldOperator, InstanceOperator
 from ..random_utils import new_random_generator
 from ..stream import MultiStream
+from ..text_utils import to_pretty_string
 
 
 class DivideAllFieldsBy(InstanceOperator):
@@ -63,6 +65,9 @@ class EncodeLabels(InstanceOperator):
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         codes = self.__dict__.setdefault("_codes", {})
         for field in self.fields:
+            if "*" in field and not isinstance(dict_get(instance, field.split("/*", 1)[0], default=[]), (list, dict)):
+                raise MissingFieldError(f'query "{field}" did not match any item in dict:\n'
+                                        + to_pretty_string(instance), field=field)  # the original's words
             values = dict_get(instance, field)
             single = not isinstance(values, list)
             encoded = [codes.setdefault(value, len(codes)) for value in ([values] if single else values)]
@@ -74,6 +79,12 @@ class Intersect(FieldOperator):
     """Keep only the members of the (list) value that are in `allowed_values`, in their order."""
 
     allowed_values: List[Any]
+
+    def verify_field_types(self, names: Optional[List[str]] = None) -> None:
+        if not isinstance(self.__dict__.get("allowed_values"), list):
+            raise ArtifactConfigurationError(f"The allowed_values is not a list but '{self.allowed_values}'",
+                                             artifact=type(self).__name__, field="allowed_values")
+        super().verify_field_types(names)
 
     def verify(self) -> None:
         super().verify()
@@ -89,6 +100,73 @@ class Intersect(FieldOperator):
             raise InstanceValueError(f"The value in field is not a list but '{value}'", artifact=self.artifact_name,
                                      field=self.field)
         return [item for item in value if item in self.allowed_values]
+
+
+class IntersectCorrespondingFields(InstanceOperator):
+    """Keep the members of the list `field` that are in `allowed_values`, and the members at the same positions of the
+    parallel lists `corresponding_fields_to_intersect` (e.g. labels and their positions)."""
+
+    field: str
+    allowed_values: List[Any]
+    corresponding_fields_to_intersect: List[str]
+
+    def verify(self) -> None:
+        super().verify()
+        if not isinstance(self.allowed_values, list):
+            raise ArtifactConfigurationError(f"The allowed_values is not a type list but '{type(self.allowed_values)}'",
+                                             artifact=type(self).__name__, field="allowed_values")
+
+    def _check(self, instance: Dict[str, Any]) -> None:
+        for name in [self.field, *self.corresponding_fields_to_intersect]:
+            if name not in instance:
+                raise InstanceValueError(f"Field '{name}' is not in provided instance.\n" + to_pretty_string(instance))
+        if not isinstance(instance[self.field], list):
+            raise InstanceValueError(
+                f"Value of field '{self.field}' is not a list, so IntersectCorrespondingFields can not intersect with "
+                "allowed values. Field value:\n" + to_pretty_string(instance, keys=[self.field]))
+
+    def _check_corresponding(self, instance: Dict[str, Any]) -> None:
+        for name in self.corresponding_fields_to_intersect:
+            if not isinstance(instance[name], list):
+                raise InstanceValueError(f"Value of field '{name}' is not a list, IntersectCorrespondingFields can not "
+                                         "intersect with allowed values.")
+            if len(instance[name]) != len(instance[self.field]):
+                raise InstanceValueError(
+                    f"Number of elements in field '{name}' is not the same as the number of elements in field "
+                    f"'{self.field}' so the IntersectCorrespondingFields can not remove corresponding values.\n"
+                    + to_pretty_string(instance, keys=[self.field, name]))
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        self._check(instance)
+        allowed = self.allowed_values
+        if set(allowed) == set(instance[self.field]):
+            return instance
+        self._check_corresponding(instance)
+        keep = [index for index, value in enumerate(instance[self.field]) if value in allowed]
+        for name in {self.field, *self.corresponding_fields_to_intersect}:
+            instance[name] = [instance[name][index] for index in keep]
+        return instance
+
+
+class NormalizeListFields(InstanceOperator):
+    """Turn each list field into text: "" (`empty_value`) for none, the member itself for one, the members joined by
+    `separator` for more; written to `key_prefix` + field (the field itself by default)."""
+
+    fields: List[str]
+    key_prefix: str = ""
+    empty_value: str = ""
+    separator: str = ", "
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        for name in self.fields:
+            if name not in instance:
+                raise InstanceValueError(f"Field {name} not found in instance {instance}", field=name)
+            values = instance[name]
+            if not isinstance(values, list):
+                raise InstanceTypeError(f"Field {name} should be a list, got {type(values)}", field=name)
+            text = self.empty_value if not values else values[0] if len(values) == 1 else self.separator.join(values)
+            instance[self.key_prefix + name] = text
+        return instance
 
 
 class Perturb(FieldOperator):
@@ -126,4 +204,5 @@ class Perturb(FieldOperator):
         return value
 
 
-__all__ = ["DivideAllFieldsBy", "FlattenInstances", "EncodeLabels", "Intersect", "Perturb"]
+__all__ = ["DivideAllFieldsBy", "FlattenInstances", "EncodeLabels", "Intersect", "IntersectCorrespondingFields",
+           "NormalizeListFields", "Perturb"]

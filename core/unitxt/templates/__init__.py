@@ -17,6 +17,7 @@ _EXPORTS: Dict[str, str] = {
     "TemplateFormatKeyError": ".base",
     "keyed_templates": ".collections",
     "default_serialize": "..serializers",
+    "escape_chars": ".spans",
 }
 
 

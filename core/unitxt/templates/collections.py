@@ -91,3 +91,32 @@ def keyed_templates(spec: Any) -> List[Tuple[str, Any]]:
     if isinstance(spec, (list, tuple)):
         return [(str(index), template) for index, template in enumerate(spec)]
     return [("0", spec)]
+
+
+class ItemPicker(Artifact):
+    """Picks `item` of a collection: by position when it reads as an integer, else by key."""
+
+    item: Any = None
+
+    def __call__(self, collection: Any) -> Any:
+        try:
+            return collection[int(self.item)]
+        except (SyntaxError, LookupError, ValueError, TypeError):
+            return collection[self.item]
+
+
+class RandomPicker(Artifact):
+    """Picks a random item of a list or dict collection (seeded: the same sequence of picks on every run)."""
+
+    def prepare(self) -> None:
+        super().prepare()
+        from ..random_utils import new_random_generator
+
+        self.__dict__["random_generator"] = new_random_generator(sub_seed="random_picker")
+
+    def __call__(self, collection: Any) -> Any:
+        if isinstance(collection, ListCollection):
+            return self.random_generator.choice(list(collection.items))
+        if isinstance(collection, DictCollection):
+            return self.random_generator.choice(list(collection.items.values()))
+        return None

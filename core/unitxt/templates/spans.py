@@ -7,6 +7,13 @@ from ..sandbox.format_strings import check_placeholders
 from .base import InputFormatTemplate
 
 
+def escape_chars(s: str, chars_to_escape: List[str]) -> str:
+    """`s` with each of `chars_to_escape` preceded by a backslash ("Goo:gle" -> "Goo\\:gle" for ":")."""
+    for char in chars_to_escape:
+        s = s.replace(char, f"\\{char}")
+    return s
+
+
 class SpanLabelingTemplate(InputFormatTemplate):
     """Span extraction: the target lists the gold spans as `span_label_format` items ("Miramar: Location") joined by
     `span_separator`; the span texts are cut from `text_field` (an input field) at `spans_starts_field` /
@@ -57,9 +64,7 @@ class SpanLabelingTemplate(InputFormatTemplate):
         for start, end, label in sorted(zip(starts, ends, labels), key=lambda item: (item[0], item[1])):
             if self.labels_support is not None and label not in self.labels_support:
                 continue
-            span = str(text)[start:end]
-            for character in self.escape_characters or ():
-                span = span.replace(character, "\\" + character)
+            span = escape_chars(str(text)[start:end], self.escape_characters or ())
             values = {"span": span, "label": str(label)}
             items.append(self._span_label.render(values, "span_label_format"))
         return self.span_separator.join(items) if items else self.empty_target
@@ -75,4 +80,4 @@ class SpanLabelingTemplate(InputFormatTemplate):
         return target, [target]
 
 
-__all__ = ["SpanLabelingTemplate"]
+__all__ = ["SpanLabelingTemplate", "escape_chars"]

@@ -68,16 +68,22 @@ def _as_json(value: Any) -> Optional[str]:
 
 def check_operator_exception(operator: Operator, inputs: List[Dict[str, Any]],
                              exception_texts: Union[str, Sequence[str]], tester: Any = None) -> None:
-    """Run the operator on `inputs` and check that it fails with an error whose text contains every one of
-    `exception_texts` (one string or several); AssertionError when it does not fail or says something else."""
+    """Run the operator on `inputs` and check that it fails with an error saying every one of `exception_texts` (one
+    string or several): the i-th text in the error's message or in the i-th error of its chain of causes (the
+    original's layout: the context first, the cause below it); AssertionError when it does not fail or says something
+    else."""
     texts = [exception_texts] if isinstance(exception_texts, str) else list(exception_texts)
     try:
         apply_operator(operator, inputs)
     except Exception as error:  # noqa: BLE001 - any failure is what is being checked
-        message = str(error)
-        missing = [text for text in texts if text not in message]
+        message, cause = str(error), error
+        missing = []
+        for text in texts:
+            if text not in message and (cause is None or text not in str(cause)):
+                missing.append(text)
+            cause = cause.__cause__ if cause is not None else None
         if missing:
             raise AssertionError(f"{type(operator).__name__} failed, but its error does not contain "
                                  f"{json.dumps(missing)}: {message}") from error
         return
-    raise AssertionError(f"{type(operator).__name__} did not fail; expected an error containing {json.dumps(texts)}.")
+    raise AssertionError(f"Did not receive expected exception: {texts[0]}")  # the original's words

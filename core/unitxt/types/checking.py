@@ -507,3 +507,36 @@ def verify_required_schema(required_schema_dict: Dict[str, Any], input_dict: Dic
                 f"({to_type_string(to_type(data_type))}) in {class_name} ('{id}'). {description or ''}".rstrip(),
                 field=field_name)
 
+
+
+strtype = to_type_string  # the original's other name of it
+
+
+def is_type_dict(object: Any) -> bool:  # noqa: A002
+    """Whether every value of a (nested) dict is a type; ValueError when `object` is not a dict."""
+    if not isinstance(object, dict):
+        raise ValueError("Should be dict.")
+    return all(is_type_dict(value) if isinstance(value, dict) else is_type(value) for value in object.values())
+
+
+def to_type_dict(dict_of_typing_types: Dict[str, Any]) -> Dict[str, Any]:
+    """A (nested) dict of types with every type replaced by its string."""
+    return {key: to_type_dict(value) if isinstance(value, dict) else to_type_string(value)
+            for key, value in dict_of_typing_types.items()}
+
+
+def parse_type_dict(type_dict: Dict[str, Any]) -> Dict[str, Any]:
+    """The inverse of to_type_dict: a (nested) dict of type strings with every string parsed into its type."""
+    result = {}
+    for key, value in type_dict.items():
+        if isinstance(value, str):
+            result[key] = parse_type_string(value)
+        elif isinstance(value, dict):
+            result[key] = parse_type_dict(value)
+        else:
+            raise ValueError(f"Can parse only nested dictionary with type strings, got {type(value)}")
+    return result
+
+
+from .typing_helpers import (BUILTINS_MAPPING, STATIC_SUBTYPE_MAPPING, GenericTypedDict, convert_union_type,  # noqa: E402,F401
+                             get_args, get_origin, is_new_type, is_typed_dict, optional_all, optional_any)

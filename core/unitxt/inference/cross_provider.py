@@ -8,7 +8,7 @@ Bedrock / Vertex AI / Replicate, the watsonx SDK, local Hugging Face or vLLM).
 from typing import Any, Dict, List, Optional
 
 from ..artifact import camel_to_snake, get_artifact_class
-from .base import InferenceEngine, InferenceError
+from .base import InferenceEngine, InferenceError, mock_mode
 from .openai_engines import RemoteEngineMixin
 from .params import GenerationParamsMixin
 
@@ -235,9 +235,13 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         return self.engine().check_policy(rows)
 
     def infer(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        if mock_mode():
+            return super().infer(dataset, return_meta_data=return_meta_data)
         return self.engine().infer(dataset, return_meta_data=return_meta_data)
 
     def infer_log_probs(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        if mock_mode():
+            return self._run(dataset, return_meta_data, mode="log_probs")
         return self.engine().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
     def get_engine_id(self) -> str:

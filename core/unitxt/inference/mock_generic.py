@@ -3,7 +3,7 @@ UNITXT_INFERENCE_ENGINE, else a default)."""
 
 from typing import Any, Dict, List, Optional, Union
 
-from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
+from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput, mock_mode
 
 
 def mock_logprobs_default_value_factory() -> List[Dict[str, Any]]:
@@ -63,9 +63,13 @@ class GenericInferenceEngine(InferenceEngine):
         return load_engine(chosen)
 
     def infer(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        if mock_mode():
+            return super().infer(dataset, return_meta_data=return_meta_data)
         return self.resolve().infer(dataset, return_meta_data=return_meta_data)
 
     def infer_log_probs(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        if mock_mode():
+            return self._run(dataset, return_meta_data, mode="log_probs")
         return self.resolve().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
     def get_engine_id(self) -> str:

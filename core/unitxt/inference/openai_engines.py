@@ -61,6 +61,23 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     def request_model_name(self) -> str:
         return self.model_name
 
+    def own_endpoint(self) -> bool:
+        """Whether requests go to a server of the user's own: a base_url / api_url on this machine or a private
+        network (a hosted API's default URL never is)."""
+        explicit = self.base_url or self.credential("api_url")
+        return bool(explicit) and local_host(explicit)
+
+    def effective_policy(self) -> Optional[List[str]]:
+        """Public data only for hosted APIs; public and proprietary rows for a server of the user's own (loopback or
+        a private network: no third party sees the data), unless data_classification_policy is given explicitly or
+        overridden by UNITXT_DATA_CLASSIFICATION_POLICY."""
+        policy = super().effective_policy()
+        if "data_classification_policy" in self._given_fields or policy is not self.data_classification_policy:
+            return policy
+        if policy == _public() and self.own_endpoint():
+            return _local_data()
+        return policy
+
     def before_infer(self, rows: List[Dict[str, Any]]) -> None:
         super().before_infer(rows)
         if not self.request_model_name():
@@ -303,13 +320,16 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
     def request_model_name(self) -> str:
         return self.model_name or self.model
 
+    def own_endpoint(self) -> bool:
+        return local_host(self.api_root())  # the default URL is this machine
+
     def effective_policy(self) -> Optional[List[str]]:
-        """Proprietary data is allowed by default only when base_url is this machine or a private network; for any
+        """Proprietary data is allowed by default only when the server is this machine or a private network; for any
         other host only public data, unless data_classification_policy is given explicitly."""
         policy = super().effective_policy()
         if "data_classification_policy" in self._given_fields or policy != _local_data():
             return policy
-        return policy if local_host(self.api_root()) else _public()
+        return policy if self.own_endpoint() else _public()
 
 
 def local_host(url: str) -> bool:

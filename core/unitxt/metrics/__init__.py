@@ -23,6 +23,7 @@ _EXPORTS: Dict[str, str] = {
     "MetricPipeline": ".pipeline",
     "HuggingfaceMetric": ".huggingface",
     "MetricsEnsemble": ".ensemble",
+    "RiskType": ".model_based",
 }
 
 

@@ -150,10 +150,12 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
     def supports_log_probs(self) -> bool:
         return type(self)._infer_log_probs is not InferenceEngine._infer_log_probs
 
+    label = None  # the original's engine label (e.g. "openai"): the suffix of its engine id
+
     def get_engine_id(self) -> str:
-        """A short readable id of the engine and model (used in cache keys and metadata)."""
+        """The original's engine id, `<model id>_<label>` (e.g. "gpt_4o_openai"; judges name scores with it)."""
         model = getattr(self, "model_name", None) or getattr(self, "model", None) or ""
-        return f"{self._inference_type}:{model}"
+        return model_and_label_id(str(model), self.label or self._inference_type)
 
     def model_label(self) -> Optional[str]:
         return getattr(self, "model_name", None) or getattr(self, "model", None)
@@ -280,6 +282,13 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         callback = getattr(self, "_on_result", None)
         if callback is not None:
             callback(position, output)
+
+
+def model_and_label_id(model_name: str, label: str) -> str:
+    """The original's id of a model served by an engine: the model's last path part, "-" as "_", "." as ",", lower
+    case, then "_<label>"."""
+    model_id = model_name.split("/")[-1].replace("-", "_").replace(".", ",").lower()
+    return f"{model_id}_{label}"
 
 
 def mock_mode() -> bool:

@@ -246,5 +246,11 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
             return self._run(dataset, return_meta_data, mode="log_probs")
         return self.engine().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
+    label = "cross_provider"
+
     def get_engine_id(self) -> str:
-        return f"{self.model}:{self.current_provider()}"
+        """As the original: the provider's model id with the provider as label (e.g. "llama_3_3_70b_instruct_watsonx")."""
+        from .base import model_and_label_id
+
+        provider = self.current_provider()
+        return model_and_label_id(self.provider_model_name(provider), provider)

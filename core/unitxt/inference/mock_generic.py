@@ -23,6 +23,7 @@ class MockInferenceEngine(InferenceEngine):
     echo: bool = False
     use_cache: bool = False
     _inference_type = "mock"
+    label = "mock"
 
     def _output(self, item: EngineInput, prediction: Any) -> TextGenerationInferenceOutput:
         text = item.as_text()
@@ -73,7 +74,7 @@ class GenericInferenceEngine(InferenceEngine):
         return self.resolve().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
     def get_engine_id(self) -> str:
-        return self.resolve().get_engine_id()
+        return f"generic_{self.resolve().get_engine_id()}" if not mock_mode() else "generic_inference_engine"
 
 
 def load_engine(engine: Union[InferenceEngine, str, Dict[str, Any]]) -> InferenceEngine:

@@ -208,6 +208,10 @@ class LLMJudgeDirect(LLMJudge):
                     shown["posional_bias_option_selection"] = verdict_prompts[positions[1]]
                 result[f"{main}_prompts"] = shown
             result[f"{main}_criteria"] = _criteria_json(criteria)
+            if self.score_prefix:  # older releases' keys, which programs read as <prefix>llm_as_a_judge_score
+                result["llm_as_a_judge_score"] = score
+                if self.check_positional_bias:
+                    result["positional_bias"] = result[f"{main}_positional_bias"]
             results.append(result)
         self.forget(forgotten)
         self.warn_unparsed(unparsed, len(plans), sorted({n for plan in plans for n in plan[0].option_names()}))

@@ -58,6 +58,7 @@ class LLMAsJudgeBase(BulkInstanceMetric):
     include_meta_data: bool = True
     judgment_pattern: Optional[str] = None  # a raw answer that does not match it is unparseable (NaN)
     prediction_type = Any
+    _field_aliases = {"model": "inference_model"}  # `name[model=engines...]` overrides the judge's engine
 
     def __init__(self, *args: Any, **kwargs: Any):
         # later releases of the original name the judge's engine `model` (their examples write LLMAsJudge(model=...))

@@ -166,6 +166,20 @@ class RiskType(str, Enum):
     CUSTOM_RISK = "custom_risk"
 
 
+def risk_kind(value: Any) -> RiskType:
+    """A RiskType from its value ("user_risk") or its name ("USER_MESSAGE", as the original's catalog writes it)."""
+    if isinstance(value, RiskType):
+        return value
+    try:
+        return RiskType(value)
+    except ValueError:
+        try:
+            return RiskType[str(value)]
+        except KeyError:
+            raise MetricError(f"risk_type must be one of {[kind.value for kind in RiskType]} (or their names "
+                              f"{[kind.name for kind in RiskType]}), got {value!r}.", field="risk_type") from None
+
+
 _MESSAGE_RISKS = ["harm", "social_bias", "violence", "profanity", "unethical_behavior"]
 
 
@@ -196,11 +210,11 @@ class GraniteGuardianBase(InstanceMetric):
     @classmethod
     def get_available_risk_names(cls) -> List[str]:
         """The risk names this risk family's guardian knows (catalog names metrics.granite_guardian.<type>.<name>)."""
-        return list(cls.available_risks[RiskType(cls.risk_type)])
+        return list(cls.available_risks[risk_kind(cls.risk_type)])
 
     def verify(self) -> None:
         super().verify()
-        kind = RiskType(self.risk_type) if self.risk_type is not None else None
+        kind = risk_kind(self.risk_type) if self.risk_type is not None else None
         if kind is not None and kind != RiskType.CUSTOM_RISK and self.risk_name not in self.available_risks[kind]:
             raise MetricError(f"The risk '{self.risk_name}' is not a valid {kind.value} risk; known risks: "
                               f"{self.available_risks[kind]} (use GraniteGuardianCustomRisk with risk_definition for "

@@ -241,6 +241,10 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
             return super().infer(dataset, return_meta_data=return_meta_data)
         return self.engine().infer(dataset, return_meta_data=return_meta_data)
 
+    def forget_answers(self, dataset: Any, mode: str = "generate") -> int:
+        """The provider engine keeps the answers, so it forgets them."""
+        return 0 if mock_mode() else self.engine().forget_answers(dataset, mode=mode)
+
     def infer_log_probs(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
         if mock_mode():
             return self._run(dataset, return_meta_data, mode="log_probs")

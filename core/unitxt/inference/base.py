@@ -291,6 +291,11 @@ def model_and_label_id(model_name: str, label: str) -> str:
     return f"{model_id}_{label}"
 
 
+def mock_logprobs_default_value_factory() -> List[Dict[str, Any]]:
+    """The original's default log-probability answer of a mock engine: one token "[[10]]" with logprob -1."""
+    return [{"logprob": -1, "text": "[[10]]", "top_tokens": [{"logprob": -1, "text": "[[10]]"}]}]
+
+
 def mock_mode() -> bool:
     """settings.mock_inference_mode (env UNITXT_MOCK_INFERENCE_MODE): every engine answers without its package,
     credentials or service, as the original's mock does."""
@@ -302,8 +307,6 @@ def mock_mode() -> bool:
 def mock_answers(rows: List[Dict[str, Any]], return_meta_data: bool, mode: str) -> List[Any]:
     """The original's mock answers: the row's source as text; for log-probs one "[[10]]" token with logprob -1."""
     if mode == "log_probs":
-        from .mock_generic import mock_logprobs_default_value_factory
-
         return [mock_logprobs_default_value_factory() for _ in rows]
     answers = [str(row["source"]) if "source" in row else str(engine_input(row, index).value)
                for index, row in enumerate(rows)]

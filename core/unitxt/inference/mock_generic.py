@@ -3,12 +3,8 @@ UNITXT_INFERENCE_ENGINE, else a default)."""
 
 from typing import Any, Dict, List, Optional, Union
 
-from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput, mock_mode
-
-
-def mock_logprobs_default_value_factory() -> List[Dict[str, Any]]:
-    """The original's default log-probability answer of a mock engine: one token "[[10]]" with logprob -1."""
-    return [{"logprob": -1, "text": "[[10]]", "top_tokens": [{"logprob": -1, "text": "[[10]]"}]}]
+from .base import (EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput,
+                   mock_logprobs_default_value_factory, mock_mode)
 
 
 class MockInferenceEngine(InferenceEngine):

@@ -136,7 +136,10 @@ def test_eval_utils_scores_records_per_metric():
     assert [row["metrics.rouge"] for row in results] == [1.0, 0.0, 1.0]
     assert scores["metrics.accuracy"]["score"] == pytest.approx(2 / 3)
     assert scores["metrics.rouge"]["score_name"] == "rougeL"
-    assert 0.0 <= scores["metrics.accuracy"]["ci_low"] <= 2 / 3 <= scores["metrics.accuracy"]["ci_high"] <= 1.0
+    accuracy = scores["metrics.accuracy"]
+    assert 0.0 <= accuracy["score_ci_low"] <= 2 / 3 <= accuracy["score_ci_high"] <= 1.0
+    assert (accuracy["accuracy_ci_low"], accuracy["accuracy_ci_high"]) == (accuracy["score_ci_low"],
+                                                                          accuracy["score_ci_high"])
     assert "prediction" in results[0] and "metrics.accuracy" not in records[0]
 
 
@@ -151,4 +154,7 @@ def test_eval_utils_reads_rag_records_from_a_dataframe():
     ])
     results, scores = evaluate(frame, ["metrics.rag.faithfulness.token_k_precision"])
     assert list(results["metrics.rag.faithfulness.token_k_precision"]) == [1.0, 0.0]
-    assert scores.loc["metrics.rag.faithfulness.token_k_precision", "score"] == 0.5
+    # the original's layout: one column per metric, one row per global score
+    assert list(scores.columns) == ["metrics.rag.faithfulness.token_k_precision"]
+    assert scores.loc["score", "metrics.rag.faithfulness.token_k_precision"] == 0.5
+    assert scores["metrics.rag.faithfulness.token_k_precision"]["score_name"] == "precision"

@@ -170,7 +170,8 @@ def test_older_conversation_judge_names_resolve_with_a_deprecation_naming_the_cu
             results = evaluate(predictions=["Water in the morning.", "Use a hot oven."], data=dataset)
     assert any("use metrics.llm_as_judge.conversation.topicality.ensemble" in str(w.message) for w in caught)
     assert [row["ensemble_score"] for row in results.instance_scores] == [0.8, 0.2]  # two judges, [[8]] and [[2]]
-    assert len(seen) == 4 and sum("conversation: user: tips for gardening?" in text for text in seen) == 2
+    # each judge sees the evaluated input as the original shows it: re-rendered by the instance's template, plain format
+    assert len(seen) == 4 and sum("inputs]\nuser: tips for gardening?\n" in text for text in seen) == 2
 
 
 def test_a_direct_judge_reports_the_original_keys_under_the_snake_cased_criteria_name(tmp_path):

@@ -60,7 +60,12 @@ def judge_server(monkeypatch, tmp_path):
     "metrics.llm_as_judge.direct.openai.gpt_4o[criteria=metrics.llm_as_judge.direct.criteria.conciseness]",
     "metrics.llm_as_judge.rating.gpt_4o_openai_template_mt_bench_single_turn",
 ])
-def test_proprietary_rows_never_reach_a_remote_judge(judge_server, metric):
+def test_proprietary_rows_never_reach_a_remote_judge(judge_server, metric, monkeypatch):
+    """The loopback server plays a hosted API here (its host counts as a third party's): proprietary rows never
+    reach it, public ones do."""
+    from unitxt.inference import openai_engines
+
+    monkeypatch.setattr(openai_engines, "local_host", lambda url: False)
     server = judge_server(lambda request: "Rating: [[5]]")
     with pytest.raises(UnitxtError, match=r"only allowed to process data classified as \['public'\].*proprietary"):
         evaluate(["a secret answer"], rows_for(metric, ["the secret question"], ["proprietary"]))

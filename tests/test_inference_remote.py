@@ -192,15 +192,28 @@ def test_interrupted_run_resumes_where_it_stopped(tmp_path):
 
 
 def test_non_public_data_is_refused_before_sending(server, tmp_path):
+    """A hosted API gets public rows only (refused before anything is sent); a server of the user's own (loopback or
+    a private network) is no third party, so it takes proprietary rows too, as Ollama's."""
     rows = [{"source": "fine", "data_classification_policy": ["public"]},
             {"source": "secret", "data_classification_policy": ["proprietary"]}]
+    hosted = {"api_key": "k", "api_url": "https://api.hosted-models.example/v1"}
     with pytest.raises(DataClassificationPolicyError) as raised:
-        engine_for(server, tmp_path)(rows)
+        engine_for(server, tmp_path, credentials=hosted)(rows)
     message = str(raised.value)
     assert "data_classification_policy" in message and "Row 1" in message and "proprietary" in message
     assert "Nothing was sent" in message and server.count == 0
-    assert engine_for(server, tmp_path, data_classification_policy=["public", "proprietary"])(rows) == [
-        "echo: fine", "echo: secret"]
+    with pytest.raises(DataClassificationPolicyError):  # the hosted default URL: public only
+        OpenAiInferenceEngine(model_name="m", credentials={"api_key": "k"}, use_cache=False)(rows)
+    with pytest.raises(DataClassificationPolicyError):  # an explicit policy is kept on loopback too
+        engine_for(server, tmp_path, data_classification_policy=["public"])(rows)
+    assert server.count == 0
+    assert engine_for(server, tmp_path)(rows) == ["echo: fine", "echo: secret"]
+    assert engine_for(server, tmp_path, credentials={"api_key": "k"}, base_url=server.base_url)(
+        [rows[1]]) == ["echo: secret"]
+    for private in ("http://10.1.2.3:8000/v1", "http://192.168.0.5/v1", "http://localhost:8000/v1"):
+        assert OpenAiInferenceEngine(model_name="m", base_url=private).effective_policy() == ["public", "proprietary"]
+    assert OpenAiInferenceEngine(model_name="m", base_url="https://my-models.example.com/v1").effective_policy() == [
+        "public"]
     assert engine_for(server, tmp_path, cls=OllamaInferenceEngine)([rows[1]]) == ["echo: secret"]
 
 
@@ -296,7 +309,8 @@ def test_policy_override_by_catalog_name(server, tmp_path, temp_catalog, monkeyp
     from unitxt import add_to_catalog
     from unitxt.inference import load_engine
 
-    add_to_catalog(engine_for(server, tmp_path), "engines.test.remote", catalog_path=str(temp_catalog))
+    add_to_catalog(engine_for(server, tmp_path, data_classification_policy=["public"]), "engines.test.remote",
+                   catalog_path=str(temp_catalog))
     secret = [{"source": "s", "data_classification_policy": ["proprietary"]}]
     with pytest.raises(DataClassificationPolicyError, match="engines.test.remote"):
         load_engine("engines.test.remote")(secret)

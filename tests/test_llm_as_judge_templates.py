@@ -124,7 +124,10 @@ def test_catalog_direct_judge_with_overrides_in_evaluate(openai_env):
         "question: Capital of France?" in last_message(server.requests[1])
 
 
-def test_remote_judge_refuses_proprietary_data(openai_env):
+def test_remote_judge_refuses_proprietary_data(openai_env, monkeypatch):
+    from unitxt.inference import openai_engines
+
+    monkeypatch.setattr(openai_engines, "local_host", lambda url: False)  # the loopback server plays a hosted API
     openai_env(lambda request: "x")
     task = Task(input_fields={"question": "str"}, reference_fields={"answer": "str"}, prediction_type="str",
                 metrics=["metrics.llm_as_judge.direct.openai.gpt_4o[criteria=metrics.llm_as_judge.direct.criteria."
@@ -133,6 +136,9 @@ def test_remote_judge_refuses_proprietary_data(openai_env):
                              split="test")  # user data defaults to proprietary
     with pytest.raises(UnitxtError, match="only allowed to process data classified as"):
         evaluate(["a"], dataset)
+    monkeypatch.undo()  # the user's own server (loopback) is no third party: the same judge takes the rows
+    openai_env(lambda request: "x")
+    assert len(evaluate(["a"], dataset).instance_scores) == 1
 
 
 def test_rag_judge_log_prob_scores(tmp_path):

@@ -177,6 +177,7 @@ TYPE_MODULES = {
     'granite_guardian_agentic_risk': 'metrics.model_based',
     'granite_guardian_assistant_risk': 'metrics.model_based',
     'granite_guardian_base': 'metrics.model_based',
+    'granite_guardian_custom_risk': 'metrics.model_based',
     'granite_guardian_rag_risk': 'metrics.model_based',
     'granite_guardian_user_risk': 'metrics.model_based',
     'gray_scale': 'operators.images',

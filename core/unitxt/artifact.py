@@ -347,8 +347,10 @@ class Artifact:
     def coerce_overrides(cls, overrides: Dict[str, Any], artifact_name: Optional[str] = None) -> Dict[str, Any]:
         """Convert parsed `[key=value]` overrides to each field's declared type."""
         fields = cls.get_fields()
+        aliases = getattr(cls, "_field_aliases", None) or {}  # another name a field answers to (`model` of judges)
         coerced = {}
         for key, value in overrides.items():
+            key = aliases.get(key, key)
             if key in SPECIAL_KEYS:
                 coerced[key] = guess_scalar(value)
                 continue

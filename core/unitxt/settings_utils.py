@@ -21,6 +21,10 @@ _DEFAULTS: Dict[str, Any] = {
     "allow_unverified_code": False,
     "disable_hf_datasets_cache": True,
     "mock_inference_mode": False,
+    "global_loader_limit": None,  # caps every loader's rows per split (with its own loader_limit, the smaller)
+    "use_only_local_catalogs": False,  # every catalog here is local (the snapshot and registered folders)
+    "loader_cache_size": 25,
+    "stream_hf_datasets_by_default": False,
     "max_connection_retries": 3,  # attempts of a network call that fails (retry_connection_with_exponential_backoff)
     "default_provider": "watsonx",
     "inference_cache_dir": None,

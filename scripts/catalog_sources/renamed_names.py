@@ -33,6 +33,14 @@ def renamed():
     for kind in ("direct", "pairwise"):
         for name in _criteria_names(kind):
             links[f"metrics.llm_as_judge.{kind}.criterias.{name}"] = f"metrics.llm_as_judge.{kind}.criteria.{name}"
+    # the spec's pairwise examples name later pairwise criteria under the old folder too
+    from unitxt.judges.criteria_library import PAIRWISE
+
+    for name in PAIRWISE:
+        links[f"metrics.llm_as_judge.pairwise.criterias.{name}"] = f"metrics.llm_as_judge.pairwise.criteria.{name}"
+    # the spec's rating judge of the retired ibm_genai service with the generic template
+    for suffix in ("generic_single_turn", "generic_single_turn_with_reference"):
+        links[f"{RATING}.llama_3_70b_instruct_ibm_genai_template_{suffix}"] = f"{RATING}.llama_3_70b_instruct.{suffix}"
     # template judges of a retired service (ibm_genai): the same MT-Bench template, served by watsonx
     links[f"{RATING}.llama_3_8b_instruct_ibm_genai_template_mt_bench_single_turn"] = WATSONX_MT_BENCH
     links[f"{RATING}.llama_3_70b_instruct_ibm_genai_template_mt_bench_single_turn"] = WATSONX_MT_BENCH

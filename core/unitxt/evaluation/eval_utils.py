@@ -26,10 +26,10 @@ def _records(table: Any) -> Tuple[List[Dict[str, Any]], bool]:
 
 def evaluate(dataset: Any, metric_names: Sequence[str], compute_conf_intervals: bool = False) -> Tuple[Any, Any]:
     """(per-record results, global scores): the records with one column per metric (its main score per record),
-    and per metric its global `score` (with `ci_low`/`ci_high` when `compute_conf_intervals`).
+    and per metric all its global scores (with every `<score>_ci_low`/`_ci_high` when `compute_conf_intervals`).
 
-    A pandas DataFrame in gives DataFrames out (global scores indexed by metric name); a list of dicts gives
-    (list of dicts, {metric name: scores})."""
+    A pandas DataFrame in gives DataFrames out, the global table with one column per metric name and one row per
+    global score name (the original's layout); a list of dicts gives (list of dicts, {metric name: scores})."""
     from ..catalog import fetch_artifact
     from ..metrics.base import Metric
 
@@ -57,16 +57,11 @@ def evaluate(dataset: Any, metric_names: Sequence[str], compute_conf_intervals: 
         scored = metric.evaluate_instances(instances)
         for result, instance in zip(results, metric.instance_results(scored)):
             result[name] = instance.get("score")
-        scores = scored.global_scores(with_ci=compute_conf_intervals)
-        global_scores[name] = {"score": scores.get("score"), "score_name": scores.get("score_name"),
-                               "num_of_instances": scores.get("num_of_instances")}
-        if compute_conf_intervals:
-            global_scores[name]["ci_low"] = scores.get("score_ci_low")
-            global_scores[name]["ci_high"] = scores.get("score_ci_high")
+        global_scores[name] = dict(scored.global_scores(with_ci=compute_conf_intervals))
     if is_frame:
         import pandas
 
-        return pandas.DataFrame(results), pandas.DataFrame.from_dict(global_scores, orient="index")
+        return pandas.DataFrame(results), pandas.DataFrame(global_scores)
     return results, global_scores
 
 

@@ -42,29 +42,40 @@ class _Resolver:
 
 
 class LazyTaskData(Sequence):
-    """task_data of rows, parsed from JSON on access (most metrics never read it; parsing all costs seconds at 1M)."""
+    """task_data of rows, parsed from JSON on access (most metrics never read it; parsing all costs seconds at 1M).
 
-    def __init__(self, raw: List[Any]):
+    With `sources`, each row's task_data carries the row's rendered `source` too, as the original gives metrics (a
+    judge shows the evaluated model's input from it)."""
+
+    def __init__(self, raw: List[Any], sources: Optional[Sequence[Any]] = None):
         self.raw = raw
+        self.sources = sources
 
     def __len__(self) -> int:
         return len(self.raw)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return LazyTaskData(self.raw[index])
+            return LazyTaskData(self.raw[index], None if self.sources is None else self.sources[index])
         value = self.raw[index]
         if isinstance(value, str):
             try:
-                return json.loads(value)
+                value = json.loads(value)
             except ValueError as error:
                 raise MetricError(f"task_data of instance {index} is not valid JSON ({str(error)[:120]}): "
                                   f"{value[:80]!r}.", field="task_data") from None
-        return value if value is not None else {}
+        elif value is None:
+            value = {}
+        elif self.sources is not None and isinstance(value, dict):
+            value = dict(value)
+        if self.sources is not None and isinstance(value, dict):
+            value["source"] = self.sources[index]
+        return value
 
     def subset(self, positions: Sequence[int]) -> "LazyTaskData":
-        raw = self.raw
-        return LazyTaskData([raw[position] for position in positions])
+        raw, sources = self.raw, self.sources
+        return LazyTaskData([raw[position] for position in positions],
+                            None if sources is None else [sources[position] for position in positions])
 
 
 def _processor_chain(names: Tuple[str, ...], resolver: "_Resolver") -> List[Any]:
@@ -114,7 +125,8 @@ def post_process_rows(predictions: Sequence[Any], rows: Any, resolver: Optional[
     n = len(inputs)
     processed_predictions: List[Any] = [None] * n
     processed_references: List[Any] = [None] * n
-    task_data = LazyTaskData(LazyColumn(inputs, "task_data"))
+    task_data = LazyTaskData(LazyColumn(inputs, "task_data"),
+                             LazyColumn(inputs, "source") if inputs.has("source") else None)
     references = inputs.column("references")
     codes, distinct = inputs.codes("postprocessors")
     for code, positions in enumerate(positions_by_code(codes, len(distinct))):

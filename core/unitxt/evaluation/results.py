@@ -195,6 +195,8 @@ class EvaluationResults(SequenceABC):
     def _build_instance(self, position: int) -> Dict[str, Any]:
         columns = self._columns
         instance = dict(columns["inputs"].row(position))
+        if isinstance(instance.get("task_data"), str):  # results rows carry task_data as a dict (dataset rows: JSON)
+            instance["task_data"] = self._task_data[position]
         instance["prediction"] = columns["predictions"][position]
         instance["processed_prediction"] = columns["processed_predictions"][position]
         instance["processed_references"] = columns["processed_references"][position]

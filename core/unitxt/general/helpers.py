@@ -110,6 +110,19 @@ def is_module_available(module_name: str) -> bool:
     return importlib.util.find_spec(module_name) is not None
 
 
+def import_module_from_file(file_path: str) -> Any:
+    """Run a Python file as a module named after it and return the module (how example programs are run)."""
+    import os
+
+    name = os.path.splitext(os.path.basename(file_path))[0]
+    spec = importlib.util.spec_from_file_location(name, file_path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"Can not import {file_path!r}: not a Python source file.")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def is_package_installed(package_name: str) -> bool:
     """Whether a distribution is installed."""
     try:

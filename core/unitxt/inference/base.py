@@ -150,10 +150,12 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
     def supports_log_probs(self) -> bool:
         return type(self)._infer_log_probs is not InferenceEngine._infer_log_probs
 
+    label = None  # the original's engine label (e.g. "openai"): the suffix of its engine id
+
     def get_engine_id(self) -> str:
-        """A short readable id of the engine and model (used in cache keys and metadata)."""
+        """The original's engine id, `<model id>_<label>` (e.g. "gpt_4o_openai"; judges name scores with it)."""
         model = getattr(self, "model_name", None) or getattr(self, "model", None) or ""
-        return f"{self._inference_type}:{model}"
+        return model_and_label_id(str(model), self.label or self._inference_type)
 
     def model_label(self) -> Optional[str]:
         return getattr(self, "model_name", None) or getattr(self, "model", None)
@@ -168,7 +170,10 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
 
     # ------------------------------------------------------------------ machinery
     def check_policy(self, rows: Sequence[Dict[str, Any]]) -> None:
-        """Refuse the whole batch when any row's classification is not allowed (before anything is sent)."""
+        """Refuse the whole batch when any row's classification is not allowed (before anything is sent; in mock
+        mode nothing is sent, so nothing is refused)."""
+        if mock_mode():
+            return
         allowed = self.effective_policy()
         if allowed is None:
             return
@@ -206,6 +211,8 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
 
     def _run(self, dataset: Any, return_meta_data: bool, mode: str) -> List[Any]:
         rows = rows_of(dataset)
+        if mock_mode():  # nothing leaves the process, so no row is refused by data policy
+            return mock_answers(rows, return_meta_data, mode)
         self.check_policy(rows)
         inputs = [engine_input(row, index) for index, row in enumerate(rows)]
         self.before_infer(rows)
@@ -295,6 +302,37 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         callback = getattr(self, "_on_result", None)
         if callback is not None:
             callback(position, output)
+
+
+def model_and_label_id(model_name: str, label: str) -> str:
+    """The original's id of a model served by an engine: the model's last path part, "-" as "_", "." as ",", lower
+    case, then "_<label>"."""
+    model_id = model_name.split("/")[-1].replace("-", "_").replace(".", ",").lower()
+    return f"{model_id}_{label}"
+
+
+def mock_logprobs_default_value_factory() -> List[Dict[str, Any]]:
+    """The original's default log-probability answer of a mock engine: one token "[[10]]" with logprob -1."""
+    return [{"logprob": -1, "text": "[[10]]", "top_tokens": [{"logprob": -1, "text": "[[10]]"}]}]
+
+
+def mock_mode() -> bool:
+    """settings.mock_inference_mode (env UNITXT_MOCK_INFERENCE_MODE): every engine answers without its package,
+    credentials or service, as the original's mock does."""
+    from ..settings_utils import settings
+
+    return bool(settings.mock_inference_mode)
+
+
+def mock_answers(rows: List[Dict[str, Any]], return_meta_data: bool, mode: str) -> List[Any]:
+    """The original's mock answers: the row's source as text; for log-probs one "[[10]]" token with logprob -1."""
+    if mode == "log_probs":
+        return [mock_logprobs_default_value_factory() for _ in rows]
+    answers = [str(row["source"]) if "source" in row else str(engine_input(row, index).value)
+               for index, row in enumerate(rows)]
+    if return_meta_data:
+        return [TextGenerationInferenceOutput(prediction=answer) for answer in answers]
+    return answers
 
 
 def task_options(row: Dict[str, Any], index: int) -> List[str]:

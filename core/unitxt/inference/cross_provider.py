@@ -8,7 +8,7 @@ Bedrock / Vertex AI / Replicate, the watsonx SDK, local Hugging Face or vLLM).
 from typing import Any, Dict, List, Optional
 
 from ..artifact import camel_to_snake, get_artifact_class
-from .base import InferenceEngine, InferenceError
+from .base import InferenceEngine, InferenceError, mock_mode
 from .openai_engines import RemoteEngineMixin
 from .params import GenerationParamsMixin
 
@@ -230,15 +230,31 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
 
     def check_policy(self, rows: Any) -> None:
         """Its own policy when set, else the provider engine's (a remote provider refuses proprietary rows)."""
+        if mock_mode():
+            return
         if self.effective_policy() is not None:
             return super().check_policy(rows)
         return self.engine().check_policy(rows)
 
     def infer(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        if mock_mode():
+            return super().infer(dataset, return_meta_data=return_meta_data)
         return self.engine().infer(dataset, return_meta_data=return_meta_data)
 
+    def forget_answers(self, dataset: Any, mode: str = "generate") -> int:
+        """The provider engine keeps the answers, so it forgets them."""
+        return 0 if mock_mode() else self.engine().forget_answers(dataset, mode=mode)
+
     def infer_log_probs(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        if mock_mode():
+            return self._run(dataset, return_meta_data, mode="log_probs")
         return self.engine().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
+    label = "cross_provider"
+
     def get_engine_id(self) -> str:
-        return f"{self.model}:{self.current_provider()}"
+        """As the original: the provider's model id with the provider as label (e.g. "llama_3_3_70b_instruct_watsonx")."""
+        from .base import model_and_label_id
+
+        provider = self.current_provider()
+        return model_and_label_id(self.provider_model_name(provider), provider)

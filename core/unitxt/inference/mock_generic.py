@@ -3,12 +3,8 @@ UNITXT_INFERENCE_ENGINE, else a default)."""
 
 from typing import Any, Dict, List, Optional, Union
 
-from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
-
-
-def mock_logprobs_default_value_factory() -> List[Dict[str, Any]]:
-    """The original's default log-probability answer of a mock engine: one token "[[10]]" with logprob -1."""
-    return [{"logprob": -1, "text": "[[10]]", "top_tokens": [{"logprob": -1, "text": "[[10]]"}]}]
+from .base import (EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput,
+                   mock_logprobs_default_value_factory, mock_mode)
 
 
 class MockInferenceEngine(InferenceEngine):
@@ -23,6 +19,7 @@ class MockInferenceEngine(InferenceEngine):
     echo: bool = False
     use_cache: bool = False
     _inference_type = "mock"
+    label = "mock"
 
     def _output(self, item: EngineInput, prediction: Any) -> TextGenerationInferenceOutput:
         text = item.as_text()
@@ -63,13 +60,21 @@ class GenericInferenceEngine(InferenceEngine):
         return load_engine(chosen)
 
     def infer(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        if mock_mode():
+            return super().infer(dataset, return_meta_data=return_meta_data)
         return self.resolve().infer(dataset, return_meta_data=return_meta_data)
 
+    def forget_answers(self, dataset: Any, mode: str = "generate") -> int:
+        """The delegate keeps the answers, so it forgets them."""
+        return 0 if mock_mode() else self.resolve().forget_answers(dataset, mode=mode)
+
     def infer_log_probs(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:
+        if mock_mode():
+            return self._run(dataset, return_meta_data, mode="log_probs")
         return self.resolve().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
     def get_engine_id(self) -> str:
-        return self.resolve().get_engine_id()
+        return f"generic_{self.resolve().get_engine_id()}" if not mock_mode() else "generic_inference_engine"
 
 
 def load_engine(engine: Union[InferenceEngine, str, Dict[str, Any]]) -> InferenceEngine:

@@ -94,9 +94,27 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     _requires_api_key = True
     _inference_type = "openai"
     _supports_batch = True
+    label = "openai"
 
     def request_model_name(self) -> str:
         return self.model_name
+
+    def own_endpoint(self) -> bool:
+        """Whether requests go to a server of the user's own: a base_url / api_url on this machine or a private
+        network (a hosted API's default URL never is)."""
+        explicit = self.base_url or self.credential("api_url")
+        return bool(explicit) and local_host(explicit)
+
+    def effective_policy(self) -> Optional[List[str]]:
+        """Public data only for hosted APIs; public and proprietary rows for a server of the user's own (loopback or
+        a private network: no third party sees the data), unless data_classification_policy is given explicitly or
+        overridden by UNITXT_DATA_CLASSIFICATION_POLICY."""
+        policy = super().effective_policy()
+        if "data_classification_policy" in self._given_fields or policy is not self.data_classification_policy:
+            return policy
+        if policy == _public() and self.own_endpoint():
+            return _local_data()
+        return policy
 
     def before_infer(self, rows: List[Dict[str, Any]]) -> None:
         super().before_infer(rows)
@@ -326,6 +344,7 @@ class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
 
     def batch_url(self) -> str:
         return "/completions" if self.api == "completions" else "/chat/completions"
+    label = "azure_openai"
 
     def api_root(self) -> str:
         root = super().api_root().rstrip("/")
@@ -349,6 +368,7 @@ class VLLMRemoteInferenceEngine(OpenAiInferenceEngine):
     _requires_api_key = False
     _inference_type = "vllm-remote"
     _supports_batch = False
+    label = "vllm-remote"
 
 
 class TogetherAiInferenceEngine(OpenAiInferenceEngine):
@@ -358,6 +378,7 @@ class TogetherAiInferenceEngine(OpenAiInferenceEngine):
     _default_base_url = "https://api.together.xyz/v1"
     _inference_type = "together"
     _batch_limits = (50_000, 100 * 1024 * 1024)
+    label = "together"
 
 
 def _local_data() -> List[str]:
@@ -382,17 +403,21 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
     _requires_api_key = False
     _inference_type = "ollama"
     _supports_batch = False
+    label = "ollama"
 
     def request_model_name(self) -> str:
         return self.model_name or self.model
 
+    def own_endpoint(self) -> bool:
+        return local_host(self.api_root())  # the default URL is this machine
+
     def effective_policy(self) -> Optional[List[str]]:
-        """Proprietary data is allowed by default only when base_url is this machine or a private network; for any
+        """Proprietary data is allowed by default only when the server is this machine or a private network; for any
         other host only public data, unless data_classification_policy is given explicitly."""
         policy = super().effective_policy()
         if "data_classification_policy" in self._given_fields or policy != _local_data():
             return policy
-        return policy if local_host(self.api_root()) else _public()
+        return policy if self.own_endpoint() else _public()
 
 
 def local_host(url: str) -> bool:
@@ -424,6 +449,7 @@ class RITSInferenceEngine(OpenAiInferenceEngine):
     _default_base_url = None
     _inference_type = "rits"
     _supports_batch = False
+    label = "rits"
     rits_host: str = "https://inference-3scale-apicast-production.apps.rits.fmaas.res.ibm.com"
 
     def api_root(self) -> str:
@@ -445,6 +471,7 @@ class LiteLLMInferenceEngine(OpenAiInferenceEngine):
     _requires_api_key = False
     _inference_type = "litellm"
     _supports_batch = False
+    label = "litellm"
 
     def request_model_name(self) -> str:
         return self.model or self.model_name

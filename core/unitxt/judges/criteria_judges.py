@@ -55,7 +55,7 @@ class LLMJudge(BulkInstanceMetric):
     context_fields: Optional[Union[str, List[str], Dict[str, str]]] = None
     evaluator_name: Optional[str] = None
     check_positional_bias: bool = True
-    include_prompts_in_result: bool = False
+    include_prompts_in_result: bool = True
     generate_summaries: bool = False
     main_score: str = "llm_as_judge"
     batch_size: int = 1_000_000  # judge prompts of a stage go to the engine together (its concurrency applies)
@@ -73,8 +73,10 @@ class LLMJudge(BulkInstanceMetric):
     def evaluator_label(self) -> str:
         """`<evaluator>_<engine kind>` (lower case), the suffix of the original's `<main>_using_...` score."""
         evaluator = self.evaluator_name or self.inference_engine.get_engine_id()
-        kind = getattr(self.inference_engine, "_inference_type", type(self.inference_engine).__name__)
-        return f"{evaluator}_{kind}".lower().replace("-", "_")
+        evaluator = getattr(evaluator, "value", evaluator)  # an EvaluatorNameEnum member
+        engine = self.inference_engine
+        label = getattr(engine, "label", None) or getattr(engine, "_inference_type", type(engine).__name__)
+        return f"{str(evaluator).lower()}_{label}"
 
     # ------------------------------------------------------------------ inputs
     def criteria_of(self, task_data: Dict[str, Any], index: int) -> Criteria:
@@ -197,13 +199,19 @@ class LLMJudgeDirect(LLMJudge):
                 result[f"{main}_raw_verdict"] = verdicts[positions[0]]
             if self.generate_summaries:
                 result[f"{main}_summary"] = summaries[i]
-            if self.include_prompts_in_result:
-                result[f"{main}_prompts"] = {"assessment": prompts[0],
-                                             "option_selection": verdict_prompts[positions[0]]}
+            if self.include_prompts_in_result:  # the original's keys (its "posional" spelling included)
+                shown = {"assessment": prompts[0]}
                 if self.check_positional_bias:
-                    result[f"{main}_prompts"].update(positional_bias_assessment=prompts[1],
-                                                     positional_bias_option_selection=verdict_prompts[positions[1]])
+                    shown["positional_bias_assessment"] = prompts[1]
+                shown["option_selection"] = verdict_prompts[positions[0]]
+                if self.check_positional_bias:
+                    shown["posional_bias_option_selection"] = verdict_prompts[positions[1]]
+                result[f"{main}_prompts"] = shown
             result[f"{main}_criteria"] = _criteria_json(criteria)
+            if self.score_prefix:  # older releases' keys, which programs read as <prefix>llm_as_a_judge_score
+                result["llm_as_a_judge_score"] = score
+                if self.check_positional_bias:
+                    result["positional_bias"] = result[f"{main}_positional_bias"]
             results.append(result)
         self.forget(forgotten)
         self.warn_unparsed(unparsed, len(plans), sorted({n for plan in plans for n in plan[0].option_names()}))

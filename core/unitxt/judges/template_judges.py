@@ -58,6 +58,7 @@ class LLMAsJudgeBase(BulkInstanceMetric):
     include_meta_data: bool = True
     judgment_pattern: Optional[str] = None  # a raw answer that does not match it is unparseable (NaN)
     prediction_type = Any
+    _field_aliases = {"model": "inference_model"}  # `name[model=engines...]` overrides the judge's engine
 
     def __init__(self, *args: Any, **kwargs: Any):
         # later releases of the original name the judge's engine `model` (their examples write LLMAsJudge(model=...))
@@ -141,21 +142,57 @@ class LLMAsJudgeBase(BulkInstanceMetric):
         return results
 
 
-def _question(task_data: Dict[str, Any]) -> str:
-    """The evaluated model's input: the task's question/input field, else its input fields as "name: value" lines."""
-    for name in ("question", "input", "source", "instruction"):
-        if isinstance(task_data.get(name), str):
-            return task_data[name]
-    fields = {key: value for key, value in task_data.items() if key not in ("metadata", "media")}
-    return "\n".join(f"{key}: {value}" for key, value in fields.items())
+def _question(task_data: Dict[str, Any], strip_format: bool, cache: Dict[str, Any]) -> str:
+    """The evaluated model's input as the judge sees it (the original's): with `strip_format`, the instance re-rendered
+    by its own template with the plain format (no system prompt, no demos); else the rendered source it got."""
+    if strip_format and isinstance((task_data.get("metadata") or {}).get("template"), (str, dict)):
+        source = _restyled_source(task_data, cache)
+    elif "source" in task_data:
+        source = task_data["source"]
+    else:  # task_data from outside an evaluation (no source): the task's question/input field
+        source = next((task_data[name] for name in ("question", "input", "instruction")
+                       if isinstance(task_data.get(name), str)), "")
+    if isinstance(source, str) and source.lstrip().startswith("[{"):
+        try:
+            source = json.loads(source)
+        except ValueError:
+            pass
+    if isinstance(source, list):  # chat messages
+        if len(source) == 1:
+            return str(source[0].get("content"))
+        if len(source) == 2:
+            return f"{source[0].get('content')}\n{source[1].get('content')}"
+        return "\n".join(f"{turn.get('role')}: {turn.get('content')}" for turn in source)
+    return str(source)
+
+
+def _restyled_source(task_data: Dict[str, Any], cache: Dict[str, Any]) -> Any:
+    """task_data rendered by its instance's template and formats.empty (task_data as input and reference fields)."""
+    from ..catalog import fetch_artifact
+
+    reference = task_data["metadata"]["template"]
+    key = reference if isinstance(reference, str) else json.dumps(reference, sort_keys=True, default=str)
+    if key not in cache:
+        if isinstance(reference, str):
+            template = fetch_artifact(reference)[0]
+        else:
+            from ..artifact import from_serializable
+
+            template = from_serializable(reference)
+        cache[key] = (template, fetch_artifact("formats.empty")[0])
+    template, plain_format = cache[key]
+    fields = {name: value for name, value in task_data.items() if name != "source"}
+    rendered = template.render(fields, fields)
+    rendered.setdefault("system_prompt", "")
+    return plain_format.process(dict(rendered))["source"]
 
 
 class LLMAsJudge(LLMAsJudgeBase):
     """The judge of the llm_as_judge guide: `task` is "rating.single_turn", "rating.single_turn_with_reference" or
     "pairwise_comparative_rating.single_turn" (the prediction is answer A, the first reference answer B).
 
-    The question shown to the judge is the evaluated instance's task field (question / input / source), so it never
-    carries the evaluated model's system prompt or format (strip_system_prompt_and_format_from_inputs holds).
+    The question shown to the judge is, as in the original, the evaluated instance re-rendered by its template with
+    the plain format (`strip_system_prompt_and_format_from_inputs`, the default), else the source the model got.
     """
 
     task: str = "rating.single_turn"
@@ -180,9 +217,9 @@ class LLMAsJudge(LLMAsJudgeBase):
         return f"tasks.response_assessment.{self.task}"
 
     def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
-        instances = []
+        instances, templates = [], {}
         for index, (refs, prediction, data) in enumerate(zip(references, predictions, task_data)):
-            question = _question(data)
+            question = _question(data, self.strip_system_prompt_and_format_from_inputs, templates)
             if self.task == "rating.single_turn":
                 instances.append({"question": question, "answer": str(prediction)})
                 continue

@@ -25,6 +25,28 @@ class Loader(SourceOperator):
     streaming: bool = False
     _default_policy: List[str] = ["proprietary"]
 
+    _honours_global_limit = True  # settings.global_loader_limit caps this loader too (not in-memory data)
+
+    def get_limit(self) -> Optional[int]:
+        """The rows read per split: the smaller of `loader_limit` and settings.global_loader_limit (either may be
+        unset), as in the original."""
+        from ..settings_utils import settings
+
+        global_limit = getattr(settings, "global_loader_limit", None) if self._honours_global_limit else None
+        if global_limit is None:
+            return self.loader_limit
+        global_limit = int(global_limit)
+        return global_limit if self.loader_limit is None else min(global_limit, self.loader_limit)
+
+    def get_limiter(self) -> str:
+        """What sets the limit: "<Loader>.loader_limit" or "unitxt.settings.global_loader_limit"."""
+        from ..settings_utils import settings
+
+        global_limit = getattr(settings, "global_loader_limit", None) if self._honours_global_limit else None
+        if global_limit is not None and (self.loader_limit is None or int(global_limit) <= self.loader_limit):
+            return "unitxt.settings.global_loader_limit"
+        return f"{type(self).__name__}.loader_limit"
+
     def data_policy(self) -> List[str]:
         return list(self.data_classification_policy or self._default_policy)
 
@@ -39,14 +61,16 @@ class Loader(SourceOperator):
 
     def _announce_limit(self) -> None:
         key = type(self).__name__
-        if self.loader_limit is not None and key not in _limit_notices_shown:
+        limit = self.get_limit()
+        if limit is not None and key not in _limit_notices_shown:
             _limit_notices_shown.add(key)
-            get_logger().info(f"Loading limited to {self.loader_limit} instances by setting {key}.loader_limit;")
+            get_logger().info(f"Loading limited to {limit} instances by setting {self.get_limiter()};")
 
     def _split_stream(self, generator: Callable[[], Iterable[Dict[str, Any]]], policy: List[str]) -> Iterator:
         rows = generator()
-        if self.loader_limit is not None:
-            rows = itertools.islice(rows, self.loader_limit)  # reads no row past the limit
+        limit = self.get_limit()
+        if limit is not None:
+            rows = itertools.islice(rows, limit)  # reads no row past the limit
         for instance in rows:
             if not isinstance(instance, dict):
                 raise LoaderError(f"Loaded rows must be dicts, got {type(instance).__name__}.", artifact=self.artifact_name)
@@ -69,6 +93,7 @@ class LoadFromDictionary(Loader):
     """Load in-memory data: `data={"train": [{...}, ...], "test": [...]}`."""
 
     data: Dict[str, List[Dict[str, Any]]]
+    _honours_global_limit = False  # in-memory data is given whole (the original's LoadFromDictionary too)
 
     def verify_field_types(self, names: Optional[List[str]] = None) -> None:
         data = self.__dict__.get("data")
@@ -104,6 +129,28 @@ class MultipleSourceLoader(Loader):
                 yield from part
 
         return {split: (lambda parts=parts: chain(parts)) for split, parts in streams.items()}
+
+    _honours_global_limit = True  # settings.global_loader_limit caps this loader too (not in-memory data)
+
+    def get_limit(self) -> Optional[int]:
+        """The rows read per split: the smaller of `loader_limit` and settings.global_loader_limit (either may be
+        unset), as in the original."""
+        from ..settings_utils import settings
+
+        global_limit = getattr(settings, "global_loader_limit", None) if self._honours_global_limit else None
+        if global_limit is None:
+            return self.loader_limit
+        global_limit = int(global_limit)
+        return global_limit if self.loader_limit is None else min(global_limit, self.loader_limit)
+
+    def get_limiter(self) -> str:
+        """What sets the limit: "<Loader>.loader_limit" or "unitxt.settings.global_loader_limit"."""
+        from ..settings_utils import settings
+
+        global_limit = getattr(settings, "global_loader_limit", None) if self._honours_global_limit else None
+        if global_limit is not None and (self.loader_limit is None or int(global_limit) <= self.loader_limit):
+            return "unitxt.settings.global_loader_limit"
+        return f"{type(self).__name__}.loader_limit"
 
     def data_policy(self) -> List[str]:
         if self.data_classification_policy:

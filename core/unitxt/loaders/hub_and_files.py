@@ -159,7 +159,7 @@ class LoadHF(Loader):
     def _rows(self, dataset: Any) -> Iterator[Dict[str, Any]]:
         """The dataset's rows; with filtering_lambda, only those it accepts (the limit counts kept rows)."""
         if self._row_filter is None:
-            yield from _rows_from_hf_dataset(dataset, self.loader_limit)
+            yield from _rows_from_hf_dataset(dataset, self.get_limit())
             return
         accept = self._row_filter
         for row in _rows_from_hf_dataset(dataset, None):

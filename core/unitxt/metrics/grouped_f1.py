@@ -191,7 +191,9 @@ class MetricBasedNer(_GroupedF1):
                                                                      for p in pred[group] for g in gold[group]})
         similarity: Dict[Tuple[str, str], float] = {}
         if pairs:
-            scored = self.metric.evaluate([a for a, _ in pairs], [[b] for _, b in pairs])
+            # as the original, the compared entity is also the task_data's ground_truth / reference (judges read it)
+            scored = self.metric.evaluate([a for a, _ in pairs], [[b] for _, b in pairs],
+                                          [{"ground_truth": b, "reference": b} for _, b in pairs])
             main = self.metric.main_score
             for pair, instance in zip(pairs, scored.instance_scores):
                 value = instance.get(main, math.nan)

@@ -26,9 +26,6 @@ class Turn(TypedDict):
     content: Text
 
 
-Dialog = NewType("Dialog", List[Turn])
-
-
 class Table(TypedDict):
     """A table: column names and rows of cell values."""
 
@@ -94,6 +91,9 @@ class ToolOutputTurn(TypedDict):
 
 
 TextTurn = Turn  # the original format's name of a plain text turn
+
+# a dialog: text turns, assistant turns calling tools and the tools' outputs (the original's definition)
+Dialog = NewType("Dialog", List[Union[Turn, ToolCallTurn, ToolOutputTurn]])
 
 
 class RagResponse(TypedDict):

@@ -5,7 +5,8 @@ job may add "overrides": {field: value} set on the metric, and "seed": the globa
 {"kind": "metric_stream", "name", "instances": [...]} (the metric run as a stream operator over whole instances, as
 eval_utils.evaluate runs it: fields besides prediction / references / task_data reach its preprocess steps), or
 {"kind": "operator", "artifact": {...JSON...}, "instances": [...]} / {..., "per_instance": false, "streams": {...}}, or
-{"kind": "card", "card": <catalog name>, "sources": [{"path", "name", "data_dir", "splits": {split: rows}}]};
+{"kind": "card", "card": <catalog name>, "sources": [{"path", "name", "data_dir", "splits": {split: rows}}]}, or
+{"kind": "eval_utils", "records": [...], "metric_names": [...], "compute_conf_intervals": bool};
 argv[1]: the file that receives a JSON list of results {"instances": [...], "global": {...}} or {"error": "..."}
 per job (not stdout: the original package prints there).
 """
@@ -111,6 +112,29 @@ def run_results(job):
     }
 
 
+def run_eval_utils(job):
+    """unitxt.eval_utils.evaluate on a DataFrame of the job's records: both tables' columns, index and cells."""
+    import pandas
+
+    from unitxt.eval_utils import evaluate
+
+    results, global_scores = evaluate(pandas.DataFrame(job["records"]), job["metric_names"],
+                                      compute_conf_intervals=job.get("compute_conf_intervals", False))
+    return {"results_columns": list(results.columns), "global_columns": list(global_scores.columns),
+            "global_index": list(global_scores.index),
+            "global": {column: {row: _cell(global_scores.at[row, column]) for row in global_scores.index}
+                       for column in global_scores.columns},
+            "results": {column: [_cell(value) for value in results[column]] for column in results.columns
+                        if column in job["metric_names"]}}
+
+
+def _cell(value):
+    """A table cell as JSON (NaN as None)."""
+    if hasattr(value, "item"):
+        value = value.item()
+    return None if isinstance(value, float) and value != value else value
+
+
 def _in_memory_hub(sources):
     """Replace the original's Hub access by the given synthetic sources: {"path", "name", "data_dir", "splits"}."""
     import datasets
@@ -200,7 +224,7 @@ def main():
     for job in json.load(sys.stdin):
         try:
             runner = {"metric": run_metric, "metric_stream": run_metric_stream, "processor": run_processor,
-                      "results": run_results,
+                      "results": run_results, "eval_utils": run_eval_utils,
                       "operator": run_operator, "card": run_card}[job["kind"]]
             results.append(runner(job))
         except Exception as error:  # noqa: BLE001

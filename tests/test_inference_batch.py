@@ -229,10 +229,12 @@ def test_azure_batches_go_to_the_resource_root(tmp_path):
 
 
 def test_non_public_rows_are_refused_before_any_batch_is_sent(tmp_path):
+    # a loopback server is the user's own and takes proprietary rows; an engine held to public rows (as a hosted
+    # API is) refuses them before anything is uploaded
     with OpenAIProtocolServer() as server:
         data = rows(2) + [{"source": "secret", "data_classification_policy": ["proprietary"]}]
         with pytest.raises(Exception, match="Row 2"):
-            engine(server, tmp_path).infer(data)
+            engine(server, tmp_path, data_classification_policy=["public"]).infer(data)
         assert server.batches.calls == []
 
 

@@ -44,11 +44,12 @@ def _chosen(array: Any, positions: Any) -> Any:
 
 
 def _widened(array: Any, width: int, axis: int = -1) -> Any:
-    """`array` with zero columns appended along `axis` up to `width` (labels or keys seen after it was made)."""
+    """`array` with zero columns appended along `axis` up to `width` (labels or keys seen after it was made); a
+    writable copy of a read-only one (a state received from another process)."""
     np = _np()
     missing = width - array.shape[axis]
     if missing <= 0:
-        return array
+        return array if array.flags.writeable else array.copy()
     shape = list(array.shape)
     shape[axis] = missing
     return np.concatenate([array, np.zeros(shape, dtype=array.dtype)], axis=axis)

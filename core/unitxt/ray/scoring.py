@@ -1,0 +1,136 @@
+"""evaluate() of a Ray Dataset of rows and predictions: every chunk scored on the cluster, its states merged here.
+
+Chunks are fixed ranges of `chunk_size` rows of the whole dataset (whatever its blocks), each scored by one task into
+mergeable metric states with resamples seeded by the chunk's index (evaluation/streamed.py); merged in row order,
+they are the states of the streamed evaluation of the same rows: the same global, group and subset scores as the
+in-memory evaluate() and the streamed evaluation's confidence intervals, whatever the number of blocks and workers.
+Metrics with no mergeable state keep their processed inputs (from every chunk) and are scored here at the end;
+model-based metrics (judges) call their engines inside the chunk tasks, on the cluster."""
+
+import itertools
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..errors import UnitxtError
+from ..evaluation.streamed import (DEFAULT_CHUNK_SIZE, ChunkScores, StreamedPartition, _note_kept_metrics, _results,
+                                   merge_chunk)
+from ..evaluation.signature import StreamSignature
+from .inference import PREDICTION_COLUMN
+from .runtime import connect
+
+Span = Tuple[int, int, int]  # (block number, first row in the block, number of rows)
+
+_REMOTE: Dict[str, Any] = {}
+
+
+def _remote(name: str) -> Any:
+    """The Ray remote functions, made once (retried by Ray when their worker dies)."""
+    if not _REMOTE:
+        import ray
+
+        _REMOTE["rows"] = ray.remote(num_cpus=0)(_block_rows)
+        _REMOTE["chunk"] = ray.remote(num_cpus=1, max_retries=3)(_score_chunk_task)
+    return _REMOTE[name]
+
+
+def _block_rows(table: Any) -> int:
+    return table.num_rows
+
+
+def _score_chunk_task(index: int, offset: int, column: str, with_ci: bool, seed: int, spans: List[Tuple[int, int]],
+                      *tables: Any) -> Tuple[ChunkScores, str]:
+    """Score chunk `index` (its first row is row `offset` of the dataset) from its spans of the given blocks."""
+    import socket
+
+    from ..evaluation.post_processing import _Resolver
+    from ..evaluation.streamed import score_chunk
+    from ..settings_utils import settings
+
+    rows = list(itertools.chain.from_iterable(table.slice(start, length).to_pylist()
+                                              for table, (start, length) in zip(tables, spans)))
+    if rows and column not in rows[0]:
+        raise UnitxtError(f"The dataset to evaluate has no '{column}' column (its columns: {sorted(rows[0])}).",
+                          field="predictions")
+    predictions = [row.pop(column) for row in rows]
+    with settings.context(seed=seed):
+        chunk = score_chunk(predictions, rows, _Resolver(), with_ci, index, offset)
+    return chunk, socket.gethostname() + ":" + str(__import__("os").getpid())
+
+
+def chunk_spans(block_rows: List[int], chunk_size: int) -> List[Tuple[int, List[Span]]]:
+    """Each chunk's first row and its (block, start, length) spans, for blocks of the given row counts."""
+    chunks: List[Tuple[int, List[Span]]] = []
+    block_starts = list(itertools.accumulate([0] + block_rows))
+    total = block_starts[-1]
+    block = 0
+    for first in range(0, total, chunk_size):
+        last = min(total, first + chunk_size)
+        spans: List[Span] = []
+        position = first
+        while position < last:
+            while block_starts[block + 1] <= position:
+                block += 1
+            length = min(last, block_starts[block + 1]) - position
+            spans.append((block, position - block_starts[block], length))
+            position += length
+        chunks.append((first, spans))
+    return chunks
+
+
+def evaluate(dataset: Any, predictions: Optional[str] = None, calc_confidence_intervals: bool = True,
+             chunk_size: Optional[int] = None) -> Any:
+    """Score a Ray Dataset of unitxt rows with their predictions in column `predictions` (default "prediction")."""
+    from ..logging_utils import get_logger
+    from ..settings_utils import settings
+
+    column = PREDICTION_COLUMN if predictions is None else predictions
+    if not isinstance(column, str):
+        raise UnitxtError("With a Ray Dataset, the predictions are one of its columns: give its name (default "
+                          f"'{PREDICTION_COLUMN}'), not {type(column).__name__}.", field="predictions")
+    chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
+    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
+        raise UnitxtError(f"chunk_size must be a positive number of rows, got {chunk_size!r}.", field="chunk_size")
+    ray = connect()
+    blocks = dataset.to_arrow_refs()
+    block_rows = ray.get([_remote("rows").remote(block) for block in blocks])
+    seed = int(settings.seed)
+    pending = {}
+    for index, (first, spans) in enumerate(chunk_spans(block_rows, chunk_size)):
+        refs = [blocks[block] for block, _, _ in spans]
+        pending[index] = _remote("chunk").remote(index, first, column, calc_confidence_intervals, seed,
+                                                 [(start, length) for _, start, length in spans], *refs)
+    partitions: Dict[Any, StreamedPartition] = {}
+    signature = StreamSignature()
+    non_text, total, where = None, 0, set()
+    for index in range(len(pending)):  # merged in row order (each result fetched once it is needed)
+        chunk, worker = ray.get(pending.pop(index))
+        non_text = merge_chunk(partitions, signature, chunk, non_text)
+        total += chunk.count
+        where.add(worker)
+    from ..evaluation.partitions import warn_about_non_text
+
+    if not total:
+        get_logger().warning("evaluate() got no instances: every score is NaN (num_of_instances = 0).")
+    warn_about_non_text(non_text, total)
+    _note_kept_metrics(partitions)
+    get_logger().info(_where_scored(partitions, total, where))
+    metrics = [metric for partition in partitions.values() for metric in partition.metrics]
+    return _results(partitions, total, calc_confidence_intervals,
+                    lambda: signature.signature(metrics, calc_confidence_intervals, chunk_size))
+
+
+def _where_scored(partitions: Dict[Any, StreamedPartition], total: int, workers: set) -> str:
+    """One line: which metrics were scored on the cluster (merged states; judges' engine calls) and which here."""
+    merged, kept, engines = set(), set(), set()
+    for partition in partitions.values():
+        for accumulator in partition.accumulators:
+            name = accumulator.metric.artifact_name or type(accumulator.metric).__name__
+            (kept if accumulator.keeps_inputs() else merged).add(name)
+            if any(hasattr(accumulator.metric, field) for field in ("inference_model", "inference_engine")):
+                engines.add(name)
+    line = (f"Ray evaluation of {total} rows in {len(workers)} worker process(es): merged from per-chunk states on "
+            f"the cluster: {', '.join(sorted(merged)) or 'none'}")
+    if engines:
+        line += f"; engine calls on the cluster (inside the chunk tasks): {', '.join(sorted(engines))}"
+    if kept:
+        line += f"; no mergeable state, scored in the driver from inputs prepared on the cluster: {', '.join(sorted(kept))}"
+    return line + "."

@@ -106,6 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="Allow unverified code from the Hugging Face Hub (used by datasets/unitxt).")
     add("--disable_hf_cache", action="store_true", default=False, help="Disable the Hugging Face datasets cache.")
     add("--cache_dir", type=str, default=None, help="Directory of the Hugging Face datasets cache.")
+    add("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+        help="Run the model and the scoring on a Ray cluster (pip install 'unitxt[ray]'): 'auto' (the running\n"
+             "cluster), host:port, or nothing (a cluster of this machine). Same results files; CIs are the\n"
+             "streamed evaluation's.")
+    add("--ray_actors", type=int, default=2, metavar="N", help="Model actors on the Ray cluster (--ray). Default 2.")
     return parser
 
 

@@ -110,13 +110,19 @@ def run(arguments: argparse.Namespace) -> List[str]:
         stages.update()
         stages.set_description("inference")
         logger.info("Running inference with %s", arguments.model)
-        predictions = engine.infer(dataset)  # the engine shows its own per-request bar
-        if len(predictions) != len(dataset):
-            raise UnitxtError(f"The model returned {len(predictions)} answers for {len(dataset)} instances.")
-        stages.update()
-        stages.set_description("scoring")
-        logger.info("Scoring %d predictions", len(predictions))
-        results = evaluate(predictions=predictions, data=dataset)
+        if getattr(arguments, "ray", None) is not None:
+            from ..ray.cli import infer_and_evaluate
+
+            results = infer_and_evaluate(arguments, dataset, engine)
+            stages.update()
+        else:
+            predictions = engine.infer(dataset)  # the engine shows its own per-request bar
+            if len(predictions) != len(dataset):
+                raise UnitxtError(f"The model returned {len(predictions)} answers for {len(dataset)} instances.")
+            stages.update()
+            stages.set_description("scoring")
+            logger.info("Scoring %d predictions", len(predictions))
+            results = evaluate(predictions=predictions, data=dataset)
         stages.update()
         stages.close()
     subsets = results.subsets_scores

@@ -24,6 +24,7 @@ class EngineActor:
     def __call__(self, batch: Any) -> Any:
         import pyarrow as pa
 
+        self._adopt_journals()
         rows = [{key: value for key, value in row.items() if key != self.column} for row in batch.to_pylist()]
         outputs = self.engine.infer(rows, return_meta_data=self.return_meta_data)
         if self.return_meta_data:
@@ -31,6 +32,15 @@ class EngineActor:
         if self.column in batch.column_names:
             batch = batch.drop_columns([self.column])
         return batch.append_column(self.column, pa.array(outputs))
+
+
+    def _adopt_journals(self) -> None:
+        """Answers journaled by a worker killed since the cache was opened become cached here before the batch (Ray
+        may retry the killed worker's batch on this actor): none of them is asked again."""
+        cache = self.engine._cache() if getattr(self.engine, "use_cache", False) else None
+        if cache is not None:
+            with cache._lock:
+                cache._replay_journals()
 
 
 def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64, num_cpus: float = 1,

@@ -4,6 +4,7 @@ processes of that namespace (each by its id: nothing else lives there)."""
 
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -18,7 +19,7 @@ RAY = str(Path(sys.executable).with_name("ray"))
 
 
 def _only_loopback() -> bool:
-    return sorted(os.listdir("/sys/class/net")) == ["lo"]
+    return [name for _, name in socket.if_nameindex()] == ["lo"]
 
 
 def _free_port() -> int:
@@ -53,31 +54,38 @@ def _stop_cluster() -> None:
         time.sleep(2)
 
 
+def _ray_start(arguments: list, env: dict) -> None:
+    completed = subprocess.run([RAY, "start", *arguments], env=env, capture_output=True, text=True, timeout=180)
+    if completed.returncode:
+        raise RuntimeError(f"ray start {' '.join(arguments)} failed:\n{completed.stdout[-2000:]}\n"
+                           f"{completed.stderr[-3000:]}")
+
+
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory):
-    """The cluster's address; this process is connected to it as a driver."""
+    """The cluster's address and the second node's own resource; this process is connected to it as a driver."""
     if not _only_loopback():
         pytest.fail("The ray tier runs in a network namespace with only loopback up: run it with "
                     "`scripts/run_tests --ray` (tests/tiers/ray/enter.sh), as root.")
+    # token authentication on, with a token of this run given to every node, driver and command line (set before
+    # Ray is imported: it reads them then)
+    os.environ.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(32), RAY_USAGE_STATS_ENABLED="0")
     import ray
 
     port = _free_port()
-    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_ENABLE_UV_RUN_RUNTIME_ENV="0",
-               UNITXT_INFERENCE_CACHE_DIR=str(tmp_path_factory.mktemp("inference_cache")))
+    env = dict(os.environ, UNITXT_INFERENCE_CACHE_DIR=str(tmp_path_factory.mktemp("inference_cache")))
     common = ["--node-ip-address=127.0.0.1", "--num-cpus=2", "--object-store-memory=500000000",
               "--disable-usage-stats"]
-    subprocess.run([RAY, "start", "--head", f"--port={port}", "--include-dashboard=false", *common], env=env,
-                   check=True, capture_output=True, timeout=180)
+    _ray_start(["--head", f"--port={port}", "--include-dashboard=false", *common], env)
     address = f"127.0.0.1:{port}"
     try:
-        subprocess.run([RAY, "start", f"--address={address}", f"--resources={json.dumps({SECOND_NODE: 4})}", *common],
-                       env=env, check=True, capture_output=True, timeout=180)
+        _ray_start([f"--address={address}", f"--resources={json.dumps({SECOND_NODE: 4})}", *common], env)
         os.environ["RAY_ADDRESS"] = address
         ray.init(address=address, log_to_driver=False)
         deadline = time.time() + 60
         while len([node for node in ray.nodes() if node["Alive"]]) < 2 and time.time() < deadline:
             time.sleep(0.5)
-        yield address
+        yield {"address": address, "second_node": SECOND_NODE}
     finally:
         if ray.is_initialized():
             ray.shutdown()

@@ -22,8 +22,6 @@ from tests.openai_protocol_server import OpenAIProtocolServer
 from tests.test_columnar_evaluation import random_rows
 from tests.test_streamed_evaluation import assert_same_points
 
-from .conftest import SECOND_NODE
-
 RECIPE = "card=cards.demo.sentiment,template=templates.key_val"
 
 
@@ -41,9 +39,10 @@ def test_the_cluster_is_two_nodes_on_loopback(cluster):
     nodes = [node for node in ray.nodes() if node["Alive"]]
     assert len(nodes) == 2
     assert {node["NodeManagerAddress"] for node in nodes} == {"127.0.0.1"}
-    second = [node["NodeID"] for node in nodes if node["Resources"].get(SECOND_NODE)]
+    second_node = cluster["second_node"]
+    second = [node["NodeID"] for node in nodes if node["Resources"].get(second_node)]
     assert len(second) == 1
-    placed = ray.remote(resources={SECOND_NODE: 1})(lambda: ray.get_runtime_context().get_node_id())
+    placed = ray.remote(resources={second_node: 1})(lambda: ray.get_runtime_context().get_node_id())
     assert ray.get(placed.remote()) == second[0]
 
 

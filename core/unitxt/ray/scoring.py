@@ -45,7 +45,7 @@ def _score_chunk_task(index: int, offset: int, column: str, with_ci: bool, seed:
     from ..evaluation.streamed import score_chunk
     from ..settings_utils import settings
 
-    rows = list(itertools.chain.from_iterable(table.slice(start, length).to_pylist()
+    rows = list(itertools.chain.from_iterable(_plain_rows(table.slice(start, length).to_pylist())
                                               for table, (start, length) in zip(tables, spans)))
     if rows and column not in rows[0]:
         raise UnitxtError(f"The dataset to evaluate has no '{column}' column (its columns: {sorted(rows[0])}).",
@@ -54,6 +54,25 @@ def _score_chunk_task(index: int, offset: int, column: str, with_ci: bool, seed:
     with settings.context(seed=seed):
         chunk = score_chunk(predictions, rows, _Resolver(), with_ci, index, offset)
     return chunk, socket.gethostname() + ":" + str(__import__("os").getpid())
+
+
+def _plain_rows(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Rows with lists where a numpy-format step left arrays (a map_batches in numpy format makes tensor columns)."""
+    if not rows:
+        return rows
+    if not any(hasattr(value, "dtype") for value in rows[0].values()):
+        return rows
+    return [{key: _plain(value) for key, value in row.items()} for row in rows]
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "dtype") and hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
 
 
 def chunk_spans(block_rows: List[int], chunk_size: int) -> List[Tuple[int, List[Span]]]:

@@ -77,7 +77,7 @@ def engine_for(server, cache_dir, parallel=8):
 
 
 def test_an_engine_as_an_actor_pool_answers_every_row_in_order(cluster, tmp_path):
-    rows = unitxt.load_dataset(RECIPE, split="test").to_list() * 20
+    rows = [dict(row) for row in unitxt.load_dataset(RECIPE, split="test").to_list()[:300] * 2]
     for index, row in enumerate(rows):
         row["source"] = f"{row['source']} #{index}"
     with OpenAIProtocolServer(latency=0.01) as server:
@@ -141,7 +141,8 @@ def test_a_worker_killed_mid_run_loses_no_answer_and_changes_no_score(cluster, t
         first_asked.setdefault(text, moment)
     answered_before_kill = {text for text, moment in first_asked.items() if moment + 0.05 + 0.5 < killed["time"]}
     asked_again = [text for moment, text in asked if moment > killed["time"] and text in answered_before_kill]
-    assert len(answered_before_kill) >= 100 and asked_again == []
+    assert len(answered_before_kill) >= 50
+    assert asked_again == []
     assert len(asked) < len(rows) + 2 * 8  # at most the requests in flight at the kill were asked twice
     assert flat(results.global_scores) == flat(expected.global_scores)
 

@@ -19,6 +19,7 @@ _EXPORTS: Dict[str, str] = {
     "is_ray_dataset": ".runtime",
     "load_dataset": ".data",
     "from_rows": ".data",
+    "from_table": ".data",
     "infer": ".inference",
     "evaluate": ".scoring",
 }

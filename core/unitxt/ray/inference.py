@@ -52,10 +52,10 @@ def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64,
         raise UnitxtError(f"concurrency must be a positive number of actors, got {concurrency!r}.", field="concurrency")
     if not isinstance(batch_size, int) or batch_size < 1:
         raise UnitxtError(f"batch_size must be a positive number of rows, got {batch_size!r}.", field="batch_size")
-    connect()
+    ray = connect()
     options = {"resources": resources} if resources else {}
     return dataset.map_batches(EngineActor, fn_constructor_kwargs={"engine": engine, "column": column,
                                                                    "return_meta_data": return_meta_data},
-                               batch_size=batch_size, batch_format="pyarrow", concurrency=concurrency,
-                               num_cpus=num_cpus, num_gpus=num_gpus, max_restarts=-1, max_task_retries=-1,
-                               **options)
+                               batch_size=batch_size, batch_format="pyarrow",
+                               compute=ray.data.ActorPoolStrategy(size=concurrency), num_cpus=num_cpus,
+                               num_gpus=num_gpus, max_restarts=-1, max_task_retries=-1, **options)

@@ -19,14 +19,15 @@ def require_ray() -> Any:
 
 
 def connect(address: Optional[str] = None, **init_options: Any) -> Any:
-    """Connect this process to a cluster once: `address` "auto" (the running cluster), "host:port", or None (a
-    cluster of this machine started for the process when none is connected). Datasets keep their row order."""
+    """Connect this process to a cluster once: `address` "auto" (the running cluster, or RAY_ADDRESS), "host:port",
+    or None (a new cluster of this machine for the process, unless one is connected already). Datasets keep their row
+    order."""
     ray = require_ray()
     if not ray.is_initialized():
         options = {"log_to_driver": False, "include_dashboard": False, **init_options}
         if address:
             options.pop("include_dashboard")
-        ray.init(address=address, **options)
+        ray.init(address=address or "local", **options)
     ordered()
     return ray
 

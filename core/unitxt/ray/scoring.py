@@ -28,7 +28,7 @@ def _remote(name: str) -> Any:
         import ray
 
         _REMOTE["rows"] = ray.remote(num_cpus=0)(_block_rows)
-        _REMOTE["chunk"] = ray.remote(num_cpus=1, max_retries=3)(_score_chunk_task)
+        _REMOTE["chunks"] = ray.remote(num_cpus=1, max_retries=3)(_score_chunks_task)
     return _REMOTE[name]
 
 
@@ -36,24 +36,43 @@ def _block_rows(table: Any) -> int:
     return table.num_rows
 
 
-def _score_chunk_task(index: int, offset: int, column: str, with_ci: bool, seed: int, spans: List[Tuple[int, int]],
-                      *tables: Any) -> Tuple[ChunkScores, str]:
-    """Score chunk `index` (its first row is row `offset` of the dataset) from its spans of the given blocks."""
+def _score_chunks_task(column: str, with_ci: bool, seed: int, plan: List[Tuple[int, int, List[Span]]],
+                       *tables: Any) -> Tuple[List[ChunkScores], str]:
+    """Score consecutive chunks: each (index, first row in the dataset, spans of the given blocks)."""
+    import os
     import socket
 
     from ..evaluation.post_processing import _Resolver
     from ..evaluation.streamed import score_chunk
     from ..settings_utils import settings
 
-    rows = list(itertools.chain.from_iterable(_plain_rows(table.slice(start, length).to_pylist())
-                                              for table, (start, length) in zip(tables, spans)))
-    if rows and column not in rows[0]:
-        raise UnitxtError(f"The dataset to evaluate has no '{column}' column (its columns: {sorted(rows[0])}).",
-                          field="predictions")
-    predictions = [row.pop(column) for row in rows]
+    resolver, kinds, scored = _Resolver(), {}, []
     with settings.context(seed=seed):
-        chunk = score_chunk(predictions, rows, _Resolver(), with_ci, index, offset)
-    return chunk, socket.gethostname() + ":" + str(__import__("os").getpid())
+        for index, first, spans in plan:
+            predictions, rows = _chunk_inputs([(tables[block], start, length) for block, start, length in spans],
+                                              column)
+            chunk = score_chunk(predictions, rows, resolver, with_ci, index, first, kinds)
+            kinds.update({key: partition.kinds() for key, partition in chunk.partitions.items()})
+            scored.append(chunk)
+    return scored, f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _chunk_inputs(pieces: List[Tuple[Any, int, int]], column: str) -> Tuple[List[Any], Any]:
+    """(predictions, rows) of a chunk from slices of Arrow blocks: the rows as a Dataset over the same Arrow data
+    (read column by column, as evaluate() reads a Dataset), or as row dicts when a column is a tensor (a numpy-format
+    step made it)."""
+    import pyarrow as pa
+
+    table = pa.concat_tables([block.slice(start, length) for block, start, length in pieces])
+    if column not in table.column_names:
+        raise UnitxtError(f"The dataset to evaluate has no '{column}' column (its columns: "
+                          f"{sorted(table.column_names)}).", field="predictions")
+    rest = table.drop_columns([column])
+    if any(isinstance(field.type, pa.ExtensionType) for field in table.schema):
+        return [_plain(value) for value in table.column(column).to_pylist()], _plain_rows(rest.to_pylist())
+    import datasets
+
+    return table.column(column).to_pylist(), datasets.Dataset(rest)
 
 
 def _plain_rows(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -112,18 +131,25 @@ def evaluate(dataset: Any, predictions: Optional[str] = None, calc_confidence_in
     blocks = dataset.to_arrow_refs()
     block_rows = ray.get([_remote("rows").remote(block) for block in blocks])
     seed = int(settings.seed)
-    pending = {}
-    for index, (first, spans) in enumerate(chunk_spans(block_rows, chunk_size)):
-        refs = [blocks[block] for block, _, _ in spans]
-        pending[index] = _remote("chunk").remote(index, first, column, calc_confidence_intervals, seed,
-                                                 [(start, length) for _, start, length in spans], *refs)
+    plan = [(index, first, spans) for index, (first, spans) in enumerate(chunk_spans(block_rows, chunk_size))]
+    per_task = max(1, -(-len(plan) // (4 * max(1, int(ray.cluster_resources().get("CPU", 1))))))
+    pending = []
+    for start in range(0, len(plan), per_task):  # a task scores a few consecutive chunks (one resolver, warm caches)
+        group = plan[start:start + per_task]
+        used = sorted({block for _, _, spans in group for block, _, _ in spans})
+        position = {block: number for number, block in enumerate(used)}
+        local = [(index, first, [(position[block], begin, length) for block, begin, length in spans])
+                 for index, first, spans in group]
+        pending.append(_remote("chunks").remote(column, calc_confidence_intervals, seed, local,
+                                                *[blocks[block] for block in used]))
     partitions: Dict[Any, StreamedPartition] = {}
     signature = StreamSignature()
     non_text, total, where = None, 0, set()
-    for index in range(len(pending)):  # merged in row order (each result fetched once it is needed)
-        chunk, worker = ray.get(pending.pop(index))
-        non_text = merge_chunk(partitions, signature, chunk, non_text)
-        total += chunk.count
+    for task in pending:  # merged in row order (each task's result fetched once it is needed)
+        chunks, worker = ray.get(task)
+        for chunk in chunks:
+            non_text = merge_chunk(partitions, signature, chunk, non_text)
+            total += chunk.count
         where.add(worker)
     from ..evaluation.partitions import warn_about_non_text
 

@@ -79,11 +79,19 @@ def namespace_processes() -> List[int]:
 
 
 def stop_cluster() -> None:
-    """Disconnect, then end the cluster's processes (those of this namespace), politely first."""
+    """Disconnect, then end the cluster's processes (those of this namespace), politely first; forget its address
+    (Ray's note of the last cluster started on the machine)."""
     import ray
 
     if ray.is_initialized():
         ray.shutdown()
+    note = Path("/tmp/ray/ray_current_cluster")
+    address = os.environ.get("RAY_ADDRESS")
+    try:
+        if address and note.read_text().strip() == address:
+            note.unlink()
+    except OSError:
+        pass
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in namespace_processes():
             try:

@@ -37,7 +37,7 @@ def _block_rows(table: Any) -> int:
 
 
 def _score_chunks_task(column: str, with_ci: bool, seed: int, plan: List[Tuple[int, int, List[Span]]],
-                       *tables: Any) -> Tuple[List[ChunkScores], str]:
+                       *tables: Any) -> Tuple[List[ChunkScores], str, float]:
     """Score consecutive chunks: each (index, first row in the dataset, spans of the given blocks)."""
     import os
     import socket
@@ -46,6 +46,9 @@ def _score_chunks_task(column: str, with_ci: bool, seed: int, plan: List[Tuple[i
     from ..evaluation.streamed import score_chunk
     from ..settings_utils import settings
 
+    import time
+
+    started = time.process_time()
     resolver, kinds, scored = _Resolver(), {}, []
     with settings.context(seed=seed):
         for index, first, spans in plan:
@@ -54,7 +57,7 @@ def _score_chunks_task(column: str, with_ci: bool, seed: int, plan: List[Tuple[i
             chunk = score_chunk(predictions, rows, resolver, with_ci, index, first, kinds)
             kinds.update({key: partition.kinds() for key, partition in chunk.partitions.items()})
             scored.append(chunk)
-    return scored, f"{socket.gethostname()}:{os.getpid()}"
+    return scored, f"{socket.gethostname()}:{os.getpid()}", time.process_time() - started
 
 
 def _chunk_inputs(pieces: List[Tuple[Any, int, int]], column: str) -> Tuple[List[Any], Any]:
@@ -144,9 +147,10 @@ def evaluate(dataset: Any, predictions: Optional[str] = None, calc_confidence_in
                                                 *[blocks[block] for block in used]))
     partitions: Dict[Any, StreamedPartition] = {}
     signature = StreamSignature()
-    non_text, total, where = None, 0, set()
+    non_text, total, where, cpu = None, 0, set(), 0.0
     for task in pending:  # merged in row order (each task's result fetched once it is needed)
-        chunks, worker = ray.get(task)
+        chunks, worker, seconds = ray.get(task)
+        cpu += seconds
         for chunk in chunks:
             non_text = merge_chunk(partitions, signature, chunk, non_text)
             total += chunk.count
@@ -157,13 +161,13 @@ def evaluate(dataset: Any, predictions: Optional[str] = None, calc_confidence_in
         get_logger().warning("evaluate() got no instances: every score is NaN (num_of_instances = 0).")
     warn_about_non_text(non_text, total)
     _note_kept_metrics(partitions)
-    get_logger().info(_where_scored(partitions, total, where))
+    get_logger().info(_where_scored(partitions, total, where, len(pending), cpu))
     metrics = [metric for partition in partitions.values() for metric in partition.metrics]
     return _results(partitions, total, calc_confidence_intervals,
                     lambda: signature.signature(metrics, calc_confidence_intervals, chunk_size))
 
 
-def _where_scored(partitions: Dict[Any, StreamedPartition], total: int, workers: set) -> str:
+def _where_scored(partitions: Dict[Any, StreamedPartition], total: int, workers: set, tasks: int, cpu: float) -> str:
     """One line: which metrics were scored on the cluster (merged states; judges' engine calls) and which here."""
     merged, kept, engines = set(), set(), set()
     for partition in partitions.values():
@@ -172,8 +176,8 @@ def _where_scored(partitions: Dict[Any, StreamedPartition], total: int, workers:
             (kept if accumulator.keeps_inputs() else merged).add(name)
             if any(hasattr(accumulator.metric, field) for field in ("inference_model", "inference_engine")):
                 engines.add(name)
-    line = (f"Ray evaluation of {total} rows in {len(workers)} worker process(es): merged from per-chunk states on "
-            f"the cluster: {', '.join(sorted(merged)) or 'none'}")
+    line = (f"Ray evaluation of {total} rows in {tasks} task(s) on {len(workers)} worker process(es), {cpu:.1f} CPU "
+            f"seconds: merged from per-chunk states on the cluster: {', '.join(sorted(merged)) or 'none'}")
     if engines:
         line += f"; engine calls on the cluster (inside the chunk tasks): {', '.join(sorted(engines))}"
     if kept:

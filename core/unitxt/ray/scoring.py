@@ -32,8 +32,22 @@ def _remote(name: str) -> Any:
     return _REMOTE[name]
 
 
-def _block_rows(table: Any) -> int:
-    return table.num_rows
+def _block_rows(block: Any) -> int:
+    return _arrow(block).num_rows
+
+
+def _blocks(dataset: Any) -> Tuple[List[Any], List[int]]:
+    """The dataset's blocks in row order (executed once, kept in the object store) and their row counts, read from
+    the blocks' metadata (counted by tiny tasks only where it lacks them)."""
+    import ray
+
+    bundles = list(dataset.materialize().iter_internal_ref_bundles())
+    blocks = [ref for bundle in bundles for ref in bundle.block_refs]
+    counts = [meta.num_rows for bundle in bundles for meta in bundle.metadata]
+    unknown = [position for position, count in enumerate(counts) if count is None]
+    for position, count in zip(unknown, ray.get([_remote("rows").remote(blocks[p]) for p in unknown])):
+        counts[position] = count
+    return blocks, counts
 
 
 def _score_chunks_task(column: str, with_ci: bool, seed: int, plan: List[Tuple[int, int, List[Span]]],
@@ -48,7 +62,7 @@ def _score_chunks_task(column: str, with_ci: bool, seed: int, plan: List[Tuple[i
 
     import time
 
-    started = time.process_time()
+    started, wall = time.process_time(), time.perf_counter()
     resolver, kinds, scored = _Resolver(), {}, []
     with settings.context(seed=seed):
         for index, first, spans in plan:
@@ -57,7 +71,7 @@ def _score_chunks_task(column: str, with_ci: bool, seed: int, plan: List[Tuple[i
             chunk = score_chunk(predictions, rows, resolver, with_ci, index, first, kinds)
             kinds.update({key: partition.kinds() for key, partition in chunk.partitions.items()})
             scored.append(chunk)
-    return scored, f"{socket.gethostname()}:{os.getpid()}", time.process_time() - started
+    return scored, f"{socket.gethostname()}:{os.getpid()}", (time.process_time() - started, time.perf_counter() - wall)
 
 
 def _chunk_inputs(pieces: List[Tuple[Any, int, int]], column: str) -> Tuple[List[Any], Any]:
@@ -66,7 +80,7 @@ def _chunk_inputs(pieces: List[Tuple[Any, int, int]], column: str) -> Tuple[List
     step made it)."""
     import pyarrow as pa
 
-    table = pa.concat_tables([block.slice(start, length) for block, start, length in pieces])
+    table = pa.concat_tables([_arrow(block).slice(start, length) for block, start, length in pieces])
     if column not in table.column_names:
         raise UnitxtError(f"The dataset to evaluate has no '{column}' column (its columns: "
                           f"{sorted(table.column_names)}).", field="predictions")
@@ -76,6 +90,17 @@ def _chunk_inputs(pieces: List[Tuple[Any, int, int]], column: str) -> Tuple[List
     import datasets
 
     return table.column(column).to_pylist(), datasets.Dataset(rest)
+
+
+def _arrow(block: Any) -> Any:
+    """A block as an Arrow table (a pandas-format step leaves pandas blocks)."""
+    import pyarrow as pa
+
+    if isinstance(block, pa.Table):
+        return block
+    from ray.data.block import BlockAccessor
+
+    return BlockAccessor.for_block(block).to_arrow()
 
 
 def _plain_rows(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -131,8 +156,7 @@ def evaluate(dataset: Any, predictions: Optional[str] = None, calc_confidence_in
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise UnitxtError(f"chunk_size must be a positive number of rows, got {chunk_size!r}.", field="chunk_size")
     ray = connect()
-    blocks = dataset.to_arrow_refs()
-    block_rows = ray.get([_remote("rows").remote(block) for block in blocks])
+    blocks, block_rows = _blocks(dataset)
     seed = int(settings.seed)
     plan = [(index, first, spans) for index, (first, spans) in enumerate(chunk_spans(block_rows, chunk_size))]
     per_task = max(1, -(-len(plan) // (4 * max(1, int(ray.cluster_resources().get("CPU", 1))))))
@@ -149,8 +173,9 @@ def evaluate(dataset: Any, predictions: Optional[str] = None, calc_confidence_in
     signature = StreamSignature()
     non_text, total, where, cpu = None, 0, set(), 0.0
     for task in pending:  # merged in row order (each task's result fetched once it is needed)
-        chunks, worker, seconds = ray.get(task)
+        chunks, worker, (seconds, wall) = ray.get(task)
         cpu += seconds
+        get_logger().debug(f"chunk task: {seconds:.2f} CPU s, {wall:.2f} s")
         for chunk in chunks:
             non_text = merge_chunk(partitions, signature, chunk, non_text)
             total += chunk.count

@@ -53,9 +53,9 @@ def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64,
     if not isinstance(batch_size, int) or batch_size < 1:
         raise UnitxtError(f"batch_size must be a positive number of rows, got {batch_size!r}.", field="batch_size")
     ray = connect()
-    options = {"resources": resources} if resources else {}
+    # Ray Data restarts a dead actor and retries its batch (max_restarts / max_task_retries -1 for actor pools)
     return dataset.map_batches(EngineActor, fn_constructor_kwargs={"engine": engine, "column": column,
                                                                    "return_meta_data": return_meta_data},
                                batch_size=batch_size, batch_format="pyarrow",
                                compute=ray.data.ActorPoolStrategy(size=concurrency), num_cpus=num_cpus,
-                               num_gpus=num_gpus, max_restarts=-1, max_task_retries=-1, **options)
+                               num_gpus=num_gpus, resources=resources)

@@ -164,7 +164,7 @@ def test_a_worker_killed_mid_run_loses_no_answer_and_changes_no_score(cluster, t
         times.setdefault(text, []).append(round(moment - killed["time"], 3))
     twice = {text: moments for text, moments in times.items() if len(moments) > 1}
     # asked twice: only requests the victim had sent but not yet received when it died (its batches in flight)
-    assert len(twice) <= 2 * 50 and all(-1.0 < moments[0] < 0 for moments in twice.values()), twice
+    assert len(twice) <= 2 * 50 and all(-1.0 < moments[0] < 0.05 for moments in twice.values()), twice
     assert flat(results.global_scores) == flat(expected.global_scores)
 
 

@@ -113,6 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
     add("--batch-file-in", dest="batch_file_in", type=str, action="append", default=None, metavar="PATH",
         help="Score the answers of a batch output file (and error files: repeat the option) produced elsewhere,\n"
              "matched to the rows by custom_id, instead of running the model.")
+    add("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+        help="Run the model and the scoring on a Ray cluster (pip install 'unitxt[ray]'): 'auto' (the running\n"
+             "cluster), host:port, or nothing (a cluster of this machine). Same results files; CIs are the\n"
+             "streamed evaluation's.")
+    add("--ray_actors", type=int, default=2, metavar="N", help="Model actors on the Ray cluster (--ray). Default 2.")
     return parser
 
 

@@ -117,21 +117,31 @@ def run(arguments: argparse.Namespace) -> List[str]:
             stages.close()
             return [arguments.batch_file_out]
         stages.set_description("inference")
-        if getattr(arguments, "batch_file_in", None):
-            from ..inference.batch_files import read_batch_output
+        if getattr(arguments, "ray", None) is not None:
+            if getattr(arguments, "batch_file_in", None):
+                raise UnitxtError("--ray and --batch-file-in do not go together: a batch output file is scored in "
+                                  "this process; drop --ray.")
+            from ..ray.cli import infer_and_evaluate
 
-            logger.info("Reading the answers of %s", ", ".join(arguments.batch_file_in))
-            predictions = [output.prediction for output in read_batch_output(engine, dataset,
-                                                                             arguments.batch_file_in)]
+            logger.info("Running inference with %s on Ray", arguments.model)
+            results = infer_and_evaluate(arguments, dataset, engine)
+            stages.update()
         else:
-            logger.info("Running inference with %s", arguments.model)
-            predictions = engine.infer(dataset)  # the engine shows its own per-request bar
-        if len(predictions) != len(dataset):
-            raise UnitxtError(f"The model returned {len(predictions)} answers for {len(dataset)} instances.")
-        stages.update()
-        stages.set_description("scoring")
-        logger.info("Scoring %d predictions", len(predictions))
-        results = evaluate(predictions=predictions, data=dataset)
+            if getattr(arguments, "batch_file_in", None):
+                from ..inference.batch_files import read_batch_output
+
+                logger.info("Reading the answers of %s", ", ".join(arguments.batch_file_in))
+                predictions = [output.prediction for output in read_batch_output(engine, dataset,
+                                                                                 arguments.batch_file_in)]
+            else:
+                logger.info("Running inference with %s", arguments.model)
+                predictions = engine.infer(dataset)  # the engine shows its own per-request bar
+            if len(predictions) != len(dataset):
+                raise UnitxtError(f"The model returned {len(predictions)} answers for {len(dataset)} instances.")
+            stages.update()
+            stages.set_description("scoring")
+            logger.info("Scoring %d predictions", len(predictions))
+            results = evaluate(predictions=predictions, data=dataset)
         stages.update()
         stages.close()
     subsets = results.subsets_scores

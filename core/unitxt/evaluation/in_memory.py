@@ -117,7 +117,14 @@ def evaluate(predictions: Iterable[Any], data: Any, calc_confidence_intervals: b
     """Score predictions against unitxt rows (a Dataset, a split, or a list of rows), column by column.
 
     A stream of rows (an IterableDataset, a generator), or any data with `chunk_size` given, is scored chunk by chunk
-    in bounded memory (see streamed_evaluation.py): the same scores, Poisson-bootstrap CIs, and no instances kept."""
+    in bounded memory (see streamed_evaluation.py): the same scores, Poisson-bootstrap CIs, and no instances kept.
+    A Ray Dataset is scored on its cluster (unitxt.ray.evaluate; `predictions` names its prediction column)."""
+    from ..ray.runtime import is_ray_dataset
+
+    if is_ray_dataset(data):
+        from ..ray.scoring import evaluate as evaluate_on_ray
+
+        return evaluate_on_ray(data, predictions, calc_confidence_intervals, chunk_size)
     if chunk_size is not None or is_row_stream(data):
         from .streamed import evaluate_in_chunks
 

@@ -8,7 +8,7 @@ identical numbers.
 
 import hashlib
 import json
-from typing import Any, Dict, Iterable, List, Sequence
+from typing import Any, Dict, Iterable, List, Sequence, Tuple
 
 from ..settings_utils import settings
 from ..version import version
@@ -95,13 +95,24 @@ class StreamSignature:
 
     def add(self, columns: Dict[str, List[Any]]) -> None:
         """Add a chunk given as {row field: values}; task_data values are JSON texts or dicts."""
+        self.add_part(*self.chunk_part(columns))
+
+    def chunk_part(self, columns: Dict[str, List[Any]]) -> Tuple[bytes, set]:
+        """A chunk's share of the signature (its digest, its recipes), computed wherever the chunk is scored."""
+        hasher, recipes = hashlib.sha256(), set()
         for key in _ROW_KEYS:
-            self.hasher.update(_canonical(columns[key]).encode("utf-8", "surrogatepass"))
-            self.hasher.update(b"\0")
+            hasher.update(_canonical(columns[key]).encode("utf-8", "surrogatepass"))
+            hasher.update(b"\0")
         for data in columns["task_data"]:
             description = self._description(data)
             if description is not None:
-                self.recipes.add(description)
+                recipes.add(description)
+        return hasher.digest(), recipes
+
+    def add_part(self, digest: bytes, recipes: set) -> None:
+        """Add the next chunk's share (the data hash chains the chunks' digests in stream order)."""
+        self.hasher.update(digest)
+        self.recipes.update(recipes)
 
     def _description(self, data: Any) -> Any:
         if not isinstance(data, str):

@@ -29,11 +29,27 @@ PartitionKey = Tuple[Tuple[str, ...], Tuple[str, ...]]
 class StreamedPartition:
     """The metrics of one (subset, metric list) partition of the stream, each a mergeable state per bucket."""
 
-    def __init__(self, key: PartitionKey, metrics: List[Tuple[str, Metric]], with_ci: bool):
+    def __init__(self, key: PartitionKey, metrics: List[Tuple[str, Metric]], with_ci: bool, chunk: int = 0,
+                 kinds: Optional[List[Optional[type]]] = None):
         self.key = key
-        self.accumulators = [MetricAccumulator(metric, f"{key!r}|{name}", with_ci) for name, metric in metrics]
+        kinds = kinds or [None] * len(metrics)
+        self.accumulators = [MetricAccumulator(metric, f"{key!r}|{name}", with_ci, chunk, kind)
+                             for (name, metric), kind in zip(metrics, kinds)]
         self.count = 0
         self.group_values: Dict[Any, Dict[Any, None]] = {}  # group-by key -> its values, in order of first appearance
+
+    def kinds(self) -> List[Optional[type]]:
+        """The kind each metric's state took (None: not decided yet), for the partition's later chunks."""
+        return [type(accumulator.state) if accumulator.state is not None else None
+                for accumulator in self.accumulators]
+
+    def merge(self, other: "StreamedPartition") -> None:
+        """Add the same partition's states from a later chunk."""
+        for group_key, values in other.group_values.items():
+            self.group_values.setdefault(group_key, {}).update(values)
+        for mine, theirs in zip(self.accumulators, other.accumulators):
+            mine.merge(theirs)
+        self.count += other.count
 
     @property
     def metrics(self) -> List[Metric]:
@@ -149,9 +165,10 @@ def evaluate_in_chunks(predictions: Iterable[Any], data: Any, with_ci: bool = Tr
                                        more_instances=rest >= _COUNT_LIMIT)
                 rows = rows[:len(chunk_predictions)]
             if rows:
-                with evaluation_memo():
-                    counts = _score_chunk(chunk_predictions, rows, partitions, resolver, signature, with_ci, total)
-                non_text = counts if non_text is None else non_text + counts
+                chunk = score_chunk(chunk_predictions, rows, resolver, with_ci, total // chunk_size, total,
+                                    kinds={key: partition.kinds() for key, partition in partitions.items()},
+                                    signature=signature)
+                non_text = merge_chunk(partitions, signature, chunk, non_text)
                 total += len(rows)
             if short:
                 break
@@ -187,9 +204,47 @@ def _row_chunks(data: Any, chunk_size: int) -> Iterator[Any]:
         yield chunk
 
 
+class ChunkScores:
+    """What one chunk of a stream adds to an evaluation: its partitions' metric states (resamples seeded by the
+    chunk's index), its data digest and recipes for the signature, its non-text prediction counts. Chunks scored
+    anywhere, merged in stream order (merge_chunk), give the states of one sequential pass."""
+
+    def __init__(self, index: int, partitions: Dict[PartitionKey, StreamedPartition], digest: bytes, recipes: set,
+                 non_text: Any, count: int):
+        self.index, self.partitions, self.digest, self.recipes = index, partitions, digest, recipes
+        self.non_text, self.count = non_text, count
+
+
+def score_chunk(predictions: List[Any], rows: Any, resolver: _Resolver, with_ci: bool, index: int, offset: int = 0,
+                kinds: Optional[Dict[PartitionKey, List[Optional[type]]]] = None,
+                signature: Optional[StreamSignature] = None) -> ChunkScores:
+    """Score chunk number `index` of a stream (its first row is row `offset`, which errors name); `kinds`: the
+    metric kinds earlier chunks chose per partition."""
+    partitions: Dict[PartitionKey, StreamedPartition] = {}
+    signature = signature or StreamSignature()
+    with evaluation_memo():
+        non_text, columns = _score_chunk(predictions, rows, partitions, resolver, with_ci, offset, index, kinds or {})
+        digest, recipes = signature.chunk_part(columns)
+    return ChunkScores(index, partitions, digest, recipes, non_text, len(predictions))
+
+
+def merge_chunk(partitions: Dict[PartitionKey, StreamedPartition], signature: StreamSignature, chunk: ChunkScores,
+                non_text: Any = None) -> Any:
+    """Merge a chunk's scores into the stream's partitions and signature (chunks in stream order); returns the
+    non-text prediction counts so far."""
+    for key, partition in chunk.partitions.items():
+        if key in partitions:
+            partitions[key].merge(partition)
+        else:
+            partitions[key] = partition
+    signature.add_part(chunk.digest, chunk.recipes)
+    return chunk.non_text if non_text is None else non_text + chunk.non_text
+
+
 def _score_chunk(predictions: List[Any], rows: Any, partitions: Dict[PartitionKey, StreamedPartition],
-                 resolver: _Resolver, signature: StreamSignature, with_ci: bool, offset: int = 0) -> Any:
-    """Score one chunk into the partitions; an error names its row in the whole stream (`offset`: the chunk's
+                 resolver: _Resolver, with_ci: bool, offset: int, index: int,
+                 kinds: Dict[PartitionKey, List[Optional[type]]]) -> Any:
+    """Score one chunk into fresh partitions; an error names its row in the whole stream (`offset`: the chunk's
     first row)."""
     try:
         inputs = EvaluationInputs(rows)
@@ -202,7 +257,8 @@ def _score_chunk(predictions: List[Any], rows: Any, partitions: Dict[PartitionKe
     for key, positions in chunk_partitions.items():
         partition = partitions.get(key)
         if partition is None:
-            partition = partitions[key] = StreamedPartition(key, _metrics(key[1], resolver), with_ci)
+            partition = partitions[key] = StreamedPartition(key, _metrics(key[1], resolver), with_ci, index,
+                                                            kinds.get(key))
         for metric in partition.metrics:
             _check_policy(metric, inputs, positions)
         everything = len(positions) == len(inputs)
@@ -217,8 +273,8 @@ def _score_chunk(predictions: List[Any], rows: Any, partitions: Dict[PartitionKe
                           part_task_data, buckets)
         except UnitxtError as error:
             raise renumber(error, positions=positions, offset=offset) from error.__cause__
-    signature.add({key: inputs.column(key) for key in ROW_KEYS})
-    return non_text_prediction_counts(predictions, chunk_partitions, resolver)
+    return (non_text_prediction_counts(predictions, chunk_partitions, resolver),
+            {key: inputs.column(key) for key in ROW_KEYS})
 
 
 def _metrics(names: Tuple[str, ...], resolver: _Resolver) -> List[Tuple[str, Metric]]:

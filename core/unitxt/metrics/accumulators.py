@@ -25,9 +25,12 @@ WHOLE = None  # the bucket of every instance of the partition (other buckets are
 Buckets = Dict[Any, Any]  # bucket -> positions in the chunk (WHOLE: every position)
 
 
-def _rng(label: str) -> Any:
-    """A generator per state, seeded by the global seed and the state's name (metric, partition, group)."""
-    return _np().random.default_rng([int(settings.seed), zlib.crc32(label.encode("utf-8", "surrogatepass"))])
+def _rng(label: str, chunk: int = 0) -> Any:
+    """A generator per state and chunk, seeded by the global seed, the state's name (metric, partition, group) and the
+    chunk's index in the stream: a chunk's draws depend on nothing else, so chunks scored apart (on other processes or
+    machines) merge into the states of one sequential pass."""
+    return _np().random.default_rng([int(settings.seed), zlib.crc32(label.encode("utf-8", "surrogatepass")),
+                                     int(chunk)])
 
 
 def _ratio(numerator: Any, denominator: Any) -> Any:
@@ -41,11 +44,12 @@ def _chosen(array: Any, positions: Any) -> Any:
 
 
 def _widened(array: Any, width: int, axis: int = -1) -> Any:
-    """`array` with zero columns appended along `axis` up to `width` (labels or keys seen after it was made)."""
+    """`array` with zero columns appended along `axis` up to `width` (labels or keys seen after it was made); a
+    writable copy of a read-only one (a state received from another process)."""
     np = _np()
     missing = width - array.shape[axis]
     if missing <= 0:
-        return array
+        return array if array.flags.writeable else array.copy()
     shape = list(array.shape)
     shape[axis] = missing
     return np.concatenate([array, np.zeros(shape, dtype=array.dtype)], axis=axis)
@@ -64,8 +68,20 @@ class _Mergeable:
     def state(self, bucket: Any) -> Any:
         state = self.states.get(bucket)
         if state is None:
-            state = self.states[bucket] = self.new_state(self.resamples, _rng(f"{self.accumulator.label}|{bucket!r}"))
+            state = self.states[bucket] = self.new_state(self.resamples, _rng(f"{self.accumulator.label}|{bucket!r}",
+                                                                              self.accumulator.chunk))
         return state
+
+    def merge(self, other: "_Mergeable") -> None:
+        """Add the states of a later chunk's accumulator of the same metric (its buckets in their order)."""
+        for bucket, state in other.states.items():
+            mine = self.states.get(bucket)
+            if mine is None:
+                mine = self.states[bucket] = self.new_state(self.resamples, None)
+            self.merge_state(mine, state, other)
+
+    def merge_state(self, mine: Any, theirs: Any, other: "_Mergeable") -> None:
+        raise NotImplementedError(f"{type(self).__name__}.merge_state")
 
     def new_state(self, resamples: int, rng: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__}.new_state")
@@ -145,6 +161,15 @@ class _MeanState:
             pair = totals[:, [position, len(names) + position]]
             self.resampled[name] = self.resampled[name] + pair if name in self.resampled else pair
 
+    def merge(self, other: "_MeanState") -> None:
+        """Add a later chunk's totals (the same additions, in the same order, as adding its values here)."""
+        self.count += other.count
+        for name, total in other.sums.items():
+            self.sums[name] = self.sums.get(name, 0.0) + total
+            self.counts[name] = self.counts.get(name, 0.0) + other.counts[name]
+        for name, pair in other.resampled.items():
+            self.resampled[name] = self.resampled[name] + pair if name in self.resampled else pair
+
 
 class _MeanKind(_Mergeable):
     """Metrics whose global scores are NaN-ignoring means of instance scores (MetricScores.mean_values)."""
@@ -155,6 +180,13 @@ class _MeanKind(_Mergeable):
 
     def new_state(self, resamples, rng):
         return _MeanState(resamples, rng)
+
+    def merge(self, other):
+        self.names.update(other.names)
+        super().merge(other)
+
+    def merge_state(self, mine, theirs, other):
+        mine.merge(theirs)
 
     def add_values(self, values: Dict[str, Any], buckets: Buckets) -> None:
         self.names.update(dict.fromkeys(values))
@@ -216,6 +248,25 @@ class _LabelKind(_Mergeable):
 
     def new_state(self, resamples, rng):
         return _LabelState(resamples, rng)
+
+    def merge(self, other):
+        """Recode a later chunk's labels into this stream's table (new ones in their order of appearance), then add
+        its (integer) counts."""
+        for label in other.labels:
+            if label not in self.codes:
+                self.codes[label] = len(self.labels)
+                self.labels.append(label)
+        self._recoded = _np().asarray([self.codes[label] for label in other.labels], dtype=_np().int64)
+        super().merge(other)
+
+    def merge_state(self, mine, theirs, other):
+        np = _np()
+        theirs.widen(len(other.labels))
+        mine.widen(len(self.labels))
+        mine.count += theirs.count
+        np.add.at(mine.exact, (slice(None), self._recoded), theirs.exact)
+        if self.resamples:
+            np.add.at(mine.resampled, (slice(None), slice(None), self._recoded), theirs.resampled)
 
     def add(self, predictions, references, task_data, buckets):
         from .classification import _first_reference, _hashable
@@ -303,6 +354,30 @@ class _SumKind(_Mergeable):
     def new_state(self, resamples, rng):
         return _SumState(resamples, rng)
 
+    def merge(self, other):
+        """Map a later chunk's columns into this stream's (new keys get columns in their order), then add its
+        totals."""
+        self.keyed = self.keyed or other.keyed
+        self._recoded = _np().asarray([self.columns.setdefault(key, len(self.columns)) for key in other.columns],
+                                      dtype=_np().int64)
+        super().merge(other)
+
+    def merge_state(self, mine, theirs, other):
+        np = _np()
+        if theirs.exact is None:
+            return
+        theirs.widen(len(other.columns))
+        mine.count += theirs.count
+        if mine.exact is None:
+            mine.exact = np.zeros(0, dtype=theirs.exact.dtype)
+            mine.resampled = np.zeros((self.resamples, 0))
+        mine.widen(len(self.columns))
+        if mine.exact.dtype != theirs.exact.dtype:
+            mine.exact = mine.exact.astype(np.result_type(mine.exact, theirs.exact))
+        np.add.at(mine.exact, self._recoded, theirs.exact)
+        if self.resamples:
+            np.add.at(mine.resampled, (slice(None), self._recoded), theirs.resampled)
+
     def add(self, predictions, references, task_data, buckets):
         np = _np()
         statistics = self.metric.additive_statistics(*self.metric.checked_inputs(predictions, references, task_data))
@@ -343,7 +418,7 @@ class _PipelineKind:
         self.metric = accumulator.metric
         # the inner metric as the in-memory path scores it (the pipeline's score_prefix in place of its own)
         self.inner = MetricAccumulator(self.metric.inner_metric(), f"{accumulator.label}>inner",
-                                       accumulator.resamples > 0)
+                                       accumulator.resamples > 0, accumulator.chunk)
 
     def add(self, predictions, references, task_data, buckets):
         prepared = self.metric.prepared_inputs(predictions, references, [task_data[i] for i in range(len(predictions))])
@@ -355,6 +430,9 @@ class _PipelineKind:
 
     def count(self, bucket):
         return self.inner.count(bucket)
+
+    def merge(self, other: "_PipelineKind") -> None:
+        self.inner.merge(other.inner)
 
     def keeps_inputs(self) -> bool:
         return self.inner.keeps_inputs()
@@ -388,6 +466,15 @@ class _KeptKind:
 
     def count(self, bucket):
         return len(self.positions.get(bucket, ()))
+
+    def merge(self, other: "_KeptKind") -> None:
+        """Append a later chunk's kept inputs (its positions shifted past this stream's)."""
+        offset = len(self.inputs[0])
+        for bucket, positions in other.positions.items():
+            self.positions.setdefault(bucket, []).extend(offset + position for position in positions)
+        for mine, theirs in zip(self.inputs, other.inputs):
+            mine.extend(theirs)
+        self.scores = None
 
     def keeps_inputs(self) -> bool:
         return True
@@ -435,12 +522,31 @@ KIND_NAMES = {_MeanKind: "mean", _LabelKind: "labels", _SumKind: "sums", _Pipeli
 class MetricAccumulator:
     """One metric over one partition of a stream: its kind's states per bucket (the whole partition, each group)."""
 
-    def __init__(self, metric: Metric, label: str, with_ci: bool):
+    def __init__(self, metric: Metric, label: str, with_ci: bool, chunk: int = 0, kind: Optional[type] = None):
         self.metric = metric
         self.label = label
         self.resamples = metric.resolved_n_resamples() if with_ci else 0
+        self.chunk = chunk  # the index of the chunk scored here (seeds the resample draws)
         self.total = 0
-        self.state: Any = None  # the kind, chosen by the first chunk
+        self.state: Any = kind(self) if kind is not None else None  # the kind: given (earlier chunks chose it), or
+        # chosen by the first chunk
+
+    def merge(self, other: "MetricAccumulator") -> None:
+        """Add a later chunk's accumulator of the same metric and partition: the states a sequential pass over both
+        chunks gives."""
+        if other.state is None:
+            return
+        if self.state is None:
+            self.state = other.state
+            if hasattr(other.state, "accumulator"):
+                other.state.accumulator = self
+        elif type(self.state) is not type(other.state):
+            raise MetricError(f"{type(self.metric).__name__} scored one chunk of the stream as '{self.kind}' and "
+                              f"another as '{KIND_NAMES[type(other.state)]}' (mean instance scores in some chunks "
+                              "only).", artifact=self.metric.artifact_name)
+        else:
+            self.state.merge(other.state)
+        self.total += other.total
 
     @property
     def kind(self) -> Optional[str]:

@@ -1,0 +1,191 @@
+"""Recipe -> model -> scores on a real two-node Ray cluster (conftest.py), against the loopback OpenAI-protocol server:
+the same rows, answers and scores as one process, a worker killed mid-run losing nothing, the command line's --ray."""
+
+import contextlib
+import glob
+import json
+import os
+import sqlite3
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import unitxt
+import unitxt.ray as uray
+from unitxt import evaluate
+from unitxt.evaluation.streamed import evaluate_in_chunks
+from unitxt.inference import OpenAiInferenceEngine
+
+from tests.openai_protocol_server import OpenAIProtocolServer
+from tests.test_columnar_evaluation import random_rows
+from tests.test_streamed_evaluation import assert_same_points
+
+RECIPE = "card=cards.demo.sentiment,template=templates.key_val"
+
+
+def flat(scores):
+    return json.loads(json.dumps(scores, default=str))
+
+
+def with_predictions(rows, predictions):
+    return [dict(row, prediction=prediction) for row, prediction in zip(rows, predictions)]
+
+
+def test_the_cluster_is_two_nodes_on_loopback(cluster):
+    import ray
+
+    nodes = [node for node in ray.nodes() if node["Alive"]]
+    assert len(nodes) == 2
+    assert {node["NodeManagerAddress"] for node in nodes} == {"127.0.0.1"}
+    second_node = cluster["second_node"]
+    second = [node["NodeID"] for node in nodes if node["Resources"].get(second_node)]
+    assert len(second) == 1
+    placed = ray.remote(resources={second_node: 1})(lambda: ray.get_runtime_context().get_node_id())
+    assert ray.get(placed.remote()) == second[0]
+
+
+def test_a_recipe_as_a_ray_dataset_has_its_rows_once_in_order(cluster):
+    expected = unitxt.load_dataset(RECIPE, split="test").to_list()
+    for rows_per_block in (3, 7, 10_000):
+        dataset = uray.load_dataset(RECIPE, split="test", rows_per_block=rows_per_block)
+        assert dataset.take_all() == expected
+        assert dataset.num_blocks() == -(-len(expected) // rows_per_block)
+
+
+@pytest.mark.parametrize("seed, options", [(0, {}), (1, {"with_groups": True, "subsets": ([],)}), (2, {})])
+@pytest.mark.parametrize("rows_per_block", [1000, 173, 2500])
+def test_scores_equal_one_process_whatever_the_blocks(cluster, seed, options, rows_per_block):
+    predictions, rows = random_rows(2400, seed, **options)
+    streamed = evaluate_in_chunks(predictions, rows, chunk_size=500)
+    in_memory = evaluate(predictions, rows)
+    dataset = uray.from_rows(with_predictions(rows, predictions), rows_per_block=rows_per_block)
+    if rows_per_block == 173:  # blocks reshaped by a map on the cluster: the chunks stay rows 0-499, 500-999...
+        dataset = dataset.map_batches(lambda batch: batch, batch_size=211)
+    on_ray = evaluate(predictions="prediction", data=dataset, chunk_size=500)
+    assert len(on_ray) == 2400
+    for part in ("global_scores", "subsets_scores", "groups_scores"):
+        assert flat(getattr(on_ray, part)) == flat(getattr(streamed, part)), part  # CIs included, to the bit
+        assert_same_points(getattr(on_ray, part), getattr(in_memory, part))
+    assert on_ray.signature == streamed.signature
+
+
+def engine_for(server, cache_dir, parallel=8):
+    return OpenAiInferenceEngine(model_name="test-model", max_tokens=16, num_parallel_requests=parallel,
+                                 credentials={"api_key": "k", "api_url": server.base_url}, cache_dir=str(cache_dir))
+
+
+def test_an_engine_as_an_actor_pool_answers_every_row_in_order(cluster, tmp_path):
+    rows = [dict(row) for row in unitxt.load_dataset(RECIPE, split="test").to_list()[:300] * 2]
+    for index, row in enumerate(rows):
+        row["source"] = f"{row['source']} #{index}"
+    with OpenAIProtocolServer(latency=0.01) as server:
+        answered = uray.infer(uray.from_rows(rows, rows_per_block=50), engine_for(server, tmp_path), concurrency=2,
+                              batch_size=16)
+        predictions = [row["prediction"] for row in answered.take_all()]
+        assert predictions == [f"echo: {row['source']}" for row in rows]
+        assert server.count == len(rows)
+        assert 8 < server.max_in_flight <= 16  # two actors, each with its own 8 requests in flight
+        again = uray.infer(uray.from_rows(rows, rows_per_block=50), engine_for(server, tmp_path), concurrency=2)
+        assert [row["prediction"] for row in again.take_all()] == predictions
+        assert server.count == len(rows)  # answered from the cache the workers share
+
+
+def actor_processes():
+    """Ids of the model actors' processes (Ray names them MapWorker(...) in their command line)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"MapWorker" in command and b"EngineActor" in command:
+                found.append(int(entry))
+    return found
+
+
+def received_answers(cache_dir):
+    """The predictions the workers had received: committed to the cache, or in a worker's journal."""
+    path = os.path.join(str(cache_dir), "inference_cache.sqlite")
+    values = []
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)) as database:
+        values += [value for (value,) in database.execute("SELECT value FROM answers")]
+    for journal in glob.glob(glob.escape(path) + ".*.journal"):
+        for line in Path(journal).read_bytes().splitlines():
+            try:
+                values.append(json.loads(line)[1])
+            except (ValueError, IndexError):  # a line torn by the kill was not received whole
+                continue
+    return {json.loads(value)["prediction"] for value in values}
+
+
+def test_a_worker_killed_mid_run_loses_no_answer_and_changes_no_score(cluster, tmp_path):
+    predictions, rows = random_rows(600, 3, subsets=([],))
+    # each answer unique (it names its row), never empty (an empty answer is not a completion)
+    predictions = [f"{prediction or 'none'} #{index}" for index, prediction in enumerate(predictions)]
+    asked, lock = [], threading.Lock()
+
+    def answer(request):
+        text = request["messages"][-1]["content"] if "messages" in request else request["prompt"]
+        with lock:
+            asked.append((time.monotonic(), text))
+        return predictions[int(text.split()[-1])]  # row i's source is "input i": answer its scripted prediction
+
+    expected = evaluate_in_chunks(predictions, rows, chunk_size=200)
+    killed = {}
+    with OpenAIProtocolServer(answer=answer, latency=0.05) as server:
+        def kill_one():
+            while server.count < 300:
+                time.sleep(0.01)
+            victim = actor_processes()[0]
+            os.kill(victim, signal.SIGKILL)
+            killed["time"], killed["pid"] = time.monotonic(), victim
+            killed["received"] = received_answers(tmp_path)  # what the workers had when the victim died
+
+        killer = threading.Thread(target=kill_one)
+        killer.start()
+        answered = uray.infer(uray.from_rows(rows, rows_per_block=100), engine_for(server, tmp_path), concurrency=2,
+                              batch_size=50).materialize()
+        killer.join()
+        results = evaluate(predictions="prediction", data=answered, chunk_size=200)
+    assert killed["pid"] not in actor_processes()
+    assert [row["prediction"] for row in answered.take_all()] == predictions
+    received = {f"input {prediction.rsplit('#', 1)[1]}" for prediction in killed["received"]}
+    asked_after = [text for moment, text in asked if moment > killed["time"]]
+    assert len(received) >= 100 and len(asked_after) >= 100  # killed mid-run
+    assert [text for text in asked_after if text in received] == []  # no answer received before the kill asked again
+    times = {}
+    for moment, text in asked:
+        times.setdefault(text, []).append(round(moment - killed["time"], 3))
+    twice = {text: moments for text, moments in times.items() if len(moments) > 1}
+    # asked twice: only requests the victim had sent but not yet received when it died (its batches in flight)
+    assert len(twice) <= 2 * 50 and all(-1.0 < moments[0] < 0.05 for moments in twice.values()), twice
+    assert flat(results.global_scores) == flat(expected.global_scores)
+
+
+def test_the_command_line_runs_the_job_on_the_cluster(cluster, tmp_path):
+    command = [sys.executable, "-m", "unitxt", "--tasks", RECIPE, "--model", "cross_provider", "--split", "test"]
+    outputs = {}
+    with OpenAIProtocolServer() as server:
+        model_args = f"model_name=test-model,base_url={server.base_url},max_tokens=16,api_key=k"
+        for mode, extra in (("local", []), ("ray", ["--ray", "auto"])):
+            folder = tmp_path / mode
+            completed = subprocess.run(command + ["--model_args", model_args, "-o", str(folder)] + extra,
+                                       capture_output=True, text=True, timeout=600,
+                                       env=dict(os.environ, UNITXT_INFERENCE_CACHE_DIR=str(tmp_path / f"c{mode}")))
+            assert completed.returncode == 0, completed.stderr[-3000:]
+            (path,) = folder.glob("*_evaluation_results.json")
+            outputs[mode] = json.loads(path.read_text())
+    local, on_ray = outputs["local"]["results"], outputs["ray"]["results"]
+    assert set(local) == set(on_ray)
+    for subset, scores in local.items():
+        if isinstance(scores, dict):
+            for name, value in scores.items():
+                if "ci_" not in name:
+                    assert on_ray[subset][name] == pytest.approx(value, abs=1e-9) if isinstance(value, float) \
+                        else on_ray[subset][name] == value, (subset, name)

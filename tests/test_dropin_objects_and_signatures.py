@@ -205,9 +205,10 @@ def test_task_defaults_fill_missing_fields_only_and_are_checked():
     assert list(dataset["source"]) == ["a none\n", "c given\n"] and list(dataset["target"]) == ["L", "z"]
     with pytest.raises(UnitxtError, match="'ctx' should be of type str, but got NoneType"):
         create_dataset(task=task, test_set=[{"text": "b", "ctx": None}], template=template, split="test")
-    with pytest.raises(UnitxtError, match="default of 'label' should be of type str, but got int"):
+    with pytest.raises(UnitxtError, match="The value of 'label' from the 'defaults' must be of type 'str', however, "
+                                          "it is of type 'int'"):
         Task(input_fields={"text": str}, reference_fields={"label": str}, defaults={"label": 3})
-    with pytest.raises(UnitxtError, match="defaults has 'nope'"):
+    with pytest.raises(UnitxtError, match="However, the name 'nope' was provided which does not match any"):
         Task(input_fields={"text": str}, reference_fields={"label": str}, defaults={"nope": "3"})
 
 

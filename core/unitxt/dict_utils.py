@@ -285,5 +285,8 @@ def dict_delete(dic: Any, query: str, not_exist_ok: bool = False, remove_empty_a
 
 
 def _missing(instance: Any, path: str) -> MissingFieldError:
-    available = ", ".join(map(str, instance.keys())) if isinstance(instance, dict) else type(instance).__name__
-    return MissingFieldError(f"Field '{path}' not found in instance. Available fields: {available}.", field=path)
+    """The original's message: the query, then the whole instance laid out (its fields, their types and values)."""
+    from .text_utils import to_pretty_string
+
+    return MissingFieldError(f'query "{path}" did not match any item in dict:\n{to_pretty_string(instance)}',
+                             field=path)

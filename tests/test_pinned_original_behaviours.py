@@ -1,0 +1,142 @@
+"""Behaviours the original's unit tests pin down (issue 36 part B): error context boxes, task checks, dialog turns,
+missing-path messages and the samplers' choices, each checked on inputs of our own."""
+
+import difflib
+import random
+from typing import Any, Dict
+
+import pytest
+
+from unitxt.dict_utils import dict_get
+from unitxt.error_utils import UnitxtError, error_context
+from unitxt.errors import MissingFieldError
+from unitxt.operators.dialog import SerializeOpenAiFormatDialog
+from unitxt.samplers import CloseTextSampler, FixedIndicesSampler
+from unitxt.settings_utils import settings
+from unitxt.task import Task
+
+
+# ---------------------------------------------------------------- error_context
+class Loader:
+    pass
+
+
+def test_error_context_frames_the_context_and_keeps_its_parts_on_the_error():
+    with pytest.raises(LookupError) as caught:
+        with error_context(Loader(), split="dev", rows=None):
+            raise LookupError("no such split")
+    error = caught.value
+    lines = str(error).split("\n")
+    box = lines[1:lines.index("", 1)]
+    assert box[0].startswith("\u250c") and box[-1].startswith("\u2514")
+    assert len({len(line) for line in box[3:-1]}) == 1  # every framed line has the same width
+    assert [line.strip("\u2502 -") for line in box[3:-1]] == [
+        f"Python: {error.context['Python']}", f"Unitxt: {error.context['Unitxt']}", "Object: Loader", "Split: dev",
+        "Rows: unknown", "Help: https://www.unitxt.ai/en/latest/"]
+    assert lines[-1] == "no such split"
+    assert isinstance(error.context_object, Loader) and error.context["split"] == "dev"
+    assert type(error.original_error) is LookupError and str(error.original_error) == "no such split"
+
+
+def test_nested_error_contexts_keep_the_inner_object_and_let_outer_keys_win():
+    class Reader:
+        pass
+
+    with pytest.raises(KeyError) as caught:
+        with error_context(Loader(), stage="outer", attempt=1):
+            with error_context(Reader(), stage="inner", row=7):
+                raise KeyError("id")
+    error = caught.value
+    assert isinstance(error.context_object, Reader)
+    assert (error.context["stage"], error.context["attempt"], error.context["row"]) == ("outer", 1, 7)
+    assert str(error).count("\u250c") == 1 and "Stage: outer" in str(error) and "Object: Reader" in str(error)
+    assert error.original_error.args == (str(KeyError("id")),)  # the bare message, as str() of the error gave it
+
+
+# ---------------------------------------------------------------- Task
+def test_task_takes_one_metric_name_as_a_list_of_it():
+    task = Task(input_fields={"q": str}, reference_fields={"a": str}, prediction_type=str, metrics="metrics.rouge")
+    assert task.metrics == ["metrics.rouge"]
+
+
+def test_task_needs_both_field_sets_and_one_spelling_of_each():
+    with pytest.raises(UnitxtError, match="Missing attribute in task: 'reference_fields' not set."):
+        Task(input_fields={"q": str}, metrics=["metrics.accuracy"])
+    with pytest.raises(UnitxtError, match="Missing attribute in task: 'input_fields' not set."):
+        Task(reference_fields={"a": str}, metrics=["metrics.accuracy"])
+    with pytest.raises(UnitxtError, match="'reference_fields' cannot be set simultaneously with 'output'"):
+        Task(input_fields={"q": str}, reference_fields={"a": str}, outputs={"a": str})
+
+
+def test_task_defaults_are_checked_with_assertion_errors():
+    task = Task(input_fields={"q": str}, reference_fields={"n": int}, metrics=["metrics.accuracy"])
+    task.defaults = {"n": 2.5}
+    with pytest.raises(AssertionError) as caught:
+        task.verify_defaults()
+    assert str(caught.value) == ("The value of 'n' from the 'defaults' must be of type 'int', however, it is of "
+                                 "type 'float'.")
+    task.defaults = {"extra": 1}
+    with pytest.raises(AssertionError, match="the name 'extra' was provided which does not match any of the keys"):
+        task.verify_defaults()
+
+
+def test_check_metrics_type_compares_the_task_and_metric_prediction_types():
+    task = Task(input_fields={"q": str}, reference_fields={"a": float}, prediction_type=float,
+                metrics=["metrics.spearman"])
+    task.check_metrics_type()  # spearman scores floats
+    task.prediction_type = str
+    with pytest.raises(UnitxtError) as caught:
+        task.check_metrics_type()
+    assert "The task's prediction type (<class 'str'>) and 'metrics.spearman' metric's prediction type" in str(
+        caught.value)
+
+
+# ---------------------------------------------------------------- dialogs
+def test_openai_dialog_turns_merge_runs_of_one_role_and_refuse_other_roles():
+    operator = SerializeOpenAiFormatDialog(field="dialog")
+    turns = operator.transform_dialog_to_standard_format([
+        {"role": "user", "content": "a"}, {"role": "user", "content": "b"},
+        {"role": "assistant", "content": "c"}, {"role": "user", "content": "d"}])
+    assert turns == [{"user": "a b", "system": "c"}, {"user": "d", "system": ""}]
+    for bad in ([{"role": "assistant", "content": "x"}], [{"role": "user", "content": "x"},
+                                                          {"role": "tool", "content": "y"}]):
+        with pytest.raises(ValueError):
+            operator.transform_dialog_to_standard_format(bad)
+
+
+# ---------------------------------------------------------------- missing paths
+def test_a_missing_path_names_the_query_and_lays_out_the_instance():
+    with pytest.raises(MissingFieldError) as caught:
+        dict_get({"text": "hi", "meta": {"n": 1}}, "meta/m")
+    assert isinstance(caught.value, ValueError)
+    assert str(caught.value).endswith('query "meta/m" did not match any item in dict:\n'
+                                      "text (str):\n    hi\nmeta (dict):\n    n (int):\n        1\n")
+
+
+# ---------------------------------------------------------------- samplers
+def _item(text: str) -> Dict[str, Any]:
+    return {"input_fields": {"q": text}, "reference_fields": {"a": text.upper()}}
+
+
+def test_close_text_sampler_draws_among_the_closest_texts_with_the_instance_seeded_generator():
+    pool = [_item(text) for text in ["red apple", "green apple", "red car", "blue sky", "apple red", "red apple"]]
+    instance = _item("red apples")
+    chosen = CloseTextSampler(field="q").sample(2, pool, instance)
+    texts = [item["input_fields"]["q"] for item in pool]
+    closest = difflib.get_close_matches("red apples", texts, n=2, cutoff=0)
+    candidates = [item for item in pool if item["input_fields"]["q"] in closest]
+    seed = f"{settings.seed}/" + str(int(__import__("hashlib").md5(str(instance["input_fields"]).encode()).hexdigest()
+                                         [:8], 16))
+    assert chosen == random.Random(seed).sample(candidates, 2)
+    assert {item["input_fields"]["q"] for item in chosen} <= set(closest)
+
+
+def test_close_text_sampler_looks_the_field_up_before_counting_the_pool():
+    with pytest.raises(ValueError, match='query "input_fields/missing" did not match any item in dict'):
+        CloseTextSampler(field="missing").sample(3, [_item("x")], _item("y"))
+
+
+def test_fixed_indices_out_of_the_pool_say_which_index_and_the_pool_size():
+    with pytest.raises(ValueError, match=r"contains index \(5\) which is out of bounds of the instance pool "
+                                         r"\( of size 2\)"):
+        FixedIndicesSampler(indices=[5]).sample(1, [_item("a"), _item("b")], _item("c"))

@@ -152,9 +152,9 @@ def test_multiple_choice_defaults_and_refusals():
     with pytest.raises(UnitxtError, match="out of range for 4 choices"):
         MultipleChoiceTemplate(input_format="{choices}", place_correct_choice_position=9).process_instance(
             copy.deepcopy(MC))
-    with pytest.raises(UnitxtError, match="shuffle_choices can not be combined"):
+    with pytest.raises(UnitxtError, match="You cannot combine shuffle_choices with sorting or reversing flags"):
         MultipleChoiceTemplate(input_format="{choices}", shuffle_choices=True, reverse_choices=True)
-    with pytest.raises(UnitxtError, match="can not both be set"):
+    with pytest.raises(UnitxtError, match="You cannot combine both sort_choices_by_length and sort_choices_alphabetically"):
         MultipleChoiceTemplate(input_format="{choices}", sort_choices_by_length=True, sort_choices_alphabetically=True)
 
 

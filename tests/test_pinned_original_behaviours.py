@@ -140,3 +140,39 @@ def test_fixed_indices_out_of_the_pool_say_which_index_and_the_pool_size():
     with pytest.raises(ValueError, match=r"contains index \(5\) which is out of bounds of the instance pool "
                                          r"\( of size 2\)"):
         FixedIndicesSampler(indices=[5]).sample(1, [_item("a"), _item("b")], _item("c"))
+
+
+# ---------------------------------------------------------------- multiple choice templates
+def test_multiple_choice_template_records_each_choice_answer_in_the_input_fields():
+    from unitxt.templates import MultipleChoiceTemplate
+
+    template = MultipleChoiceTemplate(input_format="{question} {choices}", target_field="answer",
+                                      choices_separator=" / ", enumerator="numbers")
+    out = template.process_instance({"input_fields": {"question": "Pick", "choices": ["up", "down", "left"]},
+                                     "reference_fields": {"answer": 2, "choices": ["up", "down", "left"]}})
+    assert out["input_fields"]["options"] == ["1", "2", "3"] and "options" not in {k for k in out if k != "input_fields"}
+    assert out["target"] == "3"
+
+
+def test_multiple_choice_missing_placeholder_lists_numerals_then_the_fields():
+    from unitxt.templates import MultipleChoiceTemplate
+
+    template = MultipleChoiceTemplate(input_format="{prompt}: {choices}", target_field="answer")
+    with pytest.raises(UnitxtError, match=r"Available input fields are \[numerals, choices, topic\] but "
+                                          r"MultipleChoiceTemplate.input_format format requires a different ones"):
+        template.process_instance({"input_fields": {"choices": ["a", "b"], "topic": "t"},
+                                   "reference_fields": {"answer": 0, "choices": ["a", "b"]}})
+
+
+@pytest.mark.parametrize("flags, words", [
+    ({"shuffle_choices": True, "reverse_choices": True}, "You cannot combine shuffle_choices with sorting"),
+    ({"sort_choices_by_length": True, "sort_choices_alphabetically": True},
+     "You cannot combine both sort_choices_by_length and sort_choices_alphabetically simultaneously"),
+    ({"place_correct_choice_position": 0, "reverse_choices": True},
+     "You cannot combine place_correct_choice_position with sorting or reversing flags"),
+])
+def test_multiple_choice_flag_clashes_use_the_original_words(flags, words):
+    from unitxt.templates import MultipleChoiceTemplate
+
+    with pytest.raises(UnitxtError, match=words):
+        MultipleChoiceTemplate(input_format="{choices}", target_field="answer", **flags)

@@ -176,3 +176,40 @@ def test_multiple_choice_flag_clashes_use_the_original_words(flags, words):
 
     with pytest.raises(UnitxtError, match=words):
         MultipleChoiceTemplate(input_format="{choices}", target_field="answer", **flags)
+
+
+# ---------------------------------------------------------------- table shuffles
+def _original_table_generator(table: Dict[str, Any], seed: int) -> random.Random:
+    import hashlib
+
+    digest = int(hashlib.md5(str({"table": table, "seed": seed}).encode("utf-8")).hexdigest()[:8], 16)
+    return random.Random(f"{settings.seed}/{digest}")
+
+
+def test_table_shuffles_draw_by_the_table_content_and_seed():
+    from unitxt.struct_data_operators import ShuffleTableColumns, ShuffleTableRows
+
+    table = {"header": ["city", "pop", "area"], "rows": [["A", 1, 9], ["B", 2, 8], ["C", 3, 7], ["D", 4, 6]]}
+    rows = [list(row) for row in table["rows"]]
+    _original_table_generator(table, 5).shuffle(rows)
+    out = ShuffleTableRows(field="t", seed=5).process_instance({"t": table})
+    assert out["t"] == {"header": table["header"], "rows": rows}
+    order = [0, 1, 2]
+    _original_table_generator(table, 0).shuffle(order)
+    out = ShuffleTableColumns(field="t").process_instance({"t": table})
+    assert out["t"]["header"] == [table["header"][i] for i in order]
+    assert out["t"]["rows"] == [[row[i] for i in order] for row in table["rows"]]
+
+
+def test_serialized_table_shuffles_columns_then_rows_as_the_original():
+    from unitxt.struct_data_operators import SerializeTableAsIndexedRowMajor
+
+    table = {"header": ["a", "b"], "rows": [[1, 2], [3, 4], [5, 6]]}
+    order = [0, 1]
+    _original_table_generator(table, 0).shuffle(order)
+    shuffled = {"header": [table["header"][i] for i in order], "rows": [[r[i] for i in order] for r in table["rows"]]}
+    rows = [list(r) for r in shuffled["rows"]]
+    _original_table_generator(shuffled, 0).shuffle(rows)
+    text = SerializeTableAsIndexedRowMajor(shuffle_columns=True, shuffle_rows=True).serialize(table, {})
+    assert text == " ".join(["col : " + " | ".join(shuffled["header"])]
+                            + [f"row {i + 1} : " + " | ".join(map(str, row)) for i, row in enumerate(rows)])

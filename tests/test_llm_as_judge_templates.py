@@ -131,7 +131,7 @@ def test_remote_judge_refuses_proprietary_data(openai_env):
                          "conciseness]"])
     dataset = create_dataset(task=task, test_set=[{"question": "q", "answer": ""}], template="templates.key_val",
                              split="test")  # user data defaults to proprietary
-    with pytest.raises(UnitxtError, match="only allowed to process data classified as"):
+    with pytest.raises(UnitxtError, match="is only configured to support the data with classification"):
         evaluate(["a"], dataset)
 
 

@@ -213,3 +213,37 @@ def test_serialized_table_shuffles_columns_then_rows_as_the_original():
     text = SerializeTableAsIndexedRowMajor(shuffle_columns=True, shuffle_rows=True).serialize(table, {})
     assert text == " ".join(["col : " + " | ".join(shuffled["header"])]
                             + [f"row {i + 1} : " + " | ".join(map(str, row)) for i, row in enumerate(rows)])
+
+
+# ---------------------------------------------------------------- policies, metric switches, task metric lookup
+def test_policy_refusal_shows_the_instance_both_policies_and_the_way_out():
+    from unitxt.errors import DataClassificationPolicyError
+    from unitxt.operators import Set
+
+    operator = Set(fields={"x": 1}, data_classification_policy=["public"])
+    row = {"text": "secret", "data_classification_policy": ["pii"]}
+    with pytest.raises(DataClassificationPolicyError) as caught:
+        operator.verify_instance(row)
+    message = str(caught.value)
+    assert f"The instance '{row} 'has the following data classification policy '['pii']', however, the artifact " \
+           "'Set' is only configured to support the data with classification '['public']'." in message
+    assert "UNITXT_DATA_CLASSIFICATION_POLICY' accordingly." in message
+    assert "docs/data_classification_policy.html" in message
+
+
+def test_return_confidence_interval_is_a_field_the_switch_sets():
+    from unitxt.metrics import Accuracy
+
+    metric = Accuracy()
+    assert metric.return_confidence_interval is True and metric.resolved_n_resamples() > 0
+    metric.set_confidence_interval_calculation(return_confidence_interval=False)
+    assert metric.return_confidence_interval is False and metric.resolved_n_resamples() == 0
+    assert Accuracy(return_confidence_interval=False).resolved_n_resamples() == 0
+
+
+def test_task_lists_the_metrics_a_name_stands_for():
+    from unitxt.artifact import fetch_artifact
+
+    listed = Task.get_metrics_artifact_without_load("metrics.accuracy")
+    assert [type(metric).__name__ for metric in listed] == ["Accuracy"]
+    assert listed[0].to_dict() == fetch_artifact("metrics.accuracy")[0].to_dict()

@@ -141,15 +141,21 @@ class Task(InstanceOperator):
                     f"however, it is of type '{describe_value_type(value)}'.", artifact=named,
                     field="defaults" if named else None)
 
+    @classmethod
+    def get_metrics_artifact_without_load(cls, metric_id: Any) -> List[Any]:
+        """The metric objects a catalog name (or metric) stands for: a MetricsList's items, else the metric."""
+        from .artifact import fetch_artifact
+
+        metric = fetch_artifact(metric_id)[0] if isinstance(metric_id, str) else metric_id
+        items = getattr(metric, "items", None)
+        return list(items) if isinstance(items, list) else [metric]
+
     def check_metrics_type(self) -> None:
         """Each metric's prediction type agrees with the task's (equal, either is Any, or the metric's is a Union
         holding the task's); reads the metrics from the catalog by name."""
-        from .artifact import fetch_artifact
-
         task_type = to_type(self.prediction_type) if self.prediction_type is not None else Any
         for metric_name in self.metrics:
-            metric = fetch_artifact(metric_name)[0] if isinstance(metric_name, str) else metric_name
-            for item in getattr(metric, "items", None) or [metric]:
+            for item in self.get_metrics_artifact_without_load(metric_name):
                 declared = getattr(item, "prediction_type", Any)
                 metric_type = to_type(declared) if isinstance(declared, str) else declared
                 if task_type == metric_type or Any in (task_type, metric_type) or (

@@ -1,7 +1,8 @@
 """Demo samplers: choose which demo-pool instances are shown with an instance.
 
 A sampler sees the whole pool once (`set_pool`) and then picks indices per instance with the instance's own seeded
-random generator, so choices are reproducible and independent of the order of the data. Pool entries equal to the
+random generator (the original's: seeded by the input fields), so choices are reproducible, independent of the order
+of the data, and the original's. Pool entries equal to the
 instance are excluded by the caller (`excluded`), so a demo never equals the instance it is shown with.
 """
 
@@ -11,15 +12,7 @@ from typing import Any, Dict, List, Optional, Set
 from .artifact import Artifact
 from .dict_utils import dict_get
 from .errors import RecipeError
-from .random_utils import InstanceRandom, new_random_generator
-from .settings_utils import settings
-
-
-def _content(instance: Optional[Dict[str, Any]]) -> str:
-    """The instance's content as text (its seed)."""
-    import json
-
-    return json.dumps(instance or {}, sort_keys=True, default=str)
+from .random_utils import new_random_generator
 
 
 def _not_enough(num_demos: int, available: int, sampler: str) -> RecipeError:
@@ -47,15 +40,17 @@ class Sampler(Artifact):
 
     def sample(self, sample_size: int, instances_pool: List[Dict[str, Any]], instance: Optional[Dict[str, Any]] = None,
                sampling_seed: Optional[int] = None) -> List[Dict[str, Any]]:
-        """The original's call: `sample_size` demos from `instances_pool` for `instance`, drawn with a generator
-        seeded by the instance's content (and `sampling_seed`, else settings.seed). As there, the pool is taken as
-        given: `filter_source_by_instance` removes the instance itself first."""
+        """The original's call: `sample_size` demos from `instances_pool` for `instance`, drawn with the original's
+        generator seeded by the instance's input fields (and `sampling_seed`). As there, the pool is taken as given:
+        `filter_source_by_instance` removes the instance itself first."""
         pool = list(instances_pool)
         if sample_size > len(pool):
             raise _not_enough(sample_size, len(pool), self.artifact_name)
         self.set_pool(pool)
-        seed = settings.seed if sampling_seed is None else sampling_seed
-        rng = InstanceRandom(f"{seed}:{_content(instance)}")
+        sub_seed = {**((instance or {}).get("input_fields") or {})}
+        if sampling_seed is not None:
+            sub_seed["local_seed"] = sampling_seed
+        rng = new_random_generator(sub_seed)
         return [pool[index] for index in self.sample_indices(instance or {}, sample_size, rng, set())]
 
     def filter_source_by_instance(self, instances_pool: List[Dict[str, Any]], instance: Dict[str, Any]

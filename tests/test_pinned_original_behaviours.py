@@ -247,3 +247,26 @@ def test_task_lists_the_metrics_a_name_stands_for():
     listed = Task.get_metrics_artifact_without_load("metrics.accuracy")
     assert [type(metric).__name__ for metric in listed] == ["Accuracy"]
     assert listed[0].to_dict() == fetch_artifact("metrics.accuracy")[0].to_dict()
+
+
+# ---------------------------------------------------------------- schema checks, Apply serialisation
+def test_required_schema_errors_are_the_original_text_with_the_field_on_the_error():
+    from unitxt.type_utils import verify_required_schema
+
+    schema = {"score": float, "tags": "List[str]"}
+    with pytest.raises(ValueError) as caught:
+        verify_required_schema(schema, {"score": "high", "tags": []}, class_name="Task", id="tasks.mine",
+                               description="Scores.")
+    assert str(caught.value) == ("Passed value high of field 'score' is not of required type: (float) in Task "
+                                 "('tasks.mine').\nTask description: Scores.")
+    assert caught.value.field == "score"
+    with pytest.raises(KeyError) as caught:
+        verify_required_schema(schema, {"score": 1.0}, class_name="Task", id="tasks.mine", description="Scores.")
+    assert str(caught.value) == ("The Task ('tasks.mine') expected a field 'tags' which the input instance did not "
+                                 "contain.\nThe input instance fields are  : ['score'].\nTask description: Scores.")
+
+
+def test_apply_serialises_its_argument_fields_as_a_tuple():
+    from unitxt.operators import Apply
+
+    assert Apply("x", "y", function="max", to_field="z").to_dict()["_argv"] == ("x", "y")

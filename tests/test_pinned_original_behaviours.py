@@ -270,3 +270,13 @@ def test_apply_serialises_its_argument_fields_as_a_tuple():
     from unitxt.operators import Apply
 
     assert Apply("x", "y", function="max", to_field="z").to_dict()["_argv"] == ("x", "y")
+
+
+def test_tool_call_key_value_extraction_flattens_nested_keys_with_dots():
+    from unitxt.metrics import ToolCallKeyValueExtraction
+
+    metric = ToolCallKeyValueExtraction(metric="metrics.accuracy")
+    assert metric.flatten_dict({"name": "f", "arguments": {"city": {"zip": 1, "tags": [1, 2]}}}) == {
+        "name": "f", "arguments.city.zip": 1, "arguments.city.tags": [1, 2]}
+    assert metric.flatten_dict({"calls": [{"a": 1}, {"b": 2}]}) == {"calls.a": 1, "calls.b": 2}
+    assert metric.flatten_dict({"calls": [{"a": 1}, {"a": 2}]}, sep="/") == {"calls/0/a": 1, "calls/1/a": 2}

@@ -280,3 +280,31 @@ def test_tool_call_key_value_extraction_flattens_nested_keys_with_dots():
         "name": "f", "arguments.city.zip": 1, "arguments.city.tags": [1, 2]}
     assert metric.flatten_dict({"calls": [{"a": 1}, {"b": 2}]}) == {"calls.a": 1, "calls.b": 2}
     assert metric.flatten_dict({"calls": [{"a": 1}, {"a": 2}]}, sep="/") == {"calls/0/a": 1, "calls/1/a": 2}
+
+
+# ---------------------------------------------------------------- recipe demos
+def test_recipe_demos_are_drawn_by_the_original_generator_of_each_instance():
+    import hashlib
+
+    from unitxt.card import TaskCard
+    from unitxt.loaders import LoadFromDictionary
+    from unitxt.standard import DatasetRecipe
+    from unitxt.templates import InputOutputTemplate
+
+    rows = [{"question": f"{i}*3", "answer": str(3 * i)} for i in range(1, 13)]
+    task = Task(input_fields={"question": str}, reference_fields={"answer": str}, prediction_type=str,
+                metrics=["metrics.accuracy"])
+    template = InputOutputTemplate(input_format="Q {question}", output_format="{answer}")
+    card = TaskCard(loader=LoadFromDictionary(data={"train": rows}), task=task, templates=[template])
+    for seed in (None, 7):
+        recipe = DatasetRecipe(card=card, template_card_index=0, demos_pool_size=6, num_demos=3,
+                               demos_sampling_seed=seed)
+        produced = list(recipe()["train"])
+        assert len(produced) == 6
+        for row, instance in zip(produced, rows[6:]):
+            sub_seed = {"question": instance["question"]} if seed is None else {"question": instance["question"],
+                                                                                  "local_seed": seed}
+            digest = int(hashlib.md5(str(sub_seed).encode("utf-8")).hexdigest()[:8], 16)
+            drawn = random.Random(f"{settings.seed}/{digest}").sample(rows[:6], 3)
+            shown = [line[2:] for line in row["source"].splitlines() if line.startswith("Q ")][:-1]
+            assert shown == [demo["question"] for demo in drawn]

@@ -249,7 +249,7 @@ def test_task_lists_the_metrics_a_name_stands_for():
     assert listed[0].to_dict() == fetch_artifact("metrics.accuracy")[0].to_dict()
 
 
-# ---------------------------------------------------------------- schema checks, Apply serialisation
+# ---------------------------------------------------------------- schema checks
 def test_required_schema_errors_are_the_original_text_with_the_field_on_the_error():
     from unitxt.type_utils import verify_required_schema
 
@@ -265,11 +265,6 @@ def test_required_schema_errors_are_the_original_text_with_the_field_on_the_erro
     assert str(caught.value) == ("The Task ('tasks.mine') expected a field 'tags' which the input instance did not "
                                  "contain.\nThe input instance fields are  : ['score'].\nTask description: Scores.")
 
-
-def test_apply_serialises_its_argument_fields_as_a_tuple():
-    from unitxt.operators import Apply
-
-    assert Apply("x", "y", function="max", to_field="z").to_dict()["_argv"] == ("x", "y")
 
 
 def test_tool_call_key_value_extraction_flattens_nested_keys_with_dots():

@@ -181,7 +181,7 @@ def test_load_dataset_rows_are_the_per_instance_rows_and_pinned():
     assert digest == PINNED_DIGEST
 
 
-PINNED_DIGEST = "651172ebd1ecd4bbfa3d009fdd48ec9390fc0bd9b27568b045ff24b32eb54dca"  # main @ ca388cb, per-instance path
+PINNED_DIGEST = "4a1426a27fa3b85bca5d13dfce161a54dad63c69adcc20809ffeed7a80667928"  # s9-36b: the original's demos + metadata order
 
 
 def test_multimodal_rows_text_and_chat_content_parts_are_the_same_in_batches():

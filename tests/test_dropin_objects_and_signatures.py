@@ -152,9 +152,9 @@ def test_multiple_choice_defaults_and_refusals():
     with pytest.raises(UnitxtError, match="out of range for 4 choices"):
         MultipleChoiceTemplate(input_format="{choices}", place_correct_choice_position=9).process_instance(
             copy.deepcopy(MC))
-    with pytest.raises(UnitxtError, match="shuffle_choices can not be combined"):
+    with pytest.raises(UnitxtError, match="You cannot combine shuffle_choices with sorting or reversing flags"):
         MultipleChoiceTemplate(input_format="{choices}", shuffle_choices=True, reverse_choices=True)
-    with pytest.raises(UnitxtError, match="can not both be set"):
+    with pytest.raises(UnitxtError, match="You cannot combine both sort_choices_by_length and sort_choices_alphabetically"):
         MultipleChoiceTemplate(input_format="{choices}", sort_choices_by_length=True, sort_choices_alphabetically=True)
 
 
@@ -205,9 +205,10 @@ def test_task_defaults_fill_missing_fields_only_and_are_checked():
     assert list(dataset["source"]) == ["a none\n", "c given\n"] and list(dataset["target"]) == ["L", "z"]
     with pytest.raises(UnitxtError, match="'ctx' should be of type str, but got NoneType"):
         create_dataset(task=task, test_set=[{"text": "b", "ctx": None}], template=template, split="test")
-    with pytest.raises(UnitxtError, match="default of 'label' should be of type str, but got int"):
+    with pytest.raises(UnitxtError, match="The value of 'label' from the 'defaults' must be of type 'str', however, "
+                                          "it is of type 'int'"):
         Task(input_fields={"text": str}, reference_fields={"label": str}, defaults={"label": 3})
-    with pytest.raises(UnitxtError, match="defaults has 'nope'"):
+    with pytest.raises(UnitxtError, match="However, the name 'nope' was provided which does not match any"):
         Task(input_fields={"text": str}, reference_fields={"label": str}, defaults={"nope": "3"})
 
 

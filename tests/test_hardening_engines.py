@@ -233,7 +233,7 @@ def test_ollama_takes_proprietary_data_only_on_local_hosts(tmp_path):
                                       show_progress=False)
         assert local([row]) == ["echo: secret"]
     remote = OllamaInferenceEngine(model_name="m", base_url="https://ollama.example.com/v1", show_progress=False)
-    with pytest.raises(UnitxtError, match=r"only allowed to process data classified as \['public'\].*Nothing was"):
+    with pytest.raises(UnitxtError, match=r"(?s)only configured to support the data with classification '\['public'\]'.*Nothing was"):
         remote([row])
     assert OllamaInferenceEngine(model_name="m", base_url="http://192.168.1.5:11434/v1").effective_policy() == \
         ["public", "proprietary"]

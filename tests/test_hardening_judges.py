@@ -67,7 +67,7 @@ def test_proprietary_rows_never_reach_a_remote_judge(judge_server, metric, monke
 
     monkeypatch.setattr(openai_engines, "local_host", lambda url: False)
     server = judge_server(lambda request: "Rating: [[5]]")
-    with pytest.raises(UnitxtError, match=r"only allowed to process data classified as \['public'\].*proprietary"):
+    with pytest.raises(UnitxtError, match=r"policy '\['proprietary'\]'.*only configured to support the data with classification '\['public'\]'"):
         evaluate(["a secret answer"], rows_for(metric, ["the secret question"], ["proprietary"]))
     assert server.count == 0
     results = evaluate(["a public answer"], rows_for(metric, ["a public question"], ["public"]))

@@ -134,7 +134,7 @@ def test_remote_judge_refuses_proprietary_data(openai_env, monkeypatch):
                          "conciseness]"])
     dataset = create_dataset(task=task, test_set=[{"question": "q", "answer": ""}], template="templates.key_val",
                              split="test")  # user data defaults to proprietary
-    with pytest.raises(UnitxtError, match="only allowed to process data classified as"):
+    with pytest.raises(UnitxtError, match="is only configured to support the data with classification"):
         evaluate(["a"], dataset)
     monkeypatch.undo()  # the user's own server (loopback) is no third party: the same judge takes the rows
     openai_env(lambda request: "x")

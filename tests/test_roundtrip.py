@@ -23,6 +23,7 @@ EXAMPLES = {
     "yes_no_template": {"input_format": "{text}", "class_field": "cls", "label_field": "labels"},
     "system_format": {},
     "task": {"input_fields": {"q": "str"}, "reference_fields": {"a": "str"}, "metrics": ["metrics.accuracy"]},
+    "form_task": {"input_fields": {"q": "str"}, "reference_fields": {"a": "str"}, "metrics": ["metrics.accuracy"]},
     "cast_fields": {"fields": {"x": "int"}},
     "dataset_recipe": {"card": "cards.demo.sentiment", "num_demos": [0, 2], "demos_pool_size": 10},
     "single_type_serializer": {"serialized_type": "List[str]"},

@@ -72,15 +72,16 @@ def test_wrong_type_error_names_field_expected_and_actual():
 def test_legacy_inputs_outputs_spelling():
     task = Task(inputs=["text"], outputs=["label"], metrics=["metrics.accuracy"])
     assert task.process_instance({"text": "t", "label": "l"})["reference_fields"] == {"label": "l"}
-    with pytest.raises(ArtifactDefinitionError, match="not both"):
-        Task(input_fields=["a"], inputs=["a"])
+    with pytest.raises(ArtifactDefinitionError, match="Conflicting attributes: 'input_fields' cannot be set "
+                                                      "simultaneously with 'inputs'"):
+        Task(input_fields=["a"], inputs=["a"], reference_fields=["b"])
 
 
 def test_task_definition_errors():
     with pytest.raises(ArtifactDefinitionError, match="Unknown type 'Strng'"):
         Task(input_fields={"a": "Strng"})
     with pytest.raises(ArtifactDefinitionError, match="augmentable_inputs"):
-        Task(input_fields={"a": str}, augmentable_inputs=["b"])
+        Task(input_fields={"a": str}, reference_fields={"c": str}, augmentable_inputs=["b"])
     with pytest.raises(ArtifactDefinitionError, match=r"both as input and as reference field need one type: "
                                                       r"'a' \(str as input, int as reference\)"):
         Task(input_fields={"a": str}, reference_fields={"a": int})

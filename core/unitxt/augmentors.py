@@ -411,17 +411,21 @@ class TableAugmentor(Augmentor):
 
 
 class ShuffleTableRows(TableAugmentor):
-    """Rows in a random order."""
+    """Rows in a random order: the original's, drawn by the table's content and `seed`."""
+
+    seed: int = 0
 
     def augment_table(self, table, rng):
-        return shuffle_table_rows(table, rng)
+        return shuffle_table_rows(table, self.seed)
 
 
 class ShuffleTableColumns(TableAugmentor):
-    """Columns (names with their cells) in a random order."""
+    """Columns (names with their cells) in a random order: the original's, drawn by the table's content and `seed`."""
+
+    seed: int = 0
 
     def augment_table(self, table, rng):
-        return shuffle_table_columns(table, rng)
+        return shuffle_table_columns(table, self.seed)
 
 
 class ShuffleColumnsNames(TableAugmentor):

@@ -85,31 +85,89 @@ class UnitxtWarning:
         warnings.warn(message, UserWarning, stacklevel=2)
 
 
+CONTEXT_BOX_TITLE = "\U0001F984 Unitxt Error Context"
+# context keys shown first, in this order (matched case-insensitively); the others follow in the order given
+_LEADING_CONTEXT_KEYS = ("python", "unitxt", "stage", "stream", "index", "instance", "object", "action")
+
+
+def _display_width(text: str) -> int:
+    """Columns a terminal gives `text` (wide East Asian characters and emoji take two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(char) in ("F", "W") or 0x1F300 <= ord(char) <= 0x1F9FF else 1
+               for char in text)
+
+
+def _context_lines(context_object: Any, context: dict) -> List[str]:
+    """'Key: value' lines of an error's context: leading keys, the object's class, the rest, then help links."""
+    def line(key: str, value: Any) -> str:
+        return f"{key.replace('_', ' ').title()}: {'unknown' if value is None else value}"
+
+    lines, shown = [], set()
+    for wanted in _LEADING_CONTEXT_KEYS:
+        key = next((key for key in context if key.lower() == wanted), None)
+        if key is not None:
+            lines.append(line(key, context[key]))
+            shown.add(key)
+    if context_object is not None and not any(key.lower() == "object" for key in shown):
+        lines.append(f"Object: {type(context_object).__name__}")
+    lines.extend(line(key, value) for key, value in context.items() if key not in shown and key != "help")
+    links = context.get("help", DOCUMENTATION_URL)
+    for entry in links if isinstance(links, list) else [links]:
+        if isinstance(entry, dict):
+            lines.extend(f"Help ({label}): {url}" for label, url in entry.items())
+        else:
+            lines.append(f"Help: {entry}")
+    return lines
+
+
+def context_box(lines: List[str]) -> str:
+    """The framed block of context lines put in front of an error message."""
+    width = max(_display_width(text) for text in [CONTEXT_BOX_TITLE, *lines]) + 4
+    rows = ["\u250c" + "\u2500" * width + "\u2510",
+            f"\u2502 {CONTEXT_BOX_TITLE}{' ' * (width - _display_width(CONTEXT_BOX_TITLE) - 1)}\u2502",
+            f"\u2502 {'-' * (width - 2)} \u2502"]
+    rows.extend(f"\u2502  - {text}{' ' * (width - _display_width(text) - 4)}\u2502" for text in lines)
+    rows.append("\u2514" + "\u2500" * width + "\u2518")
+    return "\n".join(rows)
+
+
+def add_error_context(error: Exception, context_object: Any = None, **context: Any) -> None:
+    """Put a context box in front of `error`'s message and keep the parts on it: `context_object`, `context` (with
+    the versions), `original_error` (same type, the bare message). An error passing through nested contexts keeps its
+    innermost object; an outer context's keys override an inner one's."""
+    previous = getattr(error, "__error_context__", None)
+    if previous is None:
+        message, inner_object, inner_context = str(error), None, {}
+    else:
+        message, inner_object, inner_context = previous
+    from .version import version
+
+    merged = {"Unitxt": version, "Python": platform.python_version(), **inner_context, **context}
+    owner = inner_object if inner_object is not None else context_object
+    try:
+        error.__error_context__ = (message, owner, merged)
+        error.context_object, error.context = owner, merged
+        try:
+            error.original_error = type(error)(message)
+        except Exception:  # noqa: BLE001 - an error class with another signature
+            error.original_error = Exception(message)
+        error.args = (f"\n{context_box(_context_lines(owner, merged))}\n\n{message}",)
+        if isinstance(error, UnitxtError):
+            error.message = error.args[0]
+    except (AttributeError, TypeError):  # immutable exception objects keep their message
+        pass
+
+
 @contextlib.contextmanager
 def error_context(context_object: Any = None, **context: Any) -> Iterator[None]:
-    """Add a context box (object type, stage, any keyword given, versions) in front of an error raised inside the
-    block; the error keeps its type, so `except ValueError` still catches a ValueError raised there."""
+    """Re-raise an error raised inside the block with a context box (versions, the object's class, each keyword as
+    'Title Case: value', None as 'unknown', `help` as links) in front of its message; the error keeps its type, so
+    `except ValueError` still catches a ValueError raised there."""
     try:
         yield
     except Exception as error:
-        if getattr(error, "__unitxt_context__", False):
-            raise
-        lines = [f"Python: {platform.python_version()}"]
-        from .version import version
-
-        lines.append(f"Unitxt: {version}")
-        if context_object is not None:
-            lines.append(f"Object: {type(context_object).__name__}")
-        lines.extend(f"{key.replace('_', ' ').title()}: {value}" for key, value in context.items() if value is not None)
-        box = "Unitxt Error Context\n" + "\n".join(f" - {line}" for line in lines)
-        try:
-            error.__unitxt_context__ = True
-            if error.args and isinstance(error.args[0], str):
-                error.args = (f"{box}\n\n{error.args[0]}",) + tuple(error.args[1:])
-            if isinstance(error, UnitxtError):
-                error.message = f"{box}\n\n{error.message}"
-        except (AttributeError, TypeError):  # immutable exception objects keep their message
-            pass
+        add_error_context(error, context_object, **context)
         raise
 
 

@@ -14,6 +14,7 @@ from .errors import (  # noqa: F401 - MissingRequirementsError: unitxt.operator 
     ArtifactConfigurationError,
     ArtifactDefinitionError,
     DataClassificationPolicyError,
+    Documentation,
     MissingFieldError,
     MissingRequirementsError,
     UnitxtError,
@@ -69,14 +70,15 @@ class Operator(Artifact):
                 f"{type(data_policy).__name__} {str(data_policy)[:80]}.", artifact=self.artifact_name,
                 field="data_classification_policy")
         if set(data_policy).isdisjoint(allowed):
-            catalog_name = self.__dict__.get("__id__")
-            name = f"{catalog_name} ({type(self).__name__})" if catalog_name else type(self).__name__
-            env_hint = f' (e.g. {{"{catalog_name}": [...]}})' if catalog_name else " (keyed by catalog name)"
-            raise DataClassificationPolicyError(
-                f"{name} is only allowed to process data classified as {sorted(allowed)}, but the data is "
-                f"classified as {sorted(data_policy)}. Change the data's classification, the component's "
-                f"data_classification_policy, or UNITXT_DATA_CLASSIFICATION_POLICY{env_hint}.",
-                artifact=self.artifact_name,
+            name = self.__dict__.get("__id__") or type(self).__name__
+            shown = str(instance)
+            shown = shown if len(shown) <= 2000 else shown[:2000] + "...}"  # the whole instance, up to a point
+            raise DataClassificationPolicyError(  # the original's words
+                f"The instance '{shown} 'has the following data classification policy '{data_policy}', however, the "
+                f"artifact '{name}' is only configured to support the data with classification '{allowed}'. To "
+                "enable this either change the 'data_classification_policy' attribute of the artifact, or modify "
+                "the environment variable 'UNITXT_DATA_CLASSIFICATION_POLICY' accordingly.",
+                artifact=self.artifact_name, additional_info_id=Documentation.DATA_CLASSIFICATION_POLICY,
             )
 
     def verify_instance(self, instance: Dict[str, Any]) -> Dict[str, Any]:

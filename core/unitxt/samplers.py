@@ -1,28 +1,18 @@
 """Demo samplers: choose which demo-pool instances are shown with an instance.
 
 A sampler sees the whole pool once (`set_pool`) and then picks indices per instance with the instance's own seeded
-random generator, so choices are reproducible and independent of the order of the data. Pool entries equal to the
+random generator (the original's: seeded by the input fields), so choices are reproducible, independent of the order
+of the data, and the original's. Pool entries equal to the
 instance are excluded by the caller (`excluded`), so a demo never equals the instance it is shown with.
 """
 
 import random
-import re
-from collections import Counter
 from typing import Any, Dict, List, Optional, Set
 
 from .artifact import Artifact
+from .dict_utils import dict_get
 from .errors import RecipeError
-from .random_utils import InstanceRandom
-from .settings_utils import settings
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def _content(instance: Optional[Dict[str, Any]]) -> str:
-    """The instance's content as text (its seed)."""
-    import json
-
-    return json.dumps(instance or {}, sort_keys=True, default=str)
+from .random_utils import new_random_generator
 
 
 def _not_enough(num_demos: int, available: int, sampler: str) -> RecipeError:
@@ -50,15 +40,17 @@ class Sampler(Artifact):
 
     def sample(self, sample_size: int, instances_pool: List[Dict[str, Any]], instance: Optional[Dict[str, Any]] = None,
                sampling_seed: Optional[int] = None) -> List[Dict[str, Any]]:
-        """The original's call: `sample_size` demos from `instances_pool` for `instance`, drawn with a generator
-        seeded by the instance's content (and `sampling_seed`, else settings.seed). As there, the pool is taken as
-        given: `filter_source_by_instance` removes the instance itself first."""
+        """The original's call: `sample_size` demos from `instances_pool` for `instance`, drawn with the original's
+        generator seeded by the instance's input fields (and `sampling_seed`). As there, the pool is taken as given:
+        `filter_source_by_instance` removes the instance itself first."""
         pool = list(instances_pool)
         if sample_size > len(pool):
             raise _not_enough(sample_size, len(pool), self.artifact_name)
         self.set_pool(pool)
-        seed = settings.seed if sampling_seed is None else sampling_seed
-        rng = InstanceRandom(f"{seed}:{_content(instance)}")
+        sub_seed = {**((instance or {}).get("input_fields") or {})}
+        if sampling_seed is not None:
+            sub_seed["local_seed"] = sampling_seed
+        rng = new_random_generator(sub_seed)
         return [pool[index] for index in self.sample_indices(instance or {}, sample_size, rng, set())]
 
     def filter_source_by_instance(self, instances_pool: List[Dict[str, Any]], instance: Dict[str, Any]
@@ -94,7 +86,8 @@ class FixedIndicesSampler(Sampler):
         bad = [index for index in self.indices if not 0 <= index < len(pool)]
         if bad:
             raise RecipeError(
-                f"FixedIndicesSampler indices {bad} are outside the demo pool of size {len(pool)}.",
+                f"FixedIndicesSampler 'indices' field contains index ({bad[0]}) which is out of bounds of the "
+                f"instance pool ( of size {len(pool)})",  # the original's words
                 artifact=self.artifact_name,
                 field="indices",
             )
@@ -117,28 +110,31 @@ def _field_text(instance: Dict[str, Any], field: str) -> str:
 
 
 class CloseTextSampler(Sampler):
-    """Demos whose `field` text is lexically closest (word-count cosine similarity) to the instance's."""
+    """Demos whose input field `field` is among the `num_demos` texts closest to the instance's (difflib's
+    similarity ratio, as the original), drawn at random among the pool entries carrying those texts with the
+    original's generator seeded by the instance's input fields - the original's demos, in its order."""
 
     field: str
 
+    def sample(self, sample_size: int, instances_pool: List[Dict[str, Any]], instance: Optional[Dict[str, Any]] = None,
+               sampling_seed: Optional[int] = None) -> List[Dict[str, Any]]:
+        dict_get(instance or {}, f"input_fields/{self.field}")  # the instance's field is looked up first
+        return super().sample(sample_size, instances_pool, instance, sampling_seed)
+
     def set_pool(self, pool):
         super().set_pool(pool)
-        self._vectors = [Counter(_WORD.findall(_field_text(item, self.field).lower())) for item in pool]
-        self._norms = [sum(count * count for count in vector.values()) ** 0.5 for vector in self._vectors]
+        self._texts = [dict_get(item, f"input_fields/{self.field}") for item in pool]
 
     def sample_indices(self, instance, num_demos, rng, excluded):
-        query = Counter(_WORD.findall(_field_text(instance, self.field).lower()))
-        query_norm = sum(count * count for count in query.values()) ** 0.5 or 1.0
-        scored = []
-        for index, (vector, norm) in enumerate(zip(self._vectors, self._norms)):
-            if index in excluded:
-                continue
-            overlap = sum(count * vector.get(word, 0) for word, count in query.items())
-            scored.append((-(overlap / (query_norm * (norm or 1.0))), index))
-        if num_demos > len(scored):
-            raise _not_enough(num_demos, len(scored), self.artifact_name)
-        scored.sort()
-        return [index for _, index in scored[:num_demos]]
+        from difflib import get_close_matches
+
+        value = dict_get(instance, f"input_fields/{self.field}")
+        allowed = [index for index in range(len(self._pool)) if index not in excluded]
+        if num_demos > len(allowed):
+            raise _not_enough(num_demos, len(allowed), self.artifact_name)
+        closest = get_close_matches(value, [self._texts[index] for index in allowed], n=num_demos, cutoff=0)
+        candidates = [index for index in allowed if self._texts[index] in closest]
+        return new_random_generator({**instance["input_fields"]}).sample(candidates, num_demos)
 
 
 class DiverseLabelsSampler(Sampler):

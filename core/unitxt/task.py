@@ -4,10 +4,11 @@ As an operator it checks each instance against the declared field types, fills `
 into `{"input_fields": ..., "reference_fields": ..., "metrics": ..., "data_classification_policy": ...}`.
 """
 
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union, get_args, get_origin
 
 from .artifact import Artifact
-from .errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError
+from .errors import (ArtifactConfigurationError, ArtifactDefinitionError, Documentation, InstanceTypeError,
+                     MissingFieldError, UnitxtError)
 from .logging_utils import get_logger
 from .operator import InstanceOperator
 from .types.checking import describe_value_type, make_checker, to_type, type_to_string
@@ -49,7 +50,7 @@ class Task(InstanceOperator):
     inputs: FieldsSpec = None
     outputs: FieldsSpec = None
     prediction_type: Optional[Any] = None
-    metrics: List[Any] = []  # catalog names or metric objects (and lists mixing them), as in the original
+    metrics: Union[str, List[Any]] = []  # catalog names or metric objects (one name stands for a list of it)
     defaults: Optional[Dict[str, Any]] = None
     augmentable_inputs: List[str] = []
     default_template: Optional[Artifact] = None
@@ -58,12 +59,16 @@ class Task(InstanceOperator):
     def prepare(self) -> None:
         super().prepare()
         name = self.artifact_name
+        if isinstance(self.metrics, str):
+            self.metrics = [self.metrics]
         if self.inputs is not None or self.outputs is not None:
             get_logger().debug(f"{name}: 'inputs'/'outputs' are the legacy spelling of 'input_fields'/'reference_fields'.")
         if self.input_fields is not None and self.inputs is not None:
-            raise ArtifactDefinitionError("Set 'input_fields' or the legacy 'inputs', not both.", artifact=name)
+            raise ArtifactDefinitionError("Conflicting attributes: 'input_fields' cannot be set simultaneously with "
+                                          "'inputs'. Use only 'input_fields'", artifact=name, field="inputs")
         if self.reference_fields is not None and self.outputs is not None:
-            raise ArtifactDefinitionError("Set 'reference_fields' or the legacy 'outputs', not both.", artifact=name)
+            raise ArtifactDefinitionError("Conflicting attributes: 'reference_fields' cannot be set simultaneously "
+                                          "with 'output'. Use only 'reference_fields'", artifact=name, field="outputs")
         self._input_types = _normalise_fields(
             self.input_fields if self.input_fields is not None else self.inputs, name, "input_fields"
         )
@@ -88,8 +93,12 @@ class Task(InstanceOperator):
 
     def verify(self) -> None:
         super().verify()
+        for given, legacy in (("input_fields", "inputs"), ("reference_fields", "outputs")):
+            if getattr(self, given) is None and getattr(self, legacy) is None:
+                raise ArtifactDefinitionError(f"Missing attribute in task: '{given}' not set.",
+                                              artifact=self.artifact_name, field=given)
         check_names_or_artifacts(self.metrics, "metrics", self.artifact_name)
-        self._verify_defaults()
+        self.verify_defaults()
         unknown = [field for field in self.augmentable_inputs if field not in self._input_types]
         if unknown:
             raise ArtifactDefinitionError(
@@ -111,18 +120,50 @@ class Task(InstanceOperator):
                 artifact=self.artifact_name, field="reference_fields",
             )
 
-    def _verify_defaults(self) -> None:
-        """Each default names a declared field and has its type."""
+    def verify_defaults(self) -> None:
+        """Each default names a declared field and has its type (an AssertionError, as the original's asserts)."""
+        if self.defaults is not None and not isinstance(self.defaults, dict):
+            raise ArtifactDefinitionError(f"If specified, the 'defaults' must be a dictionary, however, "
+                                          f"{self.defaults!r} was provided instead, which is of type "
+                                          f"'{describe_value_type(self.defaults)}'.", artifact=self.artifact_name,
+                                          field="defaults")
         types = {**self._input_types, **self._reference_types}
+        named = self.__dict__.get("__id__")  # an inline task's messages are the original's, word for word
         for field, value in (self.defaults or {}).items():
             if field not in types:
-                raise ArtifactDefinitionError(
-                    f"defaults has '{field}', which is not an input or reference field (fields: "
-                    f"{', '.join(types)}).", artifact=self.artifact_name, field="defaults")
+                raise ArtifactConfigurationError(
+                    "If specified, all keys of the 'defaults' must refer to a chosen key in either 'input_fields' or "
+                    f"'reference_fields'. However, the name '{field}' was provided which does not match any of the "
+                    "keys.", artifact=named, field="defaults" if named else None)
             if not make_checker(types[field])(value):
-                raise ArtifactDefinitionError(
-                    f"The default of '{field}' should be of type {type_to_string(types[field])}, but got "
-                    f"{describe_value_type(value)}: {repr(value)[:80]}.", artifact=self.artifact_name, field="defaults")
+                raise ArtifactConfigurationError(
+                    f"The value of '{field}' from the 'defaults' must be of type '{type_to_string(types[field])}', "
+                    f"however, it is of type '{describe_value_type(value)}'.", artifact=named,
+                    field="defaults" if named else None)
+
+    @classmethod
+    def get_metrics_artifact_without_load(cls, metric_id: Any) -> List[Any]:
+        """The metric objects a catalog name (or metric) stands for: a MetricsList's items, else the metric."""
+        from .artifact import fetch_artifact
+
+        metric = fetch_artifact(metric_id)[0] if isinstance(metric_id, str) else metric_id
+        items = getattr(metric, "items", None)
+        return list(items) if isinstance(items, list) else [metric]
+
+    def check_metrics_type(self) -> None:
+        """Each metric's prediction type agrees with the task's (equal, either is Any, or the metric's is a Union
+        holding the task's); reads the metrics from the catalog by name."""
+        task_type = to_type(self.prediction_type) if self.prediction_type is not None else Any
+        for metric_name in self.metrics:
+            for item in self.get_metrics_artifact_without_load(metric_name):
+                declared = getattr(item, "prediction_type", Any)
+                metric_type = to_type(declared) if isinstance(declared, str) else declared
+                if task_type == metric_type or Any in (task_type, metric_type) or (
+                        get_origin(metric_type) is Union and task_type in get_args(metric_type)):
+                    continue
+                raise UnitxtError(f"The task's prediction type ({task_type}) and '{metric_name}' metric's "
+                                  f"prediction type ({metric_type}) are different.", artifact=self.__dict__.get("__id__"),
+                                  field="metrics", additional_info_id=Documentation.ADDING_TASK)
 
     @property
     def input_types(self) -> Dict[str, Any]:

@@ -110,7 +110,7 @@ def _open_qa(add):
             __description__="Short instruction, the question, then 'Answer:'.",
         ),
         "title": MultiReferenceTemplate(
-            instruction="Answer the following question briefly and accurately.",
+            instruction="Answer the question.",
             input_format="Question:\n{question}",
             target_prefix="Answer:\n",
             references_field="answers",

@@ -99,9 +99,10 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     ci_method: str = "BCa"  # scipy.stats.bootstrap's method: "BCa", "percentile" or "basic"
     # the original's CI procedure this metric follows (metrics/intervals.py): "instance", "global" or "map_reduce"
     ci_style = "global"
+    return_confidence_interval: bool = True  # the original's switch; off: no *_ci_* scores
 
     def set_confidence_interval_calculation(self, return_confidence_interval: bool) -> None:
-        self._no_intervals = not return_confidence_interval  # the original's switch; off: no *_ci_* scores
+        self.return_confidence_interval = return_confidence_interval
 
     def disable_confidence_interval_calculation(self) -> None:
         self.set_confidence_interval_calculation(False)
@@ -115,7 +116,7 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     def resolved_n_resamples(self) -> int:
         """Explicit n_resamples, else the original's default of the metric's family (settings.default_n_resamples
         caps it: 0 turns CIs off)."""
-        if getattr(self, "_no_intervals", False):
+        if not self.return_confidence_interval:
             return 0
         if self.n_resamples is not None:
             return int(self.n_resamples)

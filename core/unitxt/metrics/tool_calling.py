@@ -354,6 +354,10 @@ class ToolCallKeyValueExtraction(KeyValueExtraction):
     def _flatten(self, value: Any) -> Dict[str, Any]:
         return flatten_tool_call(_tool_call(value, self, "tool call"))
 
+    def flatten_dict(self, nested_dict: Dict[str, Any], parent_key: str = "", sep: str = ".") -> Dict[str, Any]:
+        """The original's name of the flattening: nested keys joined by `sep` (see flatten_tool_call)."""
+        return flatten_tool_call(nested_dict, parent_key, sep)
+
 
 # ---------------------------------------------------------------- multi-turn
 class GroupMean(Artifact):

@@ -108,6 +108,10 @@ class SerializeOpenAiFormatDialog(SerializeDialog):
     is_last_turn_user_only: bool = True
 
     def turns(self, value: Any) -> List[Dict[str, str]]:
+        return self.transform_dialog_to_standard_format(value)
+
+    def transform_dialog_to_standard_format(self, value: Any) -> List[Dict[str, str]]:
+        """[{"user", "system"}] turns of an OpenAI-style dialog (a ValueError when it is not one)."""
         if not isinstance(value, list) or not value:
             raise InstanceTypeError("The dialog must be a non-empty list of {role, content} turns.",
                                     artifact=self.artifact_name, field=self.field)

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..dict_utils import dict_get
 from ..errors import ArtifactConfigurationError, InstanceTypeError, UnitxtError, InstanceValueError
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
+from ..random_utils import new_random_generator
 from ..serializers import ImageSerializer, SingleTypeSerializer
 from ..types import definitions as data_types
 from ..module_aliases import moved_classes
@@ -28,13 +29,23 @@ def _check_table(value: Any, owner: Any) -> Tuple[List[Any], List[List[Any]]]:
     return list(value["header"]), [list(row) for row in value["rows"]]
 
 
-def shuffle_table_rows(table: Dict[str, Any], rng: random.Random) -> Dict[str, Any]:
+def _table_generator(table: Dict[str, Any], seed: Any) -> random.Random:
+    """The original's generator for shuffling a table: seeded by the table's content and `seed`, so a table is
+    shuffled the same way wherever it appears."""
+    return new_random_generator({"table": table, "seed": seed})
+
+
+def shuffle_table_rows(table: Dict[str, Any], seed: Any = 0) -> Dict[str, Any]:
+    """The table with its rows in the original's shuffled order for `seed` (a random.Random: drawn from it)."""
+    rng = seed if hasattr(seed, "shuffle") else _table_generator(table, seed)
     rows = [list(row) for row in table["rows"]]
     rng.shuffle(rows)
     return dict(table, rows=rows)
 
 
-def shuffle_table_columns(table: Dict[str, Any], rng: random.Random) -> Dict[str, Any]:
+def shuffle_table_columns(table: Dict[str, Any], seed: Any = 0) -> Dict[str, Any]:
+    """The table with its columns (names and cells) in the original's shuffled order for `seed`."""
+    rng = seed if hasattr(seed, "shuffle") else _table_generator(table, seed)
     order = list(range(len(table["header"])))
     rng.shuffle(order)
     return dict(table, header=[table["header"][i] for i in order],
@@ -95,11 +106,11 @@ class SerializeTable(SingleTypeSerializer):
 
     def _prepared(self, value: Any) -> Tuple[List[Any], List[List[Any]]]:
         header, rows = _check_table(value, self)
-        table = {"header": header, "rows": rows}
+        table = dict(value, header=header, rows=rows) if isinstance(value, dict) else {"header": header, "rows": rows}
         if self.shuffle_columns:
-            table = shuffle_table_columns(table, random.Random(self.seed))
+            table = shuffle_table_columns(table, self.seed)
         if self.shuffle_rows:
-            table = shuffle_table_rows(table, random.Random(self.seed))
+            table = shuffle_table_rows(table, self.seed)
         return table["header"], table["rows"]
 
     def serialize(self, value: Any, instance: Dict[str, Any]) -> str:

@@ -2,8 +2,8 @@
 
 The rows are the bytes `InstanceRenderer.render` gives one at a time (tests/test_batch_render.py checks every catalog
 card x template with 0 and 2 demos). The common case - a text format with a static system prompt, no media,
-augmentors or policy checks - runs as one loop per batch: the per-instance generator's draws and the RandomSampler
-are inlined, demos' text and task data come from per-template tables. Any other instance goes through `render`.
+augmentors or policy checks - runs as one loop per batch: the per-instance generator's draws (template, number of
+demos) are inlined, demos' text and task data come from per-template tables. Any other instance goes through `render`.
 """
 
 import gc
@@ -12,8 +12,6 @@ import itertools
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ..random_utils import InstanceRandom
-from ..samplers import RandomSampler
 from ..stream import GeneratorStream
 
 _EIGHT_WORDS = struct.Struct("<8Q")
@@ -70,7 +68,6 @@ class BatchPlan:
             and renderer.prompt.static_system_prompt is not None
             and not renderer.demos.has_media
         )
-        self.inline_sampler = type(renderer.demos.sampler) is RandomSampler
         # the plain SystemFormat's model_input_format applied directly to the five parts (its placeholders were
         # checked against them when it was compiled); on any error `render_prompt` runs to raise its own error
         from ..formats.base import SystemFormat
@@ -99,7 +96,6 @@ class BatchPlan:
 
     def render(self, instances: List[Dict[str, Any]]) -> Dict[str, List[Any]]:
         """The rows of `instances` as columns."""
-        from .demo_pool import NO_EXCLUSIONS as _NO_EXCLUSIONS
         from .row_json import ROW_KEYS
         from .row_json import encode_json as _encode_json
         from .row_json import fields_json as _fields_json
@@ -117,9 +113,6 @@ class BatchPlan:
         blake2b, unpack = hashlib.blake2b, _EIGHT_WORDS.unpack
         prefix, templates, counts = renderer.seed_prefix, renderer.templates, renderer.counts
         n_templates, n_counts = renderer.n_templates, len(counts)
-        first_word = (n_templates > 1) + (n_counts > 1)
-        pool_keys, pool_size = renderer.demos.keys, len(renderer.demos.items or ())
-        inline_sampler, sampler = self.inline_sampler, renderer.demos.sampler
         render_prompt, system_prompt = renderer.prompt.format.render_prompt, renderer.prompt.static_system_prompt
         prompt = self.prompt
         metadata_json, demo_tables = renderer._metadata_json, self.demo_tables
@@ -141,25 +134,7 @@ class BatchPlan:
                 continue
             indices = ()
             if num_demos:
-                excluded = pool_keys.get(fields_json, _NO_EXCLUSIONS)
-                if inline_sampler and first_word + num_demos <= 8 and num_demos <= pool_size - len(excluded):
-                    # RandomSampler through InstanceRandom.sample: partial Fisher-Yates over the allowed positions
-                    population = range(pool_size) if not excluded else [
-                        index for index in range(pool_size) if index not in excluded]
-                    size = len(population)
-                    swapped: Dict[int, int] = {}
-                    indices = []
-                    for i, word in enumerate(words[first_word:first_word + num_demos]):
-                        j = i + word % (size - i)
-                        indices.append(population[swapped.get(j, j)])
-                        swapped[j] = swapped.get(i, i)
-                else:  # the same draws, through the generator and the sampler itself
-                    rng = InstanceRandom(prefix + fields_json)
-                    if n_templates > 1:
-                        rng.randrange(n_templates)
-                    if n_counts > 1:
-                        rng.choice(counts)
-                    indices = sampler.sample_indices(instance, num_demos, rng, excluded)
+                indices = renderer.demos.sample(instance, num_demos, fields_json)
             demos_text = demos_data = ""
             if indices:
                 table = demo_tables.get(template_index) or self._demo_table(template_index)

@@ -95,11 +95,11 @@ class InstanceRenderer:
         key = (template_index, num_demos, tuple(policy))
         text = self._metadata_cache.get(key)
         if text is None:
-            text = encode_json({
+            text = encode_json({  # the original's key order
                 "data_classification_policy": list(policy),
-                "template": self.labels[template_index],
                 "num_demos": num_demos,
                 "demos_pool_size": self.demos.size,
+                "template": self.labels[template_index],
             })
             self._metadata_cache[key] = text
         return text
@@ -151,7 +151,7 @@ class InstanceRenderer:
             media = None
         indices = ()
         if num_demos:
-            indices = self.demos.sample(instance, num_demos, rng, fields_json)
+            indices = self.demos.sample(instance, num_demos, fields_json)
         demo_augmentor = augmentor if self.demo_augmentors and _augments_demos(augmentor) else None
         demo_media = demo_augmentor is None and self.demos.has_media and bool(indices) and self.demos.have_media(
             template_index, indices)

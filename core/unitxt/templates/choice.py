@@ -48,6 +48,12 @@ class MultipleChoiceTemplate(InputFormatTemplate):
     postprocessors: List[Any] = ["processors.to_string_stripped"]  # as the original system; catalog templates add first_character
     _synthesized = ("choices", "numerals")  # filled by the template in input_format, instruction and target_prefix
 
+    def _missing(self, name: str, fields: Dict[str, Any], kind: str, where: Optional[str] = None) -> MissingFieldError:
+        """As Template's, listing the input fields the format strings see: numerals, the task's, the choices."""
+        if kind == "input":
+            fields = {"numerals": None, **fields, self.choices_field: None}
+        return super()._missing(name, fields, kind, where)
+
     def prepare(self) -> None:
         super().prepare()
         choice_names = ["choice_numeral", "choice_text"]
@@ -59,12 +65,12 @@ class MultipleChoiceTemplate(InputFormatTemplate):
     def verify(self) -> None:
         super().verify()
         reorders = self.sort_choices_by_length or self.sort_choices_alphabetically or self.reverse_choices
-        clash = ("shuffle_choices can not be combined with sorting, reversing or place_correct_choice_position"
+        clash = ("You cannot combine shuffle_choices with sorting or reversing flags"
                  if self.shuffle_choices and (reorders or self.place_correct_choice_position is not None) else
-                 "sort_choices_by_length and sort_choices_alphabetically can not both be set"
+                 "You cannot combine both sort_choices_by_length and sort_choices_alphabetically simultaneously"
                  if self.sort_choices_by_length and self.sort_choices_alphabetically else
-                 "place_correct_choice_position can not be combined with sorting or reversing"
-                 if self.place_correct_choice_position is not None and reorders else None)
+                 "You cannot combine place_correct_choice_position with sorting or reversing flags"
+                 if self.place_correct_choice_position is not None and reorders else None)  # the original's words
         if clash:
             raise ArtifactDefinitionError(f"{type(self).__name__}: {clash}.", artifact=self.artifact_name,
                                           field="shuffle_choices" if self.shuffle_choices else "sort_choices_by_length")
@@ -218,7 +224,14 @@ class MultipleChoiceTemplate(InputFormatTemplate):
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         """As Template.process; when the choices are reordered, the instance's choices and answer index follow the
-        shown order (as the original records them)."""
+        shown order, and the answer each choice would have goes to the input fields as "options" (as the original
+        records them)."""
+        instance = self._process_choices(instance, stream_name)
+        if "options" in instance and isinstance(instance.get("input_fields"), dict):
+            instance["input_fields"]["options"] = instance.pop("options")
+        return instance
+
+    def _process_choices(self, instance: Dict[str, Any], stream_name: Optional[str]) -> Dict[str, Any]:
         reorders = (self.shuffle_choices or self.sort_choices_by_length or self.sort_choices_alphabetically
                     or self.reverse_choices or self.place_correct_choice_position is not None)
         inputs, references = instance.get("input_fields"), instance.get("reference_fields")

@@ -496,16 +496,19 @@ def verify_required_schema(required_schema_dict: Dict[str, Any], input_dict: Dic
     """Check that `input_dict` has every field of the schema with a value of its type: a missing field raises
     KeyError, a value of another type ValueError (both UnitxtError), each naming the field and the type."""
     for field_name, data_type in required_schema_dict.items():
-        if field_name not in input_dict:
-            raise MissingFieldError(
-                f"The {class_name} ('{id}') expected a field '{field_name}' which the input instance did not contain. "
-                f"The input instance fields are: {list(input_dict.keys())}.", field=field_name)
-        value = input_dict[field_name]
-        if not make_checker(data_type)(value):  # type strings welcome here (tasks keep their types as strings)
-            raise InstanceValueError(
-                f"Passed value {value!r} of field '{field_name}' is not of required type: "
-                f"({to_type_string(to_type(data_type))}) in {class_name} ('{id}'). {description or ''}".rstrip(),
-                field=field_name)
+        error: Optional[UnitxtError] = None
+        if field_name not in input_dict:  # the original's words (the field is on the error, not in its text)
+            error = MissingFieldError(
+                f"The {class_name} ('{id}') expected a field '{field_name}' which the input instance did not contain.\n"
+                f"The input instance fields are  : {list(input_dict.keys())}.\n{class_name} description: {description}")
+        elif not make_checker(data_type)(input_dict[field_name]):  # type strings welcome (tasks keep them so)
+            error = InstanceValueError(
+                f"Passed value {input_dict[field_name]} of field '{field_name}' is not of required type: "
+                f"({to_type_string(to_type(data_type))}) in {class_name} ('{id}').\n"
+                f"{class_name} description: {description}")
+        if error is not None:
+            error.field = field_name
+            raise error
 
 
 

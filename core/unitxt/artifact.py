@@ -218,8 +218,9 @@ class Artifact:
 
     @classmethod
     def positional_fields(cls) -> Tuple[str, ...]:
-        """The fields that can be given positionally, in order."""
-        return cls._positional_args
+        """The fields that can be given positionally, in order: a class's explicit `_positional_args`, else (as the
+        original) every field in declaration order but the NonPositionalField and InternalField ones."""
+        return cls._positional_args or positional_field_names(cls)
 
     def prepare(self) -> None:
         """Hook: derive internal state from fields after construction."""
@@ -501,8 +502,6 @@ class Dataclass(Artifact):
     and errors, but its subclasses are not catalog types (never registered under a `__type__`)."""
 
     _is_artifact_type: ClassVar[bool] = False
-
-    positional_fields = classmethod(positional_field_names)  # as in the original: all but NonPositionalField ones
 
 
 def is_dataclass(obj: Any) -> bool:

@@ -34,7 +34,7 @@ class Operator(Artifact):
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
-    data_classification_policy: Optional[List[str]] = None
+    data_classification_policy: Optional[List[str]] = NonPositionalField(default=None)
 
     def verify_field_types(self, names: Optional[List[str]] = None) -> None:
         policy = self.__dict__.get("data_classification_policy")
@@ -186,8 +186,8 @@ class StreamOperator(MultiStreamOperator):
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
-    apply_to_streams: Optional[List[str]] = None
-    dont_apply_to_streams: Optional[List[str]] = None
+    apply_to_streams: Optional[List[str]] = NonPositionalField(default=None)
+    dont_apply_to_streams: Optional[List[str]] = NonPositionalField(default=None)
     _process_kind = "stream"
 
     def __init_subclass__(cls, **kwargs):
@@ -315,7 +315,7 @@ class FieldOperator(FieldOperatorBase):
     not_exist_ok: bool = False  # a missing source field is processed as `get_default`
     not_exist_do_nothing: bool = False  # a missing source field is skipped (nothing is written)
     get_default: Any = None  # the value read for a missing source field when not_exist_ok
-    set_every_value: bool = False  # a `*` target path gets the i-th item of the (list) result in its i-th element
+    set_every_value: bool = NonPositionalField(default=False)  # a `*` target path gets the i-th item of the (list) result in its i-th element
 
     def prepare(self) -> None:
         super().prepare()

@@ -25,7 +25,7 @@ from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field,
                                        declaration_of, fields, fields_names, positional_field_names)
 from .logging_utils import get_logger
 from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
-from .settings_utils import get_artifacts_data_classification  # noqa: F401 - the original's artifact API
+from .settings_utils import get_artifacts_data_classification, settings  # noqa: F401 - the original's artifact API
 from .types.checking import describe_value_type, make_checker, type_to_string
 
 _ARTIFACT_TYPES: Dict[str, type] = {}
@@ -213,8 +213,9 @@ class Artifact:
         if deprecated:
             get_logger().warning(f"{type(self).__name__} is deprecated: {deprecated}")
             warnings.warn(deprecated, DeprecationWarning, stacklevel=2)
-        self.prepare()
-        self.verify()
+        if not settings.skip_artifacts_prepare_and_verify:  # the original's switch for fast catalog building
+            self.prepare()
+            self.verify()
 
     @classmethod
     def positional_fields(cls) -> Tuple[str, ...]:
@@ -286,7 +287,7 @@ class Artifact:
         """Serialise to plain JSON-compatible data; fields equal to their defaults are omitted."""
         result: Dict[str, Any] = {"__type__": self._type_name}
         for key in SPECIAL_KEYS:
-            if self.__dict__.get(key) is not None:
+            if key in self.__dict__:  # given (even as None, as the original's links write a null message)
                 result[key] = copy.deepcopy(self.__dict__[key])
         for name, spec in self.get_fields().items():
             value = self.__dict__[name]
@@ -405,9 +406,11 @@ def _field_checker(owner: type, spec: FieldSpec) -> Callable[[Any], bool]:
 
 
 def to_serializable(value: Any) -> Any:
-    """Recursively convert artifacts and types into JSON-compatible data."""
+    """Recursively convert artifacts and types into JSON-compatible data; an artifact fetched from a catalog is
+    written as the catalog name it was fetched by (as the original does), any other one in full."""
     if isinstance(value, Artifact):
-        return value.to_dict()
+        fetched_as = value.__dict__.get("__id__")
+        return fetched_as if isinstance(fetched_as, str) else value.to_dict()
     if isinstance(value, (list, tuple)):
         return [to_serializable(item) for item in value]
     if isinstance(value, dict):

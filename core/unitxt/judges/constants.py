@@ -264,10 +264,66 @@ PROVIDER_CATALOG_FOLDER: Dict[str, str] = {
 }
 
 
+# the original's enum member names of its predefined criteria -> the criteria names (DirectCriteriaCatalogEnum /
+# PairwiseCriteriaCatalogEnum: `DirectCriteriaCatalogEnum.TOXICITY.value` is the "toxicity" CriteriaWithOptions)
+_DIRECT_MEMBERS = {
+    "TEMPERATURE": "temperature_in_celsius_and_fahrenheit", "CONCISENESS": "conciseness",
+    "ANSWER_RELEVANCE": "answer_relevance", "HARMFULNESS": "harmfulness", "INSENSITIVITY": "insensitivity",
+    "COHERENCE": "coherence", "IRRELEVANT_INFORMATION": "irrelevant_information", "CONVERSATIONAL": "conversational",
+    "TRUTHFULNESS": "truthfulness", "MANIPULATIVE": "manipulative_email", "QUALITY": "question_answer_quality",
+    "CONSISTENCY": "consistency", "PROFESSIONAL_TONE": "professional_tone", "FLUENCY": "fluency",
+    "EFFECTIVENESS": "email_effectiveness", "GRAMMAR_AND_PUNCTUATION": "grammar_and_punctuation",
+    "EMPATHY": "empathy", "OBJECTIVITY": "objectivity", "ENGAGEMENT": "engagement", "RELEVANCE": "relevance",
+    "STRUCTURE": "email_structure", "EXAMPLES_AND_DETAILS": "examples_and_details", "NATURALNESS": "naturalness",
+    "INFORMATION_FROM_REFERENCE": "information_from_reference",
+    "INFORMATION_OUTSIDE_REFERENCE": "information_outside_reference",
+    "SUMMARIZATION_PREFERENCE": "summarization_preference",
+    "SUMMARIZATION_INFORMATIVENESS": "summarization_informativeness",
+    "SUMMARIZATION_RELEVANCE": "summarization_relevance", "SUMMARIZATION_FLUENCY": "summarization_fluency",
+    "SUMMARIZATION_COHERENCE": "summarization_coherence",
+    **{f"STEP_BY_STEP_REASONING_{flaw.upper()}": f"step_by_step_reasoning_{flaw}" for flaw in (
+        "overall_quality", "coherency", "missing_steps", "contradiction", "bad_grammar", "non_factual",
+        "hallucination", "redundancy", "repetition", "commonsense", "arithmetic")},
+    "STEP_BY_STEP_NON_COHERENT": "step_by_step_reasoning_non_coherent",
+    "STEP_BY_STEP_BAD_FINAL_ANSWER": "step_by_step_reasoning_bad_final_answer",
+    "REFERENCE_DOCUMENT_FAITHFULNESS": "reference_document_faithfulness",
+    **{f"{harm.upper()}_USER_MESSAGE": f"user_message_{harm}" for harm in (
+        "general_harm", "social_bias", "jailbreak", "violence", "profanity", "unethical_behavior")},
+    **{f"{harm.upper()}_ASSISTANT_MESSAGE": f"assistant_message_{harm}" for harm in (
+        "general_harm", "social_bias", "violence", "profanity", "unethical_behavior", "compliance", "groundedness",
+        "answer_relevance")},
+    "CONTEXT_RELEVANCE_CONTEXT": "context_context_relevance",
+    "CORRECTNESS_BASED_ON_GROUND_TRUTH": "correctness_based_on_ground_truth", "TOXICITY": "toxicity",
+    "LOGICAL_VALIDITY_OF_REASONING": "logical_validity_of_reasoning", "TRANSLATION_QUALITY": "translation_quality",
+}
+_PAIRWISE_MEMBERS = {
+    "TEMPERATURE": "temperature_in_celsius_and_fahrenheit", "FUNNY_JOKE": "funny_joke",
+    "FACTUALLY_CONSISTENT": "factually_consistent", "INCLUSIVITY": "inclusivity",
+    "REFERENCE_DOCUMENT_FAITHFULNESS": "reference_document_faithfulness",
+    "SUMMARIZATION_PREFERENCE": "summarization_preference", "EMAIL_INCLUSIVITY": "email_inclusivity",
+}
+_CRITERIA_ENUMS: Dict[str, Any] = {}
+
+
+def _criteria_enum(name: str) -> Any:
+    """The original's criteria enum `name`, built once on first use (its values are our criteria artifacts)."""
+    if name not in _CRITERIA_ENUMS:
+        import enum
+
+        members, criteria = ((_DIRECT_MEMBERS, direct_criteria()) if name == "DirectCriteriaCatalogEnum"
+                             else (_PAIRWISE_MEMBERS, pairwise_criteria()))
+        _CRITERIA_ENUMS[name] = enum.Enum(name, [(member, criteria[key]) for member, key in members.items()],
+                                          module=__name__)
+    return _CRITERIA_ENUMS[name]
+
+
 def __getattr__(name: str) -> Any:
-    """The original's module-level criteria lists, built on first use: DIRECT_CRITERIA / PAIRWISE_CRITERIA."""
+    """The original's module-level criteria, built on first use: DIRECT_CRITERIA / PAIRWISE_CRITERIA lists and the
+    DirectCriteriaCatalogEnum / PairwiseCriteriaCatalogEnum enums."""
     if name == "DIRECT_CRITERIA":
         return list(direct_criteria().values())
     if name == "PAIRWISE_CRITERIA":
         return list(pairwise_criteria().values())
+    if name in ("DirectCriteriaCatalogEnum", "PairwiseCriteriaCatalogEnum"):
+        return _criteria_enum(name)
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")

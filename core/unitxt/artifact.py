@@ -213,9 +213,13 @@ class Artifact:
         if deprecated:
             get_logger().warning(f"{type(self).__name__} is deprecated: {deprecated}")
             warnings.warn(deprecated, DeprecationWarning, stacklevel=2)
-        if not settings.skip_artifacts_prepare_and_verify:  # the original's switch for fast catalog building
-            self.prepare()
-            self.verify()
+        given_values = {name: kwargs[name] for name in kwargs}
+        self.prepare()
+        if not settings.skip_artifacts_prepare_and_verify:  # the original's switch for fast catalog building: artifacts
+            self.verify()  # are built unchecked (prepare still runs: it derives what using the artifact needs)
+        # what construction left in each field: while a field still holds it, to_dict writes what was given (as the
+        # original's saved JSON: the arguments as given, nothing prepare/verify derived)
+        self.__dict__["_constructed"] = ({name: self.__dict__[name] for name in fields}, given_values)
 
     @classmethod
     def positional_fields(cls) -> Tuple[str, ...]:
@@ -284,13 +288,19 @@ class Artifact:
 
     # ------------------------------------------------------------------ serialisation
     def to_dict(self) -> Dict[str, Any]:
-        """Serialise to plain JSON-compatible data; fields equal to their defaults are omitted."""
+        """Serialise to plain JSON-compatible data: the fields as given at construction (not what `prepare` derived
+        from them), and fields set since then when they differ from their defaults."""
         result: Dict[str, Any] = {"__type__": self._type_name}
         for key in SPECIAL_KEYS:
             if key in self.__dict__:  # given (even as None, as the original's links write a null message)
                 result[key] = copy.deepcopy(self.__dict__[key])
+        constructed, given_values = self.__dict__.get("_constructed", ({}, {}))
         for name, spec in self.get_fields().items():
             value = self.__dict__[name]
+            if name in constructed and constructed[name] is value:
+                if name in given_values:
+                    result[name] = to_serializable(given_values[name])
+                continue
             if name not in self._given_fields and not spec.required and _plain_equal(value, spec.default()):
                 continue
             result[name] = to_serializable(value)

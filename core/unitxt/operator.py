@@ -490,6 +490,8 @@ def _run_fused(operators: List[InstanceOperator], stream: Stream, stream_name: s
         ) from error
 
 
+InstanceFieldOperator = FieldOperator  # the original's name of the field operators' base (field / to_field / ...)
+
 __all__ = [
     "Operator",
     "MultiStreamOperator",
@@ -498,6 +500,7 @@ __all__ = [
     "PagedStreamOperator",
     "InstanceOperator",
     "FieldOperator",
+    "InstanceFieldOperator",
     "SequentialOperator",
     "OperatorError",
     "dict_get",

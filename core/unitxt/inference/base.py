@@ -107,6 +107,13 @@ def engine_input(row: Dict[str, Any], index: int = 0) -> EngineInput:
                          f"({{'role', 'content'}}), got {type(source).__name__}.", field="source")
 
 
+def get_model_and_label_id(model_name: str, label: str) -> str:
+    """An engine id as the original writes it: the model's last path segment in lower case with '-' as '_' and '.'
+    as ',', then '_' and the engine's label."""
+    last_segment = model_name.rsplit("/", 1)[-1]
+    return "{}_{}".format(last_segment.lower().replace("-", "_").replace(".", ","), label)
+
+
 class InferenceEngine(PackageRequirementsMixin, Operator):
     """Base of all engines: `infer(dataset)` / `engine(dataset)` give one prediction per row.
 
@@ -126,6 +133,7 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
                          "data_classification_policy", "device", "device_map", "default_headers",
                          "concurrency_limit")
     _inference_type = "engine"
+    _engine_label: Optional[str] = None  # the original's `label` of the engine class, the suffix of its engine id
 
     def prepare(self) -> None:
         super().prepare()
@@ -151,9 +159,11 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         return type(self)._infer_log_probs is not InferenceEngine._infer_log_probs
 
     def get_engine_id(self) -> str:
-        """A short readable id of the engine and model (used in cache keys and metadata)."""
-        model = getattr(self, "model_name", None) or getattr(self, "model", None) or ""
-        return f"{self._inference_type}:{model}"
+        """The original's id of the engine and model, e.g. 'mixtral_8x7b_instruct_v01_wml' (catalog names of engines
+        and judges are built from it)."""
+        model = (getattr(self, "model_name", None) or getattr(self, "model", None)
+                 or getattr(self, "deployment_id", None) or getattr(self, "model_type", None) or "")
+        return get_model_and_label_id(model, self._engine_label or self._inference_type)
 
     def model_label(self) -> Optional[str]:
         return getattr(self, "model_name", None) or getattr(self, "model", None)

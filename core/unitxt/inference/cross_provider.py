@@ -25,7 +25,7 @@ _LLAMA = {
                                 "llama3.1:405b", "meta.llama3-1-405b-instruct-v1:0",
                                 "meta/meta-llama-3.1-405b-instruct"),
     "llama-3-3-70b-instruct": ("meta-llama/llama-3-3-70b-instruct", "meta-llama/Llama-3.3-70B-Instruct",
-                               "llama3.3:70b", "meta.llama3-3-70b-instruct-v1:0", None),
+                               "llama3.3", "meta.llama3-3-70b-instruct-v1:0", None),
     "llama-3-8b-instruct": ("meta-llama/llama-3-8b-instruct", "meta-llama/Meta-Llama-3-8B-Instruct", "llama3:8b",
                             "meta.llama3-8b-instruct-v1:0", "meta/meta-llama-3-8b-instruct"),
     "llama-3-70b-instruct": ("meta-llama/llama-3-70b-instruct", "meta-llama/Meta-Llama-3-70B-Instruct", "llama3:70b",
@@ -241,4 +241,9 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         return self.engine().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
     def get_engine_id(self) -> str:
-        return f"{self.model}:{self.current_provider()}"
+        """The original's id: the provider's name for the model (the model itself when the provider's table lacks
+        it) and the provider, e.g. 'mistral_large_watsonx'."""
+        from .base import get_model_and_label_id
+
+        provider = self.current_provider()
+        return get_model_and_label_id(PROVIDER_MODEL_MAP[provider].get(self.model, self.model), provider)

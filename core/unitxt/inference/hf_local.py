@@ -106,6 +106,7 @@ class HFAutoModelInferenceEngine(HFEngineBase):
     """Batched `generate` with an AutoModel (causal or seq2seq), device auto-selected; exposes log-probs."""
 
     _inference_type = "hf-automodel"
+    _engine_label = "hf_auto_model"
 
     def _generate(self, inputs: List[EngineInput], log_probs: bool) -> List[TextGenerationInferenceOutput]:
         torch, _ = _torch_and_transformers()
@@ -168,6 +169,7 @@ class HFPipelineBasedInferenceEngine(HFEngineBase):
     task: Optional[str] = None
     batch_size: int = 1
     _inference_type = "hf-pipeline"
+    _engine_label = "hf_pipeline"
 
     def pipeline(self) -> Any:
         """The pipeline, or False when this transformers has no pipeline for the task (transformers 5 dropped
@@ -214,6 +216,7 @@ class HFOptionSelectingInferenceEngine(OptionSelectingByLogProbsInferenceEngine,
     """Picks, per row, the task option with the highest log-likelihood under a local causal LM."""
 
     _inference_type = "hf-option-selection"
+    _engine_label = "hf_option_selection"
 
     def options_log_probs(self, pairs: List[Tuple[str, str]]) -> List[float]:
         torch, _ = _torch_and_transformers()
@@ -244,6 +247,7 @@ class HFLlavaInferenceEngine(HFEngineBase):
     """A LLaVA-style image-text model (AutoProcessor + AutoModelForImageTextToText) on rows with images."""
 
     _inference_type = "hf-llava"
+    _engine_label = "hf_lava"
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         torch, transformers = _torch_and_transformers()

@@ -3,6 +3,7 @@ UNITXT_INFERENCE_ENGINE, else a default)."""
 
 from typing import Any, Dict, List, Optional, Union
 
+from ..errors import UnitxtError
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
 
 
@@ -23,6 +24,7 @@ class MockInferenceEngine(InferenceEngine):
     echo: bool = False
     use_cache: bool = False
     _inference_type = "mock"
+    _engine_label = "mock"
 
     def _output(self, item: EngineInput, prediction: Any) -> TextGenerationInferenceOutput:
         text = item.as_text()
@@ -69,7 +71,11 @@ class GenericInferenceEngine(InferenceEngine):
         return self.resolve().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
     def get_engine_id(self) -> str:
-        return self.resolve().get_engine_id()
+        """'generic_' and the id of the engine it stands for ('generic_inference_engine' while none is set)."""
+        try:
+            return f"generic_{self.resolve().get_engine_id()}"
+        except UnitxtError:
+            return "generic_inference_engine"
 
 
 def load_engine(engine: Union[InferenceEngine, str, Dict[str, Any]]) -> InferenceEngine:

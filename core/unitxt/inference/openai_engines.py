@@ -57,6 +57,7 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     _default_base_url: Optional[str] = "https://api.openai.com/v1"
     _requires_api_key = True
     _inference_type = "openai"
+    _engine_label = "openai"
 
     def request_model_name(self) -> str:
         return self.model_name
@@ -246,6 +247,7 @@ class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
     _env_prefix = "AZURE_OPENAI"
     _default_base_url = None
     _inference_type = "azure"
+    _engine_label = "azure_openai"
 
     def api_root(self) -> str:
         root = super().api_root().rstrip("/")
@@ -268,6 +270,7 @@ class VLLMRemoteInferenceEngine(OpenAiInferenceEngine):
     _default_base_url = None
     _requires_api_key = False
     _inference_type = "vllm-remote"
+    _engine_label = "vllm-remote"
 
 
 class TogetherAiInferenceEngine(OpenAiInferenceEngine):
@@ -276,6 +279,7 @@ class TogetherAiInferenceEngine(OpenAiInferenceEngine):
     _env_prefix = "TOGETHER"
     _default_base_url = "https://api.together.xyz/v1"
     _inference_type = "together"
+    _engine_label = "together"
 
 
 def _local_data() -> List[str]:
@@ -299,6 +303,7 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
     _default_base_url = "http://localhost:11434/v1"
     _requires_api_key = False
     _inference_type = "ollama"
+    _engine_label = "ollama"
 
     def request_model_name(self) -> str:
         return self.model_name or self.model
@@ -340,6 +345,7 @@ class RITSInferenceEngine(OpenAiInferenceEngine):
     _env_prefix = "RITS"
     _default_base_url = None
     _inference_type = "rits"
+    _engine_label = "rits"
     rits_host: str = "https://inference-3scale-apicast-production.apps.rits.fmaas.res.ibm.com"
 
     def api_root(self) -> str:
@@ -360,6 +366,7 @@ class LiteLLMInferenceEngine(OpenAiInferenceEngine):
     _default_base_url = None
     _requires_api_key = False
     _inference_type = "litellm"
+    _engine_label = "litellm"
 
     def request_model_name(self) -> str:
         return self.model or self.model_name

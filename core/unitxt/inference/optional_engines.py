@@ -24,6 +24,7 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
     data_classification_policy: Optional[List[str]] = Field(default_factory=enterprise_data)
     _requirements_list = {"ibm_watsonx_ai": "pip install ibm-watsonx-ai"}
     _inference_type = "watsonx"
+    _engine_label = "wml"
 
 
     def wml_credentials(self) -> Dict[str, str]:
@@ -118,6 +119,7 @@ class VLLMInferenceEngine(InferenceEngine, GenerationParamsMixin):
     engine_args: Optional[Dict[str, Any]] = None
     _requirements_list = {"vllm": "pip install vllm"}
     _inference_type = "vllm"
+    _engine_label = "vllm"
     _positional_args = ("model",)
 
     def _llm(self) -> Any:
@@ -157,6 +159,7 @@ class LMMSEvalInferenceEngine(InferenceEngine, GenerationParamsMixin):
     batch_size: int = 1
     _requirements_list = {"lmms_eval": "pip install lmms-eval"}
     _inference_type = "lmms-eval"
+    _engine_label = "lmms-eval"
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         from lmms_eval.api.instance import Instance

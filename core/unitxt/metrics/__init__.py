@@ -23,6 +23,8 @@ _EXPORTS: Dict[str, str] = {
     "MetricPipeline": ".pipeline",
     "HuggingfaceMetric": ".huggingface",
     "MetricsEnsemble": ".ensemble",
+    "RISK_TYPE_TO_CLASS": ".model_based",
+    "RiskType": ".model_based",
 }
 
 

@@ -5,8 +5,9 @@ Each declares its optional packages and fails with an install hint before loadin
 first use and stay loaded in the metric object.
 """
 
+import enum
 import math
-from typing import Any, Dict, List, Optional
+from typing import Any, ClassVar, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import BulkInstanceMetric, InstanceMetric
@@ -155,6 +156,16 @@ class Reward(BulkInstanceMetric):
         return [{self.main_score: float(output["score"])} for output in self._pipe(inputs)]
 
 
+class RiskType(str, enum.Enum):
+    """The kinds of Granite Guardian risk checks (the catalog folder of each: metrics.granite_guardian.<value>)."""
+
+    RAG = "rag_risk"
+    USER_MESSAGE = "user_risk"
+    ASSISTANT_MESSAGE = "assistant_risk"
+    AGENTIC = "agentic_risk"
+    CUSTOM_RISK = "custom_risk"
+
+
 class GraniteGuardianBase(InstanceMetric):
     """A Granite Guardian risk check: the probability that the judged message carries `risk_name`, read from the
     guardian model's Yes/No log-probs through an inference engine (default: CrossProviderInferenceEngine on
@@ -171,6 +182,13 @@ class GraniteGuardianBase(InstanceMetric):
     tools_field: str = "tools"
     main_score: str = "granite_guardian"
     _judged = "assistant"
+    # the risks the guardian model knows, per kind of check (the original's table)
+    available_risks: ClassVar[Dict[RiskType, List[str]]] = {
+        RiskType.USER_MESSAGE: ["harm", "social_bias", "jailbreak", "violence", "profanity", "unethical_behavior"],
+        RiskType.ASSISTANT_MESSAGE: ["harm", "social_bias", "violence", "profanity", "unethical_behavior"],
+        RiskType.RAG: ["context_relevance", "groundedness", "answer_relevance"],
+        RiskType.AGENTIC: ["function_call"],
+    }
 
     def prepare(self) -> None:
         super().prepare()
@@ -221,6 +239,13 @@ class GraniteGuardianRagRisk(GraniteGuardianBase):
 
 class GraniteGuardianAgenticRisk(GraniteGuardianBase):
     """Agentic risks (function-call hallucination)."""
+
+
+# the metric class of each kind of risk check
+RISK_TYPE_TO_CLASS: Dict[RiskType, type] = {
+    RiskType.USER_MESSAGE: GraniteGuardianUserRisk, RiskType.ASSISTANT_MESSAGE: GraniteGuardianAssistantRisk,
+    RiskType.RAG: GraniteGuardianRagRisk, RiskType.AGENTIC: GraniteGuardianAgenticRisk,
+}
 
 
 class FaithfulnessHHEM(BulkInstanceMetric):

@@ -164,3 +164,13 @@ def test_sql_logic_accuracy_runs_the_prediction_with_the_gold_select_list():
     other_logic = metric.compute(["SELECT id FROM people WHERE age > 30"],
                                  "SELECT name FROM people WHERE age < 30", {"db": db})
     assert same_logic["execution_accuracy"] == 1.0 and other_logic["execution_accuracy"] == 0.0
+
+
+def test_extract_with_regex_gives_the_first_findall_match_as_the_original():
+    from unitxt.processors import ExtractWithRegex
+
+    parser = ExtractWithRegex(regex=r"\[\[(.*?)\]\]", field="x")
+    assert parser.process_value("so my final answer is [[Yes]] and [[No]]") == "Yes"
+    assert parser.process_value("no brackets") == ""
+    assert ExtractWithRegex(regex=r"a(b)(c)", field="x").process_value("abc") == ("b", "c")
+    assert ExtractWithRegex(regex="(.*)", group=1, field="x").process_value("whole") == "whole"

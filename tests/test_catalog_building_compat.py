@@ -174,3 +174,18 @@ def test_extract_with_regex_gives_the_first_findall_match_as_the_original():
     assert parser.process_value("no brackets") == ""
     assert ExtractWithRegex(regex=r"a(b)(c)", field="x").process_value("abc") == ("b", "c")
     assert ExtractWithRegex(regex="(.*)", group=1, field="x").process_value("whole") == "whole"
+
+
+def test_evaluators_metadata_builds_the_original_judge_names():
+    from unitxt.llm_as_judge_constants import (EVALUATORS_METADATA, EvaluatorNameEnum, EvaluatorTypeEnum,
+                                               ModelProviderEnum)
+    from unitxt.llm_as_judge_utils import get_evaluator_metadata
+
+    metadata = get_evaluator_metadata(EvaluatorNameEnum.LLAMA3_3_70B)
+    assert metadata.name.name == "LLAMA3_3_70B" and metadata.name == "LLAMA3_3_70B"
+    assert metadata.name.value.lower().replace("-", "_").replace(".", "_") == "llama3_3_70b"
+    assert ModelProviderEnum.AZURE in metadata.providers and ModelProviderEnum.AZURE.value == "azure"
+    assert EvaluatorTypeEnum.PAIRWISE.value == "pairwise"
+    assert sum(len(entry.providers) for entry in EVALUATORS_METADATA) == 59
+    with pytest.raises(ValueError, match="does not exist"):
+        get_evaluator_metadata("NO_SUCH_JUDGE")

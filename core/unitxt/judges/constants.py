@@ -189,45 +189,105 @@ def pairwise_criteria() -> Dict[str, Criteria]:
     return {criteria.name: criteria for criteria in items}
 
 
-class EvaluatorNameEnum:
-    """Display names of judge models (the `evaluator_name` of catalog judges)."""
+class NamedConstant(str):
+    """A string constant that also answers `.name` and `.value` as the original's enum members do (the string is the
+    member's name here, so our tables keyed by it keep working)."""
 
-    GPT4o = "GPT4o"
+    value: str
+
+    def __new__(cls, name: str, value: Optional[str] = None) -> "NamedConstant":
+        constant = super().__new__(cls, name)
+        constant.value = name if value is None else value
+        return constant
+
+    @property
+    def name(self) -> str:
+        return str.__str__(self)
+
+
+class EvaluatorNameEnum:
+    """Judge models (the `evaluator_name` of catalog judges); `.value` is the original's display name."""
+
+    GPT4o = NamedConstant("GPT4o", "GPT-4o")
     GPT4 = GPT4o  # an earlier name here; the original's member is GPT4o
-    GPT4_1 = "GPT4_1"
-    GPT4_1_MINI = "GPT4_1_MINI"
-    O1_MINI = "O1_MINI"
-    LLAMA3_1_8B = "LLAMA3_1_8B"
-    LLAMA3_1_70B = "LLAMA3_1_70B"
-    LLAMA3_1_405B = "LLAMA3_1_405B"
-    LLAMA3_3_70B = "LLAMA3_3_70B"
-    MIXTRAL8_7b = "MIXTRAL8_7b"
-    MIXTRAL_LARGE = "MIXTRAL_LARGE"
-    GRANITE3_8B = "GRANITE3_8B"
-    GRANITE3_1_8B = "GRANITE3_1_8B"
-    GRANITE3_2_8B = "GRANITE3_2_8B"
-    GRANITE3_3_8B = "GRANITE3_3_8B"
-    GPT4_1_NANO = "GPT4_1_NANO"
-    O1_PREVIEW = "O1_PREVIEW"
-    LLAMA3_4_MAVERICK = "LLAMA3_4_MAVERICK"
-    LLAMA3_4_SCOUT = "LLAMA3_4_SCOUT"
-    DEEPSEEK_V3 = "DEEPSEEK_V3"
-    GEMINI_2_5_FLASH = "GEMINI_2_5_FLASH"
-    GEMMA_2_5_PRO = "GEMMA_2_5_PRO"  # the original's name for its Gemini 2.5 Pro judge (model id "gemma-2-5-pro")
+    GPT4_1 = NamedConstant("GPT4_1", "GPT-4.1")
+    GPT4_1_MINI = NamedConstant("GPT4_1_MINI", "GPT-4.1-mini")
+    O1_MINI = NamedConstant("O1_MINI", "o1-Mini")
+    LLAMA3_1_8B = NamedConstant("LLAMA3_1_8B", "Llama3.1-8b")
+    LLAMA3_1_70B = NamedConstant("LLAMA3_1_70B", "Llama3.1-70b")
+    LLAMA3_1_405B = NamedConstant("LLAMA3_1_405B", "Llama3.1-405b")
+    LLAMA3_3_70B = NamedConstant("LLAMA3_3_70B", "Llama3.3-70b")
+    MIXTRAL8_7b = NamedConstant("MIXTRAL8_7b", "Mixtral8-7b")
+    MIXTRAL_LARGE = NamedConstant("MIXTRAL_LARGE", "Mixtral Large")
+    GRANITE3_8B = NamedConstant("GRANITE3_8B", "Granite3.0-8b")
+    GRANITE3_1_8B = NamedConstant("GRANITE3_1_8B", "Granite3.1-8b")
+    GRANITE3_2_8B = NamedConstant("GRANITE3_2_8B", "Granite3.2-8b")
+    GRANITE3_3_8B = NamedConstant("GRANITE3_3_8B", "Granite3.3-8b")
+    GPT4_1_NANO = NamedConstant("GPT4_1_NANO", "GPT-4.1-nano")
+    O1_PREVIEW = NamedConstant("O1_PREVIEW", "o1-Preview")
+    LLAMA3_4_MAVERICK = NamedConstant("LLAMA3_4_MAVERICK", "Llama4-Maverick")
+    LLAMA3_4_SCOUT = NamedConstant("LLAMA3_4_SCOUT", "Llama4-Scout")
+    DEEPSEEK_V3 = NamedConstant("DEEPSEEK_V3", "DeepSeek V3")
+    GEMINI_2_5_FLASH = NamedConstant("GEMINI_2_5_FLASH", "Gemini 2.5 Flash")
+    # the original's name for its Gemini 2.5 Pro judge (model id "gemma-2-5-pro"; display name as the original's)
+    GEMMA_2_5_PRO = NamedConstant("GEMMA_2_5_PRO", "Gemmini 2.5 Pro")
 
 
 class ModelProviderEnum:
-    """Providers of CrossProviderInferenceEngine that serve judge models, with their catalog folder names."""
+    """Providers of CrossProviderInferenceEngine that serve judge models (`.value`: the provider's id)."""
 
-    WATSONX = "watsonx"
-    RITS = "rits"
-    OPENAI = "open-ai"
-    AZURE_OPENAI = "azure"
-    OLLAMA = "ollama"
-    TOGETHER_AI = "together-ai"
-    AWS = "aws"
-    VERTEX_AI = "vertex-ai"
-    REPLICATE = "replicate"
+    WATSONX = NamedConstant("watsonx")
+    RITS = NamedConstant("rits")
+    OPENAI = NamedConstant("open-ai")
+    AZURE_OPENAI = NamedConstant("azure")
+    AZURE = AZURE_OPENAI  # the original's member name
+    OLLAMA = NamedConstant("ollama")
+    TOGETHER_AI = NamedConstant("together-ai")
+    AWS = NamedConstant("aws")
+    VERTEX_AI = NamedConstant("vertex-ai")
+    REPLICATE = NamedConstant("replicate")
+
+
+class EvaluatorTypeEnum:
+    """The two kinds of criteria judges (`.value`: the catalog folder, metrics.llm_as_judge.<value>)."""
+
+    DIRECT = NamedConstant("DIRECT", "direct")
+    PAIRWISE = NamedConstant("PAIRWISE", "pairwise")
+
+
+class EvaluatorMetadata:
+    """A judge model and the providers that serve it as a catalog judge."""
+
+    def __init__(self, name: str, providers: List[str]):
+        self.name = name
+        self.providers = providers
+
+
+_E, _P = EvaluatorNameEnum, ModelProviderEnum
+# the judges the original's catalog builds (judge model, providers), in its order
+EVALUATORS_METADATA: List[EvaluatorMetadata] = [EvaluatorMetadata(name, providers) for name, providers in [
+    (_E.MIXTRAL8_7b, [_P.RITS, _P.WATSONX]), (_E.MIXTRAL_LARGE, [_P.RITS, _P.WATSONX, _P.AWS]),
+    (_E.GRANITE3_8B, [_P.WATSONX, _P.RITS]), (_E.GRANITE3_1_8B, [_P.RITS]),
+    (_E.GRANITE3_2_8B, [_P.WATSONX, _P.RITS]), (_E.GRANITE3_3_8B, [_P.WATSONX, _P.RITS, _P.OLLAMA]),
+    (_E.GPT4o, [_P.OPENAI, _P.AZURE]), (_E.O1_MINI, [_P.OPENAI, _P.AZURE]), (_E.O1_PREVIEW, [_P.OPENAI, _P.AZURE]),
+    (_E.GPT4_1, [_P.OPENAI, _P.AZURE, _P.REPLICATE]), (_E.GPT4_1_NANO, [_P.OPENAI, _P.AZURE]),
+    (_E.GPT4_1_MINI, [_P.OPENAI, _P.AZURE]), (_E.LLAMA3_1_70B, [_P.WATSONX, _P.TOGETHER_AI, _P.OLLAMA]),
+    (_E.LLAMA3_1_8B, [_P.WATSONX, _P.TOGETHER_AI, _P.RITS, _P.OLLAMA]),
+    (_E.LLAMA3_1_405B, [_P.WATSONX, _P.TOGETHER_AI, _P.RITS, _P.AWS, _P.OLLAMA]),
+    (_E.LLAMA3_3_70B, [_P.WATSONX, _P.TOGETHER_AI, _P.RITS, _P.AWS, _P.OLLAMA, _P.AZURE]),
+    (_E.LLAMA3_4_SCOUT, [_P.AZURE, _P.TOGETHER_AI, _P.AWS, _P.REPLICATE, _P.RITS]),
+    (_E.LLAMA3_4_MAVERICK, [_P.AZURE, _P.TOGETHER_AI, _P.AWS, _P.REPLICATE, _P.RITS]),
+    (_E.DEEPSEEK_V3, [_P.RITS, _P.TOGETHER_AI, _P.AWS]), (_E.GEMMA_2_5_PRO, [_P.VERTEX_AI]),
+    (_E.GEMINI_2_5_FLASH, [_P.VERTEX_AI]),
+]]
+
+
+def get_evaluator_metadata(name: str) -> EvaluatorMetadata:
+    """The EVALUATORS_METADATA entry of the judge model `name` (a ValueError when there is none)."""
+    found = [metadata for metadata in EVALUATORS_METADATA if metadata.name == name]
+    if len(found) != 1:
+        raise ValueError(f"An evaluator with id {name} {'does not exist' if not found else 'matched several models'}.")
+    return found[0]
 
 
 # evaluator name -> the provider-neutral model id of CrossProviderInferenceEngine

@@ -29,13 +29,13 @@ def redirect_catalog_writes(scratch: str, written: list) -> None:
         written.append(name)
         return add(artifact, name, catalog_path=scratch, **{**kwargs, "overwrite": True})
 
-    def add_link_to_catalog(linked_to, name, *args, **kwargs):
+    def add_link_to_catalog(artifact_linked_to, name, *args, **kwargs):
         if args:
             kwargs["deprecate"] = args[0]
         kwargs.pop("catalog", None)
         kwargs.pop("catalog_path", None)
         written.append(name)
-        return link(linked_to, name, catalog_path=scratch, **{**kwargs, "overwrite": True})
+        return link(artifact_linked_to, name, catalog_path=scratch, **{**kwargs, "overwrite": True})
 
     catalog_module.add_to_catalog = unitxt.add_to_catalog = add_to_catalog
     catalog_module.add_link_to_catalog = unitxt.add_link_to_catalog = add_link_to_catalog

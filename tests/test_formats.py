@@ -39,8 +39,8 @@ def test_reference_example():
 def test_reference_defaults():
     system_format = SystemFormat()
     assert system_format.demos_field == "demos"
-    assert system_format.demo_format == "{source}\n{target_prefix}{target}\n\n"
-    assert system_format.model_input_format == "{system_prompt}{instruction}{demos}{source}\n{target_prefix}"
+    assert system_format.demo_format == "{source}\\N{target_prefix}{target}\n\n"
+    assert system_format.model_input_format == "{system_prompt}\\N{instruction}\\N{demos}{source}\\N{target_prefix}"
     assert system_format.format_args == {}
     assert system_format.to_dict() == {"__type__": "system_format"}
 
@@ -261,7 +261,9 @@ def test_doc_production_two_shots():
         ),
     ]
     instance = dict(relation("It works perfectly", "It works!", "?"), demos=demos)
-    result = run([template, SystemFormat()], instance)
+    # the spec's layout keeps the instruction's own blank line: a format that joins the parts as they are
+    spec_layout = SystemFormat(model_input_format="{system_prompt}{instruction}{demos}{source}\n{target_prefix}")
+    result = run([template, spec_layout], instance)
     assert result["source"] == (
         "Given a premise and a hypothesis, classify the entailment of the hypothesis as either 'entailment' or "
         "'not entailment'.\n\n"
@@ -384,7 +386,7 @@ def test_missing_source_and_bad_demos():
 
 def test_format_in_a_stream():
     stream = SystemFormat()(MultiStream({"test": ListStream([{"source": "a", "instruction": "I: "}])}))["test"]
-    assert list(stream) == [{"source": "I: a\n"}]
+    assert list(stream) == [{"source": "I: \na\n"}]  # the original's default: a newline after a non-empty part
 
 
 # ---------------------------------------------------------------- ChatAPIFormat behaviour

@@ -29,7 +29,7 @@ from .general.dataclass_fields import (Undefined, abstract_fields, asdict, class
 from .general.dataclass_fields import _asdict_inner as dataclass_value
 from .logging_utils import get_logger
 from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
-from .settings_utils import get_artifacts_data_classification  # noqa: F401 - the original's artifact API
+from .settings_utils import get_artifacts_data_classification, settings  # noqa: F401 - the original's artifact API
 from .types.checking import describe_value_type, make_checker, type_to_string
 
 _ARTIFACT_TYPES: Dict[str, type] = {}
@@ -198,13 +198,19 @@ class Artifact:
         if deprecated:
             get_logger().warning(f"{type(self).__name__} is deprecated: {deprecated}")
             warnings.warn(deprecated, DeprecationWarning, stacklevel=2)
+        given_values = {name: kwargs[name] for name in kwargs}
         self.prepare()
-        self.verify()
+        if not settings.skip_artifacts_prepare_and_verify:  # the original's switch for fast catalog building: artifacts
+            self.verify()  # are built unchecked (prepare still runs: it derives what using the artifact needs)
+        # what construction left in each field: while a field still holds it, to_dict writes what was given (as the
+        # original's saved JSON: the arguments as given, nothing prepare/verify derived)
+        self.__dict__["_constructed"] = ({name: self.__dict__[name] for name in fields}, given_values)
 
     @classmethod
     def positional_fields(cls) -> Tuple[str, ...]:
-        """The fields that can be given positionally, in order."""
-        return cls._positional_args
+        """The fields that can be given positionally, in order: a class's explicit `_positional_args`, else (as the
+        original) every field in declaration order but the NonPositionalField and InternalField ones."""
+        return cls._positional_args or positional_field_names(cls)
 
     def prepare(self) -> None:
         """Hook: derive internal state from fields after construction."""
@@ -267,13 +273,19 @@ class Artifact:
 
     # ------------------------------------------------------------------ serialisation
     def to_dict(self) -> Dict[str, Any]:
-        """Serialise to plain JSON-compatible data; fields equal to their defaults are omitted."""
+        """Serialise to plain JSON-compatible data: the fields as given at construction (not what `prepare` derived
+        from them), and fields set since then when they differ from their defaults."""
         result: Dict[str, Any] = {"__type__": self._type_name}
         for key in SPECIAL_KEYS:
-            if self.__dict__.get(key) is not None:
+            if key in self.__dict__:  # given (even as None, as the original's links write a null message)
                 result[key] = copy.deepcopy(self.__dict__[key])
+        constructed, given_values = self.__dict__.get("_constructed", ({}, {}))
         for name, spec in self.get_fields().items():
             value = self.__dict__[name]
+            if name in constructed and constructed[name] is value:
+                if name in given_values:
+                    result[name] = to_serializable(given_values[name])
+                continue
             if name not in self._given_fields and not spec.required and _plain_equal(value, spec.default()):
                 continue
             result[name] = to_serializable(value)
@@ -412,9 +424,11 @@ def _field_checker(owner: type, spec: FieldSpec) -> Callable[[Any], bool]:
 
 
 def to_serializable(value: Any) -> Any:
-    """Recursively convert artifacts and types into JSON-compatible data."""
+    """Recursively convert artifacts and types into JSON-compatible data; an artifact fetched from a catalog is
+    written as the catalog name it was fetched by (as the original does), any other one in full."""
     if isinstance(value, Artifact):
-        return value.to_dict()
+        fetched_as = value.__dict__.get("__id__")
+        return fetched_as if isinstance(fetched_as, str) else value.to_dict()
     if isinstance(value, (list, tuple)):
         return [to_serializable(item) for item in value]
     if isinstance(value, dict):
@@ -509,8 +523,6 @@ class Dataclass(Artifact):
     and errors, but its subclasses are not catalog types (never registered under a `__type__`)."""
 
     _is_artifact_type: ClassVar[bool] = False
-
-    positional_fields = classmethod(positional_field_names)  # as in the original: all but NonPositionalField ones
 
     def to_dict(self, classes: Optional[List[Any]] = None, keep_empty: bool = True) -> Dict[str, Any]:
         """{field: value} (no `__type__`): every field, or those annotated by `classes`; without None values unless

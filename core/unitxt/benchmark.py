@@ -18,7 +18,7 @@ import itertools
 import math
 from typing import Any, Dict, Iterator, List, Optional, Union
 
-from .artifact import Artifact
+from .artifact import Artifact, NonPositionalField
 from .errors import RecipeError
 from .formats.base import Format
 from .formats.system_prompts import SystemPrompt
@@ -48,11 +48,11 @@ class Benchmark(SourceOperator):
     """A named collection of recipes and benchmarks (see the module docstring)."""
 
     subsets: Dict[str, Union[DatasetRecipe, "Benchmark"]]
-    format: Optional[Format] = None
-    num_demos: Optional[Union[int, List[int]]] = None
+    format: Optional[Format] = NonPositionalField(default=None)
+    num_demos: Optional[Union[int, List[int]]] = NonPositionalField(default=None)
     demos_pool_size: Optional[int] = None
-    system_prompt: Optional[SystemPrompt] = None
-    loader_limit: Optional[int] = None
+    system_prompt: Optional[SystemPrompt] = NonPositionalField(default=None)
+    loader_limit: Optional[int] = NonPositionalField(default=None)
     augmentor: Optional[Union[Artifact, List[Artifact]]] = None
     serializer: Optional[Union[Artifact, List[Artifact]]] = None
     seed: Optional[int] = None

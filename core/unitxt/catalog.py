@@ -87,7 +87,7 @@ def add_link_to_catalog(
     if deprecate:
         message = (f"Artifact '{name}' is deprecated. Artifact '{artifact_linked_to}' will be instantiated instead. "
                    f"In future uses, please reference artifact '{artifact_linked_to}' directly.")
-    link = ArtifactLink(to=artifact_linked_to, **({"__deprecated_msg__": message} if message else {}))
+    link = ArtifactLink(to=artifact_linked_to, __deprecated_msg__=message)  # written even when None, as the original
     if catalog is not None and catalog_path is None:
         catalog_path = catalog.location
     return add_to_catalog(link, name, catalog_path=catalog_path, overwrite=overwrite, verbose=verbose)

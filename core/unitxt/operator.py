@@ -35,7 +35,7 @@ class Operator(Artifact):
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
-    data_classification_policy: Optional[List[str]] = None
+    data_classification_policy: Optional[List[str]] = NonPositionalField(default=None)
 
     def verify_field_types(self, names: Optional[List[str]] = None) -> None:
         policy = self.__dict__.get("data_classification_policy")
@@ -188,8 +188,8 @@ class StreamOperator(MultiStreamOperator):
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
-    apply_to_streams: Optional[List[str]] = None
-    dont_apply_to_streams: Optional[List[str]] = None
+    apply_to_streams: Optional[List[str]] = NonPositionalField(default=None)
+    dont_apply_to_streams: Optional[List[str]] = NonPositionalField(default=None)
     _process_kind = "stream"
 
     def __init_subclass__(cls, **kwargs):
@@ -317,7 +317,7 @@ class FieldOperator(FieldOperatorBase):
     not_exist_ok: bool = False  # a missing source field is processed as `get_default`
     not_exist_do_nothing: bool = False  # a missing source field is skipped (nothing is written)
     get_default: Any = None  # the value read for a missing source field when not_exist_ok
-    set_every_value: bool = False  # a `*` target path gets the i-th item of the (list) result in its i-th element
+    set_every_value: bool = NonPositionalField(default=False)  # a `*` target path gets the i-th item of the (list) result in its i-th element
 
     def prepare(self) -> None:
         super().prepare()
@@ -524,6 +524,8 @@ def _run_fused(operators: List[InstanceOperator], stream: Stream, stream_name: s
         ) from error
 
 
+InstanceFieldOperator = FieldOperator  # the original's name of the field operators' base (field / to_field / ...)
+
 __all__ = [
     "Operator",
     "MultiStreamOperator",
@@ -532,6 +534,7 @@ __all__ = [
     "PagedStreamOperator",
     "InstanceOperator",
     "FieldOperator",
+    "InstanceFieldOperator",
     "SequentialOperator",
     "OperatorError",
     "dict_get",

@@ -198,10 +198,12 @@ class RegexParser(FieldOperator):
 
 
 class ExtractWithRegex(FieldOperator):
-    """The `group` of the first match of `regex`; `fallback` (default: the whole text) when nothing matches."""
+    """What `regex` extracts, as the original: the first of its matches as `re.findall` gives them (the one group's
+    text when the regex has one group, the whole match when it has none), '' when nothing matches. With `group`, that
+    group of the first match instead, and the whole text when nothing matches; `fallback` replaces either default."""
 
     regex: str
-    group: int = 0
+    group: Optional[int] = None
     fallback: Optional[str] = None
 
     def prepare(self) -> None:
@@ -210,6 +212,11 @@ class ExtractWithRegex(FieldOperator):
 
     def process_value(self, value: Any) -> Any:
         text = str(value)
+        if self.group is None:
+            matches = self._pattern.findall(text)
+            if matches:
+                return matches[0]
+            return "" if self.fallback is None else self.fallback
         match = self._pattern.search(text)
         if match is None:
             return text if self.fallback is None else self.fallback

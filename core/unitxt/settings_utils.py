@@ -38,6 +38,12 @@ _DEFAULTS: Dict[str, Any] = {
     # the key that signs and checks the metrics service's bearer tokens (None: the service takes any token)
     "metrics_master_key_token": None,
     "metrics_service_max_request_bytes": 50_000_000,
+    # the original's switches for its catalog-building scripts (UNITXT_<NAME>): test_card / test_metric return at
+    # once, only local catalogs are read, and artifacts are built without their prepare/verify steps
+    "test_card_disable": False,
+    "test_metric_disable": False,
+    "use_only_local_catalogs": False,
+    "skip_artifacts_prepare_and_verify": False,
 }
 
 

@@ -79,8 +79,9 @@ class SystemFormat(Format):
     the format is constructed.
     """
 
-    demo_format: str = "{source}\n{target_prefix}{target}\n\n"
-    model_input_format: str = "{system_prompt}{instruction}{demos}{source}\n{target_prefix}"
+    # the original's defaults: `\N` puts one newline after a part only when that part is not empty
+    demo_format: str = "{source}\\N{target_prefix}{target}\n\n"
+    model_input_format: str = "{system_prompt}\\N{instruction}\\N{demos}{source}\\N{target_prefix}"
     format_args: Dict[str, str] = {}
 
     def prepare(self) -> None:

@@ -121,9 +121,10 @@ def check_no_abstract_fields(cls: type, declared: Dict[str, Any]) -> None:
 
 
 def positional_field_names(cls: type) -> Tuple[str, ...]:
-    """The fields that can be given positionally, in declaration order: all but the NonPositionalField ones."""
+    """The fields that can be given positionally, in declaration order (base classes first), as the original's
+    dataclasses: all but the NonPositionalField and InternalField ones."""
     return tuple(name for name, spec in cls.get_fields().items()
-                 if not isinstance(spec.declaration, NonPositionalField))
+                 if not isinstance(spec.declaration, (NonPositionalField, InternalField)))
 
 
 def fields(cls_or_instance: Any) -> List[Any]:

@@ -107,6 +107,13 @@ def engine_input(row: Dict[str, Any], index: int = 0) -> EngineInput:
                          f"({{'role', 'content'}}), got {type(source).__name__}.", field="source")
 
 
+def get_model_and_label_id(model_name: str, label: str) -> str:
+    """An engine id as the original writes it: the model's last path segment in lower case with '-' as '_' and '.'
+    as ',', then '_' and the engine's label."""
+    last_segment = model_name.rsplit("/", 1)[-1]
+    return "{}_{}".format(last_segment.lower().replace("-", "_").replace(".", ","), label)
+
+
 class InferenceEngine(PackageRequirementsMixin, Operator):
     """Base of all engines: `infer(dataset)` / `engine(dataset)` give one prediction per row.
 
@@ -153,9 +160,11 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
     label = None  # the original's engine label (e.g. "openai"): the suffix of its engine id
 
     def get_engine_id(self) -> str:
-        """The original's engine id, `<model id>_<label>` (e.g. "gpt_4o_openai"; judges name scores with it)."""
-        model = getattr(self, "model_name", None) or getattr(self, "model", None) or ""
-        return model_and_label_id(str(model), self.label or self._inference_type)
+        """The original's engine id, `<model id>_<label>` (e.g. "gpt_4o_openai"; judges and catalog names of engines
+        are built from it)."""
+        model = (getattr(self, "model_name", None) or getattr(self, "model", None)
+                 or getattr(self, "deployment_id", None) or getattr(self, "model_type", None) or "")
+        return get_model_and_label_id(str(model), self.label or self._inference_type)
 
     def model_label(self) -> Optional[str]:
         return getattr(self, "model_name", None) or getattr(self, "model", None)
@@ -303,12 +312,6 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         if callback is not None:
             callback(position, output)
 
-
-def model_and_label_id(model_name: str, label: str) -> str:
-    """The original's id of a model served by an engine: the model's last path part, "-" as "_", "." as ",", lower
-    case, then "_<label>"."""
-    model_id = model_name.split("/")[-1].replace("-", "_").replace(".", ",").lower()
-    return f"{model_id}_{label}"
 
 
 def mock_logprobs_default_value_factory() -> List[Dict[str, Any]]:

@@ -25,7 +25,7 @@ _LLAMA = {
                                 "llama3.1:405b", "meta.llama3-1-405b-instruct-v1:0",
                                 "meta/meta-llama-3.1-405b-instruct"),
     "llama-3-3-70b-instruct": ("meta-llama/llama-3-3-70b-instruct", "meta-llama/Llama-3.3-70B-Instruct",
-                               "llama3.3:70b", "meta.llama3-3-70b-instruct-v1:0", None),
+                               "llama3.3", "meta.llama3-3-70b-instruct-v1:0", None),
     "llama-3-8b-instruct": ("meta-llama/llama-3-8b-instruct", "meta-llama/Meta-Llama-3-8B-Instruct", "llama3:8b",
                             "meta.llama3-8b-instruct-v1:0", "meta/meta-llama-3-8b-instruct"),
     "llama-3-70b-instruct": ("meta-llama/llama-3-70b-instruct", "meta-llama/Meta-Llama-3-70B-Instruct", "llama3:70b",
@@ -254,7 +254,7 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
 
     def get_engine_id(self) -> str:
         """As the original: the provider's model id with the provider as label (e.g. "llama_3_3_70b_instruct_watsonx")."""
-        from .base import model_and_label_id
+        from .base import get_model_and_label_id
 
         provider = self.current_provider()
-        return model_and_label_id(self.provider_model_name(provider), provider)
+        return get_model_and_label_id(self.provider_model_name(provider), provider)

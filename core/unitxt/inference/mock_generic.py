@@ -3,6 +3,7 @@ UNITXT_INFERENCE_ENGINE, else a default)."""
 
 from typing import Any, Dict, List, Optional, Union
 
+from ..errors import UnitxtError
 from .base import (EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput,
                    mock_logprobs_default_value_factory, mock_mode)
 
@@ -74,7 +75,14 @@ class GenericInferenceEngine(InferenceEngine):
         return self.resolve().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
     def get_engine_id(self) -> str:
-        return f"generic_{self.resolve().get_engine_id()}" if not mock_mode() else "generic_inference_engine"
+        """'generic_' and the id of the engine it stands for ('generic_inference_engine' in mock mode or while none
+        is set)."""
+        if mock_mode():
+            return "generic_inference_engine"
+        try:
+            return f"generic_{self.resolve().get_engine_id()}"
+        except UnitxtError:
+            return "generic_inference_engine"
 
 
 def load_engine(engine: Union[InferenceEngine, str, Dict[str, Any]]) -> InferenceEngine:

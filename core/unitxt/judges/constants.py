@@ -189,45 +189,105 @@ def pairwise_criteria() -> Dict[str, Criteria]:
     return {criteria.name: criteria for criteria in items}
 
 
-class EvaluatorNameEnum:
-    """Display names of judge models (the `evaluator_name` of catalog judges)."""
+class NamedConstant(str):
+    """A string constant that also answers `.name` and `.value` as the original's enum members do (the string is the
+    member's name here, so our tables keyed by it keep working)."""
 
-    GPT4o = "GPT4o"
+    value: str
+
+    def __new__(cls, name: str, value: Optional[str] = None) -> "NamedConstant":
+        constant = super().__new__(cls, name)
+        constant.value = name if value is None else value
+        return constant
+
+    @property
+    def name(self) -> str:
+        return str.__str__(self)
+
+
+class EvaluatorNameEnum:
+    """Judge models (the `evaluator_name` of catalog judges); `.value` is the original's display name."""
+
+    GPT4o = NamedConstant("GPT4o", "GPT-4o")
     GPT4 = GPT4o  # an earlier name here; the original's member is GPT4o
-    GPT4_1 = "GPT4_1"
-    GPT4_1_MINI = "GPT4_1_MINI"
-    O1_MINI = "O1_MINI"
-    LLAMA3_1_8B = "LLAMA3_1_8B"
-    LLAMA3_1_70B = "LLAMA3_1_70B"
-    LLAMA3_1_405B = "LLAMA3_1_405B"
-    LLAMA3_3_70B = "LLAMA3_3_70B"
-    MIXTRAL8_7b = "MIXTRAL8_7b"
-    MIXTRAL_LARGE = "MIXTRAL_LARGE"
-    GRANITE3_8B = "GRANITE3_8B"
-    GRANITE3_1_8B = "GRANITE3_1_8B"
-    GRANITE3_2_8B = "GRANITE3_2_8B"
-    GRANITE3_3_8B = "GRANITE3_3_8B"
-    GPT4_1_NANO = "GPT4_1_NANO"
-    O1_PREVIEW = "O1_PREVIEW"
-    LLAMA3_4_MAVERICK = "LLAMA3_4_MAVERICK"
-    LLAMA3_4_SCOUT = "LLAMA3_4_SCOUT"
-    DEEPSEEK_V3 = "DEEPSEEK_V3"
-    GEMINI_2_5_FLASH = "GEMINI_2_5_FLASH"
-    GEMMA_2_5_PRO = "GEMMA_2_5_PRO"  # the original's name for its Gemini 2.5 Pro judge (model id "gemma-2-5-pro")
+    GPT4_1 = NamedConstant("GPT4_1", "GPT-4.1")
+    GPT4_1_MINI = NamedConstant("GPT4_1_MINI", "GPT-4.1-mini")
+    O1_MINI = NamedConstant("O1_MINI", "o1-Mini")
+    LLAMA3_1_8B = NamedConstant("LLAMA3_1_8B", "Llama3.1-8b")
+    LLAMA3_1_70B = NamedConstant("LLAMA3_1_70B", "Llama3.1-70b")
+    LLAMA3_1_405B = NamedConstant("LLAMA3_1_405B", "Llama3.1-405b")
+    LLAMA3_3_70B = NamedConstant("LLAMA3_3_70B", "Llama3.3-70b")
+    MIXTRAL8_7b = NamedConstant("MIXTRAL8_7b", "Mixtral8-7b")
+    MIXTRAL_LARGE = NamedConstant("MIXTRAL_LARGE", "Mixtral Large")
+    GRANITE3_8B = NamedConstant("GRANITE3_8B", "Granite3.0-8b")
+    GRANITE3_1_8B = NamedConstant("GRANITE3_1_8B", "Granite3.1-8b")
+    GRANITE3_2_8B = NamedConstant("GRANITE3_2_8B", "Granite3.2-8b")
+    GRANITE3_3_8B = NamedConstant("GRANITE3_3_8B", "Granite3.3-8b")
+    GPT4_1_NANO = NamedConstant("GPT4_1_NANO", "GPT-4.1-nano")
+    O1_PREVIEW = NamedConstant("O1_PREVIEW", "o1-Preview")
+    LLAMA3_4_MAVERICK = NamedConstant("LLAMA3_4_MAVERICK", "Llama4-Maverick")
+    LLAMA3_4_SCOUT = NamedConstant("LLAMA3_4_SCOUT", "Llama4-Scout")
+    DEEPSEEK_V3 = NamedConstant("DEEPSEEK_V3", "DeepSeek V3")
+    GEMINI_2_5_FLASH = NamedConstant("GEMINI_2_5_FLASH", "Gemini 2.5 Flash")
+    # the original's name for its Gemini 2.5 Pro judge (model id "gemma-2-5-pro"; display name as the original's)
+    GEMMA_2_5_PRO = NamedConstant("GEMMA_2_5_PRO", "Gemmini 2.5 Pro")
 
 
 class ModelProviderEnum:
-    """Providers of CrossProviderInferenceEngine that serve judge models, with their catalog folder names."""
+    """Providers of CrossProviderInferenceEngine that serve judge models (`.value`: the provider's id)."""
 
-    WATSONX = "watsonx"
-    RITS = "rits"
-    OPENAI = "open-ai"
-    AZURE_OPENAI = "azure"
-    OLLAMA = "ollama"
-    TOGETHER_AI = "together-ai"
-    AWS = "aws"
-    VERTEX_AI = "vertex-ai"
-    REPLICATE = "replicate"
+    WATSONX = NamedConstant("watsonx")
+    RITS = NamedConstant("rits")
+    OPENAI = NamedConstant("open-ai")
+    AZURE_OPENAI = NamedConstant("azure")
+    AZURE = AZURE_OPENAI  # the original's member name
+    OLLAMA = NamedConstant("ollama")
+    TOGETHER_AI = NamedConstant("together-ai")
+    AWS = NamedConstant("aws")
+    VERTEX_AI = NamedConstant("vertex-ai")
+    REPLICATE = NamedConstant("replicate")
+
+
+class EvaluatorTypeEnum:
+    """The two kinds of criteria judges (`.value`: the catalog folder, metrics.llm_as_judge.<value>)."""
+
+    DIRECT = NamedConstant("DIRECT", "direct")
+    PAIRWISE = NamedConstant("PAIRWISE", "pairwise")
+
+
+class EvaluatorMetadata:
+    """A judge model and the providers that serve it as a catalog judge."""
+
+    def __init__(self, name: str, providers: List[str]):
+        self.name = name
+        self.providers = providers
+
+
+_E, _P = EvaluatorNameEnum, ModelProviderEnum
+# the judges the original's catalog builds (judge model, providers), in its order
+EVALUATORS_METADATA: List[EvaluatorMetadata] = [EvaluatorMetadata(name, providers) for name, providers in [
+    (_E.MIXTRAL8_7b, [_P.RITS, _P.WATSONX]), (_E.MIXTRAL_LARGE, [_P.RITS, _P.WATSONX, _P.AWS]),
+    (_E.GRANITE3_8B, [_P.WATSONX, _P.RITS]), (_E.GRANITE3_1_8B, [_P.RITS]),
+    (_E.GRANITE3_2_8B, [_P.WATSONX, _P.RITS]), (_E.GRANITE3_3_8B, [_P.WATSONX, _P.RITS, _P.OLLAMA]),
+    (_E.GPT4o, [_P.OPENAI, _P.AZURE]), (_E.O1_MINI, [_P.OPENAI, _P.AZURE]), (_E.O1_PREVIEW, [_P.OPENAI, _P.AZURE]),
+    (_E.GPT4_1, [_P.OPENAI, _P.AZURE, _P.REPLICATE]), (_E.GPT4_1_NANO, [_P.OPENAI, _P.AZURE]),
+    (_E.GPT4_1_MINI, [_P.OPENAI, _P.AZURE]), (_E.LLAMA3_1_70B, [_P.WATSONX, _P.TOGETHER_AI, _P.OLLAMA]),
+    (_E.LLAMA3_1_8B, [_P.WATSONX, _P.TOGETHER_AI, _P.RITS, _P.OLLAMA]),
+    (_E.LLAMA3_1_405B, [_P.WATSONX, _P.TOGETHER_AI, _P.RITS, _P.AWS, _P.OLLAMA]),
+    (_E.LLAMA3_3_70B, [_P.WATSONX, _P.TOGETHER_AI, _P.RITS, _P.AWS, _P.OLLAMA, _P.AZURE]),
+    (_E.LLAMA3_4_SCOUT, [_P.AZURE, _P.TOGETHER_AI, _P.AWS, _P.REPLICATE, _P.RITS]),
+    (_E.LLAMA3_4_MAVERICK, [_P.AZURE, _P.TOGETHER_AI, _P.AWS, _P.REPLICATE, _P.RITS]),
+    (_E.DEEPSEEK_V3, [_P.RITS, _P.TOGETHER_AI, _P.AWS]), (_E.GEMMA_2_5_PRO, [_P.VERTEX_AI]),
+    (_E.GEMINI_2_5_FLASH, [_P.VERTEX_AI]),
+]]
+
+
+def get_evaluator_metadata(name: str) -> EvaluatorMetadata:
+    """The EVALUATORS_METADATA entry of the judge model `name` (a ValueError when there is none)."""
+    found = [metadata for metadata in EVALUATORS_METADATA if metadata.name == name]
+    if len(found) != 1:
+        raise ValueError(f"An evaluator with id {name} {'does not exist' if not found else 'matched several models'}.")
+    return found[0]
 
 
 # evaluator name -> the provider-neutral model id of CrossProviderInferenceEngine
@@ -264,10 +324,66 @@ PROVIDER_CATALOG_FOLDER: Dict[str, str] = {
 }
 
 
+# the original's enum member names of its predefined criteria -> the criteria names (DirectCriteriaCatalogEnum /
+# PairwiseCriteriaCatalogEnum: `DirectCriteriaCatalogEnum.TOXICITY.value` is the "toxicity" CriteriaWithOptions)
+_DIRECT_MEMBERS = {
+    "TEMPERATURE": "temperature_in_celsius_and_fahrenheit", "CONCISENESS": "conciseness",
+    "ANSWER_RELEVANCE": "answer_relevance", "HARMFULNESS": "harmfulness", "INSENSITIVITY": "insensitivity",
+    "COHERENCE": "coherence", "IRRELEVANT_INFORMATION": "irrelevant_information", "CONVERSATIONAL": "conversational",
+    "TRUTHFULNESS": "truthfulness", "MANIPULATIVE": "manipulative_email", "QUALITY": "question_answer_quality",
+    "CONSISTENCY": "consistency", "PROFESSIONAL_TONE": "professional_tone", "FLUENCY": "fluency",
+    "EFFECTIVENESS": "email_effectiveness", "GRAMMAR_AND_PUNCTUATION": "grammar_and_punctuation",
+    "EMPATHY": "empathy", "OBJECTIVITY": "objectivity", "ENGAGEMENT": "engagement", "RELEVANCE": "relevance",
+    "STRUCTURE": "email_structure", "EXAMPLES_AND_DETAILS": "examples_and_details", "NATURALNESS": "naturalness",
+    "INFORMATION_FROM_REFERENCE": "information_from_reference",
+    "INFORMATION_OUTSIDE_REFERENCE": "information_outside_reference",
+    "SUMMARIZATION_PREFERENCE": "summarization_preference",
+    "SUMMARIZATION_INFORMATIVENESS": "summarization_informativeness",
+    "SUMMARIZATION_RELEVANCE": "summarization_relevance", "SUMMARIZATION_FLUENCY": "summarization_fluency",
+    "SUMMARIZATION_COHERENCE": "summarization_coherence",
+    **{f"STEP_BY_STEP_REASONING_{flaw.upper()}": f"step_by_step_reasoning_{flaw}" for flaw in (
+        "overall_quality", "coherency", "missing_steps", "contradiction", "bad_grammar", "non_factual",
+        "hallucination", "redundancy", "repetition", "commonsense", "arithmetic")},
+    "STEP_BY_STEP_NON_COHERENT": "step_by_step_reasoning_non_coherent",
+    "STEP_BY_STEP_BAD_FINAL_ANSWER": "step_by_step_reasoning_bad_final_answer",
+    "REFERENCE_DOCUMENT_FAITHFULNESS": "reference_document_faithfulness",
+    **{f"{harm.upper()}_USER_MESSAGE": f"user_message_{harm}" for harm in (
+        "general_harm", "social_bias", "jailbreak", "violence", "profanity", "unethical_behavior")},
+    **{f"{harm.upper()}_ASSISTANT_MESSAGE": f"assistant_message_{harm}" for harm in (
+        "general_harm", "social_bias", "violence", "profanity", "unethical_behavior", "compliance", "groundedness",
+        "answer_relevance")},
+    "CONTEXT_RELEVANCE_CONTEXT": "context_context_relevance",
+    "CORRECTNESS_BASED_ON_GROUND_TRUTH": "correctness_based_on_ground_truth", "TOXICITY": "toxicity",
+    "LOGICAL_VALIDITY_OF_REASONING": "logical_validity_of_reasoning", "TRANSLATION_QUALITY": "translation_quality",
+}
+_PAIRWISE_MEMBERS = {
+    "TEMPERATURE": "temperature_in_celsius_and_fahrenheit", "FUNNY_JOKE": "funny_joke",
+    "FACTUALLY_CONSISTENT": "factually_consistent", "INCLUSIVITY": "inclusivity",
+    "REFERENCE_DOCUMENT_FAITHFULNESS": "reference_document_faithfulness",
+    "SUMMARIZATION_PREFERENCE": "summarization_preference", "EMAIL_INCLUSIVITY": "email_inclusivity",
+}
+_CRITERIA_ENUMS: Dict[str, Any] = {}
+
+
+def _criteria_enum(name: str) -> Any:
+    """The original's criteria enum `name`, built once on first use (its values are our criteria artifacts)."""
+    if name not in _CRITERIA_ENUMS:
+        import enum
+
+        members, criteria = ((_DIRECT_MEMBERS, direct_criteria()) if name == "DirectCriteriaCatalogEnum"
+                             else (_PAIRWISE_MEMBERS, pairwise_criteria()))
+        _CRITERIA_ENUMS[name] = enum.Enum(name, [(member, criteria[key]) for member, key in members.items()],
+                                          module=__name__)
+    return _CRITERIA_ENUMS[name]
+
+
 def __getattr__(name: str) -> Any:
-    """The original's module-level criteria lists, built on first use: DIRECT_CRITERIA / PAIRWISE_CRITERIA."""
+    """The original's module-level criteria, built on first use: DIRECT_CRITERIA / PAIRWISE_CRITERIA lists and the
+    DirectCriteriaCatalogEnum / PairwiseCriteriaCatalogEnum enums."""
     if name == "DIRECT_CRITERIA":
         return list(direct_criteria().values())
     if name == "PAIRWISE_CRITERIA":
         return list(pairwise_criteria().values())
+    if name in ("DirectCriteriaCatalogEnum", "PairwiseCriteriaCatalogEnum"):
+        return _criteria_enum(name)
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")

@@ -27,6 +27,7 @@ _EXPORTS: Dict[str, str] = {
                                                  "mean_subgroup_score", "performance_drop_rate",
                                                  "interpret_effect_size", "normalized_cohens_h",
                                                  "normalized_hedges_g")},
+    "RISK_TYPE_TO_CLASS": ".model_based",
     "RiskType": ".model_based",
 }
 

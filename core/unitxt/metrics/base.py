@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence
 
+from ..artifact import NonPositionalField
 from ..errors import MetricError
 from ..lazy_imports import numpy_module as _np
 from ..operator import PackageRequirementsMixin, StreamOperator
@@ -287,8 +288,8 @@ class InstanceMetric(Metric):
     implemented_reductions = ("mean", "median", "max", "min", "weighted_win_rate", "group_mean")  # group_mean: metrics/group_reduction.py
     subgroup_column: Optional[str] = None  # group_mean: the task_data field splitting a group into subgroups
     # the original's options: read the references / the prediction from this task_data field instead
-    reference_field: str = "references"
-    prediction_field: str = "prediction"
+    reference_field: str = NonPositionalField(default="references")
+    prediction_field: str = NonPositionalField(default="prediction")
 
     def inputs_from_task_data(self, predictions, references, task_data) -> tuple:
         if self.reference_field != "references":

@@ -79,3 +79,25 @@ class LlamaIndexCorrectness(LlamaIndexLLMMetric):
                                      contexts=task_data.get("contexts"), reference=reference).score
                   for reference in references]
         return {self.main_score: max(grades) / 5}
+
+
+class LlamaIndexFaithfulness(LlamaIndexLLMMetric):
+    """Faithfulness of the answer to the task_data `contexts` (for task_data `question`), judged by llama-index's
+    FaithfulnessEvaluator (1.0: supported by the contexts, 0.0: not)."""
+
+    score_prefix: str = "faithfulness_"
+
+    def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, Any]:
+        missing = [name for name in ("question", "contexts") if name not in task_data]
+        if missing:
+            raise MetricError(f"{type(self).__name__} needs task_data field(s) {missing}.",
+                              artifact=self.artifact_name, field="task_data")
+        if self.is_mock():
+            return {self.main_score: 1.0}
+        evaluator = getattr(self, "_faithfulness_evaluator", None)
+        if evaluator is None:
+            from llama_index.core.evaluation import FaithfulnessEvaluator
+
+            evaluator = self._faithfulness_evaluator = FaithfulnessEvaluator(llm=self.judge_llm())
+        result = evaluator.evaluate(query=task_data["question"], response=prediction, contexts=task_data["contexts"])
+        return {self.main_score: result.score}

@@ -7,7 +7,7 @@ first use and stay loaded in the metric object.
 
 import math
 from enum import Enum
-from typing import Any, Dict, List, Optional
+from typing import Any, ClassVar, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import BulkInstanceMetric, InstanceMetric
@@ -200,7 +200,7 @@ class GraniteGuardianBase(InstanceMetric):
     tools_field: str = "tools"
     main_score: str = "granite_guardian"
     _judged = "assistant"
-    available_risks = {
+    available_risks: ClassVar[Dict[RiskType, List[str]]] = {
         RiskType.USER_MESSAGE: ["harm", "social_bias", "jailbreak", "violence", "profanity", "unethical_behavior"],
         RiskType.ASSISTANT_MESSAGE: list(_MESSAGE_RISKS),
         RiskType.RAG: ["context_relevance", "groundedness", "answer_relevance"],
@@ -289,6 +289,13 @@ class GraniteGuardianCustomRisk(GraniteGuardianBase):
     @classmethod
     def get_available_risk_names(cls) -> List[str]:
         return []
+
+
+# the metric class of each kind of risk check
+RISK_TYPE_TO_CLASS: Dict[RiskType, type] = {
+    RiskType.USER_MESSAGE: GraniteGuardianUserRisk, RiskType.ASSISTANT_MESSAGE: GraniteGuardianAssistantRisk,
+    RiskType.RAG: GraniteGuardianRagRisk, RiskType.AGENTIC: GraniteGuardianAgenticRisk,
+}
 
 
 class FaithfulnessHHEM(BulkInstanceMetric):

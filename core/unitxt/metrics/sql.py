@@ -336,6 +336,53 @@ class SQLExecutionAccuracy(InstanceMetric):
         return result
 
 
+def _top_level_select_list(query: str) -> Optional[Tuple[int, int]]:
+    """Where the select list of a SELECT query lies (start, end): between its first SELECT keyword and the FROM at
+    parenthesis depth 0 outside quotes; None when the query has no such pair."""
+    lowered, depth, quote, start = query.lower(), 0, None, None
+    index = 0
+    while index < len(query):
+        char = query[index]
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"`":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif depth == 0 and (index == 0 or not (lowered[index - 1].isalnum() or lowered[index - 1] == "_")):
+            word = lowered[index:index + 6]
+            following = lowered[index + 6:index + 7]
+            if start is None and word == "select" and not (following.isalnum() or following == "_"):
+                start = index + 6
+            elif start is not None and lowered[index:index + 4] == "from" and not (
+                    lowered[index + 4:index + 5].isalnum() or lowered[index + 4:index + 5] == "_"):
+                return start, index
+        index += 1
+    return None
+
+
+def with_select_list_of(gold_sql: str, predicted_sql: str) -> str:
+    """The predicted query with the gold query's select list (so only its FROM / WHERE / ... logic is compared);
+    '' when either is not a SELECT ... FROM query."""
+    gold, predicted = _top_level_select_list(gold_sql), _top_level_select_list(predicted_sql)
+    if gold is None or predicted is None:
+        return ""
+    return predicted_sql[:predicted[0]] + gold_sql[gold[0]:gold[1]] + predicted_sql[predicted[1]:]
+
+
+class SQLExecutionLogicAccuracy(SQLExecutionAccuracy):
+    """Execution accuracy of the predicted query's logic: it runs with the gold query's select list in place of its
+    own, so a right row set with other columns (or column order) still counts as correct."""
+
+    def compute(self, references, prediction, task_data):
+        predicted = extract_select(str(prediction or ""))
+        gold_sql = str(references[0]) if references else ""
+        revised = with_select_list_of(gold_sql, predicted) if gold_sql and predicted.strip() else ""
+        return super().compute(references, revised, task_data)
+
+
 class SQLNonExecutionAccuracy(InstanceMetric):
     """Equivalence of predicted and gold SQL without running them: exact match after normalisation, and parse
     validity and equivalence by the optional sqlglot and sqlparse packages (required to run this metric)."""

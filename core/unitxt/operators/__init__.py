@@ -18,7 +18,7 @@ from ..lazy_imports import lazy_exports
 _EXPORTS: Dict[str, str] = {
     "fast_copy": ".fields",
     "flatten": ".field_edits",  # the original's collections_operators.flatten
-    **{name: "..operator" for name in ("Operator", "FieldOperator", "InstanceOperator", "StreamOperator",
+    **{name: "..operator" for name in ("Operator", "FieldOperator", "InstanceFieldOperator", "InstanceOperator", "StreamOperator",
                                       "MultiStreamOperator", "PagedStreamOperator", "SequentialOperator",
                                       "SourceOperator")},
     "LiteralEval": "..processors",  # one literal_eval type, also importable from here

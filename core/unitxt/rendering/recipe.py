@@ -7,7 +7,7 @@ instance's content, so output rows are identical across runs, processes and data
 import math
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ..artifact import Artifact
+from ..artifact import Artifact, NonPositionalField
 from ..card import TaskCard
 from ..catalog_store import peek_in_catalogs
 from ..errors import CatalogError, RecipeError
@@ -34,7 +34,7 @@ class DatasetRecipe(SourceOperator):
     card: Optional[TaskCard] = None
     task: Optional[Task] = None
     template: Optional[TemplateSpec] = None
-    template_card_index: Optional[Union[int, str, List[Union[int, str]]]] = None
+    template_card_index: Optional[Union[int, str, List[Union[int, str]]]] = NonPositionalField(default=None)
     format: Optional[Format] = None
     system_prompt: Optional[SystemPrompt] = None
     num_demos: Union[int, List[int]] = 0
@@ -47,8 +47,8 @@ class DatasetRecipe(SourceOperator):
     train_refiner: Optional[Artifact] = None  # a StreamRefiner-like operator applied to the train split (before limits)
     max_validation_instances: Optional[Union[int, float]] = None
     max_test_instances: Optional[Union[int, float]] = None
-    metrics: Optional[List[Any]] = None  # catalog names or artifacts, mixed as the user likes
-    postprocessors: Optional[List[Any]] = None
+    metrics: Optional[List[Any]] = NonPositionalField(default=None)  # catalog names or artifacts, mixed as the user likes
+    postprocessors: Optional[List[Any]] = NonPositionalField(default=None)
     group_by: List[Union[str, List[str]]] = []
     split: Optional[str] = None
     serializer: Optional[Union[Artifact, List[Artifact]]] = None

@@ -13,7 +13,7 @@ str, lists joined by ", ", dicts as JSON); `instruction` and `target_prefix` are
 import json
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ..artifact import Artifact
+from ..artifact import Artifact, NonPositionalField
 from ..errors import ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
 from ..operator import InstanceOperator
 from ..random_utils import new_random_generator
@@ -41,11 +41,11 @@ class Template(InstanceOperator):
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
-    instruction: str = ""
-    target_prefix: str = ""
-    postprocessors: List[Any] = ["processors.to_string_stripped"]
-    serializer: Optional[Serializer] = None
-    title_fields: List[str] = []  # input fields whose text is title-cased before rendering ("sports" -> "Sports")
+    instruction: str = NonPositionalField(default="")
+    target_prefix: str = NonPositionalField(default="")
+    postprocessors: List[Any] = NonPositionalField(default=["processors.to_string_stripped"])
+    serializer: Optional[Serializer] = NonPositionalField(default=None)
+    title_fields: List[str] = NonPositionalField(default_factory=list)  # input fields whose text is title-cased before rendering ("sports" -> "Sports")
     _synthesized: Tuple[str, ...] = ()  # placeholders the template fills itself (not taken from the input fields)
 
     # ------------------------------------------------------------------ construction

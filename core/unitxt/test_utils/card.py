@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..card import TaskCard
 from ..errors import UnitxtError
 from ..logging_utils import get_logger
+from ..settings_utils import settings
 from ..operator import SequentialOperator
 from ..stream import ListStream, MultiStream
 from ..templates.base import Template
@@ -266,6 +267,9 @@ def test_card(
     Returns the problems found (empty when everything passed; in strict mode the first problem raises).
     """
     __tracebackhide__ = True  # noqa: F841 - keeps pytest tracebacks short when a card check fails
+    if settings.test_card_disable:
+        get_logger().info("test_card() is disabled by unitxt.settings.test_card_disable (UNITXT_TEST_CARD_DISABLE).")
+        return None
     if "demo_pool_size" in kwargs:
         demos_pool_size = kwargs.pop("demo_pool_size")
     card = _resolve_card(card)
@@ -288,7 +292,7 @@ def test_card(
             print(f"Note: the card has no '{demos_taken_from}' split ({sorted(splits)}); testing without demos only.")
     else:
         pool = demos_pool_size
-    settings = {
+    checks = {
         "recipe_kwargs": kwargs,
         "demos_pool_size": pool,
         "demos_taken_from": demos_taken_from,
@@ -300,7 +304,7 @@ def test_card(
         "mismatch_values": list(full_mismatch_prediction_values or DEFAULT_FULL_MISMATCH_PREDICTION_VALUES),
     }
     for label, template in card_templates(card):
-        _check_templates(card, label, template, demo_counts, reporter, settings)
+        _check_templates(card, label, template, demo_counts, reporter, checks)
     print(SEPARATOR)
     if reporter.problems:
         print(f"test_card found {len(reporter.problems)} problem(s).")

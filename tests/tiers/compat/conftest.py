@@ -13,6 +13,8 @@ ORACLE_PYTHON = ROOT / ".venv-compat-oracle" / "bin" / "python"
 RUNNER = Path(__file__).with_name("oracle_runner.py")
 # HF evaluate metric scripts the oracle would download: evaluate.load(name) finds ./<name>/<name>.py in its cwd first
 STAND_INS = Path(__file__).with_name("evaluate_stand_ins")
+# the original's catalog-building scripts are read from its repository checkout, named by UNITXT_ORIGINAL_REPO
+collect_ignore = [] if os.environ.get("UNITXT_ORIGINAL_REPO") else ["test_prepare_scripts.py"]
 
 
 @pytest.fixture(scope="session")

@@ -230,6 +230,7 @@ TYPE_MODULES = {
     'literal_eval': 'processors',
     'literal_eval_value': 'processors',
     'llama_index_correctness': 'metrics.llama_index',
+    'llama_index_faithfulness': 'metrics.llama_index',
     'llama_index_llm_metric': 'metrics.llama_index',
     'llm_as_judge': 'judges.template_judges',
     'llm_as_judge_base': 'judges.template_judges',

@@ -79,3 +79,25 @@ class LlamaIndexCorrectness(LlamaIndexLLMMetric):
                                      contexts=task_data.get("contexts"), reference=reference).score
                   for reference in references]
         return {self.main_score: max(grades) / 5}
+
+
+class LlamaIndexFaithfulness(LlamaIndexLLMMetric):
+    """Faithfulness of the answer to task_data `contexts` (for `question`), judged by llama-index's
+    FaithfulnessEvaluator (1.0 when the answer is supported, else 0.0)."""
+
+    score_prefix: str = "faithfulness_"
+
+    def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, Any]:
+        missing = [field for field in ("question", "contexts") if field not in task_data]
+        if missing:
+            raise MetricError(f"{type(self).__name__} needs task_data field(s) {missing}.",
+                              artifact=self.artifact_name, field="task_data")
+        if self.is_mock():
+            return {self.main_score: 1.0}
+        evaluator = getattr(self, "_evaluator", None)
+        if evaluator is None:
+            from llama_index.core.evaluation import FaithfulnessEvaluator
+
+            evaluator = self._evaluator = FaithfulnessEvaluator(llm=self.judge_llm())
+        result = evaluator.evaluate(query=task_data["question"], response=prediction, contexts=task_data["contexts"])
+        return {self.main_score: result.score}

@@ -95,19 +95,28 @@ def _referenced_names(value: Any, found: List[str]) -> List[str]:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_referenced_name_exists(name):
-    missing = sorted({ref for ref in _referenced_names(ENTRIES[name], []) if ref not in ENTRIES
-                      and ref.split("[")[0] not in PENDING_CARDS})
+    missing = sorted({ref for ref in _referenced_names(ENTRIES[name], []) if ref not in ENTRIES})
     assert not missing, f"{name} refers to catalog names that do not exist: {missing}"
 
 
-# cards referenced by recipes/benchmarks before the card work of issue 28 lands (one name a line, '#' comments)
-PENDING_CARDS = {line.strip() for line in (Path(__file__).parent / "catalog_pending_cards.txt").read_text().splitlines()
-                 if line.strip() and not line.startswith("#")}
+def test_the_build_refuses_a_dangling_reference_and_an_unknown_override():
+    """scripts/catalog_references.py (run by build_catalog.py): a name that is no entry, or an override key the
+    referenced artifact lacks, is reported with the entry and the place it occurs."""
+    import catalog_references
 
-
-def test_pending_card_references_are_card_names():
-    assert PENDING_CARDS and all(name.startswith("cards.") for name in PENDING_CARDS)
-    assert not PENDING_CARDS & set(ENTRIES), "cards that now exist are still listed as pending"
+    entries = {"metrics.ner": ENTRIES["metrics.ner"], "tasks.x": {
+        "__type__": "task", "input_fields": {"a": "str"}, "reference_fields": {"b": "str"},
+        "metrics": ["metrics.ner[zero_division=1.0]", "metrics.ner[zero_divison=1.0]", "metrics.absent"]},
+        "recipes.r": {"__type__": "dataset_recipe", "card": "cards.absent", "template": "templates.absent"},
+        "benchmarks.b": {"__type__": "benchmark", "subsets": {"s": "card=cards.gone,template=templates.none"}}}
+    problems = catalog_references.problems(entries)
+    assert len(problems) == 6, problems
+    assert any("tasks.x (metrics[1])" in line and "zero_divison" in line and "not a field of NER" in line
+               for line in problems)
+    assert any("tasks.x (metrics[2]): 'metrics.absent' names no catalog entry" in line for line in problems)
+    assert any(line.startswith("recipes.r (card): 'cards.absent'") for line in problems)
+    assert any(line.startswith("benchmarks.b (subsets.s): 'cards.gone'") for line in problems)
+    assert not catalog_references.problems({name: ENTRIES[name] for name in ("metrics.ner",)})
 
 
 def test_reference_walk_sees_the_important_kinds_of_references():

@@ -6,6 +6,7 @@ WinoGrande) are tested on their validation split, with validation taken as a see
 the right answer at a fixed position (SciQ) get their choices shuffled with a seeded, content-derived permutation.
 """
 
+from _factory import make
 from _shared import card_tags, hf_url
 from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
@@ -51,6 +52,7 @@ def mmlu_card(subject):
     return _card(
         loader=LoadHF(path="cais/mmlu", name=subject),
         steps=[
+            make("deduplicate", by=["question", "subject", "choices", "answer"]),
             RenameSplits(mapper={"dev": "train"}),
             Set(fields={"topic": readable}),
         ],
@@ -114,12 +116,12 @@ MMLU_PRO_CATEGORIES = ["biology", "business", "chemistry", "computer science", "
 
 def mmlu_pro_card(category):
     return _card(
-        loader=LoadHF(path="TIGER-Lab/MMLU-Pro"),
+        loader=LoadHF(path="TIGER-Lab/MMLU-Pro", filtering_lambda=f"lambda x: x['category'] == '{category}'"),
         steps=[
-            FilterByCondition(values={"category": category}, condition="eq"),
+            make("deduplicate", by=["question", "options", "answer", "category"]),
             RenameSplits(mapper={"validation": "train"}),
-            Rename(field_to_field={"options": "choices", "category": "topic"}),
-            Rename(field="answer_index", to_field="answer"),
+            Rename(field_to_field={"options": "choices", "answer_index": "answer"}),
+            Set(fields={"topic": category}),
         ],
         task="tasks.qa.multiple_choice.with_topic",
         description=f"MMLU-Pro, category '{category}': harder, reasoning-focused exam questions with up to ten choices "

@@ -94,13 +94,13 @@ def race_card(config):
 
 def winogrande_card(size):
     return _card(
-        loader=LoadHF(path="allenai/winogrande", name=f"winogrande_{size}"),
+        loader=LoadHF(path="winogrande", name=f"winogrande_{size}", revision="refs/pr/6"),
         steps=[
             SplitRandomMix(mix=NO_TEST_LABELS_MIX),
-            ExecuteExpression(expression="'Which option fills the blank (_) correctly? ' + sentence",
-                              to_field="question"),
             ListFieldValues(fields=["option1", "option2"], to_field="choices"),
-            ExecuteExpression(expression="int(answer) - 1", to_field="answer"),
+            make("cast_fields", fields={"answer": "int"}),
+            make("add_constant", field="answer", add=-1),
+            Rename(field_to_field={"sentence": "question"}),
         ],
         task=OPEN,
         description=f"WinoGrande ({'debiased' if size == 'debiased' else size.upper()} training set): fill the blank (_) of a "

@@ -30,7 +30,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "scripts" / "catalog_sources"
 sys.path.insert(0, str(SOURCES))  # the sources share helpers in catalog_sources/_shared.py
 SNAPSHOT = ROOT / "catalog_snapshot"
-CARD_MODULES = sorted(path for path in SOURCES.glob("cards_*.py") if path.stem != "cards_embedded")
+# cards_external_sources.py (issue 37: the original's cards over Kaggle, scikit-learn, web files, model-scored safety
+# tasks, RAG end to end) has no mirrors yet: its cards are checked by the build's reference check and the compat
+# tier's name coverage, not run here
+CARD_MODULES = sorted(path for path in SOURCES.glob("cards_*.py")
+                      if path.stem not in ("cards_embedded", "cards_external_sources"))
 NONSENSE = "zzqx-17 nothing relevant"
 REFERENCE_FREE = {"metrics.prediction_length"}  # cards whose task has no reference-based metric
 
@@ -120,8 +124,15 @@ def test_snapshot_matches_source_and_card_is_documented(name):
     data = card.to_dict()
     assert data["__description__"].strip()
     tags = data["__tags__"]
-    assert {"task", "language", "modality", "urls"} <= set(tags)
-    assert any(url.startswith("https://huggingface.co/datasets/") for url in tags["urls"].values())
+    assert {"task", "language", "modality"} <= set(tags)
+    loader = data.get("loader")
+    if loader is None:  # a card without data (the judge cards built on the fly) has no source to point at
+        return
+    urls = list(tags["urls"].values())
+    if loader["__type__"] in ("load_hf", "load_from_hf_space"):
+        assert any(url.startswith("https://huggingface.co/datasets/") for url in urls)
+    else:  # files on the web, Kaggle, scikit-learn, an API: the source's page
+        assert any(url.startswith("https://") for url in urls)
 
 
 def test_short_names_link_to_cards():

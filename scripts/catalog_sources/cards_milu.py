@@ -33,7 +33,7 @@ def milu_card(language: str, domain: str) -> TaskCard:
             Set(fields={"topic": domain}),
         ],
         task="tasks.qa.multiple_choice.with_topic",
-        templates=["templates.qa.multiple_choice.with_topic.all"],  # as the original: a list of the one .all list
+        templates="templates.qa.multiple_choice.with_topic.all",
         __description__=f"MILU ({language}, domain '{domain}'): four-choice questions from Indian exams across 41 "
                         f"subjects, with India-specific knowledge. Repeated questions are dropped; the validation "
                         f"split is the demos (train) split.",

@@ -256,6 +256,10 @@ ORIGINAL_LAYOUT_TASKS = {
     "tasks.text2sql_logic": "db is an SQLDatabase; no family of its own",
     "tasks.tool_calling.multi_turn": "a single template (its default_template), no family",
     "tasks.tool_calling.supervised": "a single template (its default_template), no family",
+    "tasks.targeted_sentiment_extraction.all_sentiment_classes": "declares 'text' as a str input and a List[str] "
+                                                                 "reference: refuses every instance, as the original's",
+    "tasks.targeted_sentiment_extraction.single_sentiment_class": "declares 'text' as a str input and a List[str] "
+                                                                  "reference: refuses every instance, as the original's",
 }
 TASK_NAMES = [name for name in NAMES if name.startswith("tasks.") and ENTRIES[name]["__type__"] == "task"
               and name not in ORIGINAL_LAYOUT_TASKS]
@@ -264,6 +268,15 @@ TASK_NAMES = [name for name in NAMES if name.startswith("tasks.") and ENTRIES[na
 CARDS_NOT_SYNTHESIZED = {
     "cards.pop_qa_robust": "inline task with untyped (list-form) fields: possible_answers is a list",
     "cards.safety.truthful_qa": "its templates.qa.multiple_choice.match post-processor needs the task data",
+    **{f"cards.rag.benchmark.{name}.en": "templates.rag.end_to_end.json_predictions has an empty input_format (the "
+                                         "predictions come from a RAG system, not from a prompt)"
+       for name in ("bioasq", "clap_nq", "hotpotqa", "miniwiki", "real_mm_rag_fin_report", "real_mm_rag_fin_slides",
+                    "real_mm_rag_tech_report", "real_mm_rag_tech_slides", "watsonxqa")},
+    "cards.rag.mtrag": "templates.rag.end_to_end.json_predictions has an empty input_format (RAG system predictions)",
+    **{f"cards.rag_eval.faithfulness.ragbench.{subset}": "a NullTemplate (empty source): the judged data is scored, "
+                                                         "not prompted"
+       for subset in ("covidqa", "cuad", "delucionqa", "emanual", "expertqa", "finqa", "hagrid", "hotpotqa",
+                      "msmarco", "pubmedqa", "tatqa", "techqa")},
 }
 
 

@@ -102,7 +102,8 @@ def _safety_cards(add):
         attaq_templates,
         "AttaQ: adversarial questions meant to draw harmful answers; responses are scored by a harmlessness reward "
         "model (metrics.safety_metric, needs transformers and torch).", attaq_tags))
-    add("cards.atta_q", ArtifactLink(to="cards.attaq", __description__="Another name of cards.attaq."))
+    add("cards.atta_q", ArtifactLink(to="cards.attaq", __description__="Another name of cards.attaq.",
+                                     __tags__=attaq_tags))
     add("cards.attaq_500", _card(
         make("load_hf", path="ibm/AttaQ"),
         [make("rename_splits", mapper={"train": "test"}),

@@ -300,7 +300,7 @@ def _multiple_choice():
             "example_id": f"{config}{i}.txt", "article": paragraph(r, 4), "answer": "ABCD"[i % 4],
             "question": words(r) + "?", "options": [words(r, 1, 4) + f" {k}" for k in range(4)]})
     for size in ("xs", "s", "m", "l", "xl", "debiased"):
-        _splits("winogrande", f"winogrande_{size}", tvt(), lambda r, i, s: {
+        _splits("allenai/winogrande", f"winogrande_{size}", tvt(), lambda r, i, s: {
             "sentence": f"{words(r, 3, 5)} _ {words(r, 3, 5)}.", "option1": words(r, 1, 1).title() + "a",
             "option2": words(r, 1, 1).title() + "b", "answer": "" if s == "test" else str(1 + i % 2)})
 

@@ -4,7 +4,8 @@ source or metric needs an optional package or an account exists like any other a
 what to install or configure.
 
 Facts (loader, splits, steps, task and template names) are the original's 1.26.10 cards; the long selection lists
-(the AttaQ-500 inputs, the TURL column types) are read from the text files next to this module.
+(the AttaQ-500 inputs, the TURL column types) are read from the text files next to this module. The reference is
+the catalog of the released 1.26.10 package.
 """
 
 from pathlib import Path
@@ -285,7 +286,7 @@ def _rag_end_to_end(add):
     answerability = [["UNANSWERABLE"], ["ANSWERABLE"], ["PARTIAL"]]
     add("cards.rag.mtrag", TaskCard(
         loader=make("load_json_file", lines=True, data_classification_policy=PUBLIC,
-                    files={"test": "https://raw.githubusercontent.com/IBM/mt-rag-benchmark/refs/heads/main/human/"
+                    files={"test": "https://raw.githubusercontent.com/IBM/mt-rag-benchmark/refs/heads/main/mtrag-human/"
                                    "generation_tasks/reference+RAG.jsonl"}),
         preprocess_steps=[
             make("filter_by_condition", values={"Answerability": answerability}, condition="in"),

@@ -94,7 +94,7 @@ def race_card(config):
 
 def winogrande_card(size):
     return _card(
-        loader=LoadHF(path="winogrande", name=f"winogrande_{size}", revision="refs/pr/6"),
+        loader=LoadHF(path="allenai/winogrande", name=f"winogrande_{size}", revision="refs/pr/6"),
         steps=[
             SplitRandomMix(mix=NO_TEST_LABELS_MIX),
             ListFieldValues(fields=["option1", "option2"], to_field="choices"),

@@ -190,7 +190,8 @@ def _ragbench(name, data_dir, _):
     def row(r, index, split):
         return {"id": f"{name}-{split}-{index}", "question": words(r) + "?",
                 "documents": [" ".join(sentence(r) for _ in range(2)) for _ in range(index % 3 + 1)],
-                "response": sentence(r), "generation_model_name": "gpt-3.5-turbo-0125", "dataset_name": name}
+                "response": sentence(r), "generation_model_name": "gpt-3.5-turbo-0125", "dataset_name": name,
+                "adherence_score": index % 3 != 1}
 
     return {split: [row(_rng("ragbench", name, split, i), i, split) for i in range(N)]
             for split in ("train", "validation", "test")}

@@ -82,6 +82,8 @@ def _glue():
             a: sentence(r) if a != "question1" and a != "question" else words(r) + "?",
             b: sentence(r) if b != "question2" else words(r) + "?",
             "label": _label(i, s, c, True), "idx": i})
+    _splits("stanfordnlp/sst2", "default", tvt(), lambda r, i, s: {  # cards.sst2 reads this copy, as the original
+        "idx": i, "sentence": sentence(r), "label": _label(i, s, 2, True)})
     _splits(repo, "stsb", tvt(), lambda r, i, s: {
         "sentence1": sentence(r), "sentence2": sentence(r),
         "label": -1.0 if s == "test" else round(r.uniform(0, 5), 2) + 0.001 * (i + 1), "idx": i})

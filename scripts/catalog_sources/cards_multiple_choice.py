@@ -67,10 +67,12 @@ def arc_card(config, level):
     return _card(
         loader=LoadHF(path="allenai/ai2_arc", name=config),
         steps=[
-            IndexOf(search_in="choices/label", index_of="answerKey", to_field="answer"),
-            Copy(field="choices/text", to_field="choices"),
+            Set(fields={"topic": "science"}),
+            Rename(field_to_field={"answerKey": "label", "choices": "_choices"}),
+            Copy(field_to_field={"_choices/text": "choices", "_choices/label": "labels"}),
+            IndexOf(search_in="labels", index_of="label", to_field="answer"),
         ],
-        task=OPEN,
+        task="tasks.qa.multiple_choice.with_topic",
         description=f"AI2 Reasoning Challenge ({level} set): grade-school science multiple-choice questions (3-5 choices, "
         "labelled A-E or 1-5 in the data). Published train / validation / test splits.",
         tags=_tags("allenai/ai2_arc", "https://arxiv.org/abs/1803.05457", config=config),
@@ -153,19 +155,21 @@ def register(add):
         add(f"cards.arc_{level}", ArtifactLink(
             to=f"cards.ai2_arc.arc_{level}", __description__=f"Short name of cards.ai2_arc.arc_{level}.",
             __tags__={"kind": "link"}))
-    add("cards.hellaswag", _card(
-        loader=LoadHF(path="Rowan/hellaswag", trust_remote_code=True),
-        steps=[
-            SplitRandomMix(mix=NO_TEST_LABELS_MIX),
-            Rename(field="endings", to_field="choices"),
-            Cast(field="label", to="int", to_field="answer"),
-            ExecuteExpression(expression="f'{activity_label}: {ctx}'", to_field="context"),
-            Set(fields={"context_type": "unfinished description", "question": "Which ending completes it best?"}),
+    add("cards.hellaswag", TaskCard(
+        loader=LoadHF(path="Rowan/hellaswag"),
+        preprocess_steps=[
+            "splitters.large_no_test",
+            Rename(field_to_field={"ctx": "context", "activity_label": "topic", "endings": "choices"}),
+            Rename(field_to_field={"label": "answer"}),
+            make("cast_fields", fields={"answer": "int"}),
+            Set(fields={"context_type": "sentence"}),
         ],
-        task=WITH_CONTEXT,
-        description="HellaSwag: commonsense sentence completion — pick the most plausible of four endings for a video caption "
-        "(ActivityNet) or how-to (WikiHow) context. Test answers are hidden, so validation is the test split.",
-        tags=_tags("Rowan/hellaswag", "https://arxiv.org/abs/1905.07830")))
+        task="tasks.completion.multiple_choice",
+        templates="templates.completion.multiple_choice.all",
+        __description__="HellaSwag: commonsense sentence completion — pick the most plausible of four endings for a "
+                        "video caption (ActivityNet) or how-to (WikiHow) context. Test answers are hidden, so "
+                        "validation is the test split (validation is 1% of train).",
+        __tags__=_tags("Rowan/hellaswag", "https://arxiv.org/abs/1905.07830")))
     add("cards.piqa", _card(
         loader=LoadHF(path="ybisk/piqa", trust_remote_code=True),
         steps=[

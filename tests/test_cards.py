@@ -193,7 +193,7 @@ def test_wnli_with_relation_template_through_the_api(in_mirror):
     assert row["source"].startswith("Given a premise and hypothesis classify the entailment of the hypothesis")
     assert row["target"] in ("entailment", "not entailment")
     data = json.loads(row["task_data"])
-    assert data["classes"] == ["not entailment", "entailment"]
+    assert data["classes"] == ["entailment", "not entailment"]  # the original card's order (label 0 -> entailment)
     assert data["metadata"]["template"] == "templates.classification.multi_class.relation.default"
     results = evaluate(list(dataset["test"]["target"]), dataset["test"])
     assert results.global_scores.score == pytest.approx(1.0)

@@ -144,7 +144,7 @@ def test_library_glue_benchmark_on_a_local_glue_mirror(tmp_path, monkeypatch):
         by_subset.setdefault(row["subset"][0], []).append(row)
     assert sorted(by_subset) == sorted(DOC_SUBSETS)
     assert all(len(rows) == 3 for rows in by_subset.values())
-    assert by_subset["cola"][0]["source"].startswith("Read the text and reply")  # CoLA sets no text_type, as the original
+    assert by_subset["cola"][0]["source"].startswith("Read the text and reply")  # no text_type (as the original)
     assert "\nAgent: " in by_subset["stsb"][0]["source"]
     results = evaluate(predictions=fixed_predictions(list(dataset)), data=dataset)
     assert results.subsets_scores["score_name"] == "subsets_mean"

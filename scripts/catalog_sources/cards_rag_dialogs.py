@@ -82,7 +82,8 @@ def _clapnq(train: bool) -> TaskCard:
             MapInstanceValues(mappers={"reference_answers": {"['']": list(DECLINES)}}, strict=False),
         ],
         task=RESPONSE_TASK,
-        templates="templates.rag.response_generation.all",
+        templates={name: f"templates.rag.response_generation.{name}" for name in
+                   ("please_respond", "answer_based_on_context", "answer_based_on_context_inverted")},
         __description__="ClapNQ: long-form answers to Natural Questions grounded in a gold Wikipedia passage; the "
                         "passages are the contexts and the annotated answers the references (an unanswerable "
                         "question's empty answer becomes a list of ways to decline). "

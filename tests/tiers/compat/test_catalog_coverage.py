@@ -24,8 +24,19 @@ def _resolves(name: str, snapshot: set) -> bool:
     return True
 
 
+def released_names(folder: Path) -> list:
+    """The catalog names the installed original package shipped: those its wheel's RECORD lists (a run of the
+    original's own tests may add entries such as temp_recipe_name to the installed catalog)."""
+    records = list(folder.parent.parent.glob("unitxt-*.dist-info/RECORD"))
+    names = LocalCatalog(folder).names()
+    if not records:
+        return sorted(names)
+    shipped = {line.split(",")[0] for line in records[0].read_text(encoding="utf-8").splitlines()}
+    return sorted(name for name in names if "unitxt/catalog/" + name.replace(".", "/") + ".json" in shipped)
+
+
 def test_every_original_name_resolves(capsys):
-    original = sorted(LocalCatalog(oracle_catalog_folder()).names())
+    original = released_names(oracle_catalog_folder())
     snapshot = set(LocalCatalog(ROOT / "catalog_snapshot").names())
     missing = [name for name in original if not _resolves(name, snapshot)]
     assert not missing, f"{len(missing)} original names do not resolve here: {missing[:20]}"

@@ -213,7 +213,8 @@ def test_wmt_en_de_with_all_translation_templates(in_mirror):
     assert len(dataset) == 8
     for row in dataset:
         data = json.loads(row["task_data"])
-        assert data["source_language"] == "English" and data["target_language"] == "German"
+        # the original card's language names, spelling included
+        assert data["source_language"] == "english" and data["target_language"] == "deutch"
         assert data["translation"].startswith("[de] ") and row["target"] == data["translation"]
         assert data["text"] in row["source"]
     templates = {json.loads(row["task_data"])["metadata"]["template"] for row in dataset}

@@ -39,8 +39,9 @@ def multi_class_card(*, loader, classes, description, tags, text=None, label="la
     if classes is None:  # the label set is not published as a list: collect it from the data
         steps.append(SetClassesFromData(field="label", to_field="classes"))
         steps.append(Set(fields={"text_type": text_type, "type_of_class": type_of_class}))
-    else:
-        steps.append(Set(fields={"classes": classes, "text_type": text_type, "type_of_class": type_of_class}))
+    else:  # text_type None: the card leaves the task's default
+        steps.append(Set(fields={"classes": classes, **({"text_type": text_type} if text_type else {}),
+                                 "type_of_class": type_of_class}))
     return TaskCard(loader=loader, preprocess_steps=steps, task=task, templates=MULTI_CLASS_TEMPLATES,
                     __description__=description, __tags__=tags)
 
@@ -200,8 +201,8 @@ def register(add):
         loader=LoadHF(path="coastalcph/lex_glue", name="ledgar"), classes=LEDGAR,
         description="LEDGAR (LexGLUE): contract provisions from SEC filings, labelled with the provision's main topic (100 "
         "classes). Published train / validation / test splits.",
-        tags=_tags("coastalcph/lex_glue", "https://arxiv.org/abs/2110.00976"), text_type="contract clause",
-        type_of_class="contractual provision type"))
+        tags=_tags("coastalcph/lex_glue", "https://arxiv.org/abs/2110.00976"), text_type=None,
+        type_of_class="contractual clauses", task="tasks.classification.multi_class"))
     add("cards.medical_abstracts", multi_class_card(
         loader=LoadHF(path="TimSchopf/medical_abstracts"), classes=MEDICAL_CONDITIONS,
         description="Medical abstracts: abstracts of medical papers labelled with one of five patient condition classes "

@@ -5,6 +5,8 @@ Usage:
     python scripts/build_catalog.py --check  # exit 1 when catalog_snapshot/ is stale
 It first regenerates (or, with --check, checks) the `__type__` -> module index core/unitxt/_type_index.py.
 Each module in catalog_sources/ defines `register(add)`; `add(name, artifact)` records one catalog entry.
+The build fails when an entry references a name that is no entry, or overrides a field its target lacks
+(catalog_references.py).
 """
 
 import argparse
@@ -19,6 +21,8 @@ SOURCES = ROOT / "scripts" / "catalog_sources"
 SNAPSHOT = ROOT / "catalog_snapshot"
 sys.path.insert(0, str(ROOT / "core"))
 sys.path.insert(0, str(SOURCES))  # the sources share helpers in catalog_sources/_shared.py
+sys.path.insert(0, str(ROOT / "scripts"))
+import catalog_references  # noqa: E402 - needs core/ on the path
 
 
 def collect() -> Dict[str, str]:
@@ -28,6 +32,7 @@ def collect() -> Dict[str, str]:
 
     files: Dict[str, str] = {}
     owners: Dict[str, str] = {}
+    entries: Dict[str, dict] = {}
     for source in sorted(path for path in SOURCES.glob("*.py") if not path.name.startswith("_")):
         spec = importlib.util.spec_from_file_location(f"catalog_source_{source.stem}", source)
         module = importlib.util.module_from_spec(spec)
@@ -41,9 +46,14 @@ def collect() -> Dict[str, str]:
                 raise SystemExit(f"{name} in {_source} is not an artifact.")
             owners[name] = _source
             relative = "/".join(name.split(".")) + ".json"
-            files[relative] = json.dumps(artifact.to_dict(), indent=4, ensure_ascii=False) + "\n"
+            entries[name] = artifact.to_dict()
+            files[relative] = json.dumps(entries[name], indent=4, ensure_ascii=False) + "\n"
 
         module.register(add)
+    dangling = catalog_references.problems(entries)
+    if dangling:
+        raise SystemExit(f"{len(dangling)} catalog reference(s) that resolve to nothing or override an unknown field:\n  "
+                         + "\n  ".join(dangling))
     return files
 
 

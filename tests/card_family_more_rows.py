@@ -237,6 +237,9 @@ MORE_ROWS_BY_PATH.update({"premai-io/birdbench": _birdbench, "baharef/ToT": _tot
 
 
 def _bioasq(name, data_dir, _) -> Rows:
+    if name == "question-answer-passages":  # the questions (cards.rag.benchmark.bioasq.en)
+        return {"test": [{"question": words(_rng("bioasq-q", i)) + "?", "answer": sentence(_rng("bioasq-a", i)),
+                          "id": i, "relevant_passage_ids": [1000 + i, 1000 + (i + 1) % N]} for i in range(N)]}
     return {"test": [{"passage": sentence(_rng("bioasq", i)), "id": 1000 + i} for i in range(N)]}
 
 
@@ -260,10 +263,17 @@ def _hotpot_qa(name, data_dir, _) -> Rows:
 
 
 def _mini_wikipedia(name, data_dir, _) -> Rows:
+    if name == "question-answer":  # the questions (cards.rag.benchmark.miniwiki.en)
+        return {"test": [{"question": words(_rng("mwq", i)) + "?", "answer": words(_rng("mwa", i), 1, 3), "id": i}
+                         for i in range(N + 2)]}
     return {"passages": [{"passage": sentence(_rng("miniwiki", i)), "id": i} for i in range(N)]}
 
 
 def _watsonx_docs(name, data_dir, _) -> Rows:
+    if name == "question_answers":  # the questions (cards.rag.benchmark.watsonxqa.en)
+        return {"test": [{"question_id": f"q{i}", "question": words(_rng("wxq", i)) + "?",
+                          "correct_answer": sentence(_rng("wxa", i)), "correct_answer_document_ids": f"doc{i:04d}"}
+                         for i in range(N)]}
     return {"train": [{"doc_id": f"doc{i:04d}", "title": words(_rng("wxt", i), 2, 4),
                        "document": sentence(_rng("wxd", i)) + " " + sentence(_rng("wxd2", i)),
                        "url": f"https://www.ibm.com/docs/en/watsonx/{i}"} for i in range(N)]}
@@ -282,7 +292,15 @@ def mtrag_files(card):
         lines = []
         for i in range(N):
             r = _rng("mtrag", domain, i)
-            if domain in ("clapnq", "fiqa"):
+            if domain == "reference+RAG":  # the generation tasks: a conversation, its contexts and target answer
+                turns = [{"speaker": ["user", "agent"][k % 2], "text": sentence(r)} for k in range(1 + 2 * (i % 2))]
+                lines.append({"task_id": f"task-{i}", "conversation_id": f"conv-{i // 2}", "turn": len(turns),
+                              "Answerability": [["ANSWERABLE"], ["UNANSWERABLE"], ["PARTIAL"], ["CONVERSATIONAL"]][i % 4],
+                              "Collection": "mt-rag-clapnq-elser-512-100-20240503", "input": turns,
+                              "contexts": [{"document_id": f"{i}-clapnq", "text": sentence(r), "score": 10.0 - i}
+                                           for _ in range(1 + i % 3)],
+                              "targets": [{"speaker": "agent", "text": sentence(r)}]})
+            elif domain in ("clapnq", "fiqa"):
                 lines.append({"_id": f"{i}-{domain}", "title": words(r, 1, 3), "text": sentence(r)})
             elif domain == "cloud":
                 lines.append({"document_id": f"cloud-{i}", "text": sentence(r), "url": f"https://cloud.example/{i}"})

@@ -14,7 +14,8 @@ from .card_family_files import files_of
 from .card_family_more_rows import MORE_ROWS_BY_PATH, csv_files, mtrag_files, quality_files
 from .card_family_rows import ROWS_BY_PATH
 from .card_family_tool_files import TOOL_ROWS_BY_PATH, bfcl_files
-from .card_mirrors import WORDS, sentence, words
+from .card_mirrors import MIRRORS, WORDS, sentence, words
+from .card_mirrors_docs import IMAGE_COLUMNS
 
 Rows = List[Dict[str, Any]]
 N = 8
@@ -189,7 +190,8 @@ def _ragbench(name, data_dir, _):
     def row(r, index, split):
         return {"id": f"{name}-{split}-{index}", "question": words(r) + "?",
                 "documents": [" ".join(sentence(r) for _ in range(2)) for _ in range(index % 3 + 1)],
-                "response": sentence(r), "generation_model_name": "gpt-3.5-turbo-0125", "dataset_name": name}
+                "response": sentence(r), "generation_model_name": "gpt-3.5-turbo-0125", "dataset_name": name,
+                "adherence_score": index % 3 != 1}
 
     return {split: [row(_rng("ragbench", name, split, i), i, split) for i in range(N)]
             for split in ("train", "validation", "test")}
@@ -282,10 +284,23 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
         return [{"local_files": files}]
     sources = []
     for load in _hub_loads(card.loader):
-        make = BY_PATH[load.path]
-        sources.append({"path": load.path, "name": load.name, "data_dir": load.data_dir,
-                        "splits": make(load.name, load.data_dir, subject)})
+        if load.path in BY_PATH:
+            splits = BY_PATH[load.path](load.name, load.data_dir, subject)
+        else:  # a single card's dataset: the rows of its default-tier mirror (tests/card_mirrors.py)
+            splits = _mirror_config(load)
+        sources.append({"path": load.path, "name": load.name, "data_dir": load.data_dir, "splits": splits})
     return sources
+
+
+def _mirror_config(load) -> Optional[Dict[str, Rows]]:
+    """The mirror rows of a Hub load (its config, or the repo's only config when it names none); None without a
+    mirror, or for image mirrors (their rows hold Image features the in-memory answer does not type)."""
+    configs = MIRRORS.get(getattr(load, "path", None))
+    if not configs or load.path in IMAGE_COLUMNS or load.data_dir is not None:
+        return None
+    if load.name is None:
+        return next(iter(configs.values())) if len(configs) == 1 else configs.get("default")
+    return configs.get(load.name)
 
 
 def covered(card_name: str, card) -> bool:
@@ -293,7 +308,8 @@ def covered(card_name: str, card) -> bool:
         return card_name.startswith("cards.universal_ner.")
     if (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)) is not None:
         return True
-    return all(getattr(load, "path", None) in BY_PATH for load in _hub_loads(card.loader))
+    return all(getattr(load, "path", None) in BY_PATH or _mirror_config(load) is not None
+               for load in _hub_loads(card.loader))
 
 
 assert WORDS  # the shared vocabulary of the mirrors

@@ -78,10 +78,14 @@ def _glue():
              "qnli": ("question", "sentence", 2), "rte": ("sentence1", "sentence2", 2),
              "wnli": ("sentence1", "sentence2", 2)}
     for config, (a, b, classes) in pairs.items():
-        _splits(repo, config, tvt(), lambda r, i, s, a=a, b=b, c=classes: {
+        # MRPC's card maps every split's labels (the original's has no split mix), so its mirror labels the test
+        # split (GLUE's real MRPC test labels are -1, on which the original's card fails too)
+        _splits(repo, config, tvt(), lambda r, i, s, a=a, b=b, c=classes, config=config: {
             a: sentence(r) if a != "question1" and a != "question" else words(r) + "?",
             b: sentence(r) if b != "question2" else words(r) + "?",
-            "label": _label(i, s, c, True), "idx": i})
+            "label": _label(i, s, c, config != "mrpc"), "idx": i})
+    _splits("stanfordnlp/sst2", "default", tvt(), lambda r, i, s: {  # cards.sst2 reads this copy, as the original
+        "idx": i, "sentence": sentence(r), "label": _label(i, s, 2, True)})
     _splits(repo, "stsb", tvt(), lambda r, i, s: {
         "sentence1": sentence(r), "sentence2": sentence(r),
         "label": -1.0 if s == "test" else round(r.uniform(0, 5), 2) + 0.001 * (i + 1), "idx": i})

@@ -136,6 +136,7 @@ def test_library_glue_benchmark_on_a_local_glue_mirror(tmp_path, monkeypatch):
     from .hub_mirror import make_hub_dataset
 
     make_hub_dataset(tmp_path, "nyu-mll/glue", MIRRORS["nyu-mll/glue"])
+    make_hub_dataset(tmp_path, "stanfordnlp/sst2", MIRRORS["stanfordnlp/sst2"])  # cards.sst2 reads this copy
     monkeypatch.chdir(tmp_path)
     dataset = load_dataset("benchmarks.glue[format=formats.user_agent,max_samples_per_subset=3]", split="test")
     by_subset = {}
@@ -143,7 +144,7 @@ def test_library_glue_benchmark_on_a_local_glue_mirror(tmp_path, monkeypatch):
         by_subset.setdefault(row["subset"][0], []).append(row)
     assert sorted(by_subset) == sorted(DOC_SUBSETS)
     assert all(len(rows) == 3 for rows in by_subset.values())
-    assert by_subset["cola"][0]["source"].startswith("Read the sentence and reply")
+    assert by_subset["cola"][0]["source"].startswith("Read the text and reply")  # no text_type (as the original)
     assert "\nAgent: " in by_subset["stsb"][0]["source"]
     results = evaluate(predictions=fixed_predictions(list(dataset)), data=dataset)
     assert results.subsets_scores["score_name"] == "subsets_mean"

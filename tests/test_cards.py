@@ -30,7 +30,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "scripts" / "catalog_sources"
 sys.path.insert(0, str(SOURCES))  # the sources share helpers in catalog_sources/_shared.py
 SNAPSHOT = ROOT / "catalog_snapshot"
-CARD_MODULES = sorted(path for path in SOURCES.glob("cards_*.py") if path.stem != "cards_embedded")
+# cards_external_sources.py (issue 37: the original's cards over Kaggle, scikit-learn, web files, model-scored safety
+# tasks, RAG end to end) has no mirrors yet: its cards are checked by the build's reference check and the compat
+# tier's name coverage, not run here
+CARD_MODULES = sorted(path for path in SOURCES.glob("cards_*.py")
+                      if path.stem not in ("cards_embedded", "cards_external_sources"))
 NONSENSE = "zzqx-17 nothing relevant"
 REFERENCE_FREE = {"metrics.prediction_length"}  # cards whose task has no reference-based metric
 
@@ -120,8 +124,15 @@ def test_snapshot_matches_source_and_card_is_documented(name):
     data = card.to_dict()
     assert data["__description__"].strip()
     tags = data["__tags__"]
-    assert {"task", "language", "modality", "urls"} <= set(tags)
-    assert any(url.startswith("https://huggingface.co/datasets/") for url in tags["urls"].values())
+    assert {"task", "language", "modality"} <= set(tags)
+    loader = data.get("loader")
+    if loader is None:  # a card without data (the judge cards built on the fly) has no source to point at
+        return
+    urls = list(tags["urls"].values())
+    if loader["__type__"] in ("load_hf", "load_from_hf_space"):
+        assert any(url.startswith("https://huggingface.co/datasets/") for url in urls)
+    else:  # files on the web, Kaggle, scikit-learn, an API: the source's page
+        assert any(url.startswith("https://") for url in urls)
 
 
 def test_short_names_link_to_cards():
@@ -182,7 +193,7 @@ def test_wnli_with_relation_template_through_the_api(in_mirror):
     assert row["source"].startswith("Given a premise and hypothesis classify the entailment of the hypothesis")
     assert row["target"] in ("entailment", "not entailment")
     data = json.loads(row["task_data"])
-    assert data["classes"] == ["not entailment", "entailment"]
+    assert data["classes"] == ["entailment", "not entailment"]  # the original card's order (label 0 -> entailment)
     assert data["metadata"]["template"] == "templates.classification.multi_class.relation.default"
     results = evaluate(list(dataset["test"]["target"]), dataset["test"])
     assert results.global_scores.score == pytest.approx(1.0)
@@ -202,7 +213,8 @@ def test_wmt_en_de_with_all_translation_templates(in_mirror):
     assert len(dataset) == 8
     for row in dataset:
         data = json.loads(row["task_data"])
-        assert data["source_language"] == "English" and data["target_language"] == "German"
+        # the original card's language names, spelling included
+        assert data["source_language"] == "english" and data["target_language"] == "deutch"
         assert data["translation"].startswith("[de] ") and row["target"] == data["translation"]
         assert data["text"] in row["source"]
     templates = {json.loads(row["task_data"])["metadata"]["template"] for row in dataset}

@@ -95,19 +95,28 @@ def _referenced_names(value: Any, found: List[str]) -> List[str]:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_referenced_name_exists(name):
-    missing = sorted({ref for ref in _referenced_names(ENTRIES[name], []) if ref not in ENTRIES
-                      and ref.split("[")[0] not in PENDING_CARDS})
+    missing = sorted({ref for ref in _referenced_names(ENTRIES[name], []) if ref not in ENTRIES})
     assert not missing, f"{name} refers to catalog names that do not exist: {missing}"
 
 
-# cards referenced by recipes/benchmarks before the card work of issue 28 lands (one name a line, '#' comments)
-PENDING_CARDS = {line.strip() for line in (Path(__file__).parent / "catalog_pending_cards.txt").read_text().splitlines()
-                 if line.strip() and not line.startswith("#")}
+def test_the_build_refuses_a_dangling_reference_and_an_unknown_override():
+    """scripts/catalog_references.py (run by build_catalog.py): a name that is no entry, or an override key the
+    referenced artifact lacks, is reported with the entry and the place it occurs."""
+    import catalog_references
 
-
-def test_pending_card_references_are_card_names():
-    assert PENDING_CARDS and all(name.startswith("cards.") for name in PENDING_CARDS)
-    assert not PENDING_CARDS & set(ENTRIES), "cards that now exist are still listed as pending"
+    entries = {"metrics.ner": ENTRIES["metrics.ner"], "tasks.x": {
+        "__type__": "task", "input_fields": {"a": "str"}, "reference_fields": {"b": "str"},
+        "metrics": ["metrics.ner[zero_division=1.0]", "metrics.ner[zero_divison=1.0]", "metrics.absent"]},
+        "recipes.r": {"__type__": "dataset_recipe", "card": "cards.absent", "template": "templates.absent"},
+        "benchmarks.b": {"__type__": "benchmark", "subsets": {"s": "card=cards.gone,template=templates.none"}}}
+    problems = catalog_references.problems(entries)
+    assert len(problems) == 6, problems
+    assert any("tasks.x (metrics[1])" in line and "zero_divison" in line and "not a field of NER" in line
+               for line in problems)
+    assert any("tasks.x (metrics[2]): 'metrics.absent' names no catalog entry" in line for line in problems)
+    assert any(line.startswith("recipes.r (card): 'cards.absent'") for line in problems)
+    assert any(line.startswith("benchmarks.b (subsets.s): 'cards.gone'") for line in problems)
+    assert not catalog_references.problems({name: ENTRIES[name] for name in ("metrics.ner",)})
 
 
 def test_reference_walk_sees_the_important_kinds_of_references():
@@ -247,6 +256,10 @@ ORIGINAL_LAYOUT_TASKS = {
     "tasks.text2sql_logic": "db is an SQLDatabase; no family of its own",
     "tasks.tool_calling.multi_turn": "a single template (its default_template), no family",
     "tasks.tool_calling.supervised": "a single template (its default_template), no family",
+    "tasks.targeted_sentiment_extraction.all_sentiment_classes": "declares 'text' as a str input and a List[str] "
+                                                                 "reference: refuses every instance, as the original's",
+    "tasks.targeted_sentiment_extraction.single_sentiment_class": "declares 'text' as a str input and a List[str] "
+                                                                  "reference: refuses every instance, as the original's",
 }
 TASK_NAMES = [name for name in NAMES if name.startswith("tasks.") and ENTRIES[name]["__type__"] == "task"
               and name not in ORIGINAL_LAYOUT_TASKS]
@@ -255,6 +268,15 @@ TASK_NAMES = [name for name in NAMES if name.startswith("tasks.") and ENTRIES[na
 CARDS_NOT_SYNTHESIZED = {
     "cards.pop_qa_robust": "inline task with untyped (list-form) fields: possible_answers is a list",
     "cards.safety.truthful_qa": "its templates.qa.multiple_choice.match post-processor needs the task data",
+    **{f"cards.rag.benchmark.{name}.en": "templates.rag.end_to_end.json_predictions has an empty input_format (the "
+                                         "predictions come from a RAG system, not from a prompt)"
+       for name in ("bioasq", "clap_nq", "hotpotqa", "miniwiki", "real_mm_rag_fin_report", "real_mm_rag_fin_slides",
+                    "real_mm_rag_tech_report", "real_mm_rag_tech_slides", "watsonxqa")},
+    "cards.rag.mtrag": "templates.rag.end_to_end.json_predictions has an empty input_format (RAG system predictions)",
+    **{f"cards.rag_eval.faithfulness.ragbench.{subset}": "a NullTemplate (empty source): the judged data is scored, "
+                                                         "not prompted"
+       for subset in ("covidqa", "cuad", "delucionqa", "emanual", "expertqa", "finqa", "hagrid", "hotpotqa",
+                      "msmarco", "pubmedqa", "tatqa", "techqa")},
 }
 
 

@@ -63,7 +63,7 @@ def test_bluebench_has_the_original_groups_and_recipes():
                                          "reasoning", "safety", "summarization", "translation"]
     assert len(list(_leaf_paths(benchmark))) == 57
     recipe, _ = fetch_artifact("recipes.bluebench.knowledge.mmlu_pro_law")
-    assert recipe.card.preprocess_steps[0].values == {"category": "law"}
+    assert recipe.card.loader.filtering_lambda == "lambda x: x['category'] == 'law'"  # as the original's card
     assert (recipe.num_demos, recipe.demos_pool_size, recipe.max_test_instances) == (5, 20, 7)
 
 

@@ -23,7 +23,12 @@ from .card_mirrors import build_all
 
 ROOT = Path(__file__).resolve().parent.parent
 # tasks without one natural template: none today (every catalog task names its default)
-TASKS_WITHOUT_DEFAULT = {"tasks.rag.corpora"}  # loads RAG corpora: nothing to render or evaluate
+TASKS_WITHOUT_DEFAULT = {
+    "tasks.rag.corpora",  # loads RAG corpora: nothing to render or evaluate
+    # the original's targeted sentiment tasks declare 'text' with two types and refuse every instance (no default)
+    "tasks.targeted_sentiment_extraction.all_sentiment_classes",
+    "tasks.targeted_sentiment_extraction.single_sentiment_class",
+}
 
 
 # ---------------------------------------------------------------- version
@@ -156,11 +161,14 @@ def mirror(tmp_path_factory):
 
 @pytest.mark.parametrize("name", _cards_by_name())
 def test_card_loads_with_no_template_and_with_its_task_default(name, mirror, monkeypatch):
-    """`load_dataset("card=cards.X")` works with no template, and the task's default template renders the card."""
+    """`load_dataset("card=cards.X")` works with no template, and the task's default template renders the card (a card
+    whose inline task has none, as the original's cards.qqp, renders with its own first template)."""
     monkeypatch.chdir(mirror)
     card, _ = fetch_artifact(name)
     default = card.task.default_template
-    assert default is not None, f"{name}: its task has no default_template"
+    if default is None:  # only the original's inline task of cards.qqp
+        assert name == "cards.qqp", f"{name}: its task has no default_template"
+        default = card.templates[0]
     plain = load_dataset(f"card={name},max_test_instances=3", split="test")
     assert len(plain) == 3 and all(row["source"].strip() for row in plain)
     rows = list(DatasetRecipe(card=card, template=default, max_test_instances=3)()["test"])

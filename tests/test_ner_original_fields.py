@@ -27,3 +27,17 @@ def test_only_the_main_score_has_a_ci():
     metric = fetch_artifact("metrics.ner")[0]
     result = metric.evaluate(PREDICTIONS * 5, REFERENCES * 5).global_scores()
     assert "f1_micro_ci_low" in result and "f1_macro_ci_low" not in result
+
+
+def test_zero_division_override_scores_as_the_original():
+    """metrics.ner[zero_division=1.0] (BlueBench's entity extraction): a ratio with nothing predicted or nothing to find
+    scores 1, and so does an F1 whose precision and recall are both 0 (values of the original 1.26.10)."""
+    metric = fetch_artifact("metrics.ner[zero_division=1.0]")[0]
+    predictions = [[("a", "PER")], [("b", "LOC")]]
+    references = [[[("z", "PER")]], [[("q", "MISC")]]]
+    result = metric.evaluate(predictions, references).global_scores(with_ci=False)
+    expected = {"f1_PER": 1.0, "f1_MISC": 0.0, "f1_macro": 0.5, "f1_micro": 1.0, "precision_macro": 0.5,
+                "recall_macro": 0.0, "precision_micro": 0.0, "recall_micro": 0.0, "in_classes_support": 0.5}
+    assert {key: result[key] for key in expected} == pytest.approx(expected)
+    default = fetch_artifact("metrics.ner")[0].evaluate(predictions, references).global_scores(with_ci=False)
+    assert default["f1_PER"] == 0.0 and default["f1_micro"] == 0.0 and default["precision_macro"] == 0.0

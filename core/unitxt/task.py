@@ -107,18 +107,19 @@ class Task(InstanceOperator):
                 field="augmentable_inputs",
             )
         # a field may be both an input and a reference (e.g. a text the model rewrites and the metric compares
-        # with), as long as both declarations agree on its type
-        clashes = [
+        # with), as long as both declarations agree on its type; a task whose declarations disagree can be defined
+        # (the original's catalog holds two) but refuses every instance, with this message
+        self._clashes = [
             f"'{field}' ({type_to_string(self._input_types[field])} as input, "
             f"{type_to_string(self._reference_types[field])} as reference)"
             for field in sorted(set(self._input_types) & set(self._reference_types))
             if self._input_types[field] != self._reference_types[field]
         ]
-        if clashes:
-            raise ArtifactDefinitionError(
-                f"Fields declared both as input and as reference field need one type: {', '.join(clashes)}.",
-                artifact=self.artifact_name, field="reference_fields",
-            )
+
+    def _refuse_clashing_fields(self) -> None:
+        raise ArtifactDefinitionError(
+            f"Fields declared both as input and as reference field need one type: {', '.join(self._clashes)}; "
+            "no instance can have both types.", artifact=self.artifact_name, field="reference_fields")
 
     def verify_defaults(self) -> None:
         """Each default names a declared field and has its type (an AssertionError, as the original's asserts)."""
@@ -221,6 +222,8 @@ class Task(InstanceOperator):
         return {**self.defaults, **instance} if self.defaults else instance
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if getattr(self, "_clashes", None):
+            self._refuse_clashing_fields()
         if self.defaults:  # only for missing fields, as in the original (in place: the operator owns the instance)
             for field, value in self.defaults.items():
                 if field not in instance:

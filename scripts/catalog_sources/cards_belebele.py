@@ -39,7 +39,7 @@ def belebele_card(variant: str) -> TaskCard:
             Set(fields={"context_type": "passage"}),
         ],
         task="tasks.qa.multiple_choice.with_context",
-        templates="templates.qa.multiple_choice.with_context.all",
+        templates="templates.qa.multiple_choice.with_context.no_intro.all",
         __description__=f"Belebele ({variant}): four-choice reading comprehension over FLORES-200 passages, the same "
                         f"questions in 122 language variants. The 1-based right option becomes the choice index. "
                         f"One split (test).",

@@ -4,6 +4,7 @@ Integer labels are mapped to readable class names in the order of each dataset's
 documented label list when the column is a plain integer). `classes` always lists every class of the dataset.
 """
 
+from _factory import make
 from _shared import card_tags, hf_url, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
@@ -39,8 +40,9 @@ def multi_class_card(*, loader, classes, description, tags, text=None, label="la
     if classes is None:  # the label set is not published as a list: collect it from the data
         steps.append(SetClassesFromData(field="label", to_field="classes"))
         steps.append(Set(fields={"text_type": text_type, "type_of_class": type_of_class}))
-    else:
-        steps.append(Set(fields={"classes": classes, "text_type": text_type, "type_of_class": type_of_class}))
+    else:  # text_type None: the card leaves the task's default
+        steps.append(Set(fields={"classes": classes, **({"text_type": text_type} if text_type else {}),
+                                 "type_of_class": type_of_class}))
     return TaskCard(loader=loader, preprocess_steps=steps, task=task, templates=MULTI_CLASS_TEMPLATES,
                     __description__=description, __tags__=tags)
 
@@ -56,6 +58,21 @@ NEWSGROUPS = [
     "sci.crypt", "sci.electronics", "sci.med", "sci.space", "soc.religion.christian", "talk.politics.guns",
     "talk.politics.mideast", "talk.politics.misc", "talk.religion.misc",
 ]
+TREC_FINE = [  # the original card's names of TREC's fine labels, in label order
+    "Abbreviation: Abbreviation.", "Abbreviation: Expression abbreviated.", "Entity: Animal.", "Entity: Organ of body.",
+    "Entity: Color.", "Entity: Invention, book and other creative piece.", "Entity: Currency name.",
+    "Entity: Disease and medicine.", "Entity: Event.", "Entity: Food.", "Entity: Musical instrument.",
+    "Entity: Language.", "Entity: Letter like a-z.", "Entity: Other entity.", "Entity: Plant.", "Entity: Product.",
+    "Entity: Religion.", "Entity: Sport.", "Entity: Element and substance.", "Entity: Symbols and sign.",
+    "Entity: Techniques and method.", "Entity: Equivalent term.", "Entity: Vehicle.",
+    "Entity: Word with a special property.", "Description: Definition of something.",
+    "Description: Description of something.", "Description: Manner of an action.", "Description: Reason.",
+    "Human: Group or organization of persons.", "Human: Individual.", "Human: Title of a person.",
+    "Human: Description of a person.", "Location: City.", "Location: Country.", "Location: Mountain.",
+    "Location: Other location.", "Location: State.", "Numeric: Postcode or other code.",
+    "Numeric: Number of something.", "Numeric: Date.", "Numeric: Distance, linear measure.", "Numeric: Price.",
+    "Numeric: Order, rank.", "Numeric: Other number.", "Numeric: Lasting time of something", "Numeric: Percent, fraction.",
+    "Numeric: Speed.", "Numeric: Temperature.", "Numeric: Size, area and volume.", "Numeric: Weight."]
 TREC_COARSE = ["abbreviation", "entity", "description", "human", "location", "numeric value"]
 BANKING77 = [
     "activate_my_card", "age_limit", "apple_pay_or_google_pay", "atm_support", "automatic_top_up",
@@ -144,12 +161,13 @@ def register(add):
         label="label_text", map_labels=False, text_type="newsgroup post", type_of_class="newsgroup",
         pre=[RemoveFields(fields=["label"])]))
     add("cards.trec", multi_class_card(
-        loader=LoadHF(path="CogComp/trec", trust_remote_code=True), classes=TREC_COARSE,
-        description="TREC question classification (coarse labels): what kind of answer does a question seek — abbreviation, "
-        "entity, description, human, location or numeric value. Published train and test splits; validation is "
-        "a seeded 10% of train.",
-        tags=_tags("CogComp/trec"), mix=TRAIN_TEST_MIX, label="coarse_label", text_type="question",
-        type_of_class="answer type"))
+        loader=LoadHF(path="CogComp/trec", revision="refs/convert/parquet", splits=["train", "test"]),
+        classes=TREC_FINE,
+        description="TREC question classification (the 50 fine labels, each written 'Coarse: fine.'): what kind of "
+        "answer does a question seek. Published train and test splits; validation is a seeded 15% of train.",
+        tags=_tags("CogComp/trec"), mix={"train": "train[85%]", "validation": "train[15%]", "test": "test"},
+        label="fine_label", text_type="utterance", type_of_class="intent", task="tasks.classification.multi_class",
+        pre=[make("shuffle", page_size=9223372036854775807)]))
     add("cards.banking77", multi_class_card(
         loader=LoadHF(path="PolyAI/banking77", trust_remote_code=True), classes=BANKING77_READABLE,
         description="BANKING77: online banking customer queries labelled with one of 77 fine-grained intents (intent names as "
@@ -200,8 +218,8 @@ def register(add):
         loader=LoadHF(path="coastalcph/lex_glue", name="ledgar"), classes=LEDGAR,
         description="LEDGAR (LexGLUE): contract provisions from SEC filings, labelled with the provision's main topic (100 "
         "classes). Published train / validation / test splits.",
-        tags=_tags("coastalcph/lex_glue", "https://arxiv.org/abs/2110.00976"), text_type="contract clause",
-        type_of_class="contractual provision type"))
+        tags=_tags("coastalcph/lex_glue", "https://arxiv.org/abs/2110.00976"), text_type=None,
+        type_of_class="contractual clauses", task="tasks.classification.multi_class"))
     add("cards.medical_abstracts", multi_class_card(
         loader=LoadHF(path="TimSchopf/medical_abstracts"), classes=MEDICAL_CONDITIONS,
         description="Medical abstracts: abstracts of medical papers labelled with one of five patient condition classes "

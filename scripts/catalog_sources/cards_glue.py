@@ -10,7 +10,9 @@ from _shared import card_tags, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import ExecuteExpression, FilterByCondition, Rename, Set
-from unitxt.splitters import SplitRandomMix
+from unitxt.splitters import RenameSplits, SplitRandomMix
+from unitxt.task import Task
+from unitxt.templates import InputOutputTemplate
 
 GLUE_URL = "https://huggingface.co/datasets/nyu-mll/glue"
 GLUE_PAPER = "https://arxiv.org/abs/1804.07461"
@@ -23,90 +25,102 @@ def _tags(task, config, **extra):
     return card_tags(task, dataset_url=GLUE_URL, paper=GLUE_PAPER, benchmark="glue", benchmark_config=config, **extra)
 
 
-def single_sentence_card(*, config, classes, type_of_class, task, description):
-    """A GLUE single-sentence classification card: `sentence` becomes `text`, integer labels become `classes`."""
-    return TaskCard(
-        loader=LoadHF(path="nyu-mll/glue", name=config),
-        preprocess_steps=[
-            SplitRandomMix(mix=MIX),
-            Rename(field="sentence", to_field="text"),
-            index_to_label("label", classes),
-            Set(fields={"classes": classes, "text_type": "sentence", "type_of_class": type_of_class}),
-        ],
-        task=task,
-        templates=CLASSIFICATION_TEMPLATES,
-        __description__=description,
-        __tags__=_tags("classification", config),
-    )
+SPLITS = ["train", "validation", "test"]
 
 
-def pair_card(*, config, text_a, text_b, classes, text_a_type, text_b_type, relation, description, mix=None):
-    """A GLUE sentence-pair card: fields `text_a`/`text_b` become text_a/text_b, integer labels become `classes`,
-    and the pair is described by the types of its texts and the relation asked about."""
-    return TaskCard(
-        loader=LoadHF(path="nyu-mll/glue", name=config),
-        preprocess_steps=[
-            SplitRandomMix(mix=mix or MIX),
-            Rename(field_to_field={text_a: "text_a", text_b: "text_b"}),
-            index_to_label("label", classes),
-            Set(fields={"classes": classes, "text_a_type": text_a_type, "text_b_type": text_b_type,
-                        "type_of_relation": relation}),
-        ],
-        task="tasks.classification.multi_class.relation",
-        templates=RELATION_TEMPLATES,
-        __description__=description,
-        __tags__=_tags("classification", config),
-    )
+def _card(loader, steps, task, templates, description, config, kind="classification"):
+    return TaskCard(loader=loader, preprocess_steps=steps, task=task, templates=templates,
+                    __description__=description, __tags__=_tags(kind, config))
 
 
 def register(add):
+    """The GLUE cards with the original's facts (loader, split mix, label names, field names, task, templates)."""
     register_nli(add)
-    add("cards.cola", single_sentence_card(
-        config="cola", classes=["unacceptable", "acceptable"], type_of_class="grammatical acceptability",
-        task="tasks.classification.multi_class",
-        description="CoLA (GLUE): decide whether an English sentence is grammatically acceptable. Sentences come from "
-        "linguistics books and papers. Tested on GLUE's validation split; validation is 5% of train."))
-    add("cards.sst2", single_sentence_card(
-        config="sst2", classes=["negative", "positive"], type_of_class="sentiment",
-        task="tasks.classification.multi_class.sentiment",
-        description="SST-2 (GLUE): binary sentiment of sentences from movie reviews (Stanford Sentiment Treebank). Tested on "
-        "GLUE's validation split; validation is 5% of train."))
-    add("cards.mrpc", pair_card(
-        config="mrpc", text_a="sentence1", text_b="sentence2", classes=["not equivalent", "equivalent"],
-        text_a_type="sentence", text_b_type="sentence", relation="semantic equivalence",
-        description="MRPC (GLUE): do two sentences from online news paraphrase each other? Tested on GLUE's validation split."))
-    add("cards.qqp", pair_card(
-        config="qqp", text_a="question1", text_b="question2", classes=["not duplicated", "duplicated"],
-        text_a_type="question", text_b_type="question", relation="duplication",
-        description="QQP (GLUE): are two Quora questions asking the same thing? Tested on GLUE's validation split."))
-    add("cards.mnli", pair_card(
-        config="mnli", text_a="premise", text_b="hypothesis", classes=["entailment", "neutral", "contradiction"],
-        text_a_type="premise", text_b_type="hypothesis", relation="entailment",
-        description="MultiNLI (GLUE): does the premise entail, contradict or say nothing about the hypothesis? Sentences from "
+    add("cards.cola", _card(
+        LoadHF(path="nyu-mll/glue", name="cola"),
+        ["splitters.small_no_test", index_to_label("label", ["unacceptable", "acceptable"]),
+         Rename(field_to_field={"sentence": "text"}),
+         Set(fields={"classes": ["unacceptable", "acceptable"], "type_of_class": "grammatical acceptability"})],
+        "tasks.classification.multi_class[metrics=[metrics.matthews_correlation]]", CLASSIFICATION_TEMPLATES,
+        "CoLA (GLUE): decide whether an English sentence is grammatically acceptable (scored by Matthews "
+        "correlation). Tested on GLUE's validation split; validation is 5% of train.", "cola"))
+    add("cards.sst2", _card(
+        LoadHF(path="stanfordnlp/sst2"),
+        ["splitters.small_no_test", index_to_label("label", ["negative", "positive"]),
+         Rename(field="sentence", to_field="text"),
+         Set(fields={"text_type": "sentence", "type_of_class": "sentiment", "classes": ["negative", "positive"]})],
+        "tasks.classification.multi_class", CLASSIFICATION_TEMPLATES,
+        "SST-2: binary sentiment of sentences from movie reviews (Stanford Sentiment Treebank, the stanfordnlp/sst2 "
+        "copy). Tested on the validation split; validation is 5% of train.", "sst2"))
+    add("cards.mrpc", _card(
+        LoadHF(path="nyu-mll/glue", name="mrpc", streaming=False, splits=SPLITS),
+        [index_to_label("label", ["not equivalent", "equivalent"]),
+         Rename(field="sentence1", to_field="text_a"), Rename(field="sentence2", to_field="text_b"),
+         Set(fields={"classes": ["not equivalent", "equivalent"], "text_a_type": "sentence",
+                     "text_b_type": "sentence", "type_of_relation": "semantic equivalence"})],
+        "tasks.classification.multi_class.relation", RELATION_TEMPLATES,
+        "MRPC (GLUE): do two sentences from online news paraphrase each other? The published train, validation "
+        "and test splits.", "mrpc"))
+    add("cards.qqp", _card(
+        LoadHF(path="nyu-mll/glue", name="qqp", splits=SPLITS),
+        ["splitters.large_no_test", index_to_label("label", ["not duplicated", "duplicated"]),
+         Set(fields={"choices": ["not duplicated", "duplicated"]})],
+        Task(input_fields=["choices", "question1", "question2"], reference_fields=["label"],
+             metrics=["metrics.accuracy"]),
+        [InputOutputTemplate(input_format="Question one: {question1}\nQuestion two: {question2}\nDo the two ask "
+                                          "the same thing? Answer with one of: {choices}.",
+                             output_format="{label}")],
+        "QQP (GLUE): are two Quora questions asking the same thing? Tested on GLUE's validation split; validation "
+        "is 1% of train.", "qqp"))
+    add("cards.mnli", _card(
+        LoadHF(path="nyu-mll/glue", name="mnli",
+               splits=["train", "validation_matched", "validation_mismatched", "test_matched", "test_mismatched"]),
+        [RenameSplits(mapper={"validation_matched": "validation"}), "splitters.small_no_test",
+         Rename(field_to_field={"premise": "text_a", "hypothesis": "text_b"}),
+         index_to_label("label", ["entailment", "neutral", "contradiction"]),
+         Set(fields={"type_of_relation": "entailment", "text_a_type": "premise", "text_b_type": "hypothesis",
+                     "classes": ["entailment", "neutral", "contradiction"]})],
+        "tasks.classification.multi_class.relation", RELATION_TEMPLATES,
+        "MultiNLI (GLUE): does the premise entail, contradict or say nothing about the hypothesis? Sentences from "
         "ten genres of written and spoken English. Tested on validation_matched; validation is 5% of train.",
-        mix={"train": "train[95%]", "validation": "train[5%]", "test": "validation_matched"}))
-    add("cards.qnli", pair_card(
-        config="qnli", text_a="question", text_b="sentence", classes=["entailment", "not entailment"],
-        text_a_type="question", text_b_type="sentence", relation="entailment",
-        description="QNLI (GLUE): does a Wikipedia sentence contain the answer to a question (from SQuAD)? Tested on GLUE's "
-        "validation split."))
-    add("cards.rte", pair_card(
-        config="rte", text_a="sentence1", text_b="sentence2", classes=["entailment", "not entailment"],
-        text_a_type="premise", text_b_type="hypothesis", relation="entailment",
-        description="RTE (GLUE): two-way textual entailment from the RTE challenges (news and Wikipedia text). Tested on GLUE's "
-        "validation split."))
-    add("cards.wnli", pair_card(
-        config="wnli", text_a="sentence1", text_b="sentence2", classes=["not entailment", "entailment"],
-        text_a_type="premise", text_b_type="hypothesis", relation="entailment",
-        description="WNLI (GLUE): entailment pairs built from the Winograd Schema Challenge by substituting the pronoun with each "
-        "candidate referent. Tested on GLUE's validation split."))
+        "mnli"))
+    add("cards.qnli", _card(
+        LoadHF(path="nyu-mll/glue", name="qnli", splits=SPLITS),
+        ["splitters.large_no_test", index_to_label("label", ["entailment", "not entailment"]),
+         Set(fields={"classes": ["entailment", "not entailment"], "type_of_relation": "entailment",
+                     "text_a_type": "question", "text_b_type": "sentence"}),
+         Rename(field_to_field={"question": "text_a", "sentence": "text_b"})],
+        "tasks.classification.multi_class.relation", RELATION_TEMPLATES,
+        "QNLI (GLUE): does a Wikipedia sentence contain the answer to a question (from SQuAD)? Tested on GLUE's "
+        "validation split; validation is 1% of train.", "qnli"))
+    add("cards.rte", _card(
+        LoadHF(path="nyu-mll/glue", name="rte", splits=SPLITS),
+        ["splitters.small_no_test", index_to_label("label", ["entailment", "not entailment"]),
+         Set(fields={"classes": ["entailment", "not entailment"], "type_of_relation": "entailment",
+                     "text_a_type": "premise", "text_b_type": "hypothesis"}),
+         Rename(field_to_field={"sentence1": "text_a", "sentence2": "text_b"})],
+        "tasks.classification.multi_class.relation", RELATION_TEMPLATES,
+        "RTE (GLUE): two-way textual entailment from the RTE challenges (news and Wikipedia text). Tested on GLUE's "
+        "validation split; validation is 5% of train.", "rte"))
+    add("cards.wnli", _card(
+        LoadHF(path="nyu-mll/glue", name="wnli", data_classification_policy=["public"], splits=SPLITS),
+        [SplitRandomMix(mix=MIX), Rename(field="sentence1", to_field="text_a"),
+         Rename(field="sentence2", to_field="text_b"),
+         index_to_label("label", ["entailment", "not entailment"]),  # the original's mapping (0 -> entailment)
+         Set(fields={"classes": ["entailment", "not entailment"]}), Set(fields={"type_of_relation": "entailment"}),
+         Set(fields={"text_a_type": "premise"}), Set(fields={"text_b_type": "hypothesis"})],
+        "tasks.classification.multi_class.relation", RELATION_TEMPLATES,
+        "WNLI (GLUE): entailment pairs built from the Winograd Schema Challenge by substituting the pronoun with each "
+        "candidate referent. Tested on GLUE's validation split.", "wnli"))
+    # the original's STS-B card renames to text1/text2 for its tasks.regression.two_texts.similarity; ours names them
+    # text_a/text_b (with our templates), so this card keeps our field names (a task difference, not a card one)
     add("cards.stsb", TaskCard(
-        loader=LoadHF(path="nyu-mll/glue", name="stsb"),
+        loader=LoadHF(path="nyu-mll/glue", name="stsb", splits=SPLITS),
         preprocess_steps=[
             SplitRandomMix(mix=MIX),
             Rename(field_to_field={"sentence1": "text_a", "sentence2": "text_b", "label": "attribute_value"}),
             ExecuteExpression(expression="round(attribute_value, 3)", to_field="attribute_value"),  # float32 noise
-            Set(fields={"attribute_name": "similarity", "min_value": 0.0, "max_value": 5.0}),
+            Set(fields={"attribute_name": "similarity", "min_value": 1.0, "max_value": 5.0}),
         ],
         task="tasks.regression.two_texts.similarity",
         templates="templates.regression.two_texts.all",

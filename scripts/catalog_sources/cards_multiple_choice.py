@@ -6,6 +6,7 @@ WinoGrande) are tested on their validation split, with validation taken as a see
 the right answer at a fixed position (SciQ) get their choices shuffled with a seeded, content-derived permutation.
 """
 
+from _factory import make
 from _shared import card_tags, hf_url
 from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
@@ -51,6 +52,7 @@ def mmlu_card(subject):
     return _card(
         loader=LoadHF(path="cais/mmlu", name=subject),
         steps=[
+            make("deduplicate", by=["question", "subject", "choices", "answer"]),
             RenameSplits(mapper={"dev": "train"}),
             Set(fields={"topic": readable}),
         ],
@@ -65,10 +67,12 @@ def arc_card(config, level):
     return _card(
         loader=LoadHF(path="allenai/ai2_arc", name=config),
         steps=[
-            IndexOf(search_in="choices/label", index_of="answerKey", to_field="answer"),
-            Copy(field="choices/text", to_field="choices"),
+            Set(fields={"topic": "science"}),
+            Rename(field_to_field={"answerKey": "label", "choices": "_choices"}),
+            Copy(field_to_field={"_choices/text": "choices", "_choices/label": "labels"}),
+            IndexOf(search_in="labels", index_of="label", to_field="answer"),
         ],
-        task=OPEN,
+        task="tasks.qa.multiple_choice.with_topic",
         description=f"AI2 Reasoning Challenge ({level} set): grade-school science multiple-choice questions (3-5 choices, "
         "labelled A-E or 1-5 in the data). Published train / validation / test splits.",
         tags=_tags("allenai/ai2_arc", "https://arxiv.org/abs/1803.05457", config=config),
@@ -92,13 +96,13 @@ def race_card(config):
 
 def winogrande_card(size):
     return _card(
-        loader=LoadHF(path="allenai/winogrande", name=f"winogrande_{size}"),
+        loader=LoadHF(path="allenai/winogrande", name=f"winogrande_{size}", revision="refs/pr/6"),
         steps=[
             SplitRandomMix(mix=NO_TEST_LABELS_MIX),
-            ExecuteExpression(expression="'Which option fills the blank (_) correctly? ' + sentence",
-                              to_field="question"),
             ListFieldValues(fields=["option1", "option2"], to_field="choices"),
-            ExecuteExpression(expression="int(answer) - 1", to_field="answer"),
+            make("cast_fields", fields={"answer": "int"}),
+            make("add_constant", field="answer", add=-1),
+            Rename(field_to_field={"sentence": "question"}),
         ],
         task=OPEN,
         description=f"WinoGrande ({'debiased' if size == 'debiased' else size.upper()} training set): fill the blank (_) of a "
@@ -114,12 +118,12 @@ MMLU_PRO_CATEGORIES = ["biology", "business", "chemistry", "computer science", "
 
 def mmlu_pro_card(category):
     return _card(
-        loader=LoadHF(path="TIGER-Lab/MMLU-Pro"),
+        loader=LoadHF(path="TIGER-Lab/MMLU-Pro", filtering_lambda=f"lambda x: x['category'] == '{category}'"),
         steps=[
-            FilterByCondition(values={"category": category}, condition="eq"),
+            make("deduplicate", by=["question", "options", "answer", "category"]),
             RenameSplits(mapper={"validation": "train"}),
-            Rename(field_to_field={"options": "choices", "category": "topic"}),
-            Rename(field="answer_index", to_field="answer"),
+            Rename(field_to_field={"options": "choices", "answer_index": "answer"}),
+            Set(fields={"topic": category}),
         ],
         task="tasks.qa.multiple_choice.with_topic",
         description=f"MMLU-Pro, category '{category}': harder, reasoning-focused exam questions with up to ten choices "
@@ -151,19 +155,21 @@ def register(add):
         add(f"cards.arc_{level}", ArtifactLink(
             to=f"cards.ai2_arc.arc_{level}", __description__=f"Short name of cards.ai2_arc.arc_{level}.",
             __tags__={"kind": "link"}))
-    add("cards.hellaswag", _card(
-        loader=LoadHF(path="Rowan/hellaswag", trust_remote_code=True),
-        steps=[
-            SplitRandomMix(mix=NO_TEST_LABELS_MIX),
-            Rename(field="endings", to_field="choices"),
-            Cast(field="label", to="int", to_field="answer"),
-            ExecuteExpression(expression="f'{activity_label}: {ctx}'", to_field="context"),
-            Set(fields={"context_type": "unfinished description", "question": "Which ending completes it best?"}),
+    add("cards.hellaswag", TaskCard(
+        loader=LoadHF(path="Rowan/hellaswag"),
+        preprocess_steps=[
+            "splitters.large_no_test",
+            Rename(field_to_field={"ctx": "context", "activity_label": "topic", "endings": "choices"}),
+            Rename(field_to_field={"label": "answer"}),
+            make("cast_fields", fields={"answer": "int"}),
+            Set(fields={"context_type": "sentence"}),
         ],
-        task=WITH_CONTEXT,
-        description="HellaSwag: commonsense sentence completion — pick the most plausible of four endings for a video caption "
-        "(ActivityNet) or how-to (WikiHow) context. Test answers are hidden, so validation is the test split.",
-        tags=_tags("Rowan/hellaswag", "https://arxiv.org/abs/1905.07830")))
+        task="tasks.completion.multiple_choice",
+        templates="templates.completion.multiple_choice.all",
+        __description__="HellaSwag: commonsense sentence completion — pick the most plausible of four endings for a "
+                        "video caption (ActivityNet) or how-to (WikiHow) context. Test answers are hidden, so "
+                        "validation is the test split (validation is 1% of train).",
+        __tags__=_tags("Rowan/hellaswag", "https://arxiv.org/abs/1905.07830")))
     add("cards.piqa", _card(
         loader=LoadHF(path="ybisk/piqa", trust_remote_code=True),
         steps=[

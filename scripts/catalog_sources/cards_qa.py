@@ -14,13 +14,13 @@ def _tags(task, url, paper=None, **extra):
 
 def register(add):
     add("cards.squad", TaskCard(
-        loader=LoadHF(path="rajpurkar/squad", name="plain_text"),
+        loader=LoadHF(path="rajpurkar/squad"),
         preprocess_steps=[
-            SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]", "test": "validation"}),
+            "splitters.small_no_test",
             Copy(field="answers/text", to_field="answers"),
-            Set(fields={"context_type": "paragraph"}),
+            Set(fields={"context_type": "passage"}),
         ],
-        task="tasks.qa.with_context.extractive",
+        task="tasks.qa.extractive",
         templates="templates.qa.with_context.all",
         __description__="SQuAD v1.1: questions posed by crowd workers on Wikipedia paragraphs, answered by a span of "
                         "the paragraph (any of the listed gold spans is correct). Tested on the public validation "

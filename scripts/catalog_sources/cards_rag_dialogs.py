@@ -59,7 +59,7 @@ def _chat_rag(subset: str, train: bool) -> TaskCard:
                                         slice_first_and_last_turns_format=True, last_response_to_field="dummy"),
         ],
         task=RESPONSE_TASK,
-        templates=["templates.rag.response_generation.please_respond_chat"],
+        templates={"default": "templates.rag.response_generation.please_respond_chat"},
         __description__=f"ChatRAG-Bench ({subset}): answer the user's last question in a conversation from the "
                         f"retrieved passages; the conversation so far is written in the user/assistant layout as the "
                         f"question. " + ("The test split is cut into train / validation / test portions (60/20/20)."
@@ -82,7 +82,8 @@ def _clapnq(train: bool) -> TaskCard:
             MapInstanceValues(mappers={"reference_answers": {"['']": list(DECLINES)}}, strict=False),
         ],
         task=RESPONSE_TASK,
-        templates="templates.rag.response_generation.all",
+        templates={name: f"templates.rag.response_generation.{name}" for name in
+                   ("please_respond", "answer_based_on_context", "answer_based_on_context_inverted")},
         __description__="ClapNQ: long-form answers to Natural Questions grounded in a gold Wikipedia passage; the "
                         "passages are the contexts and the annotated answers the references (an unanswerable "
                         "question's empty answer becomes a list of ways to decline). "
@@ -112,7 +113,7 @@ def register(add):
             ListFieldValues(fields=["contexts_ids"], to_field="contexts_ids"),
         ],
         task=RESPONSE_TASK,
-        templates=["templates.rag.response_generation.please_respond_chat"],
+        templates={"default": "templates.rag.response_generation.please_respond_chat"},
         __description__="Open Australian Legal QA: questions answered from one Australian legal document each; the "
                         "document's text is the context (its citation the id) and the answer the reference. The "
                         "train split is cut into train / validation / test portions (50/20/30).",

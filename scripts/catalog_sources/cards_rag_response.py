@@ -24,7 +24,7 @@ def ragbench_response_card(subset: str) -> TaskCard:
             Wrap(field="response", inside="list", to_field="reference_answers"),
         ],
         task="tasks.rag.response_generation",
-        templates="templates.rag.response_generation.all",
+        templates={"default": "templates.rag.response_generation.please_respond_chat"},
         __description__=f"RAGBench ({subset}) for RAG response generation: answer the question from the retrieved "
                         f"documents; the dataset's response is the reference answer. Published train / validation / "
                         f"test splits.",

@@ -12,12 +12,19 @@ PAIRS = {"de": ("wmt/wmt16", "de-en", 16), "fr": ("wmt/wmt14", "fr-en", 14), "ro
          "tr": ("wmt/wmt16", "tr-en", 16)}
 
 
+# the original's three cards (en_de, en_fr, en_ro) stream their data and name the languages in lower case, German
+# as "deutch": its facts, kept so their rows (and prompts) are the original's
+ORIGINAL_DIRECTIONS = {"de": "deutch", "fr": "french", "ro": "romanian"}
+
+
 def translation_card(*, source, target, repo, config, year):
+    original = source == "en" and target in ORIGINAL_DIRECTIONS
+    names = ("english", ORIGINAL_DIRECTIONS[target]) if original else (LANGUAGES[source], LANGUAGES[target])
     return TaskCard(
-        loader=LoadHF(path=repo, name=config),
+        loader=LoadHF(path=repo, name=config, **({"streaming": True} if original else {})),
         preprocess_steps=[
-            Copy(field_to_field={f"translation/{source}": "text", f"translation/{target}": "translation"}),
-            Set(fields={"source_language": LANGUAGES[source], "target_language": LANGUAGES[target]}),
+            Copy(field_to_field=[[f"translation/{source}", "text"], [f"translation/{target}", "translation"]]),
+            Set(fields={"source_language": names[0], "target_language": names[1]}),
         ],
         task="tasks.translation.directed",
         templates="templates.translation.directed.all",

@@ -54,6 +54,9 @@ def renamed():
         links[old] = new
         links[f"{old}_numeric"] = new
         links[f"{old}_logprobs"] = f"{new}_logprobs"
+    # the engine the original's generic-engine arena-hard judges fall back to (its IBM GenAI service is retired and
+    # its catalog no longer holds the name): the same model on the default provider
+    links["engines.ibm_gen_ai.llama_3_70b_instruct"] = "engines.cross_provider.llama_3_70b_instruct"
     return links
 
 
@@ -62,6 +65,7 @@ def register(add):
         add(old, ArtifactLink(
             to=new,
             __description__=f"Old name of {new}.",
-            __tags__={**TAGS, "kind": "criteria"} if ".criterias." in old else TAGS,
+            __tags__=({**TAGS, "kind": "criteria"} if ".criterias." in old
+                      else {**TAGS, "kind": "inference_engine"} if old.startswith("engines.") else TAGS),
             __deprecated_msg__=f"'{old}' was renamed: use '{new}' instead.",
         ))

@@ -10,8 +10,24 @@ from unitxt.task import Task
 CONTEXT_ANY = "Union[Text, Image, Audio, Table, Dialog]"
 TEXT2SQL_INPUTS = {"id": "str", "utterance": "str", "hint": "Optional[str]", "db": "SQLDatabase"}
 
+# the original's targeted sentiment tasks declare 'text' as a str input and a List[str] reference: they exist (their
+# templates and programs name them) and refuse every instance, as the original's do
+_TARGETED_REFERENCES = {"spans_starts": "List[int]", "spans_ends": "List[int]", "text": "List[str]", "labels": "List[str]"}
+
 # name -> (Task keyword arguments, description, task tag)
 TASKS = {
+    "targeted_sentiment_extraction.all_sentiment_classes": (dict(
+        input_fields={"text": "str", "text_type": "str"}, reference_fields=dict(_TARGETED_REFERENCES),
+        prediction_type="List[Tuple[str, str]]", metrics=["metrics.ner"], augmentable_inputs=["text"],
+        defaults={"text_type": "text"},
+    ), "Extract the spans that carry a sentiment, with their sentiment class. As the original's, it declares 'text' "
+       "with two types and so refuses every instance; use tasks.span_labeling.extraction.", "targeted sentiment"),
+    "targeted_sentiment_extraction.single_sentiment_class": (dict(
+        input_fields={"text": "str", "text_type": "str", "sentiment_class": "str"},
+        reference_fields=dict(_TARGETED_REFERENCES), prediction_type="List[Tuple[str, str]]",
+        metrics=["metrics.ner"], augmentable_inputs=["text"], defaults={"text_type": "text"},
+    ), "Extract the spans of one sentiment class. As the original's, it declares 'text' with two types and so "
+       "refuses every instance; use tasks.span_labeling.extraction.", "targeted sentiment"),
     # ---------------------------------------------------------------- tool calling
     "tool_calling.supervised": (dict(
         input_fields={"query": "str", "tools": "List[Tool]"},

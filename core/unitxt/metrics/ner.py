@@ -14,7 +14,8 @@ from ..lazy_imports import numpy_module as _np
 class NER(GlobalMetric):
     """Entity-span precision/recall/F1, micro (pooled counts) and macro (mean over gold types), plus f1_<type>.
 
-    Macro averages over the types with gold support; zero denominators give 0 (sklearn's zero_division=0).
+    Macro averages over the types with gold support; zero denominators give `zero_division` (0, as sklearn's
+    default).
     Instance scores are the micro and macro scores of the instance alone.
     """
 
@@ -23,6 +24,7 @@ class NER(GlobalMetric):
     single_reference_per_prediction = True
     report_per_type: bool = True
     report_per_group_scores: bool = True  # the original's name of report_per_type; False from either drops f1_<type>
+    zero_division: float = 0.0  # the score of a ratio with a zero denominator (the original's CustomF1 field)
     ci_scores = ["f1_micro"]  # as the original: the main score's CI
 
     def per_type(self) -> bool:
@@ -60,7 +62,7 @@ class NER(GlobalMetric):
 
         types = _sorted({entity_type for _, entity_type in keys})
         tp, fp, fn = (keyed_columns(totals, keys, part, types) for part in ("tp", "fp", "fn"))
-        scores = span_scores_from_counts(tp, fp, fn)
+        scores = span_scores_from_counts(tp, fp, fn, self.zero_division)
         result = {name: value for name, value in scores.items() if not name.endswith("_per_type")}
         if self.per_type():  # the types with reference support, as the original reports them
             supported = (tp + fn).sum(axis=0) > 0
@@ -73,14 +75,14 @@ class NER(GlobalMetric):
         from .kernels.ner import span_scores_from_counts
 
         counts = statistic.counts
-        scores = span_scores_from_counts(counts.tp, counts.fp, counts.fn)
+        scores = span_scores_from_counts(counts.tp, counts.fp, counts.fn, self.zero_division)
         return {name: value for name, value in scores.items() if not name.endswith("_per_type")}
 
     def compute(self, references, predictions, task_data) -> Dict[str, Any]:
         """Global scores of the given instances (micro/macro and f1 per type)."""
         from .kernels.ner import span_f1
 
-        result = span_f1([refs[0] for refs in references], list(predictions))
+        result = span_f1([refs[0] for refs in references], list(predictions), self.zero_division)
         per_type = result.pop("f1_per_type")
         result.pop("precision_per_type")
         result.pop("recall_per_type")

@@ -76,14 +76,18 @@ def _safe_div(numerator: Any, denominator: Any) -> np.ndarray:
         return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), 0.0)
 
 
-def span_scores_from_counts(tp: Any, fp: Any, fn: Any) -> Dict[str, np.ndarray]:
+def span_scores_from_counts(tp: Any, fp: Any, fn: Any, zero_division: float = 0.0) -> Dict[str, np.ndarray]:
     """Scores from summed counts of shape (..., T).
 
     Micro pools all types (every false positive counts, whatever its type). Macro averages the
     per-type scores over the types with reference support (tp + fn > 0), 0 if there are none.
     Per-type entries keep shape (..., T). in_classes_support: the share of predicted spans whose type has
-    reference support (1 without predicted spans), as the original reports it.
+    reference support (1 without predicted spans), as the original reports it. A nonzero `zero_division` scores
+    as the original's: precision (recall) with nothing predicted (nothing to find) gets it, so does an F1 whose
+    precision and recall are both 0, and a macro score over no supported type.
     """
+    if zero_division:
+        return _with_zero_division(tp, fp, fn, float(zero_division))
     tp, fp, fn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn))
     supported = (tp + fn) > 0
     n_supported = supported.sum(axis=-1)
@@ -113,10 +117,41 @@ def span_scores_from_counts(tp: Any, fp: Any, fn: Any) -> Dict[str, np.ndarray]:
     }
 
 
-def span_f1(references: Sequence[Sequence[Span]], predictions: Sequence[Sequence[Span]]) -> Dict[str, Any]:
+def _with_zero_division(tp: Any, fp: Any, fn: Any, zero_division: float) -> Dict[str, np.ndarray]:
+    """span_scores_from_counts with the original's zero_division rules (F1 from precision and recall)."""
+    scores = span_scores_from_counts(tp, fp, fn)
+    tp, fp, fn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn))
+
+    def ratios(hits, predicted, gold):
+        precision = np.where(predicted > 0, _safe_div(hits, predicted), zero_division)
+        recall = np.where(gold > 0, _safe_div(hits, gold), zero_division)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            f1 = np.where(precision + recall > 0, 2 * precision * recall / np.where(precision + recall > 0,
+                                                                                    precision + recall, 1.0),
+                          zero_division)
+        return precision, recall, f1
+
+    precision, recall, f1 = ratios(tp, tp + fp, tp + fn)
+    supported = (tp + fn) > 0
+    n_supported = supported.sum(axis=-1)
+
+    def macro(values: np.ndarray) -> np.ndarray:
+        return np.where(n_supported > 0, _safe_div(np.where(supported, values, 0.0).sum(axis=-1), n_supported),
+                        zero_division)
+
+    micro = ratios(tp.sum(axis=-1), (tp + fp).sum(axis=-1), (tp + fn).sum(axis=-1))
+    scores.update({"precision_micro": micro[0], "recall_micro": micro[1], "f1_micro": micro[2],
+                   "precision_macro": macro(precision), "recall_macro": macro(recall), "f1_macro": macro(f1),
+                   "precision_per_type": precision, "recall_per_type": recall, "f1_per_type": f1})
+    return scores
+
+
+def span_f1(references: Sequence[Sequence[Span]], predictions: Sequence[Sequence[Span]],
+            zero_division: float = 0.0) -> Dict[str, Any]:
     """Micro and macro precision/recall/f1 (floats) and f1/precision/recall_per_type (dict type -> float)."""
     counts = span_counts(references, predictions)
-    scores = span_scores_from_counts(counts.tp.sum(axis=0), counts.fp.sum(axis=0), counts.fn.sum(axis=0))
+    scores = span_scores_from_counts(counts.tp.sum(axis=0), counts.fp.sum(axis=0), counts.fn.sum(axis=0),
+                                     zero_division)
     result: Dict[str, Any] = {name: float(v) for name, v in scores.items() if not name.endswith("_per_type")}
     for name in ("f1_per_type", "precision_per_type", "recall_per_type"):
         result[name] = {t: float(v) for t, v in zip(counts.types, scores[name])}

@@ -216,7 +216,7 @@ def test_no_module_over_the_size_limit():
 LAYERS = {
     1: "errors logging_utils settings_utils version lazy_imports dict_utils text_utils random_utils query_parser "
        "types sandbox module_aliases general",
-    2: "artifact _type_index catalog_store catalog stream operator",
+    2: "artifact artifact_registry _type_index catalog_store catalog stream operator",
     3: "loaders operators processors splitters samplers augmentors serializers image_utils formats",
     4: "task card templates",
     5: "rendering benchmark",

@@ -16,6 +16,9 @@ import typing
 import warnings
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
+from .artifact_registry import (_ARTIFACT_TYPES, _import_module_of, _type_modules,  # noqa: F401
+                                concrete_types_of, get_artifact_class, load_builtin_artifact_modules,
+                                registered_artifact_types)
 from .catalog_store import Catalogs, LocalCatalog, find_in_catalogs, reset_artifacts_json_cache, write_json_atomically
 from .errors import (ArtifactDefinitionError, CatalogError, MissingArtifactTypeError, UnitxtError,  # noqa: F401
                      UnknownArtifactTypeError, UnrecognizedArtifactTypeError)
@@ -32,7 +35,6 @@ from .query_parser import Unquoted, coerce_override, format_value, guess_scalar,
 from .settings_utils import get_artifacts_data_classification, settings  # noqa: F401 - the original's artifact API
 from .types.checking import describe_value_type, make_checker, type_to_string
 
-_ARTIFACT_TYPES: Dict[str, type] = {}
 SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__", "__title__")
 
 
@@ -444,50 +446,6 @@ def to_serializable(value: Any) -> Any:
     raise ArtifactDefinitionError(f"Value {_short(value)} of type {type(value).__name__} is not serialisable.")
 
 
-def _type_modules() -> Dict[str, str]:
-    """The generated `__type__` -> module index (core/unitxt/_type_index.py, written by scripts/build_type_index.py)."""
-    from ._type_index import TYPE_MODULES
-
-    return TYPE_MODULES
-
-
-def _import_module_of(type_name: str) -> None:
-    """Import the one library module that defines `type_name` (a fixed name from the generated index, never data)."""
-    module = _type_modules().get(type_name)
-    if module is not None:
-        importlib.import_module(f"{__package__}.{module}")
-
-
-def load_builtin_artifact_modules() -> None:
-    """Import every library module that registers artifact classes (for listings of all types; idempotent)."""
-    for module in sorted(set(_type_modules().values())):
-        importlib.import_module(f"{__package__}.{module}")
-
-
-def get_artifact_class(type_name: str) -> type:
-    """Look up a registered artifact class; unknown names are an error (never an import of a named module)."""
-    if not isinstance(type_name, str):
-        raise UnknownArtifactTypeError(f"__type__ must be a string naming a registered artifact class, got "
-                                       f"{type(type_name).__name__} {str(type_name)[:80]}.")
-    if type_name not in _ARTIFACT_TYPES:
-        _import_module_of(type_name)
-    try:
-        return _ARTIFACT_TYPES[type_name]
-    except (KeyError, TypeError):
-        load_builtin_artifact_modules()  # for the suggestions below
-        close = difflib.get_close_matches(str(type_name), list(_ARTIFACT_TYPES), n=3)
-        raise UnknownArtifactTypeError(
-            f"Unknown artifact __type__ {type_name!r}"
-            + (f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else "")
-            + ". Only registered artifact classes can be instantiated from data.",
-        ) from None
-
-
-def registered_artifact_types() -> Dict[str, type]:
-    load_builtin_artifact_modules()
-    return dict(_ARTIFACT_TYPES)
-
-
 MAX_DATA_NESTING = 100  # nested lists/dicts in artifact data; deeper data is refused with a clear error
 
 
@@ -509,13 +467,6 @@ def from_serializable(data: Any, _depth: int = 0) -> Any:
         return {key: from_serializable(value, _depth + 1) if isinstance(value, (list, dict)) else value
                 for key, value in data.items()}
     return data
-
-
-def concrete_types_of(base: type) -> List[str]:
-    """The registered, non-abstract artifact type names that are subclasses of `base` (sorted)."""
-    load_builtin_artifact_modules()
-    return sorted(name for name, cls in _ARTIFACT_TYPES.items()
-                  if issubclass(cls, base) and not cls.__dict__.get("__abstract__"))
 
 
 class Dataclass(Artifact):

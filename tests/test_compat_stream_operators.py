@@ -1,5 +1,7 @@
 """Stream operators of the original catalog format (operators_streams)."""
 
+import json
+
 import pytest
 
 from unitxt.artifact import from_serializable
@@ -111,7 +113,8 @@ def test_apply_whitelisted_functions_from_catalog_json():
     operator = from_serializable({"__type__": "apply", "function": "str.lower", "to_field": "model_id",
                                   "_argv": ["model_1"]})
     assert operator.process_instance({"model_1": "GPT"})["model_id"] == "gpt"
-    assert operator.to_dict()["_argv"] == ["model_1"]
+    assert operator.to_dict()["_argv"] == ("model_1",)  # a tuple, as the original; JSON writes it as a list
+    assert json.loads(operator.to_json())["_argv"] == ["model_1"]
     loads = Apply("text", function="json.loads", to_field="data")
     assert loads.process_instance({"text": '{"a": 1}'})["data"] == {"a": 1}
     with pytest.raises(UnitxtError, match="not one of the allowed functions"):

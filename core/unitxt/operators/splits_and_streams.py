@@ -419,7 +419,7 @@ class Apply(InstanceOperator):
     def to_dict(self) -> Dict[str, Any]:
         data = super().to_dict()
         if self.__dict__["_argv"]:
-            data["_argv"] = list(self.__dict__["_argv"])
+            data["_argv"] = tuple(self.__dict__["_argv"])  # a tuple, as the original
         if self.__dict__["_kwargs"]:
             data["_kwargs"] = to_serializable(self.__dict__["_kwargs"])
         return data

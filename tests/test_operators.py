@@ -254,3 +254,20 @@ def test_user_operator_errors_are_wrapped_with_context():
 def test_expression_sandbox_escapes_are_refused(expression, tmp_path):
     with pytest.raises(SandboxError):
         ExecuteExpression(expression, to_field="x").process_instance({"question": "q"})
+
+
+def test_error_naming_its_artifact_keeps_its_text_and_the_artifact_field():
+    class Strict(MultiStreamOperator):
+        def process(self, multi_stream):
+            raise UnitxtError("Strict refuses every instance.")
+
+    class Quiet(MultiStreamOperator):
+        def process(self, multi_stream):
+            raise UnitxtError("nothing accepted.")
+
+    with pytest.raises(UnitxtError) as named:
+        Strict()(MultiStream({"test": [{"a": 1}]}))
+    assert str(named.value) == "Strict refuses every instance." and named.value.artifact == "Strict"
+    with pytest.raises(UnitxtError) as unnamed:
+        Quiet()(MultiStream({"test": [{"a": 1}]}))
+    assert str(unnamed.value).startswith("[artifact 'Quiet'") and unnamed.value.artifact == "Quiet"

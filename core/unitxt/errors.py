@@ -54,7 +54,7 @@ class UnitxtError(Exception):
 
     def _compose(self) -> str:
         context = []
-        if self.artifact:
+        if self.artifact and self.artifact not in self.message:  # a message that names its artifact is not prefixed
             context.append(f"artifact '{self.artifact}'")
         if self.stage:
             context.append(f"stage '{self.stage}'")

@@ -99,3 +99,16 @@ def test_the_service_without_its_extra_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "fastapi", None)  # as if not installed
     with pytest.raises(MissingRequirementError, match=r"pip install 'unitxt\[service\]'"):
         create_app()
+
+
+def test_instance_scores_keep_the_main_score_the_service_names_for_them(monkeypatch):
+    metric = RemoteMetric(endpoint="http://127.0.0.1:1/compute", metric_name="metrics.some_remote")
+    answer = {"instances_scores": [{"f1": 0.25, "recall": 0.5, "score": 0.25, "score_name": "f1"},
+                                   {"f1": 0.75, "recall": 1.0, "score": 0.75, "score_name": "f1"}],
+              "global_score": {"overall": 0.4, "score": 0.4, "score_name": "overall"}}
+    monkeypatch.setattr(metric, "get_metric_response", lambda request: answer)
+    scored = list(metric.process([{"prediction": p, "references": [p], "task_data": {}} for p in ("a", "b")]))
+    first = scored[0]["score"]["instance"]
+    assert (first["score"], first["score_name"], first["recall"]) == (0.25, "f1", 0.5)
+    assert scored[1]["score"]["instance"]["score"] == 0.75
+    assert scored[0]["score"]["global"]["score"] == 0.4 and scored[0]["score"]["global"]["score_name"] == "overall"

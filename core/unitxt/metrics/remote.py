@@ -106,7 +106,18 @@ class RemoteMetric(Metric):
         if self.main_score is None:
             self.main_score = remote_global.get("score_name") or (instances[0].get("score_name") if instances
                                                                   else "score")
-        return _RemoteScores(self, [_raw(scores) for scores in instances], _raw(remote_global))
+        return _RemoteScores(self, [_raw(scores, keep_score_name=True) for scores in instances], _raw(remote_global))
+
+    def _finish_instance(self, scores: Dict[str, Any]) -> Dict[str, Any]:
+        """An instance's scores as the service gave them: its own `score_name` (when it names one of its scores)
+        wins over the metric's main score, as in the original."""
+        own_main = scores.get("score_name")
+        numbers = {name: value for name, value in scores.items() if name != "score_name"}
+        result = super()._finish_instance(numbers)
+        if isinstance(own_main, str) and own_main in numbers:
+            result["score"] = result.get(self.score_prefix + own_main, math.nan)
+            result["score_name"] = self.score_prefix + own_main
+        return result
 
     def set_confidence_interval_calculation(self, return_confidence_interval: bool) -> None:
         """Remote scores have no confidence intervals; nothing to set."""
@@ -143,10 +154,12 @@ class _RemoteScores(MetricScores):
         return []
 
 
-def _raw(scores: Dict[str, Any]) -> Dict[str, Any]:
-    """Scores without the summary keys and intervals the caller's side adds again."""
+def _raw(scores: Dict[str, Any], keep_score_name: bool = False) -> Dict[str, Any]:
+    """Scores without the summary keys and intervals the caller's side adds again (an instance keeps the name of
+    its main score)."""
+    dropped = [key for key in _SUMMARY_KEYS if not (keep_score_name and key == "score_name")]
     return {name: value for name, value in scores.items()
-            if name not in _SUMMARY_KEYS and "_ci_low" not in name and "_ci_high" not in name}
+            if name not in dropped and "_ci_low" not in name and "_ci_high" not in name}
 
 
 def _env_api_key() -> Optional[str]:

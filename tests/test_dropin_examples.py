@@ -82,8 +82,9 @@ def test_rag_end_to_end_takes_the_original_fields_and_scores_under_its_metric_na
     rows = [
         {"question": "What is the capital of France?", "question_id": "q1", "reference_answers": ["Paris"],
          "reference_contexts": [contexts[0]], "reference_context_ids": [10], "metadata_tags": {"topic": "geo"}},
-        {"question": "Which city is a port?", "reference_answers": ["Marseille"], "reference_context_ids": [12]},
-    ]
+        {"question": "Which city is a port?", "question_id": "q2", "reference_answers": ["Marseille"],
+         "reference_contexts": [contexts[2]], "reference_context_ids": [12], "metadata_tags": {}},
+    ]  # one set of fields per split: the original's LoadFromDictionary refuses ragged rows
     dataset = create_dataset(task="tasks.rag.end_to_end", test_set=rows, split="test", postprocessors=[])
     predictions = [{"answer": "Paris", "contexts": [contexts[0]], "context_ids": [10], "is_answerable": True},
                    {"answer": "Lyon", "contexts": [contexts[1]], "context_ids": [11, 12], "is_answerable": True}]

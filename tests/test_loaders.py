@@ -117,3 +117,13 @@ def test_multiple_source_loader_concatenates():
 def test_dictionary_rows_must_be_dicts():
     with pytest.raises(UnitxtError, match=r"is not of type Dict\[str, List\[Dict"):
         LoadFromDictionary(data={"test": [1, 2]})
+
+
+def test_dictionary_rows_of_one_split_share_their_fields():
+    same_keys_in_another_order = {"dev": [{"q": "a", "n": 1}, {"n": 2, "q": "b"}]}
+    assert [row["n"] for row in LoadFromDictionary(data=same_keys_in_another_order)()["dev"]] == [1, 2]
+    with pytest.raises(UnitxtError, match="Not all instances in split 'dev' have the same fields") as info:
+        LoadFromDictionary(data={"dev": [{"q": "a", "n": 1}, {"q": "b"}]})
+    assert "{'q': 'b'}" in str(info.value) and info.value.field == "data"
+    with pytest.raises(UnitxtError, match="Split dev has no instances"):
+        LoadFromDictionary(data={"dev": []})

@@ -103,6 +103,16 @@ class LoadFromDictionary(Loader):
                 "Passed data to LoadFromDictionary is not of type Dict[str, List[Dict[str, Any]]].\n"
                 f"Expected data should map between split name and list of instances.\nReceived value: {data}\n",
                 artifact=type(self).__name__, field="data")
+        for split, rows in data.items():  # one split, one set of fields (the original refuses ragged rows too)
+            if not rows:
+                raise ArtifactDefinitionError(f"Split {split} has no instances.", artifact=type(self).__name__,
+                                              field="data")
+            odd = next((row for row in rows if row.keys() != rows[0].keys()), None)
+            if odd is not None:
+                raise ArtifactDefinitionError(
+                    f"Not all instances in split '{split}' have the same fields.\n"
+                    f"instance {odd} has different fields different from {rows[0]}",
+                    artifact=type(self).__name__, field="data")
         super().verify_field_types(names)
 
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:

@@ -76,7 +76,7 @@ def test_csv_compression_and_indirect_read_field(tmp_path):
     packed = tmp_path / "t.csv.bz2"
     packed.write_bytes(bz2.compress(b"x,y\n1,2\n"))
     loader = LoadCSV(files={"train": str(packed)}, compression="bz2", indirect_read=True)
-    assert list(loader()["train"]) == [{"x": "1", "y": "2", "data_classification_policy": ["proprietary"]}]
+    assert list(loader()["train"]) == [{"x": 1, "y": 2, "data_classification_policy": ["proprietary"]}]
 
 
 CONLL = """# sent_id = s1

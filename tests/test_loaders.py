@@ -74,8 +74,8 @@ def test_csv_and_json_and_jsonl(tmp_path):
     (tmp_path / "test.tsv").write_text("text\tlabel\nx\t1\n", encoding="utf-8")
     csv_streams = LoadCSV(files={"train": str(tmp_path / "train.csv")})()
     assert [dict(row, data_classification_policy=None) for row in csv_streams["train"]] == [
-        {"text": "hello", "label": "1", "data_classification_policy": None},
-        {"text": "a, b", "label": "0", "data_classification_policy": None},
+        {"text": "hello", "label": 1, "data_classification_policy": None},  # typed, as the original's pandas reader
+        {"text": "a, b", "label": 0, "data_classification_policy": None},
     ]
     tsv = LoadCSV(files={"test": str(tmp_path / "test.csv")}, sep=";")
     (tmp_path / "test.csv").write_text("text;label\nx;1\n", encoding="utf-8")
@@ -127,3 +127,15 @@ def test_dictionary_rows_of_one_split_share_their_fields():
     assert "{'q': 'b'}" in str(info.value) and info.value.field == "data"
     with pytest.raises(UnitxtError, match="Split dev has no instances"):
         LoadFromDictionary(data={"dev": []})
+
+
+def test_csv_values_are_typed_as_pandas_types_them(tmp_path):
+    import math
+
+    (tmp_path / "t.csv").write_text('n,x,flag,day,word,gap\n7,0.5,TRUE,2024-02-03,"p, q",\n8,,false,2024-02-04,NA,4\n',
+                                    encoding="utf-8")
+    first, second = LoadCSV(files={"test": str(tmp_path / "t.csv")}, data_classification_policy=["public"])()["test"]
+    assert (first["n"], first["x"], first["flag"], first["day"], first["word"]) == (7, 0.5, True, "2024-02-03", "p, q")
+    assert isinstance(first["n"], int) and second["flag"] is False
+    assert math.isnan(second["x"]) and math.isnan(second["word"]) and math.isnan(first["gap"])
+    assert second["gap"] == 4.0 and isinstance(second["gap"], float)  # a whole-number column with a gap: floats

@@ -1,6 +1,5 @@
 """Loaders reading Hugging Face datasets and files (CSV, JSON/JSONL, any fsspec URL, compressed or not)."""
 
-import csv
 import json
 import os
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Union
@@ -276,8 +275,11 @@ def _read_json(url: str, data_field: Optional[str], **open_args: Any) -> Iterato
 
 
 def _read_csv(url: str, sep: str, **open_args: Any) -> Iterator[Dict[str, Any]]:
+    from .csv_table import typed_csv_rows
+
     with _open_text(url, **open_args) as handle:
-        yield from csv.DictReader(handle, delimiter=sep)
+        text = handle.read()
+    yield from typed_csv_rows(text, sep)
 
 
 class LoadFiles(Loader):
@@ -346,7 +348,8 @@ class LoadJsonFile(LoadFiles):
 
 
 class LoadCSV(LoadFiles):
-    """Load CSV files (values are strings; cast them with operators). `sep` sets the delimiter."""
+    """Load CSV files, values typed as the original's pandas reader types them (ints, floats, booleans, strings;
+    empty cells NaN). `sep` sets the delimiter."""
 
     file_format: Optional[str] = "csv"
 

@@ -108,6 +108,11 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     def disable_confidence_interval_calculation(self) -> None:
         self.set_confidence_interval_calculation(False)
 
+    def prepare(self) -> None:
+        super().prepare()
+        if isinstance(self.prediction_type, str):
+            self.prediction_type = to_type(self.prediction_type)  # the deprecated string form becomes its type
+
     def verify(self) -> None:
         super().verify()
         if not self.main_score:
@@ -115,12 +120,14 @@ class Metric(PackageRequirementsMixin, StreamOperator):
                               field="main_score")
 
     def resolved_n_resamples(self) -> int:
-        """Explicit n_resamples, else the original's default of the metric's family (settings.default_n_resamples
-        caps it: 0 turns CIs off)."""
+        """Explicit n_resamples (None given explicitly: no CI), else the original's default of the metric's family
+        (settings.default_n_resamples caps it: 0 turns CIs off)."""
         if not self.return_confidence_interval:
             return 0
         if self.n_resamples is not None:
             return int(self.n_resamples)
+        if "n_resamples" in getattr(self, "_given_fields", ()):
+            return 0  # as in the original, an explicit n_resamples=None turns the CI off
         if self.ci_style == "global":
             return min(int(settings.default_n_resamples), int(settings.num_resamples_for_global_metrics))
         if self.ci_style == "instance":

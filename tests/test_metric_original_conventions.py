@@ -71,3 +71,21 @@ def test_ndcg_is_the_per_query_relevance_ndcg():
     assert scores["nDCG"] == pytest.approx(ndcg_score([[3.0, 2.0, 0.0]], [[0.9, 0.2, 0.5]]))
     ranked = RankedIdsNDCG().evaluate([["a", "b"]], [[["b"]]]).global_scores(with_ci=False)
     assert ranked["ndcg"] == pytest.approx(1 / 1.584962500721156)
+
+
+def test_ensemble_reports_each_member_interval_as_the_member_computes_it_alone():
+    from unitxt.catalog import fetch_artifact
+    from unitxt.metrics import MetricsEnsemble
+
+    names = ["metrics.precision_micro_multi_label", "metrics.recall_macro_multi_label"]
+    predictions = [["A"], ["B"], [""], ["A"], ["B"], ["A"]]
+    references = [[["B", "A"]], [["B"]], [["A"]], [[""]], [["A"]], [["A"]]]
+    ensemble = MetricsEnsemble(main_score="ensemble_score", metrics=names)
+    together = ensemble.evaluate(predictions, references).global_scores()
+    assert "ensemble_score_ci_low" not in together
+    for index, name in enumerate(names):
+        member = fetch_artifact(name)[0]
+        alone = member.evaluate(predictions, references).global_scores()
+        for suffix in ("", "_ci_low", "_ci_high"):
+            assert together[f"ensemble_{index}_{member.main_score}{suffix}"] == pytest.approx(
+                alone[member.main_score + suffix])

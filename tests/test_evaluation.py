@@ -163,7 +163,8 @@ def test_nan_prediction_after_numeric_cast_scores_as_wrong():
     ([None], [row("a")], MetricError, "Prediction 0 is None"),
     (["a"], [row("a", metrics=("metrics.acuracy",))], CatalogError, "metrics.accuracy"),
     (["a"], [row("a", metrics=("processors.lower_case",))], MetricError, "not a metric"),
-    (["a"], [row("a", metrics=("metrics.spearman",), postprocessors=())], MetricError, "expects float"),
+    (["a"], [row("a", metrics=("metrics.spearman",), postprocessors=())], MetricError,
+     "Each reference is expected to be of type 'float'"),  # references are checked first, as in the original
     (["a"], [row("a", postprocessors=("processors.no_such",))], CatalogError, "processors.no_such"),
     (["a"], [dict(row("a"), references="a")], MetricError, "must be a list"),
     (["a"], ["not a row"], UnitxtError, "expected a dict"),

@@ -122,7 +122,7 @@ def test_single_reference_metrics(metric_dir):
     metric = HuggingfaceMetric(hf_metric_name=str(metric_dir / "exact_one"), main_score="exact",
                                single_reference_per_prediction=True, n_resamples=0)
     assert metric.evaluate(["a", "b"], [["a"], ["c"]]).global_scores()["exact"] == 0.5
-    with pytest.raises(MetricError, match="exactly one reference"):
+    with pytest.raises(MetricError, match="Expecting a list with a single reference per prediction"):
         metric.evaluate(["a"], [["a", "b"]])
 
 

@@ -146,7 +146,7 @@ def test_compute_agrees_with_fast_statistic_and_subsets():
 def test_correlation_input_checks():
     with pytest.raises(MetricError, match="expects float"):
         Spearman().evaluate(["1"], [[1.0]])
-    with pytest.raises(MetricError, match="exactly one reference"):
+    with pytest.raises(MetricError, match="Expecting a list with a single reference per prediction"):
         Spearman().evaluate([1.0, 2.0], [[1.0, 2.0], [3.0]])
     with pytest.raises(MetricError, match="binary"):
         RocAuc().evaluate([0.2, 0.4], [[0.5], [1]])

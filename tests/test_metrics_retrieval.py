@@ -237,7 +237,7 @@ def test_ner_input_checks():
     ner = metric("metrics.ner")
     with pytest.raises(MetricError, match="expects"):
         ner.evaluate(["John: PER"], [[[("John", "PER")]]])
-    with pytest.raises(MetricError, match="exactly one reference"):
+    with pytest.raises(MetricError, match="Expecting a list with a single reference per prediction"):
         ner.evaluate([[("John", "PER")]], [[[("John", "PER")], []]])
     no_types = ner.evaluate([[], []], [[[]], [[]]]).global_scores(with_ci=False)
     assert no_types["f1_micro"] == 0.0 and no_types["f1_macro"] == 0.0

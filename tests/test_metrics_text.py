@@ -204,5 +204,6 @@ def test_rouge_and_bleu_through_evaluate():
 
 def test_text_metric_rejects_non_string_predictions_in_evaluate():
     rows = [make_row("5", ["5"], ["metrics.rouge"], ["processors.to_number"])]
-    with pytest.raises(UnitxtError, match="expects str"):
+    # the post-processor turned the reference into a number too; references are checked first (as in the original)
+    with pytest.raises(UnitxtError, match="Each reference is expected to be of type 'str' in metrics.rouge metric"):
         evaluate(["5"], rows)

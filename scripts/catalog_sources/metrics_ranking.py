@@ -2,7 +2,7 @@
 
 from unitxt.metrics.correlation import KendallTauB, Pearson, RocAuc, Spearman
 from unitxt.metrics.ner import NER
-from unitxt.metrics.retrieval import MAP, MRR, NDCG, QueryNDCG, RetrievalAtK
+from unitxt.metrics.retrieval import MAP, MRR, NDCG, RankedIdsNDCG, RetrievalAtK
 
 METRICS = {
     "spearman": (Spearman(), "correlation", "Spearman rank correlation of numeric predictions and references (p-value too)."),
@@ -13,8 +13,8 @@ METRICS = {
     "mrr": (MRR(), "retrieval", "Mean reciprocal rank of the first gold id in the predicted id ranking."),
     "map": (MAP(), "retrieval", "Mean average precision of the predicted id ranking (AP over the gold ids retrieved)."),
     "map_trec": (MAP(over_retrieved=False), "retrieval", "Mean average precision, TREC style (AP over all gold ids)."),
-    "ndcg": (QueryNDCG(), "retrieval", "nDCG of predicted relevance scores, per task_data query, averaged over queries."),
-    "ndcg_of_ranked_ids": (NDCG(), "retrieval", "NDCG (binary gains) of the whole predicted id ranking."),
+    "ndcg": (NDCG(), "retrieval", "nDCG of predicted relevance scores, per task_data query, averaged over queries."),
+    "ndcg_of_ranked_ids": (RankedIdsNDCG(), "retrieval", "NDCG (binary gains) of the whole predicted id ranking."),
     "retrieval_at_k": (RetrievalAtK(k_list=[1, 3, 5, 10, 20, 40], measures=["precision", "recall", "match"],
                                     precision_over_retrieved=True, main_score="match_at_1"), "retrieval",
                        "precision/recall/match at 1, 3, 5, 10, 20, 40 of the predicted id ranking (main: match_at_1)."),

@@ -85,6 +85,12 @@ def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic
     return statistic
 
 
+def repr_limited(value: Any, limit: int = 200) -> str:
+    """`str(value)` cut to `limit` characters (how error messages quote a prediction or reference)."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 class Metric(PackageRequirementsMixin, StreamOperator):
     """Base of all metrics. Subclasses implement `score(predictions, references, task_data) -> MetricScores`."""
 
@@ -108,6 +114,11 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     def disable_confidence_interval_calculation(self) -> None:
         self.set_confidence_interval_calculation(False)
 
+    def prepare(self) -> None:
+        super().prepare()
+        if isinstance(self.prediction_type, str):
+            self.prediction_type = to_type(self.prediction_type)  # the deprecated string form becomes its type
+
     def verify(self) -> None:
         super().verify()
         if not self.main_score:
@@ -115,12 +126,14 @@ class Metric(PackageRequirementsMixin, StreamOperator):
                               field="main_score")
 
     def resolved_n_resamples(self) -> int:
-        """Explicit n_resamples, else the original's default of the metric's family (settings.default_n_resamples
-        caps it: 0 turns CIs off)."""
+        """Explicit n_resamples (None given explicitly: no CI), else the original's default of the metric's family
+        (settings.default_n_resamples caps it: 0 turns CIs off)."""
         if not self.return_confidence_interval:
             return 0
         if self.n_resamples is not None:
             return int(self.n_resamples)
+        if "n_resamples" in getattr(self, "_given_fields", ()):
+            return 0  # as in the original, an explicit n_resamples=None turns the CI off
         if self.ci_style == "global":
             return min(int(settings.default_n_resamples), int(settings.num_resamples_for_global_metrics))
         if self.ci_style == "instance":
@@ -144,42 +157,55 @@ class Metric(PackageRequirementsMixin, StreamOperator):
                 artifact=self.artifact_name,
             )
         expected = to_type(self.prediction_type) if isinstance(self.prediction_type, str) else self.prediction_type
-        if expected is not Any:
-            check = make_checker(expected)
-            for index, prediction in enumerate(predictions):
-                if not check(prediction) and not _is_nan(prediction):
-                    raise MetricError(
-                        f"Prediction {index} is {describe_value_type(prediction)} ({repr(prediction)[:100]}), but "
-                        f"{type(self).__name__} expects {type_to_string(expected)}. Add a post-processor to the "
-                        "template that converts the model output (e.g. processors.to_number).",
-                        artifact=self.artifact_name,
-                        field="prediction",
-                    )
-        if expected is Any and not self.single_reference_per_prediction and _all_lists(references):
+        # as in the original: the references are checked first, then the predictions, with its message wording
+        name = self.metric_display_name()
+        check = make_checker(expected) if expected is not Any else None
+        if check is not None or self.single_reference_per_prediction or not _all_lists(references):
+            for refs in references:
+                self._check_reference_list(refs, expected, check, name)
+        if check is None:
             return
-        for index, refs in enumerate(references):
-            if not isinstance(refs, (list, tuple)):
+        for prediction in predictions:
+            if not check(prediction) and not _is_nan(prediction):
                 raise MetricError(
-                    f"References of instance {index} must be a list, got {describe_value_type(refs)}.",
+                    f"Each prediction is expected to be of type '{type_to_string(expected)}' in {name} metric. "
+                    f"Received prediction of type {type(prediction)}: {repr_limited(prediction)}. "
+                    f"({name} expects {type_to_string(expected)}: add a post-processor to the template that converts "
+                    "the model output, e.g. processors.to_number.)",
+                    artifact=self.artifact_name,
+                    field="prediction",
+                )
+
+    def metric_display_name(self) -> str:
+        """The catalog name the metric was fetched by, else its class name (how messages name it)."""
+        return getattr(self, "__id__", None) or type(self).__name__
+
+    def _check_reference_list(self, refs: Any, expected: Any, check: Any, name: str) -> None:
+        """One instance's references: a list, of exactly one when the metric needs that, each of the expected type."""
+        if not isinstance(refs, (list, tuple)):
+            raise MetricError(
+                f"Expecting a list of references for each prediction in {name} metric. Received reference of type "
+                f"{type(refs)}: {repr_limited(refs)}",
+                artifact=self.artifact_name,
+                field="references",
+            )
+        if self.single_reference_per_prediction and len(refs) != 1:
+            raise MetricError(
+                f"Expecting a list with a single reference per prediction in {name} metric. Received a list with "
+                f"multiple references: {repr_limited(refs)}",
+                artifact=self.artifact_name,
+                field="references",
+            )
+        if check is None:
+            return
+        for reference in refs:
+            if not check(reference) and not _is_nan(reference):
+                raise MetricError(
+                    f"Each reference is expected to be of type '{type_to_string(expected)}' in {name} metric. "
+                    f"Received reference of type {type(reference)}: {repr_limited(reference)}",
                     artifact=self.artifact_name,
                     field="references",
                 )
-            if self.single_reference_per_prediction and len(refs) != 1:
-                raise MetricError(
-                    f"{type(self).__name__} needs exactly one reference per prediction; instance {index} has {len(refs)}.",
-                    artifact=self.artifact_name,
-                    field="references",
-                )
-            if expected is not Any:
-                check = make_checker(expected)
-                for reference in refs:
-                    if not check(reference) and not _is_nan(reference):
-                        raise MetricError(
-                            f"A reference of instance {index} is {describe_value_type(reference)} "
-                            f"({repr(reference)[:100]}), but {type(self).__name__} expects {type_to_string(expected)}.",
-                            artifact=self.artifact_name,
-                            field="references",
-                        )
 
     def inputs_from_task_data(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> tuple:
         return predictions, references  # (predictions, references) to score; InstanceMetric may read task_data
@@ -205,9 +231,10 @@ class Metric(PackageRequirementsMixin, StreamOperator):
             for index, refs in enumerate(references):  # a string would be split into characters: never silently
                 if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable) or isinstance(refs, dict):
                     raise MetricError(
-                        f"References of instance {index} must be a list of references, got "
-                        f"{describe_value_type(refs)} ({repr(refs)[:60]}); wrap a single reference in a list: "
-                        f"[{repr(refs)[:40]}].", artifact=self.artifact_name, field="references")
+                        f"Expecting a list of references for each prediction in {self.metric_display_name()} metric. "
+                        f"Received reference of type {type(refs)}: {repr_limited(refs)} (instance {index}; wrap a "
+                        f"single reference in a list: [{repr(refs)[:40]}]).",
+                        artifact=self.artifact_name, field="references")
             references = [list(refs) for refs in references]
         self.check_inputs(predictions, references, task_data)
         return predictions, references, task_data

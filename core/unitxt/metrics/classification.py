@@ -262,6 +262,8 @@ class F1(LabelPairMetric):
     average: str = "macro"
     report_per_class: bool = True
     ci_scores = None
+    prediction_type = str  # as in the original: one class name per instance
+    single_reference_per_prediction = True
 
     def select_label_scores(self, scores, classes, whole):
         result = {self.main_score: scores[self._kernel_name()]}
@@ -396,6 +398,7 @@ class F1MultiLabel(GlobalMetric):
     main_score = "f1_macro"
     average: str = "macro"
     prediction_type = "List[str]"
+    single_reference_per_prediction = True  # one list of class names per instance
 
     def fast_statistic(self, predictions, references, task_data):
         from .kernels.classification import encode_multilabel, multilabel_resampler

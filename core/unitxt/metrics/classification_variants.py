@@ -29,6 +29,8 @@ class F1Fast(F1):
     over the classes seen in the references."""
 
     main_score = "f1"
+    prediction_type = Any  # the original's map-reduce F1 checks no types and takes the first reference
+    single_reference_per_prediction = False
     ci_style = "map_reduce"  # the original's MapReduceMetric: 1000 resamples by default (metrics/intervals.py)
     averages: List[str] = ["f1", "micro", "macro", "per_class"]
     ignore_punc: bool = True

@@ -35,8 +35,8 @@ class MetricsEnsemble(InstanceMetric):
         self.metrics = [_fetch(metric) for metric in self.metrics]
 
     def resolved_ci_scores(self) -> List[str]:
-        """CIs of each metric's global main score (not of the ensemble score), as the original reports them."""
-        return [self.get_prefix_name(index) + metric.main_score for index, metric in enumerate(self.metrics)]
+        """No bootstrap of its own: the CIs reported are each metric's, as it computes them alone (the original's)."""
+        return []
 
     def verify(self) -> None:
         super().verify()
@@ -79,7 +79,16 @@ class MetricsEnsemble(InstanceMetric):
                 values[name] = scores.statistic(idx)[main]
             return values
 
+        def nested_intervals(positions):  # each metric's own CI of its main score, by its own procedure
+            intervals = {}
+            for name, main, scores in inner:
+                own_scores = scores.global_scores(positions, with_ci=self.return_confidence_interval)
+                if f"{main}_ci_low" in own_scores:
+                    intervals[name] = (own_scores[f"{main}_ci_low"], own_scores[f"{main}_ci_high"])
+            return intervals
+
         ensemble.statistic = statistic
+        ensemble.nested_intervals = nested_intervals
         ensemble.mean_values = None  # the inner global scores are not all means: no chunk-merging shortcut
         return ensemble
 

@@ -63,8 +63,9 @@ class MAP(RetrievalMetric):
         return {self.main_score: score(gold, ranked)}
 
 
-class NDCG(RetrievalMetric):
-    """Normalised discounted cumulative gain (binary gains, log2 discount) of the top k ids (k=None: all)."""
+class RankedIdsNDCG(RetrievalMetric):
+    """Normalised discounted cumulative gain (binary gains, log2 discount) of the top k ids (k=None: all).
+    (The original's name NDCG is the per-query nDCG of relevance scores below.)"""
 
     main_score = "ndcg"
     k: Optional[int] = None
@@ -122,15 +123,15 @@ class RetrievalAtK(RetrievalMetric):
 _MEASURES_AT_K = {"recall": "recall_at_k", "precision": "precision_at_k", "match": "match_at_k", "ndcg": "ndcg_at_k"}
 
 
-class QueryNDCG(GlobalMetric):
-    """nDCG of predicted relevance scores (the original system's metrics.ndcg): instances are grouped by their
+class NDCG(GlobalMetric):
+    """nDCG of predicted relevance scores (the original system's NDCG and metrics.ndcg): instances are grouped by their
     task_data "query"; per query with two or more instances, the DCG of the reference relevances ranked by the
     predicted scores (tied predictions share their positions' discounts, as scikit-learn's ndcg_score) over the ideal
     DCG; the global score is the mean over queries. A prediction that is not a number ranks last; a query with at
     most one numeric prediction scores 0. Instance scores are NaN (one instance has no ranking)."""
 
     main_score = "nDCG"
-    prediction_type = "Any"
+    prediction_type = "Any"  # numbers; the catalog's cast turns a non-number into None, which ranks last
     single_reference_per_prediction = True
 
     def compute(self, references, predictions, task_data):

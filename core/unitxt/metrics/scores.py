@@ -23,6 +23,9 @@ class MetricScores:
     # n ints (or a function giving them): instances with equal keys are interchangeable for the statistic, so the
     # jackknife of BCa scores one leave-one-out row per distinct key (metrics/intervals.py)
     jackknife_keys: Any = None
+    # positions -> {score name: (ci_low, ci_high)}: intervals taken as computed by other metrics' own procedures
+    # (MetricsEnsemble reports each member metric's CI as that metric computes it alone)
+    nested_intervals: Any = None
 
     def __init__(self, metric: Any, instance_scores: List[Dict[str, Any]], statistic: Statistic, n: int):
         self.metric = metric
@@ -117,6 +120,10 @@ def global_scores_together(scores_list: List["MetricScores"], positions: Any, wi
             position = next(i for i, candidate in enumerate(scores_list) if candidate is scores)
             intervals[position] = metric_intervals(scores, positions, points[position], distributions,
                                                    confidence_level, seed)
+    if with_ci and len(positions) > 1:
+        for scores, interval in zip(scores_list, intervals):
+            if scores.nested_intervals is not None:
+                interval.update(scores.nested_intervals(positions))
     return [scores.finish(point, interval, len(positions))
             for scores, point, interval in zip(scores_list, points, intervals)]
 

@@ -82,6 +82,7 @@ class CharEditDistance(InstanceMetric):
 
     main_score = "char_edit_distance"
     prediction_type = str
+    single_reference_per_prediction = True  # as in the original: the distance to the one reference
     ci_scores = ["char_edit_distance"]
 
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
@@ -92,8 +93,8 @@ class CharEditDistance(InstanceMetric):
 
 
 class CharEditDistAccuracy(CharEditDistance):
-    """1 - character edit distance / length of the longer text, whitespace removed from prediction and references
-    first (higher is better; as the original system's metrics.char_edit_dist_accuracy)."""
+    """1 - character edit distance / length of the longer text, whitespace removed from prediction and reference
+    first (higher is better; both empty: 0; as the original system's metrics.char_edit_dist_accuracy)."""
 
     main_score = "char_edit_dist_accuracy"
     ci_scores = ["char_edit_dist_accuracy"]
@@ -101,8 +102,10 @@ class CharEditDistAccuracy(CharEditDistance):
     def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, float]:
         from .kernels.text_match import char_edit_distance
 
-        return {self.main_score: 1.0 - char_edit_distance(_without_whitespace(references),
-                                                          "".join(str(prediction).split()), normalized=True)}
+        gold, predicted = _without_whitespace(references), "".join(str(prediction).split())
+        if not predicted and not any(gold):
+            return {self.main_score: 0.0}  # the original scores two empty texts 0, not 1
+        return {self.main_score: 1.0 - char_edit_distance(gold, predicted, normalized=True)}
 
 
 def _without_whitespace(texts: List[str]) -> List[str]:

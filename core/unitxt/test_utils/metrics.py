@@ -33,10 +33,12 @@ def apply_metric(
     """Score predictions with one metric; returns instances with `score: {"instance": ..., "global": ...}`.
     (`perform_validations_in_apply_metric` is accepted for the original's callers: inputs are always validated.)"""
     task_data = list(task_data) if task_data is not None else [{} for _ in predictions]
-    scores = metric.evaluate(list(predictions), [list(refs) for refs in references], task_data)
+    # references that are not lists go in as given, so the metric's input check names them
+    references = [list(refs) if isinstance(refs, (list, tuple)) else refs for refs in references]
+    scores = metric.evaluate(list(predictions), references, task_data)
     global_scores = scores.global_scores(with_ci=calc_confidence_intervals)
     return [
-        {"prediction": prediction, "references": list(refs), "task_data": data,
+        {"prediction": prediction, "references": refs, "task_data": data,
          "score": {"instance": instance, "global": global_scores}}
         for prediction, refs, data, instance in zip(predictions, references, task_data, metric.instance_results(scores))
     ]

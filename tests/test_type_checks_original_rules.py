@@ -64,3 +64,27 @@ def test_bool_next_to_int_and_empty_tuples_next_to_one_item_tuples_are_dropped()
     assert infer_type_string(()) == "Tuple[Any]"
     assert infer_type_string([(), ("z",)]) == "List[Tuple[str]]"
     assert infer_type_string([(), ("z", "w")]) == "List[Union[Tuple[Any],Tuple[str,str]]]"
+
+
+def test_typed_dict_keys_annotated_optional_may_be_absent_but_required_ones_may_not():
+    from typing import TypedDict
+
+    class Reading(TypedDict):
+        sensor: str
+        note: Optional[str]
+
+    assert isoftype({"sensor": "t1"}, Reading)
+    assert isoftype({"sensor": "t1", "note": None}, Reading)
+    assert not isoftype({"note": "warm"}, Reading)
+    assert not isoftype({"sensor": "t1", "note": 3}, Reading)
+
+
+def test_a_class_with_verify_type_decides_which_values_conform():
+    class EvenLength:
+        @classmethod
+        def __verify_type__(cls, value):
+            return len(value) % 2 == 0
+
+    assert isoftype("ab", EvenLength) and isoftype([1, 2, 3, 4], EvenLength)
+    assert not isoftype("abc", EvenLength)
+    assert isoftype(["ab", "cd"], List[EvenLength]) and not isoftype(["ab", "c"], List[EvenLength])

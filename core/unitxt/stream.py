@@ -46,14 +46,27 @@ class Stream:
 
 
 class GeneratorStream(Stream):
-    """A stream whose instances are produced by calling `generator(**gen_kwargs)` on every iteration."""
+    """A stream whose instances are produced by calling `generator(**gen_kwargs)`: on every iteration, or only on the
+    first one when `caching` (later passes replay that pass); `copying` yields copies of the instances."""
 
-    def __init__(self, generator: Callable[..., Iterable[Dict[str, Any]]], gen_kwargs: Optional[Dict[str, Any]] = None):
+    def __init__(self, generator: Callable[..., Iterable[Dict[str, Any]]], gen_kwargs: Optional[Dict[str, Any]] = None,
+                 caching: bool = False, copying: bool = False):
         self.generator = generator
         self.gen_kwargs = gen_kwargs or {}
+        self.caching, self.copying = caching, copying
+        self._cache: Optional[List[Dict[str, Any]]] = None
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
-        return iter(self.generator(**self.gen_kwargs))
+        if self._cache is None:
+            instances = iter(self.generator(**self.gen_kwargs))
+            if not self.caching:
+                return (copy.deepcopy(instance) for instance in instances) if self.copying else instances
+            self._cache = list(instances)
+        return iter(copy.deepcopy(self._cache) if self.copying else self._cache)
+
+    def set_copying(self, copying: bool) -> None:
+        """Switch copying of the yielded instances on or off."""
+        self.copying = copying
 
 
 class ListStream(Stream):
@@ -94,22 +107,7 @@ class CachingStream(Stream):
 
 
 class DynamicStream(GeneratorStream):
-    """The original's generator stream with options: `caching` keeps the first complete pass, `copying` yields
-    copies of the instances."""
-
-    def __init__(self, generator: Callable[..., Iterable[Dict[str, Any]]], gen_kwargs: Optional[Dict[str, Any]] = None,
-                 caching: bool = False, copying: bool = False):
-        super().__init__(generator, gen_kwargs)
-        self.caching, self.copying = caching, copying
-        self._cache: Optional[List[Dict[str, Any]]] = None
-
-    def __iter__(self) -> Iterator[Dict[str, Any]]:
-        if self._cache is None:
-            instances = super().__iter__()
-            if not self.caching:
-                return (copy.deepcopy(instance) for instance in instances) if self.copying else instances
-            self._cache = list(instances)
-        return iter(copy.deepcopy(self._cache) if self.copying else self._cache)
+    """The original's name for a generator stream with the `caching` and `copying` options."""
 
 
 class ReusableGenerator:

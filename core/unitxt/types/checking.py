@@ -237,9 +237,16 @@ def make_checker(tp: Any, class_hook: ClassHook = None) -> Callable[[Any], bool]
     return checker
 
 
+def _accepts_none(tp: Any) -> bool:
+    """True for Optional[...] (a Union with None) annotations."""
+    return typing.get_origin(tp) is Union and NoneType in typing.get_args(tp)
+
+
 def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
     if tp is Any or tp is object:
         return lambda value: True
+    if hasattr(tp, "__verify_type__"):  # a class deciding itself which values conform to it
+        return tp.__verify_type__
     if tp is NoneType or tp is None:
         return lambda value: value is None
     if tp is float:
@@ -252,6 +259,7 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
     if _is_typed_dict(tp):
         hints = typing.get_type_hints(tp)
         required = getattr(tp, "__required_keys__", frozenset(hints) if tp.__total__ else frozenset())
+        required = frozenset(key for key in required if not _accepts_none(hints[key]))  # Optional keys may be absent
         field_checkers = {key: _build_checker(value, hook) for key, value in hints.items()}
 
         def check_typed_dict(value):

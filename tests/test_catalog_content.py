@@ -465,6 +465,9 @@ def _varied(field: str, declared: Any, index: int) -> Any:
         return index % 2
     if field == "winner":
         return ["A", "B", "tie"][index % 3]
+    if field == "corrected_texts":  # one correction per text, as the GEC cards give: char_edit_dist_accuracy takes
+        # exactly one reference (the original's rule)
+        return [f"corrected {WORDS[index % 12]} {WORDS[(index * 7) % 12]} text"]
     if field == "number_val":  # the human label of a RAG judge task: yes / no as 1 / 0 (binary metrics need 0/1)
         return index % 2
     if declared is str:

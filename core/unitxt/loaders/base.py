@@ -140,28 +140,6 @@ class MultipleSourceLoader(Loader):
 
         return {split: (lambda parts=parts: chain(parts)) for split, parts in streams.items()}
 
-    _honours_global_limit = True  # settings.global_loader_limit caps this loader too (not in-memory data)
-
-    def get_limit(self) -> Optional[int]:
-        """The rows read per split: the smaller of `loader_limit` and settings.global_loader_limit (either may be
-        unset), as in the original."""
-        from ..settings_utils import settings
-
-        global_limit = getattr(settings, "global_loader_limit", None) if self._honours_global_limit else None
-        if global_limit is None:
-            return self.loader_limit
-        global_limit = int(global_limit)
-        return global_limit if self.loader_limit is None else min(global_limit, self.loader_limit)
-
-    def get_limiter(self) -> str:
-        """What sets the limit: "<Loader>.loader_limit" or "unitxt.settings.global_loader_limit"."""
-        from ..settings_utils import settings
-
-        global_limit = getattr(settings, "global_loader_limit", None) if self._honours_global_limit else None
-        if global_limit is not None and (self.loader_limit is None or int(global_limit) <= self.loader_limit):
-            return "unitxt.settings.global_loader_limit"
-        return f"{type(self).__name__}.loader_limit"
-
     def data_policy(self) -> List[str]:
         if self.data_classification_policy:
             return list(self.data_classification_policy)

@@ -2,8 +2,8 @@
 
 `helm-run --run-entries "unitxt:card=cards.sst2,template=..." --models-to-run simple/model1 --max-eval-instances 10`
 is run as a user would, in a subprocess whose working directory holds a local mirror of the card's Hub dataset
-(nyu-mll/glue, config sst2, in its real schema; 30 validation rows, which the card serves as its test split). HELM's
-scenario loads the recipe with `unitxt.load_dataset(**kwargs)`, its model answers 10 sampled test instances, and its
+(stanfordnlp/sst2, the copy cards.sst2 reads as the original's does, in its real schema; 30 validation rows, which
+the card serves as its test split). HELM's scenario loads the recipe with `unitxt.load_dataset(**kwargs)`, its model answers 10 sampled test instances, and its
 metric hands `unitxt.evaluate()` the 10 predictions with the whole 30-row test split: as with the original, the
 leading 10 rows are scored, with one warning naming both counts. HELM's `simple/model1` answers every prompt with
 its last word ("is" here), which is never a sentiment label, so every classification score is 0.
@@ -39,7 +39,7 @@ def helm_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("helm")
     mirror = root / "mirror"
     rng = random.Random(0)
-    make_hub_dataset(mirror, "nyu-mll/glue", {"sst2": {"train": _rows(rng, 40), "validation": _rows(rng, 30),
+    make_hub_dataset(mirror, "stanfordnlp/sst2", {"default": {"train": _rows(rng, 40), "validation": _rows(rng, 30),
                                                         "test": _rows(rng, 10, unlabeled=True)}})
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", HF_HOME=str(root / "hf_home"),
                TOKENIZERS_PARALLELISM="false")

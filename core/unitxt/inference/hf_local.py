@@ -36,6 +36,17 @@ def pick_device(requested: Optional[str]) -> str:
     return "cpu"
 
 
+
+def _generation_tokenizer(transformers: Any, name: str, trust_remote_code: bool, encoder_decoder: bool) -> Any:
+    """A model's tokenizer set up for batched generation: EOS as padding when it has none, left padding for
+    decoder-only models (so every prompt ends where generation starts)."""
+    tokenizer = transformers.AutoTokenizer.from_pretrained(name, trust_remote_code=trust_remote_code)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    if not encoder_decoder:
+        tokenizer.padding_side = "left"
+    return tokenizer
+
 class HFEngineBase(InferenceEngine, GenerationParamsMixin):
     """Shared fields of local Hugging Face engines."""
 
@@ -69,12 +80,8 @@ class HFEngineBase(InferenceEngine, GenerationParamsMixin):
             model = model_class.from_pretrained(self.model_name, dtype=self.dtype(torch, device),
                                                 trust_remote_code=self.trust_remote_code).to(device)
             model.eval()
-            tokenizer = transformers.AutoTokenizer.from_pretrained(self.model_name,
-                                                                   trust_remote_code=self.trust_remote_code)
-            if tokenizer.pad_token is None:
-                tokenizer.pad_token = tokenizer.eos_token
-            if not model.config.is_encoder_decoder:
-                tokenizer.padding_side = "left"
+            tokenizer = _generation_tokenizer(transformers, self.model_name, self.trust_remote_code,
+                                              model.config.is_encoder_decoder)
             self._loaded = (model, tokenizer, device)
         return self._loaded
 
@@ -189,12 +196,8 @@ class HFPeftInferenceEngine(HFAutoModelInferenceEngine):
             model = model_class.from_pretrained(self.model_name, torch_dtype=self.dtype(torch, device),
                                                 trust_remote_code=self.trust_remote_code).to(device)
             model.eval()
-            tokenizer = transformers.AutoTokenizer.from_pretrained(config.base_model_name_or_path,
-                                                                   trust_remote_code=self.trust_remote_code)
-            if tokenizer.pad_token is None:
-                tokenizer.pad_token = tokenizer.eos_token
-            if not encoder_decoder:
-                tokenizer.padding_side = "left"
+            tokenizer = _generation_tokenizer(transformers, config.base_model_name_or_path, self.trust_remote_code,
+                                              encoder_decoder)
             self._loaded = (model, tokenizer, device)
         return self._loaded
 

@@ -5,6 +5,7 @@ Storage and lookup live in catalog_store.py, resolution of names into artifacts 
 re-exported here as documented).
 """
 
+import copy
 import difflib
 import os
 import re
@@ -32,6 +33,7 @@ from .catalog_store import (  # noqa: F401 - the catalog API, kept importable fr
     write_json_atomically,
 )
 from .errors import CatalogError
+from .general.helpers import LRUCache
 from .query_parser import parse_artifact_query
 from .logging_utils import get_logger
 
@@ -217,3 +219,17 @@ def maybe_recover_artifacts_structure(obj: Any) -> Any:
     elif isinstance(obj, list):
         obj[:] = [maybe_recover_artifact(value) for value in obj]
     return obj
+
+
+class ArtifactFetcherMixin:
+    """Gives a class `get_artifact(name)`: the artifact a catalog name (or query) resolves to, fetched once per name
+    into a shared cache of 1000 entries, and handed out as a shallow copy so callers may set its fields."""
+
+    _artifacts_cache = LRUCache(max_size=1000)
+
+    @classmethod
+    def get_artifact(cls, artifact_identifier: Any) -> Artifact:
+        key = str(artifact_identifier)
+        if key not in cls._artifacts_cache:
+            cls._artifacts_cache[key] = fetch_artifact(artifact_identifier)[0]
+        return copy.copy(cls._artifacts_cache[key])

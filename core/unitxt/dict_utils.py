@@ -43,6 +43,11 @@ def split_path(path: str) -> PathParts:
 _MISSING = MissingFieldError  # the "no default given" marker
 
 
+class DefaultPlaceHolder:
+    """The original's class of "no default given" markers (its operators compare a default with an instance of it);
+    dict_get here uses its own marker, so either way an absent default means "fail when missing"."""
+
+
 def _dict_key(container: Dict[Any, Any], part: Union[str, int]) -> Any:
     """The dict key for a path part: an int part matches an int key, else its string form."""
     if isinstance(part, int) and part not in container and str(part) in container:

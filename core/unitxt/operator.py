@@ -22,6 +22,7 @@ from .errors import (  # noqa: F401 - MissingRequirementsError: unitxt.operator 
 from .general.requirements import PackageRequirementsMixin  # noqa: F401 - imported from here by components
 from .settings_utils import data_classification_overrides
 from .stream import CachingStream, GeneratorStream, ListStream, MultiStream, Stream
+from .stream import instance_generator, instance_result, stream_single  # noqa: F401 - the original's home of these
 
 
 class OperatorError(UnitxtError):

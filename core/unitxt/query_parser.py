@@ -340,3 +340,102 @@ def coerce_override(value: Any, annotation: Any, takes_names: Callable[[Any], bo
     if any(option is str or takes_names(option) for option in options):
         return text
     return guessed
+
+
+# The original's step-by-step query reader (`unitxt.parsing_utils`): each `consume_*` reads one construct from the
+# start of a string and returns (what it read, the rest of the string, stripped). Kept for code that calls the steps.
+_NAME_STOP = frozenset("[],{}=")
+
+
+def _is_blank_name(value: Any) -> bool:
+    """True for what cannot be a name: None, a number or bool, an empty string."""
+    return value is None or isinstance(value, (bool, int, float)) or len(value) == 0
+
+
+def consume_name_val(instring: str) -> Tuple[Any, str]:
+    """Read text up to the first of `[],{}=` as a scalar: true/false (any case), None, an int or float (a leading
+    minus kept), else the text itself."""
+    end = next((index for index, char in enumerate(instring) if char in _NAME_STOP), len(instring))
+    text, rest = instring[:end].strip(), instring[end:].strip()
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true", rest
+    if text == "None":
+        return None, rest
+    negative = text.startswith("-")
+    digits = text[1:] if negative else text
+    sign = -1 if negative else 1
+    if digits.isdigit():
+        return sign * int(digits), rest
+    if digits.count(".") == 1 and digits.replace(".", "", 1).isdigit():
+        return sign * float(digits), rest
+    return text, rest
+
+
+def consume_name(instring: str) -> Tuple[Any, str]:
+    """Read a name (non-empty text, not a number, bool or None); a ValueError otherwise."""
+    name, rest = consume_name_val(instring)
+    if _is_blank_name(name):
+        raise ValueError(f"malformed name at the beginning of: {instring}")
+    return name, rest
+
+
+def consume_term(instring: str) -> Tuple[Any, str]:
+    """Read a value: `[a,b]` (a list of terms), `{k=v,...}` (a dict), `name[k=v]` (a query, returned as its text,
+    resolved later by whoever loads it) or a scalar."""
+    if instring.startswith("["):
+        items, rest = [], instring
+        while True:
+            item, rest = consume_term(rest[1:].strip())
+            items.append(item)
+            if not rest.startswith(","):
+                break
+        if not rest.startswith("]"):
+            raise ValueError(f"malformed list in: {instring}")
+        return items, rest[1:].strip()
+    if instring.startswith("{"):
+        items, rest = consume_overwrites(instring[1:].strip(), "}")
+        if not rest.startswith("}"):
+            raise ValueError(f"malformed dict in: {instring}")
+        return items, rest[1:].strip()
+    value, rest = consume_name_val(instring)
+    if _is_blank_name(value) or not rest.startswith("["):
+        return value, rest
+    _, rest = consume_overwrites(rest[1:].strip(), "]")
+    if not rest.startswith("]"):
+        raise ValueError(f"malformed query as a term in: {instring}")
+    rest = rest[1:].strip()
+    return instring[:len(instring) - len(rest)], rest
+
+
+def consume_assignment(instring: str) -> Tuple[Any, str]:
+    """Read `name=term` as {name: term}; the term may not be empty."""
+    name, rest = consume_name(instring)
+    if not rest.startswith("="):
+        raise ValueError(f"malformed assignment in: {instring}")
+    term, rest = consume_term(rest[1:].strip())
+    if isinstance(term, (str, list, dict)) and len(term) == 0:
+        raise ValueError(f"malformed assigned value in: {instring}")
+    return {name: term}, rest
+
+
+def consume_overwrites(instring: str, valid_follower: str) -> Tuple[Any, str]:
+    """Read comma-separated assignments into one dict ({} when the string starts with `valid_follower`)."""
+    if instring.startswith(valid_follower):
+        return {}, instring
+    result, rest = consume_assignment(instring.strip())
+    while rest.startswith(","):
+        assignment, rest = consume_assignment(rest[1:].strip())
+        result = {**result, **assignment}
+    return result, rest
+
+
+def consume_query(instring: str) -> Tuple[Tuple[str, Any], str]:
+    """Read `name` or `name[k=v,...]` as ((name, overrides or None), rest)."""
+    name, rest = consume_name(instring)
+    if not rest.startswith("["):
+        return (name, None), rest
+    overrides, rest = consume_overwrites(rest[1:], "]")
+    rest = rest.strip()
+    if not rest.startswith("]"):
+        raise ValueError(f"malformed end of query: overwrites not closed by ] in: {instring}")
+    return (name, overrides), rest[1:].strip()

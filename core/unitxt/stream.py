@@ -110,6 +110,24 @@ class DynamicStream(GeneratorStream):
     """The original's name for a generator stream with the `caching` and `copying` options."""
 
 
+def instance_generator(instance: Dict[str, Any]) -> Generator[Dict[str, Any], None, None]:
+    """Yield the one instance (the generator of `stream_single`)."""
+    yield instance
+
+
+def stream_single(instance: Dict[str, Any]) -> "DynamicStream":
+    """A stream of one instance, so a stream operator can run on a single instance."""
+    return DynamicStream(generator=instance_generator, gen_kwargs={"instance": instance})
+
+
+def instance_result(result_stream: Iterable[Dict[str, Any]]) -> Any:
+    """What a stream gave back for one instance: None if nothing, the instance if one, else the list."""
+    result = list(result_stream)
+    if not result:
+        return None
+    return result[0] if len(result) == 1 else result
+
+
 class ReusableGenerator:
     """A generator function with its arguments that can be run again and again (`iter()` or call it)."""
 

@@ -23,6 +23,13 @@ _EXPORTS: Dict[str, str] = {
                                       "SourceOperator")},
     "LiteralEval": "..processors",  # one literal_eval type, also importable from here
     "ApplyMetric": "..metrics.lists",  # scores with metrics named in the data: lives with MetricsList
+    # more of the original's helpers of unitxt.operators, from the module of their concept
+    "ArtifactFetcherMixin": "..catalog",
+    "DefaultPlaceHolder": "..dict_utils",
+    "DownloadError": ".external",
+    "UnexpectedHttpCodeError": ".external",
+    "recursive_key_value_replace": ".field_edits",
+    "update_scores_of_stream_instances": ".streams",
 }
 
 

@@ -6,8 +6,24 @@ Python/Java names turned into JSON-schema types).
 import re
 from typing import Any, Dict, Optional
 
-from ..errors import InstanceTypeError
+from ..errors import InstanceTypeError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
+
+
+
+class DownloadError(UnitxtError):
+    """A file could not be downloaded (the original's error of its download step)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+class UnexpectedHttpCodeError(UnitxtError):
+    """A server answered a download with an HTTP status other than success."""
+
+    def __init__(self, http_code: Any):
+        super().__init__(f"unexpected http code {http_code}")
+        self.http_code = http_code
 
 
 class ReadFile(FieldOperator):

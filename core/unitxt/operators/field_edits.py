@@ -436,23 +436,32 @@ class Move(InstanceOperator):
         return instance
 
 
-def _replace_key_values(value: Any, key: str, mapping: Dict[str, Any], removed: List[Any]) -> Any:
-    if isinstance(value, list):
-        return [_replace_key_values(item, key, mapping, removed) for item in value]
-    if not isinstance(value, dict):
-        return value
-    result = {}
-    for name, item in value.items():
-        if name == key and isinstance(item, list):
-            result[name] = [mapping.get(entry, entry) for entry in item
-                            if not isinstance(entry, (dict, list)) and entry not in removed]
-        elif name == key and not isinstance(item, (dict, list)):
-            if item in removed:
-                continue
-            result[name] = mapping.get(item, item) if isinstance(item, str) else item
-        else:
-            result[name] = _replace_key_values(item, key, mapping, removed)
-    return result
+def recursive_key_value_replace(data: Any, target_key: Any, value_map: Dict[Any, Any],
+                                value_remove: Optional[List[Any]] = None) -> Any:
+    """In place, everywhere in nested dicts and lists: a `target_key` entry's value is mapped through `value_map`
+    (a list value item by item, dict items dropped), or the entry (list item) dropped if its value is in
+    `value_remove`; a dict value is searched further. Returns `data`."""
+    removed = [] if value_remove is None else value_remove
+    if isinstance(data, list):
+        for item in data:
+            recursive_key_value_replace(item, target_key, value_map, removed)
+        return data
+    if not isinstance(data, dict):
+        return data
+    dropped = []
+    for key, value in data.items():
+        if key != target_key or isinstance(value, dict):
+            recursive_key_value_replace(value, target_key, value_map, removed)
+        elif isinstance(value, list):
+            data[key] = [value_map.get(item, item) for item in value
+                         if not isinstance(item, dict) and item not in removed]
+        elif value in removed:
+            dropped.append(key)
+        elif value in value_map:
+            data[key] = value_map[value]
+    for key in dropped:
+        del data[key]
+    return data
 
 
 class RecursiveReplace(InstanceOperator):
@@ -465,7 +474,7 @@ class RecursiveReplace(InstanceOperator):
     remove_values: Optional[List[Any]] = None
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
-        return _replace_key_values(instance, self.key, self.map_values, list(self.remove_values or []))
+        return recursive_key_value_replace(instance, self.key, self.map_values, self.remove_values)
 
 
 __all__ = [

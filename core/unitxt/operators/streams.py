@@ -10,9 +10,19 @@ from typing import Any, Dict, Generator, Iterable, List, Optional
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
 from ..general.dataclass_fields import NonPositionalField
+from ..general.helpers import recursive_copy
 from ..operator import MultiStreamOperator, PagedStreamOperator, StreamOperator
 from ..settings_utils import settings
 from ..stream import MultiStream
+
+
+
+def update_scores_of_stream_instances(stream: Iterable[Dict[str, Any]], scores: List[dict]) -> Generator:
+    """Yield the stream's instances, each with `score` set to a copy of its entry in `scores` (zip: the shorter
+    decides)."""
+    for instance, score in zip(stream, scores):
+        instance["score"] = recursive_copy(score)
+        yield instance
 
 
 class Explode(StreamOperator):

@@ -84,6 +84,16 @@ class MissingDefaultError(ArtifactDefinitionError):
     """An OptionalField declared without a default."""
 
 
+def abstract_factory() -> Dict[str, Any]:
+    """The default of an `abstract_field`: a fresh empty dict."""
+    return {}
+
+
+def abstract_field() -> Any:
+    """A field a subclass is meant to fill in, defaulting to an empty dict (the original metrics' declaration)."""
+    return dataclasses.field(default_factory=abstract_factory)
+
+
 def declaration_of(value: Any) -> Any:
     """The Field behind a class attribute (also through an artifact-field reference); other values unchanged;
     a `dataclasses.field(...)` as the equivalent Field."""

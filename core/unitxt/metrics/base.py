@@ -10,7 +10,7 @@ calling `compute` per resample (documented slow path).
 import math
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Dict, Generic, Iterable, List, NamedTuple, Optional, Sequence, TypeVar
 
 from ..artifact import NonPositionalField
 from ..errors import MetricError
@@ -19,6 +19,17 @@ from ..operator import PackageRequirementsMixin, StreamOperator
 from ..settings_utils import settings
 from ..types.checking import describe_value_type, make_checker, to_type, type_to_string
 from .scores import ColumnScores, MetricScores, Statistic
+
+
+PredictionType = TypeVar("PredictionType")
+
+
+class EvaluationInput(tuple, Generic[PredictionType]):
+    """One instance as a metric sees it: the tuple (prediction, references, task_data)."""
+
+    def __new__(cls, prediction: PredictionType, references: List[PredictionType],
+                task_data: Dict[str, Any]) -> "EvaluationInput[PredictionType]":
+        return super().__new__(cls, (prediction, references, task_data))
 
 
 _EVALUATION_MEMO: "ContextVar[Optional[Dict[Any, Any]]]" = ContextVar("unitxt_evaluation_memo", default=None)

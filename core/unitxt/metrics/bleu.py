@@ -8,11 +8,35 @@
   smoothing, 0..1), with precisions, brevity_penalty, length_ratio, translation_length, reference_length.
 """
 
-from typing import Any, Callable, Dict, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional
 
 from .base import MetricScores
 from .text import Bleu, _CorpusStatisticMetric
 from ..lazy_imports import numpy_module as _np
+
+# the install hint for sacrebleu's Korean tokenizer ("ko-mecab"), which the original's BLEU can be asked to use
+KO_ERROR_MESSAGE = """
+
+BLEU with the Korean tokenizer needs sacrebleu's optional Korean dependencies. Install them with:
+
+`pip install "sacrebleu[ko]"`
+
+On macOS, if installing them fails for want of 'mecab-config', install MeCab first (`brew install mecab`), then run
+`pip install "sacrebleu[ko]"` again.
+
+"""
+
+
+@dataclass
+class SacreBleuStats:
+    """BLEU's sufficient statistics of a corpus: matching and total n-grams per order, hypothesis and reference length
+    (sum them over sentences to get the corpus's)."""
+
+    counts: List[int]
+    totals: List[int]
+    sys_len: int
+    ref_len: int
 
 
 class _DetailedScores(MetricScores):

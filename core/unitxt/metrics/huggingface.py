@@ -14,14 +14,35 @@ Global scores are computed by the HF metric on all instances; instance scores by
 
 import json
 import math
+import os
 import uuid
 from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError, MissingRequirementError
+from ..general.helpers import retry_connection_with_exponential_backoff
 from .base import GlobalMetric
 from ..settings_utils import settings
 
 DEFAULT_MAX_RESAMPLES = 100
+
+
+@retry_connection_with_exponential_backoff(backoff_factor=2)
+def hf_evaluate_load(path: str, *args: Any, **kwargs: Any) -> Any:
+    """`evaluate.load(path, ...)` as the original's metrics call it: a fresh experiment id, no verification, remote
+    code only if settings.allow_unverified_code, a fresh download when settings.disable_hf_datasets_cache, `path`
+    under settings.hf_offline_metrics_path when that is set; connection failures are retried."""
+    try:
+        import evaluate
+    except ImportError:
+        raise MissingRequirementError("hf_evaluate_load needs the evaluate library. Install it with: "
+                                      "pip install evaluate", field="path") from None
+    offline_folder = getattr(settings, "hf_offline_metrics_path", None)
+    if offline_folder is not None:
+        path = os.path.join(offline_folder, path)
+    return evaluate.load(path, *args, **kwargs, experiment_id=str(uuid.uuid4()), verification_mode="no_checks",
+                         trust_remote_code=settings.allow_unverified_code,
+                         download_mode="force_redownload" if settings.disable_hf_datasets_cache
+                         else "reuse_dataset_if_exists")
 
 
 class HuggingfaceMetric(GlobalMetric):

@@ -16,10 +16,16 @@ import math
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..lazy_imports import numpy_module as _np
+from ..random_utils import get_seed
 from .kernels.bca import bootstrap_seed, interval_from_distribution, replace_nan_by_draws
 from .kernels.counted import counted_jackknife
 
 STYLES = ("instance", "global", "map_reduce")
+
+
+def new_random_generator() -> Any:
+    """A numpy Generator seeded from the global seed as the original's bootstrap is (hash masked to 32 bits)."""
+    return _np().random.default_rng(bootstrap_seed(get_seed()))
 # leave-one-out rows scored per call: bounded like the bootstrap chunks
 MAX_JACKKNIFE_INDICES = 2_000_000
 

@@ -17,6 +17,34 @@ def gold_ids(references: List[List[Hashable]]) -> List[Hashable]:
     return list(dict.fromkeys(gold for reference in references for gold in reference))
 
 
+def get_index_or_default(lst: List[Any], item: Any, default: int = -1) -> int:
+    """The position of `item` in `lst`, or `default` when it is not there."""
+    try:
+        return lst.index(item)
+    except ValueError:
+        return default
+
+
+def pytrec_eval_at_k(results: Dict[str, Dict[str, float]], qrels: Dict[str, Dict[str, int]], at_k: List[int],
+                     metric_name: str) -> Any:
+    """Per-query scores by trec_eval (the optional pytrec_eval package, pandas): a DataFrame, one row per query, with
+    ndcg and `<metric_name>_<k>` for each k, from run `results` {query: {doc: score}} and `qrels` {query: {doc:
+    relevance}}."""
+    from ..errors import MissingRequirementsError
+    from ..general.requirements import find_unmet
+
+    missing, mismatched, hints = find_unmet({"pytrec_eval": "Install it with `pip install pytrec-eval`",
+                                             "pandas": "Install it with `pip install pandas`"})
+    if missing:
+        raise MissingRequirementsError("pytrec_eval_at_k", missing, mismatched, hints)
+    import pandas
+    import pytrec_eval
+
+    measure = f"{metric_name}." + ",".join(str(k) for k in at_k)
+    scores = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg", measure}).evaluate(results)
+    return pandas.DataFrame(scores).transpose()
+
+
 class RetrievalMetric(InstanceMetric):
     """Base of the ranking metrics: `scores(gold, ranked_ids)` gives the instance scores."""
 

@@ -14,6 +14,12 @@ from ..settings_utils import settings
 Statistic = Callable[[Any], Dict[str, Any]]
 
 
+def is_original_key(key: str) -> bool:
+    """Whether a score key names a score of its own, not bookkeeping: False for `score`, `score_name`,
+    `num_of_instances` and `*_ci_low` / `*_ci_high`."""
+    return not (key.endswith(("_ci_low", "_ci_high")) or key in ("score", "num_of_instances", "score_name"))
+
+
 class MetricScores:
     """The scores of one metric over a fixed list of instances."""
 

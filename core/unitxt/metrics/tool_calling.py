@@ -172,6 +172,38 @@ class ToolCallingMetric(InstanceMetric):
         }
 
 
+def _llmevalkit_types() -> Any:
+    """llmevalkit's function-calling types (an optional package; an install hint when absent)."""
+    from ..errors import MissingRequirementsError
+    from ..general.requirements import find_unmet
+
+    missing, mismatched, hints = find_unmet({"llmevalkit": "Install it with `pip install llmevalkit` (IBM's LLM "
+                                                           "evaluation kit)"})
+    if missing:
+        raise MissingRequirementsError("ReflectionToolCallingMixin", missing, mismatched, hints)
+    from llmevalkit.function_calling.pipeline import types
+
+    return types
+
+
+class ReflectionToolCallingMixin:
+    """Converts tools and calls to the types of llmevalkit's function-calling pipeline (what the original's
+    semantic reflection metric feeds it); needs the optional llmevalkit package."""
+
+    @staticmethod
+    def convert_tools_inventory(tools: List[Dict[str, Any]]) -> List[Any]:
+        """Each tool's function description as an llmevalkit ToolSpec."""
+        spec = _llmevalkit_types().ToolSpec
+        return [spec(type="function", function={**tool}) for tool in tools]
+
+    @staticmethod
+    def convert_tool_call(prediction: Dict[str, Any]) -> Any:
+        """A {"name", "arguments"} call as an llmevalkit ToolCall (arguments both as JSON text and parsed)."""
+        return _llmevalkit_types().ToolCall(type="function", function={
+            "name": prediction["name"], "arguments": json.dumps(prediction["arguments"]),
+            "parsed_arguments": prediction["arguments"]})
+
+
 class ReflectionToolCallingMetricSyntactic(InstanceMetric):
     """Whether each predicted tool call (or list of calls) conforms to the tool schemas: existing function and
     parameters, parameter types, required parameters, allowed values/ranges. `overall_valid` per instance and its

@@ -38,6 +38,11 @@ def normalize_squad_answer(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 
+def normalize_answer(s: str) -> str:
+    """The original's name and parameter for the SQuAD normalisation (unitxt.metrics.normalize_answer)."""
+    return normalize_squad_answer(s)
+
+
 def _squad_f1_single(prediction_tokens: List[str], reference_tokens: List[str]) -> float:
     same = sum((Counter(prediction_tokens) & Counter(reference_tokens)).values())
     if same == 0:

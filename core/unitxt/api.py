@@ -234,6 +234,61 @@ def infer(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], en
     return rows[0] if single else rows
 
 
+def select(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], engine: Any,
+           dataset_query: Any = None, return_data: bool = False,
+           previous_messages: Optional[List[List[Dict[str, str]]]] = None, **kwargs: Any) -> Any:
+    """Render task-schema instances with the recipe (as `infer`) and let an option-selecting engine pick, for each,
+    the option of its task_data (`options`, else `classes`) the model finds most likely. `previous_messages[i]` (chat
+    messages) go before instance i's prompt.
+
+    Returns the chosen options (one value for a dict, a list for a list); with `return_data`, the produced rows with
+    `prediction` (the chosen option) added.
+    """
+    from .inference.mock_generic import load_engine
+    from .inference.option_selection import OptionSelectingByLogProbsInferenceEngine
+
+    model = load_engine(engine)
+    if not isinstance(model, OptionSelectingByLogProbsInferenceEngine):
+        raise RecipeError(f"select() needs an option-selecting engine (an OptionSelectingByLogProbsInferenceEngine), "
+                          f"got {type(model).__name__}; use infer() to generate answers.", field="engine")
+    if dataset_query is None and not kwargs:
+        raise RecipeError("select() needs a recipe: dataset_query='card=...,template=...' or recipe keywords.",
+                          field="dataset_query")
+    built = build_recipe(dataset_query, **kwargs)
+    if not isinstance(built, DatasetRecipe):
+        raise RecipeError("select() needs a dataset recipe (card= or task=), not a benchmark.",
+                          artifact=str(dataset_query))
+    single = isinstance(instance_or_instances, dict)
+    instances = [instance_or_instances] if single else list(instance_or_instances)
+    rows = built.produce_rows(_with_placeholder_references(built.get_task(), instances))
+    if previous_messages is not None:
+        if len(previous_messages) != len(rows):
+            raise RecipeError(f"select() got {len(previous_messages)} previous_messages lists for {len(rows)} "
+                              "instances: give one list of messages per instance.", field="previous_messages")
+        for row, messages in zip(rows, previous_messages):
+            row["source"] = list(messages) + (row["source"] if isinstance(row["source"], list)
+                                              else [{"role": "user", "content": row["source"]}])
+    predictions = [output.prediction for output in model.infer(rows, return_meta_data=True)]
+    if return_data:
+        for row, prediction in zip(rows, predictions):
+            row["prediction"] = prediction
+        return rows[0] if single else rows
+    return predictions[0] if single else predictions
+
+
+def fill_metadata(**kwargs: Any) -> Dict[str, Any]:
+    """The given metadata plus `unitxt_version` and `creation_time` (local time, "YYYY-MM-DD HH:MM:SS.mmm"), as
+    results and predictions record it."""
+    from datetime import datetime
+
+    from .version import version
+
+    metadata = dict(kwargs)
+    metadata["unitxt_version"] = version
+    metadata["creation_time"] = datetime.now().strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+    return metadata
+
+
 def _looks_like_recipe(value: Any) -> bool:
     """A recipe object or recipe string ("card=...,template=..."), as opposed to an engine or an engine's name."""
     if isinstance(value, str):

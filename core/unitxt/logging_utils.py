@@ -16,6 +16,19 @@ _LEVELS = {
 _configured = False
 
 
+class SizeLimitedFormatter(logging.Formatter):
+    """Cuts a formatted log message to settings.max_log_message_size characters, saying so and how to change it (one
+    huge instance printed in a warning would flood the console)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = super().format(record)
+        limit = int(settings.max_log_message_size)
+        if len(message) <= limit:
+            return message
+        return (message[:limit] + f"...\n(message cut at {limit} characters; raise the limit with "
+                "unitxt.settings.max_log_message_size or the UNITXT_MAX_LOG_MESSAGE_SIZE environment variable)")
+
+
 def get_logger(name: Optional[str] = None) -> logging.Logger:
     """Return the unitxt logger (or its child `name`), configured once with the verbosity from settings."""
     global _configured
@@ -27,7 +40,7 @@ def get_logger(name: Optional[str] = None) -> logging.Logger:
         root.setLevel(level)
         if not root.handlers:
             handler = logging.StreamHandler()
-            handler.setFormatter(logging.Formatter("%(levelname)s (unitxt) %(message)s"))
+            handler.setFormatter(SizeLimitedFormatter("%(levelname)s (unitxt) %(message)s"))
             root.addHandler(handler)
         _configured = True
     return logger
@@ -42,5 +55,5 @@ def enable_explicit_format() -> None:
     """Switch the unitxt handlers to a detailed layout (level, source file and line, time) — for debugging and tests."""
     get_logger()
     for handler in logging.getLogger("unitxt").handlers:
-        handler.setFormatter(logging.Formatter(
+        handler.setFormatter(SizeLimitedFormatter(
             "[Unitxt|%(levelname)s|%(filename)s:%(lineno)s] %(asctime)s >> %(message)s"))

@@ -81,6 +81,7 @@ MODULE_ALIASES: Dict[str, str] = {
     "stream_operators": "operators.splits_and_streams",
     "llm_as_judge_from_template": "judges.template_judges",
     "llm_as_judge_utils": "judges.constants",
+    "llm_as_judge_chat_templates": "judges.prompts",  # the original's judge prompt templates; ours are built there
     "dataset": "rendering.dataset_builder",
     "collections": "templates.collections",
     "deprecation_utils": "general.deprecation",

@@ -18,6 +18,7 @@ _EXPORTS: Dict[str, str] = {
     "DIRECT_CRITERIA": ".constants",
     "PAIRWISE_CRITERIA": ".constants",
     "EVALUATOR_TO_MODEL_ID": ".constants",
+    "EVALUATORS_METADATA": ".constants",
     "criteria_from_value": ".operators",
     "competition_ranking": ".prompts",
     "parse_option": ".prompts",

@@ -7,6 +7,7 @@ of each (`option_map`). `prediction_field` names what the judged text is (e.g. "
 task fields shown to the judge with it (when the judge itself does not set them).
 """
 
+import enum
 from typing import Any, Dict, List, Optional
 
 from ..artifact import Artifact
@@ -95,6 +96,58 @@ class CriteriaWithOptions(Criteria):
         return CriteriaWithOptions(name=data["name"], description=data.get("description", ""), options=built,
                                    option_map=data.get("option_map"), prediction_field=data.get("prediction_field"),
                                    context_fields=data.get("context_fields"))
+
+
+def get_likert_scale_criteria(name: str, description: str, prediction_field: str, context_fields: List[str], *,
+                              low_short_description: str = "low",
+                              high_short_description: str = "high") -> CriteriaWithOptions:
+    """A 1-to-5 scale criteria: options "1".."5" scored 0, 0.25, ..., 1; the description is prefixed with the
+    scale's reading ("On a scale of 1 (low) to 5 (high), ...")."""
+    return CriteriaWithOptions(
+        name=name,
+        description=f"On a scale of 1 ({low_short_description}) to 5 ({high_short_description}), {description}",
+        prediction_field=prediction_field, context_fields=context_fields,
+        options=[CriteriaOption(name=str(point), description="") for point in range(1, 6)],
+        option_map={str(point): (point - 1) / 4 for point in range(1, 6)})
+
+
+def get_yes_no_criteria(prediction_field: Any, context_fields: Any, name: str = "", description: str = "",
+                        bigger_is_better: bool = True) -> CriteriaWithOptions:
+    """A Yes/No criteria: "Yes" scores 1 and "No" 0, or the other way round when not `bigger_is_better`."""
+    yes = 1.0 if bigger_is_better else 0.0
+    return CriteriaWithOptions(name=name, description=description, prediction_field=prediction_field,
+                               context_fields=context_fields,
+                               options=[CriteriaOption(name="Yes", description=""),
+                                        CriteriaOption(name="No", description="")],
+                               option_map={"Yes": yes, "No": 1.0 - yes})
+
+
+class OptionSelectionStrategyEnum(str, enum.Enum):
+    """How a direct judge picks its option: by parsing its answer text, or by the options' log-probabilities."""
+
+    PARSE_OUTPUT_TEXT = "PARSE_OUTPUT_TEXT"
+    PARSE_OPTION_LOGPROB = "PARSE_OPTION_LOGPROB"
+
+
+def get_parsed_context(context: Dict[str, str]) -> str:
+    """A judge's context as text: "name: value" lines, or just the value when the only entry is named "context"
+    (any case)."""
+    if len(context) == 1 and next(iter(context)).lower() == "context":
+        return next(iter(context.values()))
+    return "\n".join(f"{key}: {value}" for key, value in context.items())
+
+
+def rank_indexes(numbers: List[float]) -> List[int]:
+    """0-based competition ranks, highest number first: each value's rank is its position in the descending order,
+    and equal values share the rank of the first of them ([3, 1, 3] -> [0, 2, 0])."""
+    order = sorted(range(len(numbers)), key=lambda index: -numbers[index])
+    ranks = [0] * len(numbers)
+    rank = 0
+    for position, index in enumerate(order):
+        if position and numbers[index] != numbers[order[position - 1]]:
+            rank = position
+        ranks[index] = rank
+    return ranks
 
 
 def _options(*pairs: Any) -> List[CriteriaOption]:

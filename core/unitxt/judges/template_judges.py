@@ -26,6 +26,11 @@ _PAIRWISE_WINNER = {"a": 1.0, "tie": 0.5, "b": 0.0}
 INPUT_MODEL, BASELINE_MODEL = "input_model", "baseline_model"  # the pairwise judge's model ids (the original's)
 
 
+def get_task_data_dict(task_data: Any) -> Any:
+    """Task data as a dict: a JSON string (as rows carry it) parsed, anything else as it is."""
+    return json.loads(task_data) if isinstance(task_data, str) else task_data
+
+
 def _number(value: Any) -> float:
     """A judge's processed answer as a score: numbers as is, A/B/tie verdicts as 1/0.5/0, anything else NaN."""
     if isinstance(value, bool):

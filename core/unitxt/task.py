@@ -12,6 +12,7 @@ from .errors import (ArtifactConfigurationError, ArtifactDefinitionError, Docume
 from .logging_utils import get_logger
 from .operator import InstanceOperator
 from .types.checking import describe_value_type, make_checker, to_type, type_to_string
+from .types.checking import parse_string_types_instead_of_actual_objects  # noqa: F401 - the original's name here
 
 FieldsSpec = Optional[Union[Dict[str, Any], List[str]]]
 _ONLY_STR = frozenset([str])

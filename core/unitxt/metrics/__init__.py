@@ -40,6 +40,7 @@ _EXPORTS: Dict[str, str] = {
     "is_original_key": ".scores",
     "new_random_generator": ".intervals",
     "normalize_answer": ".kernels.text_match",
+    "parse_string_types_instead_of_actual_objects": "..types.checking",
     "RISK_TYPE_TO_CLASS": ".model_based",
     "RiskType": ".model_based",
 }

@@ -14,10 +14,11 @@ from typing import Any, Callable, Dict, Generic, Iterable, List, NamedTuple, Opt
 
 from ..artifact import NonPositionalField
 from ..errors import MetricError
-from ..lazy_imports import numpy_module as _np
+from ..lazy_imports import lazy_exports, numpy_module as _np
 from ..operator import PackageRequirementsMixin, StreamOperator
 from ..settings_utils import settings
 from ..types.checking import describe_value_type, make_checker, to_type, type_to_string
+from ..types.checking import parse_string_types_instead_of_actual_objects  # noqa: F401 - the original's name here
 from .scores import ColumnScores, MetricScores, Statistic
 
 
@@ -526,3 +527,7 @@ class GlobalMetric(Metric):
             return {name: np.asarray(values, dtype=np.float64) for name, values in rows.items()}
 
         return statistic
+
+
+# the original's `unitxt.metric` (which maps here) also held the metric's input schema: imported on first use
+__getattr__, __dir__ = lazy_exports(__name__, {"UNITXT_METRIC_SCHEMA": "...rendering.dataset_builder"}, "-")

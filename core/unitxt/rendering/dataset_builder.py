@@ -224,3 +224,9 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
             for name, table in tables.items()
         }
         return result[split] if split is not None else datasets.DatasetDict(result)
+
+
+Dataset = UnitxtDatasetBuilder  # the original's name of its Hub builder class (unitxt.dataset.Dataset)
+# the row schema of text recipes, and what the evaluate metric takes (the original's constants of these names)
+UNITXT_DATASET_SCHEMA = row_features(chat_source=False)
+UNITXT_METRIC_SCHEMA = datasets.Features({"predictions": datasets.Value("string"), "references": UNITXT_DATASET_SCHEMA})

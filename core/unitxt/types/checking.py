@@ -549,5 +549,15 @@ def parse_type_dict(type_dict: Dict[str, Any]) -> Dict[str, Any]:
     return result
 
 
+def parse_string_types_instead_of_actual_objects(obj: str) -> Any:
+    """Deprecated (the original's name): a type string parsed into the type it names, with a DeprecationWarning -
+    declare types as typing objects (Dict[str, int]) rather than strings."""
+    import warnings
+
+    warnings.warn("parse_string_types_instead_of_actual_objects is deprecated: declare types as typing objects "
+                  "(e.g. Dict[str, int] instead of 'Dict[str, int]').", DeprecationWarning, stacklevel=2)
+    return parse_type_string(obj)
+
+
 from .typing_helpers import (BUILTINS_MAPPING, STATIC_SUBTYPE_MAPPING, GenericTypedDict, convert_union_type,  # noqa: E402,F401
                              get_args, get_origin, is_new_type, is_typed_dict, optional_all, optional_any)

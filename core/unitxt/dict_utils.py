@@ -18,6 +18,10 @@ class _Fail(Exception):
     """A path that does not lead anywhere (internal; becomes MissingFieldError or the default)."""
 
 
+class _SizeMismatch(_Fail):
+    """set_multiple: the values do not fit the elements (the original leaves the data untouched, without an error)."""
+
+
 def split_path(path: str) -> PathParts:
     """Split a field path into its parts; numeric parts become ints. Raises MissingFieldError (a ValueError) for a
     path that names nothing ('/') or holds characters other than letters, digits, '_', '-', '.', ' ' and a lone '*'."""
@@ -148,7 +152,7 @@ def _put(node: Any, parts: PathParts, value: Any, create: bool, spread: bool) ->
                 if not create:
                     raise _Fail
                 if isinstance(node, dict) or len(node) > len(value):
-                    return node  # the original leaves such a mismatch untouched
+                    raise _SizeMismatch
                 node.extend([None] * (len(value) - len(node)))
                 keys = list(range(len(node)))
             for index, key in enumerate(keys):
@@ -223,6 +227,8 @@ def dict_set(dic: Any, query: str, value: Any, not_exist_ok: bool = True, set_mu
             raise _missing(instance, path) from None
     try:
         _put(instance, parts, value, not_exist_ok, set_multiple)
+    except _SizeMismatch:
+        return  # as the original: such a mismatch leaves the data untouched
     except _Fail:
         raise _missing(instance, path) from None
 
@@ -336,3 +342,46 @@ def is_subpath(subpath: str, fullpath: str, allow_int_index: bool = True) -> boo
     """Whether path `fullpath` starts with the components of `subpath`."""
     sub = validate_query_and_break_to_components(subpath, allow_int_index)
     return validate_query_and_break_to_components(fullpath, allow_int_index)[:len(sub)] == sub
+
+
+# The original's recursive steps behind dict_get / dict_set / dict_delete: they walk `query` (a list of components,
+# from validate_query_and_break_to_components) from position `index_into_query` (negative, counted from the end, as
+# the original starts them at -len(query)) and return (whether the path matched, the resulting value or element).
+def _remaining_parts(query: List[str], index_into_query: int, allow_int_index: bool) -> PathParts:
+    """The components still to walk, indexes as ints (when allowed)."""
+    return [int(part) if allow_int_index and is_index(part) else part for part in query[index_into_query:]]
+
+
+def get_values(current_element: Any, query: List[str], index_into_query: int,
+               allow_int_index: bool = True) -> Tuple[bool, Any]:
+    """(True, the value the rest of the query leads to; a list under `*`) or (False, None)."""
+    if index_into_query == 0:
+        return True, current_element
+    try:
+        return True, _get(current_element, _remaining_parts(query, index_into_query, allow_int_index))
+    except _Fail:
+        return False, None
+
+
+def set_values(current_element: Any, value: Any, index_into_query: int, fixed_parameters: dict,
+               set_multiple: bool = False, allow_int_index: bool = True) -> Tuple[bool, Any]:
+    """Set `value` where the rest of fixed_parameters["query"] leads, creating missing parts when
+    fixed_parameters["generate_if_not_exists"]; (True, the updated element) or (False, None)."""
+    if index_into_query == 0:
+        return True, value
+    parts = _remaining_parts(fixed_parameters["query"], index_into_query, allow_int_index)
+    try:
+        return True, _put(current_element, parts, value, bool(fixed_parameters["generate_if_not_exists"]),
+                          set_multiple)
+    except (_Fail, TypeError, IndexError):
+        return False, None
+
+
+def delete_values(current_element: Any, query: List[str], index_into_query: int, remove_empty_ancestors: bool = False,
+                  allow_int_index: bool = True) -> Tuple[bool, Any]:
+    """Remove what the rest of the query leads to; (True, the updated element) or (False, None)."""
+    try:
+        _remove(current_element, _remaining_parts(query, index_into_query, allow_int_index), remove_empty_ancestors)
+        return True, current_element
+    except (_Fail, TypeError):
+        return False, None

@@ -25,7 +25,8 @@ from .errors import (ArtifactDefinitionError, CatalogError, MissingArtifactTypeE
 from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field, FinalField, FinalFieldError,  # noqa: F401
                                        InternalField, MissingDefaultError, NonPositionalField, OptionalField,
                                        RequiredField, check_class_declarations, check_no_abstract_fields,
-                                       declaration_of, fields, fields_names, positional_field_names, FieldSpec)
+                                       declaration_of, fields, fields_names, positional_field_names, FieldSpec,
+                                       DataclassMeta, get_fields)
 from .general.dataclass_fields import (Undefined, abstract_fields, asdict, class_fields, external_fields_names,  # noqa: F401
                                        final_fields, get_field_default, is_abstract_field, is_class_method,
                                        is_final_field, is_possible_field, required_fields, to_dict)
@@ -88,7 +89,7 @@ class _ArtifactReference:
         instance.__dict__[self.name] = value
 
 
-class Artifact:
+class Artifact(metaclass=DataclassMeta):
     """Base of every declarative component (cards, tasks, templates, formats, operators, metrics, ...)."""
 
     _fields: ClassVar[Dict[str, FieldSpec]] = {}

@@ -84,6 +84,30 @@ class MissingDefaultError(ArtifactDefinitionError):
     """An OptionalField declared without a default."""
 
 
+class DataclassMeta(type):
+    """The metaclass of artifact classes (the original's name): `isinstance(cls, DataclassMeta)` tells a dataclass-style
+    class. Collecting the fields of a new class is done by the base class itself (Artifact.__init_subclass__)."""
+
+
+def get_fields(cls: type, attrs: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The fields of a dataclass-style class as its bases and the class body `attrs` declare them (the original's
+    metaclass step), {name: FieldSpec}: the bases' fields, then those `attrs` annotates or overrides. Without `attrs`,
+    the class's own body (all its fields)."""
+    if not isinstance(cls, DataclassMeta) or not hasattr(cls, "get_fields"):
+        raise ArtifactDefinitionError(f"get_fields needs an artifact (dataclass-style) class, got {cls!r}.")
+    own = cls.get_fields()
+    if attrs is None:
+        return dict(own)
+    found: Dict[str, Any] = {}
+    for base in cls.__bases__:
+        if isinstance(base, DataclassMeta) and hasattr(base, "get_fields"):
+            found = {**base.get_fields(), **found}
+    for name in [*attrs.get("__annotations__", {}), *attrs]:
+        if name in own and (name in found or name in attrs.get("__annotations__", {})):
+            found[name] = own[name]
+    return found
+
+
 def abstract_factory() -> Dict[str, Any]:
     """The default of an `abstract_field`: a fresh empty dict."""
     return {}

@@ -2,7 +2,8 @@
 
 Values are returned as `Unquoted` strings (plain text the caller may coerce to the target field's type), quoted
 strings (kept verbatim), lists and dicts. A value that is itself a query (`metrics.f1[reduction=median]`) stays a
-string and is resolved by whoever expects an artifact there.
+string and is resolved by whoever expects an artifact there. The original's step functions (`consume_name`,
+`consume_term`, ... of its `unitxt.parsing_utils`) are at the end, with its results and messages.
 """
 
 import re

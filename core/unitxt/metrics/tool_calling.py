@@ -14,9 +14,9 @@ import json
 import math
 from typing import Any, Dict, List, Optional
 
-from ..artifact import Artifact
 from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, MetricScores, keyed_columns
+from .map_reduce import GroupReduction
 from ..lazy_imports import numpy_module as _np
 
 
@@ -360,7 +360,7 @@ class ToolCallKeyValueExtraction(KeyValueExtraction):
 
 
 # ---------------------------------------------------------------- multi-turn
-class GroupMean(Artifact):
+class GroupMean(GroupReduction):
     """In-dialog (or cross-dialog) reduction: the NaN-ignoring mean of the turns' (dialogs') scores."""
 
     def reduce_list(self, items: List[tuple]) -> float:

@@ -116,6 +116,27 @@ class GroupReduction(AggregationReduction[Tuple[str, Dict[str, float]]]):
         return {key: self.reduce_list(items) for key, items in lists.items()}
 
 
+class GroupMean(GroupReduction):
+    """The NaN-ignoring mean of the items' (or groups') scores."""
+
+    def reduce_list(self, items: List[Tuple[str, float]]) -> Any:
+        return _nan_mean([value for _, value in items])
+
+
+class SequentialSuccess(GroupReduction):
+    """The share of a group's items, in item-id order, that succeed (score > threshold) before the first failure."""
+
+    threshold: float = 0.5
+
+    def reduce_list(self, items: List[Tuple[str, float]]) -> Any:
+        successful = 0
+        for _, value in sorted(items, key=lambda item: item[0]):
+            if not value > self.threshold:
+                break
+            successful += 1
+        return successful / len(items)
+
+
 class MapReduceScores(MetricScores):
     """Scores of a map-reduce metric: the point scores are `reduce` of the intermediates (every value it returns),
     resamples `reduce` of resampled intermediates (float scores only)."""
@@ -226,8 +247,8 @@ class GroupMetric(MapReduceMetric[PredictionType, IntermediateType], Generic[Pre
     metric: MapReduceMetric
     group_id_field: str
     item_id_field: str
-    in_group_reduction: GroupReduction = NonPositionalField(default_factory=lambda: _group_mean())
-    cross_group_reduction: GroupReduction = NonPositionalField(default_factory=lambda: _group_mean())
+    in_group_reduction: GroupReduction = NonPositionalField(default_factory=GroupMean)
+    cross_group_reduction: GroupReduction = NonPositionalField(default_factory=GroupMean)
     n_resamples: Optional[int] = None
 
     def prepare(self) -> None:
@@ -266,12 +287,6 @@ class GroupMetric(MapReduceMetric[PredictionType, IntermediateType], Generic[Pre
             groups.setdefault(group_id, {})[item_id] = self.metric.reduce_one(intermediate)
         group_scores = {group_id: self.reduce_group(items) for group_id, items in groups.items()}
         return self.cross_group_reduction.reduce(list(group_scores.items()))
-
-
-def _group_mean() -> GroupReduction:
-    from .tool_calling import GroupMean
-
-    return GroupMean()
 
 
 class CorrelationMetric(MapReduceMetric[float, Tuple[float, float]]):

@@ -67,6 +67,8 @@ TYPE_MODULES = {
     'criteria_option': 'judges.constants',
     'criteria_with_options': 'judges.constants',
     'cross_provider_inference_engine': 'inference.cross_provider',
+    'custom_f1': 'metrics.grouped_f1',
+    'custom_f1_fuzzy': 'metrics.grouped_f1',
     'dataset_recipe': 'rendering.recipe',
     'decode_image': 'operators.images',
     'deduplicate': 'operators.streams',

@@ -1,7 +1,7 @@
 """Templates of the original catalog format for judging and structured targets: a custom reference next to the target,
 quantised numeric targets, multi-label targets, pairwise choice and comparative rating (with seeded A/B swapping),
-dialogs rendered into text, multi-turn references, JSON targets and span labels as JSON, and the original's bases
-of target-only templates (OutputFormatTemplate, JsonOutputFormatTemplate) and of span labeling (SpanLabelingBaseTemplate).
+dialogs rendered into text, multi-turn references, JSON targets and span labels as JSON, and the original's bases of
+target-only templates (OutputFormatTemplate, JsonOutputFormatTemplate) and span labeling (SpanLabelingBaseTemplate).
 """
 
 import json

@@ -80,3 +80,41 @@ def test_extract_zip_file_runs_once_per_call_and_passes_streams_on(tmp_path):
     assert ExtractZipFile(zip_file=str(archive), target_dir=str(tmp_path / "out"))(streams) is streams
     assert (tmp_path / "out" / "folder" / "a.txt").read_text() == "hello"
     assert os.listdir(tmp_path / "out") == ["folder"]
+
+
+def test_split_by_nested_group_splits_by_the_leading_fusion_origins():
+    from unitxt.operators import SplitByNestedGroup
+
+    data = MultiStream.from_iterables({"test": [{"group": "a/b", "v": 1}, {"group": "a/c", "v": 2},
+                                                {"group": "b", "v": 3}]})
+
+    def values(generations):
+        return {name: [row["v"] for row in stream]
+                for name, stream in SplitByNestedGroup(number_of_fusion_generations=generations)(data).items()}
+
+    assert values(1) == {"test~a": [1, 2], "test~b": [3]}
+    assert values(2) == values(-1) == {"test~a/b": [1], "test~a/c": [2], "test~b": [3]}
+    with pytest.raises(Exception, match="Field group is missing"):
+        _lists(SplitByNestedGroup()(MultiStream.from_iterables({"test": [{"v": 1}]})))
+
+
+def test_lazy_loader_reads_only_the_splits_asked_for():
+    from unitxt.benchmark import BaseBenchmark
+    from unitxt.loaders import LazyLoader
+
+    read = []
+
+    class Counting(LazyLoader):
+        def get_splits(self):
+            return ["train", "test"]
+
+        def split_generator(self, split):
+            read.append(split)
+            for i in range(3):
+                yield {"x": f"{split}{i}"}
+
+    streams = Counting()()
+    assert read == [] and list(streams) == ["train", "test"]
+    assert [row["x"] for row in streams["test"]] == ["test0", "test1", "test2"] and read == ["test"]
+    assert list(Counting(split="train")()) == ["train"]
+    assert BaseBenchmark.get_fields()["splits"].default() == ["train", "validation", "test"]

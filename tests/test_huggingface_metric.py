@@ -179,3 +179,70 @@ def test_scaled_fields_divide_as_in_the_original_format(metric_dir):
                                scaled_fields=["count"], n_resamples=0)
     global_scores = metric.evaluate(PREDICTIONS, REFERENCES, TASK_DATA).global_scores()
     assert global_scores["count"] == 1.0 and global_scores["match"] == 0.75  # only the scaled field is divided
+
+
+ROUGE_SCRIPT = '''
+import datasets
+import evaluate
+from rouge_score import rouge_scorer, scoring
+
+
+class LocalRouge(evaluate.Metric):
+    """The evaluate library's rouge, computed by rouge_score (a local copy: no download)."""
+
+    def _info(self):
+        return evaluate.MetricInfo(description="", citation="", inputs_description="", features=[
+            datasets.Features({"predictions": datasets.Value("string"),
+                               "references": datasets.Sequence(datasets.Value("string"))})])
+
+    def _compute(self, predictions, references, rouge_types=None, use_aggregator=True):
+        scorer = rouge_scorer.RougeScorer(rouge_types)
+        scores = [scorer.score_multi(refs, pred) for refs, pred in zip(references, predictions)]
+        return {key: [score[key].fmeasure for score in scores] for key in rouge_types}
+'''
+
+
+def test_instance_and_bulk_evaluate_metrics_score_instances_with_the_script(metric_dir):
+    from unitxt.metrics import HuggingfaceBulkMetric, HuggingfaceInstanceMetric
+
+    class WordMatchPerInstance(HuggingfaceInstanceMetric):
+        hf_metric_name = str(metric_dir / "word_match")
+        hf_metric_fields = ["match"]
+        main_score = "match"
+
+    class WordMatchBulk(HuggingfaceBulkMetric):
+        hf_metric_name = str(metric_dir / "word_match")
+        hf_metric_fields = ["details"]
+        main_score = "details"
+        hf_additional_input_fields = ["weight"]
+
+    instance = WordMatchPerInstance(n_resamples=None)
+    scores = instance.evaluate(PREDICTIONS, REFERENCES, TASK_DATA)
+    assert [row["match"] for row in instance.instance_results(scores)] == [1.0, 0.0, 1.0, 0.0]
+    assert scores.global_scores()["match"] == 0.5
+    bulk = WordMatchBulk(n_resamples=None)
+    scores = bulk.evaluate(PREDICTIONS, REFERENCES, TASK_DATA)
+    assert [row["details"] for row in bulk.instance_results(scores)] == [1.0, 0.0, 1.0, 0.0]
+    with pytest.raises(MetricError, match="'weight' field required"):
+        bulk.evaluate(PREDICTIONS, REFERENCES, [{} for _ in PREDICTIONS])
+
+
+def test_rouge_hf_reports_rouge_scores_per_instance_and_their_means(tmp_path):
+    from rouge_score import rouge_scorer
+
+    from unitxt.metrics import RougeHF
+
+    (tmp_path / "rouge").mkdir()
+    (tmp_path / "rouge" / "rouge.py").write_text(textwrap.dedent(ROUGE_SCRIPT), encoding="utf-8")
+    metric = RougeHF(hf_metric_name=str(tmp_path / "rouge"), sent_split_newline=False, n_resamples=None)
+    predictions = ["the cat sat on the mat", "a dog barked", "hello world"]
+    references = [["the cat is on the mat"], ["the dog barked loudly", "a dog"], ["goodbye"]]
+    scores = metric.evaluate(predictions, references)
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    expected = [scorer.score_multi(refs, pred) for pred, refs in zip(predictions, references)]
+    rows = metric.instance_results(scores)
+    for name in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
+        values = [score[name].fmeasure for score in expected]
+        assert [row[name] for row in rows] == pytest.approx(values)
+        assert scores.global_scores()[name] == pytest.approx(sum(values) / 3)
+    assert scores.global_scores()["score_name"] == "rougeL"

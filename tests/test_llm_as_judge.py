@@ -291,3 +291,20 @@ def test_judge_prompts_of_a_stage_run_concurrently(tmp_path):
         assert server.count == 8 * 2 * 2
         assert server.max_in_flight > 1  # the 16 prompts of a stage went to the engine together
     assert [s["conciseness"] for s in scores.instance_scores] == [1.0] * 8
+
+
+def test_criteria_from_json_text_and_yes_partially_no():
+    from unitxt.llm_as_judge_operators import (CreateCriteriaFromJson, CreateCriteriaWithOptionsFromJson,
+                                               CreateYesNoPartiallyCriteriaFromString)
+
+    text = json.dumps({"name": "polite", "description": "Is it polite?", "options": [{"name": "Yes"}, {"name": "No"}],
+                       "option_map": {"Yes": 1.0, "No": 0.0}})
+    built = CreateCriteriaWithOptionsFromJson(field="c").process_instance({"c": text})["c"]
+    assert built["name"] == "polite" and built["option_map"] == {"Yes": 1.0, "No": 0.0}
+    plain = CreateCriteriaFromJson(field="c").process_instance({"c": '{"name": "brevity", "description": "Short?"}'})
+    assert plain["c"] == {"name": "brevity", "description": "Short?"}
+    with pytest.raises(UnitxtError, match="JSON text of a criteria"):
+        CreateCriteriaFromJson(field="c").process_instance({"c": "not json"})
+    graded = CreateYesNoPartiallyCriteriaFromString(field="c").process_instance({"c": "Mentions Paris?"})["c"]
+    assert [option["name"] for option in graded["options"]] == ["Yes", "Partially", "No"]
+    assert graded["option_map"] == {"Yes": 1.0, "Partially": 0.5, "No": 0.0} and graded["description"] == "Mentions Paris?"

@@ -44,6 +44,23 @@ def _override(subset: SourceOperator, values: Dict[str, Any]) -> SourceOperator:
     return new
 
 
+class BaseBenchmark(SourceOperator):
+    """The original's base of benchmark sources: the recipe settings a benchmark passes to its subsets, the splits it
+    serves and the subset it is restricted to; a subclass implements `process` and `reset`."""
+
+    __abstract__ = True
+
+    format: Optional[Format] = NonPositionalField(default=None)
+    num_demos: Optional[int] = NonPositionalField(default=None)
+    system_prompt: Optional[SystemPrompt] = NonPositionalField(default=None)
+    loader_limit: Optional[int] = NonPositionalField(default=None)
+    splits: List[str] = NonPositionalField(default_factory=lambda: ["train", "validation", "test"])
+    subset: Optional[str] = NonPositionalField(default=None)
+
+    def reset(self) -> None:
+        raise NotImplementedError(f"{type(self).__name__}.reset() is not implemented")
+
+
 class Benchmark(SourceOperator):
     """A named collection of recipes and benchmarks (see the module docstring)."""
 
@@ -170,4 +187,4 @@ class Benchmark(SourceOperator):
         })
 
 
-__all__ = ["Benchmark", "PROPAGATED"]
+__all__ = ["BaseBenchmark", "Benchmark", "PROPAGATED"]

@@ -20,6 +20,7 @@ from .errors import (  # noqa: F401 - MissingRequirementsError: unitxt.operator 
     UnitxtError,
 )
 from .general.requirements import PackageRequirementsMixin  # noqa: F401 - imported from here by components
+from .module_aliases import moved_classes
 from .settings_utils import data_classification_overrides
 from .stream import CachingStream, GeneratorStream, ListStream, MultiStream, Stream
 from .stream import instance_generator, instance_result, stream_single  # noqa: F401 - the original's home of these
@@ -448,8 +449,31 @@ class FieldOperator(FieldOperatorBase):
         return instance
 
 
-class SequentialOperator(MultiStreamOperator):
-    """Applies its steps in order.
+class SequentialMixin(Artifact):
+    """Ordered `steps`, of which only the first `max_steps` run (None: all)."""
+
+    max_steps: Optional[int] = None
+    steps: List[Operator] = []
+
+    def num_steps(self) -> int:
+        return len(self.steps)
+
+    def set_max_steps(self, max_steps: int) -> None:
+        if not 1 <= max_steps <= self.num_steps():
+            raise OperatorError(f"Max steps requested ({max_steps}) must be between 1 and the {self.num_steps()} "
+                                "defined steps.", artifact=self.artifact_name, field="max_steps")
+        self.max_steps = max_steps
+
+    def get_last_step_description(self) -> Any:
+        last = self.max_steps - 1 if self.max_steps is not None else len(self.steps) - 1
+        return self.steps[last].__description__
+
+    def _get_max_steps(self) -> int:
+        return self.max_steps if self.max_steps is not None else len(self.steps)
+
+
+class SequentialOperator(MultiStreamOperator, SequentialMixin):
+    """Applies its steps in order (the first `max_steps` of them).
 
     Consecutive plain instance operators are fused: one loop per stream runs them on each instance in turn (same
     policy checks, same error context naming the failing operator), instead of one generator layer per operator.
@@ -458,7 +482,7 @@ class SequentialOperator(MultiStreamOperator):
     steps: List[Operator] = []
 
     def process(self, multi_stream: MultiStream) -> MultiStream:
-        steps = list(self.steps)
+        steps = list(self.steps[:self._get_max_steps()])
         position = 0
         while position < len(steps):
             end = position
@@ -526,6 +550,7 @@ def _run_fused(operators: List[InstanceOperator], stream: Stream, stream_name: s
 
 
 InstanceFieldOperator = FieldOperator  # the original's name of the field operators' base (field / to_field / ...)
+__getattr__ = moved_classes(__name__)  # the original's other stream operator kinds: operators/stream_kinds.py
 
 __all__ = [
     "Operator",
@@ -537,6 +562,7 @@ __all__ = [
     "FieldOperator",
     "InstanceFieldOperator",
     "SequentialOperator",
+    "SequentialMixin",
     "OperatorError",
     "dict_get",
     "dict_set",

@@ -1,12 +1,13 @@
 """Split operators: renaming splits and seeded random re-mixing (`{"validation": "train[10%]"}`)."""
 
+import copy
 import itertools
 import random
 import re
 from typing import Any, Dict, Generator, Iterable, Iterator, List, Optional, Tuple
 
 from .errors import ArtifactConfigurationError, UnitxtError
-from .operator import MultiStreamOperator
+from .operator import InstanceOperator, MultiStreamOperator
 from .samplers import (  # noqa: F401 - the documented home of the demo samplers is unitxt.splitters
     CloseTextSampler,
     DiverseLabelsSampler,
@@ -194,6 +195,60 @@ class SliceSplit(Splitter):
     def process(self, multi_stream: MultiStream) -> MultiStream:
         mapping = {name: parse_slices_string(spec) for name, spec in self.slices.items()}
         return MultiStream.from_generators(slice_streams(multi_stream, mapping))
+
+
+class AssignDemosToInstance(InstanceOperator):
+    """Replaces the instance's demos pool (`from_field`) by `get_sample_size(instance)` demos chosen from it by
+    `sampler` (the instance itself left out), written to `to_field`; with `skip_demoed_instances`, an instance that
+    already has `to_field` only loses its pool."""
+
+    __abstract__ = True
+
+    from_field: str
+    to_field: str
+    sampler: Sampler
+    skip_demoed_instances: bool = False
+    sampling_seed: Optional[int] = None
+
+    def get_sample_size(self, instance: Dict[str, Any]) -> int:
+        raise NotImplementedError(f"{type(self).__name__}.get_sample_size(instance)")
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if self.skip_demoed_instances and self.to_field in instance:
+            instance.pop(self.from_field, None)
+            return instance
+        if self.from_field not in instance:
+            raise SplitError(f"The instance has no demos pool field '{self.from_field}' (it has "
+                             f"{', '.join(sorted(instance))}).", artifact=self.artifact_name, field="from_field")
+        sample_size = self.get_sample_size(instance)
+        pool = self.sampler.filter_source_by_instance(instance[self.from_field], instance)
+        if len(pool) < sample_size:
+            raise SplitError(f"Size of population to sample from: {len(pool)} is smaller than the needed "
+                             f"sample_size: {sample_size}. Enlarge the demos pool (loader_limit, demos_pool_size) or "
+                             "filter its stream less strictly.", artifact=self.artifact_name, field="sample_size")
+        demos = self.sampler.sample(sample_size=sample_size, instances_pool=pool, instance=instance,
+                                    sampling_seed=self.sampling_seed)
+        instance[self.to_field] = copy.deepcopy(demos)
+        instance.pop(self.from_field)
+        return instance
+
+
+class ConstantSizeSample(AssignDemosToInstance):
+    """Assigns `sample_size` demos to every instance."""
+
+    sample_size: int
+
+    def get_sample_size(self, instance: Dict[str, Any]) -> int:
+        return self.sample_size
+
+
+class RandomSizeSample(AssignDemosToInstance):
+    """Assigns one of `sample_sizes` demos per instance, chosen by the instance's own seeded generator."""
+
+    sample_sizes: List[int]
+
+    def get_sample_size(self, instance: Dict[str, Any]) -> int:
+        return get_random_generator_based_on_instance(instance).choice(self.sample_sizes)
 
 
 def get_random_generator_based_on_instance(instance: Dict[str, Any], local_seed: Optional[Any] = None) -> random.Random:

@@ -470,6 +470,8 @@ _ORIGINAL_NAMES = {
     **{name: "..subset_streams" for name in ("DEFAULT_STREAM_NAME", "DEFAULT_STREAM_SUBSET_SEPARATOR", "nan_mean",
                                             "EmptyPrediction", "empty_predictions_generator",
                                             "SplitSubsetsAndGroups", "JoinSubsetsAndGroups")},
+    **{name: "..metric_recipe" for name in ("DeleteTargetPrefix", "FromPredictionsAndOriginalData", "InstanceInput",
+                                           "MetricRecipe", "PostProcessRecipe")},
     **{name: "...metrics.remote" for name in ("UNITXT_REMOTE_METRICS", "UNITXT_REMOTE_METRICS_ENDPOINT",
                                              "get_remote_metrics_names", "get_remote_metrics_endpoint")},
     **{name: "...rendering.dataset_builder" for name in ("UNITXT_DATASET_SCHEMA", "UNITXT_METRIC_SCHEMA")},

@@ -92,6 +92,52 @@ class CreateYesNoCriteriaFromString(FieldOperator):
         return criteria_to_dict(criteria)
 
 
+class CreateYesNoPartiallyCriteriaFromString(FieldOperator):
+    """A question in the field becomes a Yes/Partially/No criteria (scores 1, 0.5 and 0 by default)."""
+
+    criteria_name: str = "criteria"
+    yes_score: float = 1.0
+    partially_score: float = 0.5
+    no_score: float = 0.0
+
+    def process_value(self, value: Any) -> Any:
+        criteria = CriteriaWithOptions.from_obj({
+            "name": self.criteria_name, "description": str(value),
+            "options": [{"name": "Yes", "description": ""}, {"name": "Partially", "description": ""},
+                        {"name": "No", "description": ""}],
+            "option_map": {"Yes": self.yes_score, "Partially": self.partially_score, "No": self.no_score}})
+        return criteria_to_dict(criteria)
+
+
+def _json_object(operator: FieldOperator, value: Any) -> Dict[str, Any]:
+    import json
+
+    try:
+        data = json.loads(value) if isinstance(value, str) else None
+    except ValueError as error:
+        raise UnitxtError(f"{type(operator).__name__} expects JSON text of a criteria in field '{operator.field}': "
+                          f"{error}", artifact=operator.artifact_name, field=operator.field) from None
+    if not isinstance(data, dict):
+        raise UnitxtError(f"{type(operator).__name__} expects JSON text of a criteria object in field "
+                          f"'{operator.field}', got {str(value)[:80]!r}.", artifact=operator.artifact_name,
+                          field=operator.field)
+    return data
+
+
+class CreateCriteriaFromJson(CreateCriteriaFromDict):
+    """JSON text of a criteria object in the field -> that criteria (as CreateCriteriaFromDict)."""
+
+    def process_value(self, value: Any) -> Any:
+        return super().process_value(_json_object(self, value))
+
+
+class CreateCriteriaWithOptionsFromJson(CreateCriteriaWithOptionsFromDict):
+    """JSON text of a criteria object with options in the field -> that criteria."""
+
+    def process_value(self, value: Any) -> Any:
+        return super().process_value(_json_object(self, value))
+
+
 class LoadCriteria(FieldOperator):
     """A catalog name in the field (e.g. "metrics.llm_as_judge.pairwise.criteria.conciseness") -> that criteria."""
 

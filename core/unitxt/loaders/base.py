@@ -1,11 +1,13 @@
 """Loader base classes and in-memory loaders: `Loader` (a source operator; every loader tags each instance with
 `data_classification_policy` and caps each split at `loader_limit`), LoadFromDictionary and MultipleSourceLoader."""
 
+import functools
 import itertools
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
 from ..errors import ArtifactDefinitionError, UnitxtError
 from ..logging_utils import get_logger
+from ..artifact import NonPositionalField
 from ..operator import SourceOperator
 from ..stream import GeneratorStream, MultiStream
 
@@ -87,6 +89,25 @@ class Loader(SourceOperator):
                 for split, generator in generators.items()
             }
         )
+
+
+class LazyLoader(Loader):
+    """A loader that lists its splits (`get_splits`) and reads each one only when its stream is iterated
+    (`split_generator(split)`); `split` restricts it to one split."""
+
+    __abstract__ = True
+
+    split: Optional[str] = NonPositionalField(default=None)
+
+    def get_splits(self) -> List[str]:
+        raise NotImplementedError(f"{type(self).__name__}.get_splits() is not implemented")
+
+    def split_generator(self, split: str) -> Iterable[Dict[str, Any]]:
+        raise NotImplementedError(f"{type(self).__name__}.split_generator(split) is not implemented")
+
+    def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
+        splits = [self.split] if self.split is not None else self.get_splits()
+        return {split: functools.partial(self.split_generator, split) for split in splits}
 
 
 class LoadFromDictionary(Loader):

@@ -12,6 +12,7 @@ from typing import Dict
 from ..lazy_imports import lazy_exports
 
 _BASE = ("BulkInstanceMetric", "GlobalMetric", "InstanceMetric", "Metric", "MetricScores", "Statistic",
+         "MetricWithConfidenceInterval",
          "mean_statistic")
 _CLASSIFICATION = ("Accuracy", "ExactMatchMM", "StringContainment", "UnsortedListExactMatch", "JaccardIndex",
                    "PredictionLength", "F1", "F1Macro", "F1Micro", "F1Weighted", "ClassificationScore",

@@ -317,6 +317,9 @@ def _is_nan(value: Any) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
+MetricWithConfidenceInterval = Metric  # the original's base holding the CI settings; Metric holds them here
+
+
 class InstanceMetric(Metric):
     """Scores each instance by itself (`compute`); global scores reduce instance scores per `reduction_map`."""
 

@@ -93,6 +93,19 @@ class StringContainment(InstanceMetric):
         return {"string_containment": string_containment([str(r) for r in references], str(prediction))}
 
 
+class StringContainmentOld(InstanceMetric):
+    """1 when the text of some reference occurs in the text of the prediction: the original's instance-metric form
+    of StringContainment (its CIs follow instance metrics; instance scores carry score and score_name)."""
+
+    main_score = "string_containment"
+    reduction_map = {"mean": ["string_containment"]}
+    ci_scores = ["string_containment"]
+
+    def compute(self, references, prediction, task_data):
+        value = float(any(str(reference) in str(prediction) for reference in references))
+        return {self.main_score: value, "score": value, "score_name": self.main_score}
+
+
 class UnsortedListExactMatch(InstanceMetric):
     """1 when the predicted list equals a reference list up to order."""
 

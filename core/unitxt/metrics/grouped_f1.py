@@ -7,7 +7,9 @@ computed once; global scores and bootstrap resamples re-sum them. Groups seen in
 (`in_classes_support` is the share of predictions in reference groups). Zero denominators give `zero_division`.
 """
 
+import ast
 import difflib
+import inspect
 import math
 from collections import Counter
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -38,6 +40,10 @@ def exact_ratio(actual: Counter, total: Counter, matcher: Optional[Callable] = N
     return matched, sum(actual.values())
 
 
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
 def fuzzy_ratio(a: str, b: str) -> int:
     """fuzz.ratio: round(100 * similarity) of difflib's SequenceMatcher (fuzzywuzzy's pure-Python ratio)."""
     return int(round(100 * difflib.SequenceMatcher(None, a, b).ratio()))
@@ -61,6 +67,10 @@ class _GroupedF1(GlobalMetric):
         """A function (key, candidate keys) -> best candidate or None; None means exact matching."""
         return None
 
+    def group_ratio(self, actual: Counter, total: Counter, matcher: Optional[Callable]) -> Tuple[int, int]:
+        """(matched, size) of one group's `actual` elements against the `total` ones."""
+        return exact_ratio(actual, total, matcher)
+
     def _counts(self, predictions, references, task_data):
         np = _np()
         grouped = [(_grouped(self.elements(refs[0], data)), _grouped(self.elements(pred, data)))
@@ -72,8 +82,8 @@ class _GroupedF1(GlobalMetric):
         for row, (gold, pred) in enumerate(grouped):
             for group in set(gold) | set(pred):
                 gold_group, pred_group = gold.get(group, Counter()), pred.get(group, Counter())
-                pn, pd = exact_ratio(pred_group, gold_group, matcher)
-                rn, rd = exact_ratio(gold_group, pred_group, matcher)
+                pn, pd = self.group_ratio(pred_group, gold_group, matcher)
+                rn, rd = self.group_ratio(gold_group, pred_group, matcher)
                 counts[row, column[group]] = (pn, pd, rn, rd)
         return names, counts
 
@@ -133,12 +143,87 @@ class _GroupedF1(GlobalMetric):
         statistic.parts = (names, counts)
         return statistic
 
+    def score(self, predictions, references, task_data):
+        """As the original: an instance's scores name only the groups present in that instance."""
+        scores = super().score(predictions, references, task_data)
+        if self.process_single_instances and len(predictions):
+            scores.instance_scores = [{name: value for name, value in row.items()
+                                       if not (name.startswith("f1_") and _is_nan(value))}
+                                      for row in scores.instance_scores]
+        return scores
+
     def single_instance_scores(self, predictions, references, task_data, statistic):
         np = _np()
         names, counts = statistic.parts
         rows = [self._scores(counts[i][None], names, per_group=True) if names else {} for i in range(len(counts))]
         keys = sorted({k for row in rows for k in row})
         return {key: np.asarray([row[key][0] if key in row else math.nan for row in rows]) for key in keys}
+
+
+class CustomF1(_GroupedF1):
+    """The original's base of grouped F1 metrics: a subclass says how an element of a prediction or reference list
+    is grouped (`get_element_group`) and compared (`get_element_representation`), and may ignore some
+    (`should_ignore_element`) or change the matching of one group (`calculate_groups_ratio(actual, total)` ->
+    (matched, size)); `groups` fixes the scored groups (default: those of the references)."""
+
+    __abstract__ = True
+    prediction_type = Any
+    ci_scores = None  # the main score's CI, as the original's CustomF1
+
+    def get_element_group(self, element: Any, additional_input: Dict[str, Any]) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.get_element_group(element, additional_input)")
+
+    def get_element_representation(self, element: Any, additional_input: Dict[str, Any]) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.get_element_representation(element, additional_input)")
+
+    def should_ignore_element(self, element: Any, additional_input: Dict[str, Any]) -> bool:
+        return False
+
+    def elements(self, value: Any, task_data: Dict[str, Any]) -> List[Element]:
+        values = value if isinstance(value, list) else [value]
+        return [(self.get_element_representation(element, task_data), self.get_element_group(element, task_data))
+                for element in values if not self.should_ignore_element(element, task_data)]
+
+    def calculate_groups_ratio(self, actual_group: Counter, total_group: Counter) -> Tuple[int, int]:
+        return exact_ratio(actual_group, total_group)
+
+    def group_ratio(self, actual: Counter, total: Counter, matcher: Optional[Callable]) -> Tuple[int, int]:
+        return self.calculate_groups_ratio(actual, total)
+
+
+class CustomF1Fuzzy(CustomF1):
+    """CustomF1 whose elements (representations written as "(text, group)" tuples) match the element of the same
+    group with the highest `score(text, other text)` of at least `min_score_for_match` (the last of equal best).
+    A subclass defines `score(val1, val2)` as in the original; it is kept as `element_score`, since `score` here
+    scores the metric."""
+
+    __abstract__ = True
+    min_score_for_match: float
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("score")
+        if own is not None and list(inspect.signature(own).parameters)[1:] != ["predictions", "references",
+                                                                                "task_data"]:
+            cls.element_score = own
+            cls.score = _GroupedF1.score
+
+    def element_score(self, val1: Any, val2: Any) -> float:
+        raise NotImplementedError(f"{type(self).__name__}.score(val1, val2)")
+
+    def calculate_groups_ratio(self, actual_group: Counter, total_group: Counter) -> Tuple[int, int]:
+        matched = []
+        for actual_key in actual_group:
+            best_score, best_key = self.min_score_for_match, None
+            actual = ast.literal_eval(actual_key)
+            for total_key in total_group:
+                total = ast.literal_eval(total_key)
+                if actual[1] == total[1]:
+                    value = self.element_score(actual[0], total[0])
+                    if value >= best_score:
+                        best_score, best_key = value, total_key
+            matched.append(min(actual_group[actual_key], total_group[best_key]) if best_key is not None else 0)
+        return sum(matched), sum(actual_group.values())
 
 
 class FuzzyNer(_GroupedF1):

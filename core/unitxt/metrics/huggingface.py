@@ -10,6 +10,9 @@ else the metric's name, e.g. "bleu").
 Global scores are computed by the HF metric on all instances; instance scores by computing it on each instance alone
 (`process_single_instances`); confidence intervals by recomputing it per resample, so they use at most
 `DEFAULT_MAX_RESAMPLES` resamples unless `n_resamples` is set. Only numeric results become scores.
+
+The original's per-instance forms: HuggingfaceInstanceMetric (the metric on each instance alone),
+HuggingfaceBulkMetric (one call returning a list per score) and RougeHF (evaluate's rouge, nltk sentence splits).
 """
 
 import json
@@ -18,12 +21,39 @@ import os
 import uuid
 from typing import Any, Dict, List, Optional
 
+from ..artifact import Artifact
 from ..errors import MetricError, MissingRequirementError
 from ..general.helpers import retry_connection_with_exponential_backoff
-from .base import GlobalMetric
+from .base import BulkInstanceMetric, GlobalMetric, InstanceMetric
 from ..settings_utils import settings
 
 DEFAULT_MAX_RESAMPLES = 100
+ROUGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]  # what RougeHF reports
+
+
+def load_evaluate_metric(metric: Any, name: str, config_name: Optional[str] = None) -> Any:
+    """`evaluate.load(name)` for a unitxt metric, once per metric object (kept in memory, no cache-file locking);
+    a clear error naming the metric when evaluate is missing or the load fails."""
+    loaded = metric.__dict__.get("_hf_metric")
+    if loaded is not None:
+        return loaded
+    try:
+        import evaluate
+    except ImportError:
+        raise MissingRequirementError(
+            f"{type(metric).__name__} needs the evaluate library. Install it with: pip install evaluate",
+            artifact=metric.artifact_name,
+        ) from None
+    kwargs: Dict[str, Any] = {"keep_in_memory": True, "experiment_id": uuid.uuid4().hex}
+    if config_name is not None:
+        kwargs["config_name"] = config_name
+    try:
+        loaded = evaluate.load(name, **kwargs)
+    except Exception as error:  # noqa: BLE001 - evaluate raises many kinds (offline, missing script, ...)
+        raise MetricError(f"Could not load the evaluate metric '{name}': {type(error).__name__}: {error}",
+                          artifact=metric.artifact_name) from error
+    metric.__dict__["_hf_metric"] = loaded
+    return loaded
 
 
 @retry_connection_with_exponential_backoff(backoff_factor=2)
@@ -74,27 +104,7 @@ class HuggingfaceMetric(GlobalMetric):
 
     def load_hf_metric(self) -> Any:
         """The `evaluate` module (loaded once per metric object, kept in memory, no cache-file locking)."""
-        loaded = self.__dict__.get("_hf_metric")
-        if loaded is None:
-            try:
-                import evaluate
-            except ImportError:
-                raise MissingRequirementError(
-                    "HuggingfaceMetric needs the evaluate library. Install it with: pip install evaluate",
-                    artifact=self.artifact_name,
-                ) from None
-            kwargs: Dict[str, Any] = {"keep_in_memory": True, "experiment_id": uuid.uuid4().hex}
-            if self.hf_config_name is not None:
-                kwargs["config_name"] = self.hf_config_name
-            try:
-                loaded = evaluate.load(self.hf_metric_name, **kwargs)
-            except Exception as error:  # noqa: BLE001 - evaluate raises many kinds (offline, missing script, ...)
-                raise MetricError(
-                    f"Could not load the evaluate metric '{self.hf_metric_name}': {type(error).__name__}: {error}",
-                    artifact=self.artifact_name,
-                ) from error
-            self.__dict__["_hf_metric"] = loaded
-        return loaded
+        return load_evaluate_metric(self, self.hf_metric_name, self.hf_config_name)
 
     def _passed_fields(self, task_data: List[Dict[str, Any]]) -> Dict[str, Any]:
         passed: Dict[str, Any] = {}
@@ -155,4 +165,112 @@ class HuggingfaceMetric(GlobalMetric):
         return scores
 
 
-__all__ = ["HuggingfaceMetric", "DEFAULT_MAX_RESAMPLES"]
+class HuggingfaceInstanceMetric(InstanceMetric):
+    """An `evaluate` metric computed on each instance alone (its prediction and references); the instance scores
+    are its `hf_metric_fields` (all it returns when empty), NaN main score when it fails on an instance; global
+    scores reduce them per `reduction_map`."""
+
+    __abstract__ = True
+
+    hf_metric_name: str
+    hf_metric_fields: List[str]
+    hf_compute_args: Dict[str, Any] = {}
+    _requirements_list = {"evaluate": "the Hugging Face evaluate library"}
+
+    def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, Any]:
+        metric = load_evaluate_metric(self, self.hf_metric_name)
+        try:
+            score = metric.compute(predictions=[prediction], references=[references], **self.hf_compute_args)
+        except Exception:  # noqa: BLE001 - as the original: an instance the metric can not score is NaN
+            score = {self.main_score: math.nan}
+        if self.hf_metric_fields:
+            score = {field: score[field] for field in self.hf_metric_fields}
+        return score
+
+
+class HuggingfaceBulkMetric(BulkInstanceMetric):
+    """An `evaluate` metric computed once on all instances, returning a list per score (one value per instance):
+    the instance scores are its `hf_metric_fields`; task_data fields named in `hf_additional_input_fields` are passed
+    as lists."""
+
+    __abstract__ = True
+
+    hf_metric_name: str
+    hf_metric_fields: List[str]
+    hf_compute_args: Dict[str, Any] = {}
+    hf_additional_input_fields: List[str] = []
+    _requirements_list = {"evaluate": "the Hugging Face evaluate library"}
+
+    def compute(self, references: List[List[Any]], predictions: List[Any],
+                task_data: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        passed: Dict[str, Any] = {}
+        for field in self.hf_additional_input_fields:
+            if field not in task_data[0]:
+                raise MetricError(f"'{field}' field required by {type(self).__name__} is not in passed in task_data: "
+                                  f"{task_data[0]}", artifact=self.artifact_name, field="hf_additional_input_fields")
+            passed[field] = [data[field] for data in task_data]
+        metric = load_evaluate_metric(self, self.hf_metric_name)
+        scores = metric.compute(predictions=predictions, references=references, **passed, **self.hf_compute_args)
+        results: List[Dict[str, Any]] = [{} for _ in scores[self.hf_metric_fields[0]]]
+        for key in self.hf_metric_fields:
+            for result, value in zip(results, scores[key]):
+                result[key] = value
+        return results
+
+
+class NLTKMixin(Artifact):
+    """Gives a metric `self.nltk`, the nltk package with its punkt sentence tokenizer data (downloaded quietly when
+    missing), imported on first use."""
+
+    __abstract__ = True
+
+    @property
+    def nltk(self) -> Any:
+        module = self.__dict__.get("_nltk")
+        if module is None:
+            try:
+                import nltk as module
+            except ImportError:
+                raise MissingRequirementError(f"{type(self).__name__} needs nltk. Install it with: pip install nltk",
+                                              artifact=self.artifact_name) from None
+            module.download("punkt", quiet=True)
+            module.download("punkt_tab", quiet=True)
+            self.__dict__["_nltk"] = module
+        return module
+
+
+class RougeHF(NLTKMixin, HuggingfaceInstanceMetric):
+    """ROUGE F-measures per instance by the `evaluate` library's rouge metric (texts split into sentences by nltk,
+    one per line, when `sent_split_newline`); global scores are their means."""
+
+    hf_metric_name = "rouge"
+    main_score = "rougeL"
+    scale: float = 1.0
+    prediction_type = str
+    single_reference_per_prediction = False
+    rouge_types: List[str] = list(ROUGE_TYPES)
+    reduction_map = {"mean": list(ROUGE_TYPES)}
+    hf_metric_fields = list(ROUGE_TYPES)
+    ci_scores = list(ROUGE_TYPES)
+    sent_split_newline: bool = True
+    _requirements_list = {"nltk": "pip install nltk", "rouge_score": "pip install rouge_score",
+                          "evaluate": "pip install evaluate"}
+
+    def prepare(self) -> None:
+        super().prepare()
+        # no aggregation inside the library (its own bootstrap): unitxt reduces the instance scores
+        self.hf_compute_args = {**self.hf_compute_args, "use_aggregator": False, "rouge_types": self.rouge_types}
+
+    def compute(self, references: List[str], prediction: str, task_data: Dict[str, Any]) -> Dict[str, Any]:
+        if self.sent_split_newline:
+            prediction = "\n".join(self.nltk.sent_tokenize(prediction.strip()))
+            references = ["\n".join(self.nltk.sent_tokenize(reference.strip())) for reference in references]
+        scores = super().compute(references, prediction, task_data)
+        for name in self.hf_metric_fields:
+            if isinstance(scores[name], list):
+                scores[name] = scores[name][0]
+        return scores
+
+
+__all__ = ["HuggingfaceMetric", "HuggingfaceInstanceMetric", "HuggingfaceBulkMetric", "load_evaluate_metric", "NLTKMixin", "RougeHF",
+           "DEFAULT_MAX_RESAMPLES"]

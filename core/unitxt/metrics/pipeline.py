@@ -6,10 +6,21 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import Metric, MetricScores, _as_dict
-from ..operator import Operator, SequentialOperator
+from ..operator import InstanceOperator, Operator, SequentialOperator
 
 
 _NESTING = threading.local()  # catalog names of the pipelines being evaluated (a pipeline naming itself is refused)
+
+
+class UpdateStream(InstanceOperator):
+    """Updates every instance with the dict `update` (top-level keys, as dict.update): a preprocess step of metric
+    pipelines."""
+
+    update: dict
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        instance.update(self.update)
+        return instance
 
 
 class MetricPipeline(Metric):

@@ -14,9 +14,9 @@ import json
 import math
 from typing import Any, Dict, List, Optional
 
-from ..artifact import Artifact
 from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, MetricScores, keyed_columns
+from .map_reduce import GroupMean, SequentialSuccess  # noqa: F401 (the original's reductions of multi-turn metrics)
 from ..lazy_imports import numpy_module as _np
 
 
@@ -392,29 +392,6 @@ class ToolCallKeyValueExtraction(KeyValueExtraction):
 
 
 # ---------------------------------------------------------------- multi-turn
-class GroupMean(Artifact):
-    """In-dialog (or cross-dialog) reduction: the NaN-ignoring mean of the turns' (dialogs') scores."""
-
-    def reduce_list(self, items: List[tuple]) -> float:
-        values = [float(value) for _, value in items if not _is_nan(value)]
-        return sum(values) / len(values) if values else math.nan
-
-
-class SequentialSuccess(GroupMean):
-    """In-dialog reduction: the share of the dialog's turns, in turn order, that succeed (score > threshold) before
-    the first failure - later turns count only while every earlier one succeeded."""
-
-    threshold: float = 0.5
-
-    def reduce_list(self, items: List[tuple]) -> float:
-        successful = 0
-        for _, value in sorted(items, key=lambda item: item[0]):
-            if not value > self.threshold:
-                break
-            successful += 1
-        return successful / len(items)
-
-
 def _is_nan(value: Any) -> bool:
     return isinstance(value, float) and math.isnan(value)
 

@@ -10,7 +10,7 @@ from typing import Any, Callable, Dict, Generator, Iterable, List, Optional, Tup
 
 from ..artifact import to_serializable
 from ..dict_utils import dict_get, dict_set
-from ..errors import ArtifactConfigurationError, InstanceTypeError, UnitxtError
+from ..errors import ArtifactConfigurationError, InstanceTypeError, MissingFieldError, UnitxtError
 from ..operator import InstanceOperator, MultiStreamOperator, StreamOperator
 from ..random_utils import new_random_generator
 from .fields import _CONDITIONS, FilterByCondition
@@ -448,8 +448,30 @@ class Apply(InstanceOperator):
         return instance
 
 
+class SplitByNestedGroup(MultiStreamOperator):
+    """One stream per (stream, fusion origin): the origin is the first `number_of_fusion_generations` parts of the
+    "/"-separated field `field_name_of_group` (all of it for -1), the stream named "<stream>~<origin>"."""
+
+    field_name_of_group: str = "group"
+    number_of_fusion_generations: int = 1
+
+    def process(self, multi_stream: MultiStream) -> MultiStream:
+        result: Dict[str, List[Dict[str, Any]]] = {}
+        for stream_name, stream in multi_stream.items():
+            for instance in stream:
+                if self.field_name_of_group not in instance:
+                    raise MissingFieldError(f"Field {self.field_name_of_group} is missing from instance. Available "
+                                            f"fields: {list(instance)}", artifact=self.artifact_name,
+                                            field=self.field_name_of_group)
+                group = instance[self.field_name_of_group]
+                if self.number_of_fusion_generations >= 0:
+                    group = "/".join(group.split("/")[:self.number_of_fusion_generations])
+                result.setdefault(f"{stream_name}~{group}", []).append(instance)
+        return MultiStream.from_iterables(result)
+
+
 __all__ = [
-    "JoinStreams", "DeleteSplits", "DuplicateSplit", "AddIncrementalId", "DuplicateByList", "DuplicateBySubLists",
+    "SplitByNestedGroup", "JoinStreams", "DeleteSplits", "DuplicateSplit", "AddIncrementalId", "DuplicateByList", "DuplicateBySubLists",
     "Balance", "DeterministicBalancer", "LengthBalancer", "MinimumOneExamplePerLabelRefiner",
     "FilterByConditionBasedOnFields", "ExtractMostCommonFieldValues", "ExtractFieldValues", "Apply",
 ]

@@ -1,6 +1,7 @@
 """Templates of the original catalog format for judging and structured targets: a custom reference next to the target,
 quantised numeric targets, multi-label targets, pairwise choice and comparative rating (with seeded A/B swapping),
-dialogs rendered into text, multi-turn references, JSON targets and span labels as JSON.
+dialogs rendered into text, multi-turn references, JSON targets and span labels as JSON, and the original's bases of
+target-only templates (OutputFormatTemplate, JsonOutputFormatTemplate) and span labeling (SpanLabelingBaseTemplate).
 """
 
 import json
@@ -9,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..artifact import Artifact
 from ..errors import InstanceTypeError, UnitxtError
-from .base import InputOutputTemplate, MultiReferenceTemplate, _content_seed
+from .base import InputOutputTemplate, MultiReferenceTemplate, Template, _content_seed
 from .spans import SpanLabelingTemplate
 
 
@@ -105,6 +106,41 @@ class MultiLabelTemplate(_PreprocessingTemplate):
                                     field=self.labels_field)
         joined = self.labels_separator.join(str(label) for label in labels) if labels else self.empty_label
         return input_fields, {self.labels_field: joined}
+
+
+class SpanLabelingBaseTemplate(MultiLabelTemplate):
+    """Multi-label targets made of labeled spans: the spans cut from `text_field` at `spans_starts_field` /
+    `spans_ends_field` (reference fields, character offsets) with their labels, in text order and only labels in
+    `labels_support` when set, become the labels a subclass's `span_label_pairs_to_targets(pairs)` makes."""
+
+    __abstract__ = True
+
+    spans_starts_field: str = "spans_starts"
+    spans_ends_field: str = "spans_ends"
+    text_field: str = "text"
+    labels_support: Optional[list] = None
+
+    def extract_span_label_pairs(self, reference_fields: Dict[str, Any]) -> Any:
+        for name, option in ((self.spans_starts_field, "spans_starts_field"), (self.spans_ends_field,
+                             "spans_ends_field"), (self.text_field, "text_field"), (self.labels_field, "labels_field")):
+            if name not in reference_fields:
+                raise self._missing(name, reference_fields, "reference", option)
+        text = reference_fields[self.text_field]
+        spans = [(start, end, text[start:end], label) for start, end, label in
+                 zip(reference_fields[self.spans_starts_field], reference_fields[self.spans_ends_field],
+                     reference_fields[self.labels_field])
+                 if self.labels_support is None or label in self.labels_support]
+        for span in sorted(spans):
+            yield span[2], span[3]
+
+    def span_label_pairs_to_targets(self, pairs: Any) -> List[str]:
+        raise NotImplementedError(f"{type(self).__name__}.span_label_pairs_to_targets(pairs)")
+
+    def preprocess_reference_fields(self, reference_fields: Dict[str, Any]) -> Dict[str, Any]:
+        return {self.labels_field: self.span_label_pairs_to_targets(self.extract_span_label_pairs(reference_fields))}
+
+    def preprocess(self, input_fields, reference_fields):
+        return super().preprocess(input_fields, self.preprocess_reference_fields(reference_fields))
 
 
 class PairwiseChoiceTemplate(_PreprocessingTemplate):
@@ -257,6 +293,52 @@ class JsonOutputTemplate(InputOutputTemplate):
         return target, [target]
 
 
+class OutputFormatTemplate(Template):
+    """A template base whose target (and single reference) is `output_format` filled with the reference fields
+    (verbalised by the serializer); a subclass gives the source (`input_fields_to_source`)."""
+
+    output_format: Optional[str] = None
+
+    def prepare(self) -> None:
+        super().prepare()
+        self._output = self._compile(self.output_format or "", "output_format")
+
+    def _target_and_references(self, input_fields, reference_fields, instance):
+        values = {}
+        for name in self._output.fields:
+            if name not in reference_fields:
+                raise self._missing(name, reference_fields, "reference", "output_format")
+            value = reference_fields[name]
+            values[name] = value if isinstance(value, str) else self._serialize(value, instance)
+        target = self._output.render(values, "output_format")
+        return target, [target]
+
+    def reference_fields_to_target_and_references(self, reference_fields):
+        return self._target_and_references({}, reference_fields, {})
+
+
+class JsonOutputFormatTemplate(Template):
+    """A template base whose target is a JSON object of the verbalised reference values: `output_fields` maps a
+    reference field to its key, the `wrap_with_list_fields` values wrapped in a list; a subclass gives the source."""
+
+    output_fields: Dict[str, str]
+    wrap_with_list_fields: List[str]
+
+    def _target_and_references(self, input_fields, reference_fields, instance):
+        data = {}
+        for field, key in self.output_fields.items():
+            if field not in reference_fields:
+                raise self._missing(field, reference_fields, "reference", "output_fields")
+            value = reference_fields[field]
+            value = value if isinstance(value, str) else self._serialize(value, instance)
+            data[key] = [value] if field in self.wrap_with_list_fields else value
+        target = json.dumps(data, ensure_ascii=False)
+        return target, [target]
+
+    def reference_fields_to_target_and_references(self, reference_fields):
+        return self._target_and_references({}, reference_fields, {})
+
+
 class SpanLabelingJsonTemplate(SpanLabelingTemplate):
     """Span labeling with a JSON target: {label: [span, ...]} in text order, spans as written (`empty_target`, "None",
     when there is no span)."""
@@ -287,5 +369,6 @@ class SpanLabelingJsonTemplate(SpanLabelingTemplate):
 __all__ = [
     "InputOutputTemplateWithCustomTarget", "OutputQuantizingTemplate", "MultiLabelTemplate", "PairwiseChoiceTemplate",
     "PairwiseComparativeRatingTemplate", "DialogFieldsData", "DialogTemplate", "DialogPairwiseChoiceTemplate",
-    "MultiTurnTemplate", "JsonOutputTemplate", "SpanLabelingJsonTemplate", "quantize",
+    "MultiTurnTemplate", "JsonOutputTemplate", "SpanLabelingJsonTemplate", "OutputFormatTemplate",
+    "JsonOutputFormatTemplate", "SpanLabelingBaseTemplate", "quantize",
 ]

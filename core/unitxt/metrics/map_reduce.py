@@ -1,0 +1,314 @@
+"""The original's map-reduce metric family: `map` turns each instance into an intermediate value, `reduce` turns a
+list of them into scores. An instance's scores are `reduce_one` of its intermediate, the global scores `reduce` of all,
+and the bootstrap CIs `reduce` of resampled lists (every float score, or `ci_score_names`). Reductions
+(`MeanReduction`, `MaxReduction`, `RootMeanReduction`, group reductions) are artifacts a metric holds as a field, so a
+user writes `class MyMetric(ReductionInstanceMetric): reduction = MeanReduction(); def map(...)` as in the original.
+"""
+
+import copy
+import math
+import warnings
+from typing import Any, Dict, Generic, List, Optional, Tuple, TypeVar
+
+from ..artifact import Artifact, NonPositionalField
+from ..dict_utils import dict_get
+from ..lazy_imports import numpy_module as _np
+from .base import Metric, _field_of
+from .scores import MetricScores
+
+IntermediateType = TypeVar("IntermediateType")
+PredictionType = TypeVar("PredictionType")
+
+
+def _nan_mean(values: List[Any]) -> Any:
+    """numpy's nanmean without its all-NaN warning (NaN then), as a Python float."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = _np().nanmean(values)
+    try:
+        return float(result)
+    except (TypeError, ValueError):
+        return result
+
+
+def _nan_max(values: List[Any]) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _np().nanmax(values)
+
+
+class ConfidenceIntervalMixin(Artifact):
+    """The CI settings of map-reduce metrics: `n_resamples` bootstrap resamples of the intermediates (None: no CI),
+    scored by `_sample_to_scores`; CIs for `ci_score_names` (default: every float score)."""
+
+    __abstract__ = True
+
+    n_resamples: Optional[int] = 1000
+    confidence_level: float = 0.95
+    ci_score_names: Optional[List[str]] = None
+    return_confidence_interval: bool = True
+    ci_method: str = "BCa"
+    ci_paired: bool = True
+
+    def _sample_to_scores(self, sample: List[Any]) -> Dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__}._sample_to_scores(sample)")
+
+
+class AggregationReduction(Artifact, Generic[IntermediateType]):
+    """Turns a list of intermediate values into a dict of scores."""
+
+    __abstract__ = True
+
+    def reduce(self, intermediates: List[IntermediateType]) -> Dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__}.reduce(intermediates)")
+
+
+class DictReduction(AggregationReduction[Dict[str, float]]):
+    """Reduces dicts of scores key by key: each key's list of values goes through `reduce_list`."""
+
+    __abstract__ = True
+
+    def reduce_list(self, values: List[float]) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.reduce_list(values)")
+
+    def reduce(self, intermediates: List[Dict[str, float]]) -> Dict[str, Any]:
+        lists: Dict[str, List[float]] = {}
+        for intermediate in intermediates:
+            for key, value in intermediate.items():
+                lists.setdefault(key, []).append(value)
+        return {key: self.reduce_list(values) for key, values in lists.items()}
+
+
+class MeanReduction(DictReduction):
+    """The NaN-ignoring mean of each score."""
+
+    def reduce_list(self, values: List[float]) -> Any:
+        return _nan_mean(values)
+
+
+class RootMeanReduction(DictReduction):
+    """The square root of the NaN-ignoring mean of each score (e.g. RMSE from squared errors)."""
+
+    def reduce_list(self, values: List[float]) -> Any:
+        return math.sqrt(_nan_mean(values))
+
+
+class MaxReduction(DictReduction):
+    """The NaN-ignoring maximum of each score."""
+
+    def reduce_list(self, values: List[float]) -> Any:
+        return float(_nan_max(values))
+
+
+class GroupReduction(AggregationReduction[Tuple[str, Dict[str, float]]]):
+    """Reduces (id, scores) pairs key by key: each key's list of (id, value) goes through `reduce_list`."""
+
+    __abstract__ = True
+
+    def reduce_list(self, items: List[Tuple[str, float]]) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.reduce_list(items)")
+
+    def reduce(self, intermediates: List[Tuple[str, Dict[str, float]]]) -> Dict[str, Any]:
+        lists: Dict[str, List[Tuple[str, float]]] = {}
+        for item_id, intermediate in intermediates:
+            for key, value in intermediate.items():
+                lists.setdefault(key, []).append((item_id, value))
+        return {key: self.reduce_list(items) for key, items in lists.items()}
+
+
+class GroupMean(GroupReduction):
+    """The NaN-ignoring mean of the items' (or groups') scores."""
+
+    def reduce_list(self, items: List[Tuple[str, float]]) -> Any:
+        return _nan_mean([value for _, value in items])
+
+
+class SequentialSuccess(GroupReduction):
+    """The share of a group's items, in item-id order, that succeed (score > threshold) before the first failure."""
+
+    threshold: float = 0.5
+
+    def reduce_list(self, items: List[Tuple[str, float]]) -> Any:
+        successful = 0
+        for _, value in sorted(items, key=lambda item: item[0]):
+            if not value > self.threshold:
+                break
+            successful += 1
+        return successful / len(items)
+
+
+class MapReduceScores(MetricScores):
+    """Scores of a map-reduce metric: the point scores are `reduce` of the intermediates (every value it returns),
+    resamples `reduce` of resampled intermediates (float scores only)."""
+
+    def __init__(self, metric: "MapReduceMetric", intermediates: List[Any], instance_scores: List[Dict[str, Any]]):
+        super().__init__(metric, instance_scores, self._statistic, len(intermediates))
+        self.intermediates = intermediates
+        self.float_names: List[str] = []
+
+    def _statistic(self, idx: Any) -> Dict[str, Any]:
+        np = _np()
+        rows: Dict[str, List[float]] = {name: [] for name in self.float_names}
+        for row in idx:
+            scores = self.metric.reduce([self.intermediates[int(i)] for i in row])
+            for name in rows:
+                value = scores.get(name, math.nan)
+                rows[name].append(math.nan if value is None else float(value))
+        return {name: np.asarray(values, dtype=np.float64) for name, values in rows.items()}
+
+    def point_scores(self, positions: Any) -> Dict[str, Any]:
+        scores = self.metric.reduce([self.intermediates[int(i)] for i in positions])
+        self.float_names = [name for name, value in scores.items() if isinstance(value, float)]
+        return {name: value.item() if hasattr(value, "item") else value for name, value in scores.items()}
+
+    def ci_names(self, point: Dict[str, Any]) -> List[str]:
+        names = self.metric.ci_score_names
+        if names is None:
+            return [name for name in self.float_names if name in point]
+        self.float_names = list(dict.fromkeys([*self.float_names, *names]))
+        return [name for name in names if name in point]
+
+
+class MapReduceMetric(Metric, ConfidenceIntervalMixin, Generic[PredictionType, IntermediateType]):
+    """A metric as `map` (one instance -> an intermediate value) and `reduce` (intermediates -> scores)."""
+
+    __abstract__ = True
+    ci_style = "map_reduce"
+
+    n_resamples: Optional[int] = 1000
+    reference_field: str = NonPositionalField(default="references")
+    prediction_field: str = NonPositionalField(default="prediction")
+
+    def map(self, prediction: PredictionType, references: List[PredictionType],
+            task_data: Dict[str, Any]) -> IntermediateType:
+        raise NotImplementedError(f"{type(self).__name__}.map(prediction, references, task_data)")
+
+    def reduce(self, intermediates: List[IntermediateType]) -> Dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__}.reduce(intermediates)")
+
+    def reduce_one(self, intermediate: IntermediateType) -> Dict[str, Any]:
+        return self.reduce([intermediate])
+
+    def _sample_to_scores(self, sample: List[Any]) -> Dict[str, Any]:
+        return self.reduce(sample)
+
+    def resolved_n_resamples(self) -> int:
+        """`n_resamples` as given (None: no CI), none when CIs are switched off."""
+        if not self.return_confidence_interval or self.n_resamples is None:
+            return 0
+        return int(self.n_resamples)
+
+    def resolved_ci_scores(self) -> List[str]:
+        return list(self.ci_score_names) if self.ci_score_names is not None else [self.main_score]
+
+    def inputs_from_task_data(self, predictions, references, task_data) -> tuple:
+        if self.reference_field != "references":
+            references = [_field_of(data, self.reference_field, self, "reference_field") for data in task_data]
+            references = [value if isinstance(value, list) else [value] for value in references]
+        if self.prediction_field != "prediction":
+            predictions = [_field_of(data, self.prediction_field, self, "prediction_field") for data in task_data]
+        return predictions, references
+
+    def map_stream(self, evaluation_inputs: Any) -> List[IntermediateType]:
+        """The intermediates of an iterable of (prediction, references, task_data)."""
+        return [self.map(prediction=prediction, references=references, task_data=task_data)
+                for prediction, references, task_data in evaluation_inputs]
+
+    def score(self, predictions, references, task_data) -> MetricScores:
+        intermediates = self.map_stream(zip(predictions, references, task_data))
+        instance_scores = [self.reduce_one(intermediate) for intermediate in intermediates]
+        return MapReduceScores(self, intermediates, instance_scores)
+
+
+class ReductionInstanceMetric(MapReduceMetric[PredictionType, IntermediateType],
+                              Generic[PredictionType, IntermediateType]):
+    """A map-reduce metric whose instance scores are the intermediates themselves and whose global scores are the
+    `reduction` of them (e.g. MeanReduction of per-instance score dicts)."""
+
+    __abstract__ = True
+
+    reduction: AggregationReduction
+
+    def reduce(self, intermediates: List[IntermediateType]) -> Dict[str, Any]:
+        return self.reduction.reduce(intermediates)
+
+    def reduce_one(self, intermediate: IntermediateType) -> Dict[str, Any]:
+        return copy.deepcopy(intermediate)
+
+
+class GroupMetric(MapReduceMetric[PredictionType, IntermediateType], Generic[PredictionType, IntermediateType]):
+    """Applies `metric` to every instance, groups its instance scores by the task_data fields `group_id_field`
+    (group) and `item_id_field` (item within the group; a later item of the same id replaces an earlier one), reduces
+    each group (`in_group_reduction`), then across groups (`cross_group_reduction`). No CIs by default."""
+
+    __abstract__ = True
+
+    main_score: Optional[str] = None
+    metric: MapReduceMetric
+    group_id_field: str
+    item_id_field: str
+    in_group_reduction: GroupReduction = NonPositionalField(default_factory=GroupMean)
+    cross_group_reduction: GroupReduction = NonPositionalField(default_factory=GroupMean)
+    n_resamples: Optional[int] = None
+
+    def prepare(self) -> None:
+        if self.main_score is None and getattr(self, "metric", None) is not None:
+            self.main_score = self.metric.main_score
+        super().prepare()
+
+    def _get_group_id(self, task_data: Dict[str, Any]) -> str:
+        return str(dict_get(task_data, self.group_id_field))
+
+    def _get_item_id(self, task_data: Dict[str, Any]) -> str:
+        return str(dict_get(task_data, self.item_id_field))
+
+    def map_stream(self, evaluation_inputs: Any) -> List[Tuple[Any, str, str]]:
+        group_ids: List[str] = []
+        item_ids: List[str] = []
+
+        def tracked():
+            for prediction, references, task_data in evaluation_inputs:
+                group_ids.append(self._get_group_id(task_data))
+                item_ids.append(self._get_item_id(task_data))
+                yield prediction, references, task_data
+
+        intermediates = list(self.metric.map_stream(tracked()))
+        return list(zip(intermediates, group_ids, item_ids))
+
+    def reduce_group(self, items: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
+        return self.in_group_reduction.reduce(list(items.items()))
+
+    def reduce_one(self, intermediate: Tuple[Any, str, str]) -> Dict[str, Any]:
+        return self.metric.reduce_one(intermediate[0])
+
+    def reduce(self, intermediates: List[Tuple[Any, str, str]]) -> Dict[str, Any]:
+        groups: Dict[str, Dict[str, Any]] = {}
+        for intermediate, group_id, item_id in intermediates:
+            groups.setdefault(group_id, {})[item_id] = self.metric.reduce_one(intermediate)
+        group_scores = {group_id: self.reduce_group(items) for group_id, items in groups.items()}
+        return self.cross_group_reduction.reduce(list(group_scores.items()))
+
+
+class CorrelationMetric(MapReduceMetric[float, Tuple[float, float]]):
+    """A correlation of predictions with their (single) references: `get_correlation_func()` gives a function of two
+    lists returning (statistic, p-value), reported as the main score and `<main score>_p_value`; instance scores NaN."""
+
+    __abstract__ = True
+
+    prediction_type: Any = float
+    _requirements_list = ["scipy"]
+
+    def map(self, prediction: float, references: List[float], task_data: Dict[str, Any]) -> Tuple[float, float]:
+        return (prediction, references[0])
+
+    def get_correlation_func(self) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.get_correlation_func()")
+
+    def reduce_one(self, intermediate: Tuple[float, float]) -> Dict[str, Any]:
+        return {self.main_score: math.nan}
+
+    def reduce(self, intermediates: List[Tuple[float, float]]) -> Dict[str, Any]:
+        predictions = [prediction for prediction, _ in intermediates]
+        references = [reference for _, reference in intermediates]
+        score, p_value = self.get_correlation_func()(predictions, references)
+        return {self.main_score: score, f"{self.main_score}_p_value": p_value}

@@ -40,9 +40,6 @@ def split_path(path: str) -> PathParts:
     return parts
 
 
-_MISSING = MissingFieldError  # the "no default given" marker
-
-
 def _dict_key(container: Dict[Any, Any], part: Union[str, int]) -> Any:
     """The dict key for a path part: an int part matches an int key, else its string form."""
     if isinstance(part, int) and part not in container and str(part) in container:
@@ -84,16 +81,12 @@ def _get(node: Any, parts: PathParts) -> Any:
     return _get(value, rest) if rest else value
 
 
-def dict_get(dic: Any, query: str, not_exist_ok: bool = False, default: Any = _MISSING,
+def dict_get(dic: Any, query: str, not_exist_ok: bool = False, default: Any = None,
              allow_int_index: bool = True) -> Any:
     """Value at path. A missing path raises MissingFieldError naming it and the available keys, unless `not_exist_ok`
-    (then `default`, None if not given) or a `default` is given. `*` collects the values under every element that has
-    the rest of the path (`spans/*/start`). The empty path is the instance itself."""
+    (then `default`), as the original. `*` collects the values under every element that has the rest of the path
+    (`spans/*/start`). The empty path is the instance itself."""
     instance, path = dic, query
-    if default is _MISSING:
-        default = None
-    else:
-        not_exist_ok = True
     key = path.strip() if isinstance(path, str) else path
     if key == "":
         return instance
@@ -114,7 +107,7 @@ def dict_get(dic: Any, query: str, not_exist_ok: bool = False, default: Any = _M
 
 def dict_has(instance: Dict[str, Any], path: str) -> bool:
     marker = object()
-    return dict_get(instance, path, default=marker) is not marker
+    return dict_get(instance, path, not_exist_ok=True, default=marker) is not marker
 
 
 def _fresh(following: Union[str, int]) -> Any:

@@ -471,6 +471,7 @@ _ORIGINAL_NAMES = {
                                             "EmptyPrediction", "empty_predictions_generator",
                                             "SplitSubsetsAndGroups", "JoinSubsetsAndGroups")},
     **{name: "...metrics.remote" for name in ("UNITXT_REMOTE_METRICS", "UNITXT_REMOTE_METRICS_ENDPOINT",
-                                             "get_remote_metrics_names", "get_remote_metrics_endpoint")},
+                                             "get_remote_metrics_names", "get_remote_metrics_endpoint",
+                                             "MetricRequest", "MetricResponse")},
 }
 __getattr__, __dir__ = lazy_exports(__name__, _ORIGINAL_NAMES, "-")  # (anchored at this module: one dot more)

@@ -17,6 +17,7 @@ TYPE_MODULES = {
     'apply_single_template': 'templates.apply',
     'apply_stream_operators_field': 'operators.applying',
     'apply_template': 'templates.apply',
+    'assistant_inference_engine': 'assistant.assessment.assistant_inference_engine',
     'audio_serializer': 'serializers',
     'augment_case': 'augmentors',
     'augment_prefix_suffix': 'augmentors',

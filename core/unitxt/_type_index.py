@@ -19,6 +19,7 @@ TYPE_MODULES = {
     'apply_stream_operators_field': 'operators.applying',
     'apply_template': 'templates.apply',
     'assign_demos_to_instance': 'splitters',
+    'assistant_inference_engine': 'assistant.assessment.assistant_inference_engine',
     'audio_serializer': 'serializers',
     'augment_case': 'augmentors',
     'augment_prefix_suffix': 'augmentors',

@@ -509,12 +509,14 @@ class ArtifactLink(Artifact):
 MAX_LINK_CHAIN = 50  # artifact_link entries followed in a row before giving up
 
 
-def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
+def fetch_artifact(artifact_rep: Any, overwrite_kwargs: Optional[Dict[str, Any]] = None,
+                   _seen: Optional[List[str]] = None) -> Tuple[Artifact, Optional[LocalCatalog]]:
     """Resolve an artifact, a catalog name, or a `name[key=value,...]` query into `(artifact, catalog)`; the catalog
-    is the one that held the entry (None for an artifact or a serialised dict given directly)."""
+    is the one that held the entry (None for an artifact or a serialised dict given directly). `overwrite_kwargs`
+    override fields of a catalog entry, over those of the query's brackets (the original's parameter)."""
     name_or_artifact = artifact_rep
     if isinstance(name_or_artifact, ArtifactLink):  # an ArtifactLink given directly: the artifact it names
-        return fetch_artifact(name_or_artifact.to or name_or_artifact.artifact_linked_to, _seen)
+        return fetch_artifact(name_or_artifact.to or name_or_artifact.artifact_linked_to, _seen=_seen)
     if isinstance(name_or_artifact, Artifact):
         return name_or_artifact, None
     if isinstance(name_or_artifact, dict) and "__type__" in name_or_artifact:
@@ -532,6 +534,8 @@ def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tupl
             raise CatalogError(f"The JSON {query[:80]!r} is not a serialised artifact (no __type__).")
         return from_serializable(data), None
     name, overrides = parse_artifact_query(query)
+    if overwrite_kwargs:
+        overrides = {**(overrides or {}), **overwrite_kwargs}
     seen = list(_seen or [])
     if name in seen:
         raise CatalogError(f"Artifact links form a cycle: {' -> '.join(seen + [name])}.", artifact=name)
@@ -546,7 +550,7 @@ def fetch_artifact(artifact_rep: Any, _seen: Optional[List[str]] = None) -> Tupl
         target = link.to or link.artifact_linked_to
         if overrides:
             target = f"{target}[{','.join(f'{key}={format_value(value)}' for key, value in overrides.items())}]"
-        return fetch_artifact(target, seen + [name])
+        return fetch_artifact(target, _seen=seen + [name])
     try:
         if overrides:
             cls = get_artifact_class(data["__type__"])

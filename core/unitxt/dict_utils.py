@@ -44,12 +44,8 @@ def split_path(path: str) -> PathParts:
     return parts
 
 
-_MISSING = MissingFieldError  # the "no default given" marker
-
-
 class DefaultPlaceHolder:
-    """The original's class of "no default given" markers (its operators compare a default with an instance of it);
-    dict_get here uses its own marker, so either way an absent default means "fail when missing"."""
+    """The original's class of "no default given" markers: its operators compare a default with an instance of it."""
 
 
 def _dict_key(container: Dict[Any, Any], part: Union[str, int]) -> Any:
@@ -93,16 +89,12 @@ def _get(node: Any, parts: PathParts) -> Any:
     return _get(value, rest) if rest else value
 
 
-def dict_get(dic: Any, query: str, not_exist_ok: bool = False, default: Any = _MISSING,
+def dict_get(dic: Any, query: str, not_exist_ok: bool = False, default: Any = None,
              allow_int_index: bool = True) -> Any:
     """Value at path. A missing path raises MissingFieldError naming it and the available keys, unless `not_exist_ok`
-    (then `default`, None if not given) or a `default` is given. `*` collects the values under every element that has
-    the rest of the path (`spans/*/start`). The empty path is the instance itself."""
+    (then `default`), as the original. `*` collects the values under every element that has the rest of the path
+    (`spans/*/start`). The empty path is the instance itself."""
     instance, path = dic, query
-    if default is _MISSING:
-        default = None
-    else:
-        not_exist_ok = True
     key = path.strip() if isinstance(path, str) else path
     if key == "":
         return instance
@@ -123,7 +115,7 @@ def dict_get(dic: Any, query: str, not_exist_ok: bool = False, default: Any = _M
 
 def dict_has(instance: Dict[str, Any], path: str) -> bool:
     marker = object()
-    return dict_get(instance, path, default=marker) is not marker
+    return dict_get(instance, path, not_exist_ok=True, default=marker) is not marker
 
 
 def _fresh(following: Union[str, int]) -> Any:

@@ -452,7 +452,7 @@ class MatchClosestOption(FieldOperator):
         )
 
     def process_with_task_data(self, value: Any, task_data: Optional[Dict[str, Any]]) -> Any:
-        options = dict_get(task_data or {}, self.options_field, default=None)
+        options = dict_get(task_data or {}, self.options_field, not_exist_ok=True, default=None)
         if not options:
             return value
         text = str(value)

@@ -20,6 +20,7 @@ _DEFAULTS: Dict[str, Any] = {
     "max_log_message_size": 100_000,
     "allow_unverified_code": False,
     "disable_hf_datasets_cache": True,
+    "dataset_cache_default": False,  # load_dataset's use_cache when not given (UNITXT_DATASET_CACHE_DEFAULT)
     "mock_inference_mode": False,
     "global_loader_limit": None,  # caps every loader's rows per split (with its own loader_limit, the smaller)
     "use_only_local_catalogs": False,  # every catalog here is local (the snapshot and registered folders)

@@ -19,10 +19,14 @@ def indent_text(text: str, prefix: str) -> str:
     return "\n".join(prefix + line for line in str(text).split("\n"))
 
 
-def dict_to_lines(dic: Dict[str, Any], indent: int = 0, keys_to_print: Optional[Iterable[str]] = None) -> List[str]:
-    """One `key (type):` header per field followed by its value indented below it; nested dicts are expanded."""
+def dict_to_lines(dic: Dict[str, Any], indent: int = 0, keys_to_print: Optional[Iterable[str]] = None,
+                  indent_delta: int = len(INDENT), max_chars: Optional[int] = None) -> List[str]:
+    """One `key (type):` header per field followed by its value indented below it; nested dicts are expanded.
+    `indent` spaces before the top level, `indent_delta` more per level; with `max_chars`, value lines are cut to at
+    most that many characters (as the original's print_dict)."""
     lines: List[str] = []
-    base = INDENT * indent
+    step = " " * indent_delta
+    base = " " * indent
     keys = list(keys_to_print) if keys_to_print is not None else list(dic)
     for key in keys:
         if key not in dic:
@@ -30,32 +34,58 @@ def dict_to_lines(dic: Dict[str, Any], indent: int = 0, keys_to_print: Optional[
         value = dic[key]
         lines.append(f"{base}{key} ({type(value).__name__}):")
         if isinstance(value, dict) and value:
-            lines.extend(dict_to_lines(value, indent + 1))
+            lines.extend(dict_to_lines(value, indent + indent_delta, indent_delta=indent_delta, max_chars=max_chars))
         else:
-            lines.append(indent_text(_value_text(value), base + INDENT))
+            lines.extend(_wrapped(indent_text(_value_text(value), base + step), len(base + step), max_chars))
     return lines
 
 
-def dict_to_text(dic: Dict[str, Any], indent: int = 0, keys_to_print: Optional[Iterable[str]] = None) -> str:
-    return "\n".join(dict_to_lines(dic, indent, keys_to_print))
+def _wrapped(text: str, pad: int, max_chars: Optional[int]) -> List[str]:
+    """The lines of an indented text, each cut into pieces of at most `max_chars` characters (padding included)."""
+    lines = text.split("\n")
+    if not max_chars:
+        return lines
+    width = max(1, max_chars - pad)
+    cut: List[str] = []
+    for line in lines:
+        body = line[pad:]
+        cut.extend(line[:pad] + body[start:start + width] for start in range(0, max(len(body), 1), width))
+    return cut
+
+
+def dict_to_text(dic: Dict[str, Any], indent: int = 0, keys_to_print: Optional[Iterable[str]] = None,
+                 indent_delta: int = len(INDENT), max_chars: Optional[int] = None) -> str:
+    return "\n".join(dict_to_lines(dic, indent, keys_to_print, indent_delta, max_chars))
 
 
 def print_dict(
-    dic: Dict[str, Any],
+    d: Dict[str, Any],
     indent: int = 0,
+    indent_delta: int = 4,
+    max_chars: Optional[int] = None,
     keys_to_print: Optional[Iterable[str]] = None,
-    use_logger: bool = False,
+    log_level: str = "info",
+    use_logger: Optional[bool] = None,
     file: Optional[TextIO] = None,
 ) -> None:
-    """Print every field of a dict (or only `keys_to_print`) as `key (type):` with the value indented below.
+    """Print every field of a dict (or only `keys_to_print`) as `key (type):` with the value indented below
+    (`indent` spaces, `indent_delta` more per level; value lines cut at `max_chars` when given) - the original's
+    parameters.
 
-    With `use_logger=True` the text goes to the unitxt logger (info level) instead of standard output.
+    The text goes to standard output (or `file`), as the documentation shows it; with `use_logger=True`, or a
+    `log_level` other than "info" (e.g. "debug", to hide it unless asked), to the unitxt logger at that level.
     """
-    text = dict_to_text(dic, indent, keys_to_print)
+    text = dict_to_text(d, indent, keys_to_print, indent_delta, max_chars)
+    if use_logger is None:
+        use_logger = log_level != "info"
     if use_logger:
         from .logging_utils import get_logger
 
-        get_logger().info("\n" + text)
+        log = getattr(get_logger(), log_level, None)
+        if not callable(log):
+            raise ValueError(f"print_dict's log_level must be a logging level name such as 'info' or 'debug', "
+                             f"got {log_level!r}.")
+        log("\n" + text)
         return
     print(text, file=file or sys.stdout)
 

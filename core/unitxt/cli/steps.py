@@ -73,7 +73,7 @@ def cli_load_dataset(args: argparse.Namespace) -> Any:
     """The rows of `args.split` of every recipe in --tasks, as one benchmark whose subsets are the recipe strings
     (a single benchmark name keeps its own subsets); --limit, --num_fewshots, --apply_chat_template apply to each."""
     logger.info(f"Loading task/dataset using identifier: '{args.tasks}' with split '{args.split}'")
-    subsets = {task: build_recipe(task, **recipe_overrides(args)) for task in args.tasks}
+    subsets = {task: build_recipe(task, **extract_overwrite_args(args)) for task in args.tasks}
     if len(subsets) == 1 and isinstance(next(iter(subsets.values())), Benchmark):
         source = next(iter(subsets.values()))
     else:
@@ -81,6 +81,59 @@ def cli_load_dataset(args: argparse.Namespace) -> Any:
     dataset = load_dataset(source, split=args.split)
     logger.info(f"Dataset loaded successfully. Number of instances: {len(dataset)}")
     return dataset
+
+
+def extract_overwrite_args(args: argparse.Namespace) -> Dict[str, Any]:
+    """The recipe settings --limit, --num_fewshots and --apply_chat_template imply (max_<split>_instances; num_demos
+    with train demos taken out of the data; formats.chat_api), each logged."""
+    overrides = recipe_overrides(args)
+    for key, value in overrides.items():
+        logger.info(f"Applying {key}={value} from the command line options")
+    return overrides
+
+
+def extract_scores(directory: str) -> Any:
+    """A pandas DataFrame with one row per `*evaluation_results.json` file of `directory`: Model, Timestamp, Average
+    (the overall score) and the score of each task, oldest run first; a file that can not be read is logged."""
+    import pandas as pd
+
+    table = []
+    for filename in sorted(os.listdir(directory)):
+        if not filename.endswith("evaluation_results.json"):
+            continue
+        try:
+            with open(os.path.join(directory, filename), encoding="utf-8") as file:
+                content = json.load(file)
+            info = content.get("environment_info", {})
+            results = content.get("results", {})
+            row = {"Model": info.get("parsed_arguments", {}).get("model", "N/A"),
+                   "Timestamp": info.get("timestamp_utc", "N/A"), "Average": results.get("score", "N/A")}
+            row.update({task: scores.get("score", "N/A") for task, scores in results.items()
+                        if isinstance(scores, dict)})
+            table.append(row)
+        except Exception as error:  # noqa: BLE001 - one bad file is reported, the others still count
+            logger.error(f"Error parsing results file {filename}: {error}.")
+    frame = pd.DataFrame(table)
+    return frame.sort_values(by="Timestamp", ascending=True) if len(frame) else frame
+
+
+def frame_as_markdown(frame: Any) -> str:
+    """A DataFrame as a Markdown table (header, rule, one line per row), without the index."""
+    columns = [str(column) for column in frame.columns]
+    cells = [[str(value) for value in row] for row in frame.itertuples(index=False)]
+    widths = [max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(columns)]
+    lines = ["| " + " | ".join(column.ljust(width) for column, width in zip(columns, widths)) + " |",
+             "|" + "|".join("-" * (width + 2) for width in widths) + "|"]
+    lines += ["| " + " | ".join(cell.ljust(width) for cell, width in zip(row, widths)) + " |" for row in cells]
+    return "\n".join(lines)
+
+
+def summarize_cli() -> None:
+    """`<program> RESULTS_DIRECTORY` (from sys.argv): log the extract_scores table as Markdown; exit 1 on bad usage."""
+    if len(sys.argv) != 2:
+        logger.error("Usage: python summarize_cli_results.py <results-directory>")
+        sys.exit(1)
+    logger.info(frame_as_markdown(extract_scores(sys.argv[1])))
 
 
 def prepare_kwargs(kwargs: Any) -> Dict[str, Any]:

@@ -65,4 +65,18 @@ def evaluate(dataset: Any, metric_names: Sequence[str], compute_conf_intervals: 
     return results, global_scores
 
 
-__all__ = ["evaluate"]
+def as_remote_metric(metric: Any) -> Any:
+    """A MetricPipeline whose inner metric is computed by the metrics service of the `remote_metrics_endpoint`
+    setting (UNITXT_REMOTE_METRICS_ENDPOINT), as the original; any other metric is a ValueError."""
+    from ..metrics.pipeline import MetricPipeline
+    from ..metrics.remote import RemoteMetric, remote_metrics_endpoint
+
+    if not isinstance(metric, MetricPipeline):
+        raise ValueError(f"Unexpected remote metric type {type(metric)} for the metric named "
+                         f"'{getattr(metric, '__id__', None)}'. Remotely executed metrics should be MetricPipeline "
+                         "objects.")
+    return RemoteMetric.wrap_inner_metric_pipeline_metric(metric_pipeline=metric,
+                                                          remote_metrics_endpoint=remote_metrics_endpoint())
+
+
+__all__ = ["evaluate", "as_remote_metric"]

@@ -112,15 +112,22 @@ class _ScoredPartition:
                                for idx in resample_indices(len(self.positions), n_resamples, seed=seed)])
 
 
-def evaluate(predictions: Iterable[Any], data: Any, calc_confidence_intervals: bool = True,
-             chunk_size: Optional[int] = None) -> EvaluationResults:
-    """Score predictions against unitxt rows (a Dataset, a split, or a list of rows), column by column.
+def evaluate(predictions: Optional[Iterable[Any]] = None, dataset: Any = None, data: Any = None,
+             calc_confidence_intervals: bool = True, chunk_size: Optional[int] = None) -> EvaluationResults:
+    """Score predictions against unitxt rows (a Dataset, a split, or a list of rows), column by column. The rows come
+    as `dataset` or `data` (the documentation's keyword; it wins when both are given, as in the original).
 
     A stream of rows (an IterableDataset, a generator), or any data with `chunk_size` given, is scored chunk by chunk
     in bounded memory (see streamed_evaluation.py): the same scores, Poisson-bootstrap CIs, and no instances kept.
     A Ray Dataset is scored on its cluster (unitxt.ray.evaluate; `predictions` names its prediction column)."""
     from ..ray.runtime import is_ray_dataset
 
+    if data is None:
+        data = dataset
+    if data is None:
+        raise UnitxtError("Specify 'dataset' in evaluate: the unitxt rows the predictions answer.")
+    if predictions is None:
+        raise UnitxtError("Specify 'predictions' in evaluate: one prediction per row of the dataset.")
     if is_ray_dataset(data):
         from ..ray.scoring import evaluate as evaluate_on_ray
 

@@ -473,7 +473,8 @@ _ORIGINAL_NAMES = {
     **{name: "..metric_recipe" for name in ("DeleteTargetPrefix", "FromPredictionsAndOriginalData", "InstanceInput",
                                            "MetricRecipe", "PostProcessRecipe")},
     **{name: "...metrics.remote" for name in ("UNITXT_REMOTE_METRICS", "UNITXT_REMOTE_METRICS_ENDPOINT",
-                                             "get_remote_metrics_names", "get_remote_metrics_endpoint")},
+                                             "get_remote_metrics_names", "get_remote_metrics_endpoint",
+                                             "MetricRequest", "MetricResponse")},
     **{name: "...rendering.dataset_builder" for name in ("UNITXT_DATASET_SCHEMA", "UNITXT_METRIC_SCHEMA")},
 }
 __getattr__, __dir__ = lazy_exports(__name__, _ORIGINAL_NAMES, "-")  # (anchored at this module: one dot more)

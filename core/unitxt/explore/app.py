@@ -6,6 +6,7 @@ import json
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import MissingRequirementError
+from . import settings
 from .catalog_browser import CatalogIndex
 from .preview import card_templates, render
 
@@ -83,7 +84,7 @@ def build_app(explorer: Optional[Explorer] = None) -> Any:
     prompts = [NONE_CHOICE] + explorer.index.names("system_prompts")
     with gr.Blocks(title="Explore Unitxt") as app:
         gr.Markdown("# Explore Unitxt\nPick a card, a template, a format and a number of demos to see the prompts, "
-                    "and copy the code that reproduces them.")
+                    "and copy the code that reproduces them.", visible=settings.HEADER_VISIBLE)
         with gr.Tab("Compose"):
             with gr.Row():
                 card = gr.Dropdown(cards, value=first_card, label="Card", elem_id="card", filterable=True)

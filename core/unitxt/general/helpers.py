@@ -123,6 +123,21 @@ def import_module_from_file(file_path: str) -> Any:
     return module
 
 
+def safe_eval(expression: str, context: Dict[str, Any], allowed_tokens: List[str]) -> Any:
+    """Evaluate `expression` over the `context` variables (the original's `utils.safe_eval`): its text, numbers and
+    quoted strings aside, must be made only of context names and `allowed_tokens` (else ValueError, as the original),
+    and it runs in the expression sandbox (unitxt.sandbox.expressions: no attributes, imports or builtins beyond the
+    whitelist; a SandboxError, a ValueError, otherwise)."""
+    from ..sandbox.expressions import compile_expression
+    from ..text_utils import is_made_of_sub_strings
+
+    allowed_sub_strings = list(context.keys()) + list(allowed_tokens)
+    if not is_made_of_sub_strings(remove_numerics_and_quoted_texts(expression), allowed_sub_strings):
+        raise ValueError(f"The expression '{expression}' can not be evaluated because it contains tokens outside the "
+                         f"allowed list of {allowed_sub_strings}.")
+    return compile_expression(expression, allowed_names=context.keys()).evaluate(dict(context))
+
+
 def is_package_installed(package_name: str) -> bool:
     """Whether a distribution is installed."""
     try:

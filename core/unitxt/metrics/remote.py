@@ -12,6 +12,7 @@ import json
 import math
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..artifact import Dataclass
 from ..errors import MetricError, UnitxtError
 from ..settings_utils import settings
 from .base import Metric, MetricScores
@@ -33,6 +34,21 @@ class RemoteMetricsSettingsError(UnitxtError, RuntimeError):
     original raises)."""
 
 
+class MetricRequest(Dataclass):
+    """The body sent to the metrics service (the original's `metric_utils.MetricRequest`): one
+    {"prediction", "references", "additional_inputs"} object per instance."""
+
+    instance_inputs: List[Dict[str, Any]]
+
+
+class MetricResponse(Dataclass):
+    """The service's answer (the original's `metric_utils.MetricResponse`): the scores of each instance, and the
+    global scores over all of them."""
+
+    instances_scores: List[Dict[str, Any]]
+    global_score: Dict[str, Any]
+
+
 class RemoteMetric(Metric):
     """Computes `metric_name` (a catalog name) on the metrics service at `endpoint` (its compute URL, the metric
     name is appended). `api_key` is sent as a bearer token (default: UNITXT_METRICS_API_KEY or none);
@@ -51,6 +67,22 @@ class RemoteMetric(Metric):
 
     def get_metric_url(self) -> str:
         return f"{self.endpoint.rstrip('/')}/{self.metric_name}"
+
+    @staticmethod
+    def wrap_inner_metric_pipeline_metric(metric_pipeline: Any, remote_metrics_endpoint: str) -> Any:
+        """A copy of a MetricPipeline whose inner metric is computed by the service at `remote_metrics_endpoint`
+        (by the inner metric's catalog name); the pipeline's own steps still run here."""
+        import copy
+
+        inner = metric_pipeline.metric
+        name = getattr(inner, "__id__", None)
+        if not isinstance(name, str) or not name:
+            raise UnitxtError("The inner metric of this MetricPipeline has no catalog name; the service computes a "
+                              "metric by its catalog name.", artifact=getattr(metric_pipeline, "__id__", None),
+                              field="metric")
+        wrapped = copy.deepcopy(metric_pipeline)  # the catalog's copy stays as it was
+        wrapped.metric = RemoteMetric(main_score=inner.main_score, metric_name=name, endpoint=remote_metrics_endpoint)
+        return wrapped
 
     def create_metric_request(self, predictions: List[Any], references: List[List[Any]],
                               task_data: List[Dict[str, Any]]) -> Dict[str, Any]:

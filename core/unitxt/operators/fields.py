@@ -135,7 +135,7 @@ def _drop_emptied_parents(instance: Dict[str, Any], path: str) -> None:
     parts = path.split("/")[:-1]
     while parts:
         parent = "/".join(parts)
-        if dict_get(instance, parent, default=None) not in ({}, []):
+        if dict_get(instance, parent, not_exist_ok=True, default=None) not in ({}, []):
             return
         dict_delete(instance, parent)
         parts.pop()

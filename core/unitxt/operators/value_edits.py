@@ -65,7 +65,8 @@ class EncodeLabels(InstanceOperator):
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         codes = self.__dict__.setdefault("_codes", {})
         for field in self.fields:
-            if "*" in field and not isinstance(dict_get(instance, field.split("/*", 1)[0], default=[]), (list, dict)):
+            parent = dict_get(instance, field.split("/*", 1)[0], not_exist_ok=True, default=[]) if "*" in field else []
+            if not isinstance(parent, (list, dict)):
                 raise MissingFieldError(f'query "{field}" did not match any item in dict:\n'
                                         + to_pretty_string(instance), field=field)  # the original's words
             values = dict_get(instance, field)

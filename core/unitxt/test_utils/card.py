@@ -86,7 +86,7 @@ def _show_splits(step: str, data: Dict[str, List[Dict[str, Any]]]) -> None:
     for name, rows in data.items():
         if rows:
             print(f"One example from split '{name}':")
-            print_dict(rows[0], indent=1)
+            print_dict(rows[0], indent=4)
 
 
 def _mean_score_value(value: Any) -> float:

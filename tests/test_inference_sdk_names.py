@@ -239,3 +239,17 @@ def test_metric_inference_engine_predicts_the_metric_scores():
     with pytest.raises(UnitxtError, match="task_data has no 'answer'"):
         MetricInferenceEngine(metric=Overlap(), prediction_field="answer").infer(
             [{"source": "s", "references": ["x"], "task_data": {"question": "q"}}])
+
+    from unitxt.metrics.base import InstanceMetric
+
+    class Longer(InstanceMetric):
+        main_score = "longer"
+        reduction_map = {"mean": ["longer"]}
+
+        def compute(self, references, prediction, task_data):
+            return {"longer": float(len(task_data["question"]) > 2), "prediction": prediction}
+
+    assert MetricInferenceEngine(metric=Longer()).infer(rows) == [{"longer": 0.0, "prediction": None},
+                                                                   {"longer": 0.0, "prediction": None}]
+    assert MetricInferenceEngine(metric=Longer(), prediction_field="answer").infer(rows)[1] == {
+        "longer": 0.0, "prediction": "Milan"}

@@ -140,6 +140,10 @@ def test_granite_guardian_risk_table():
     made = RISK_TYPE_TO_CLASS[RiskType.ASSISTANT_MESSAGE](risk_name="harm")
     assert made.to_dict() == {"__type__": "granite_guardian_assistant_risk", "risk_name": "harm"}
     assert sum(len(names) for names in GraniteGuardianBase.available_risks.values()) == 15
+    assert {kind.value: cls.__name__ for kind, cls in RISK_TYPE_TO_CLASS.items()} == {  # the original's table
+        "user_risk": "GraniteGuardianUserRisk", "assistant_risk": "GraniteGuardianAssistantRisk",
+        "rag_risk": "GraniteGuardianRagRisk", "agentic_risk": "GraniteGuardianAgenticRisk",
+        "custom_risk": "GraniteGuardianCustomRisk"}
 
 
 def test_instance_field_operator_is_the_field_operator_base():

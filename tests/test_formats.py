@@ -389,6 +389,44 @@ def test_format_in_a_stream():
     assert list(stream) == [{"source": "I: \na\n"}]  # the original's default: a newline after a non-empty part
 
 
+def test_instruction_in_user_turns_as_the_original():
+    """place_instruction_in_user_turns (ChatAPIFormat and so HFSystemFormat): the instruction leads every user turn,
+    demos included, and leaves the system turn (dropped when no system prompt remains). Checked against 1.26.10."""
+    demo = {"source": "dq", "target": "da"}
+    row = {"source": "Q?", "instruction": "I", "target_prefix": "Ans: ", "system_prompt": "", "demos": [demo]}
+    placed = ChatAPIFormat(place_instruction_in_user_turns=True)
+    assert placed.process(copy.deepcopy(row))["source"] == [
+        {"role": "user", "content": "I\ndq"}, {"role": "assistant", "content": "Ans: da"},
+        {"role": "user", "content": "I\nQ?"}]
+    assert placed.process(dict(copy.deepcopy(row), system_prompt="S", demos=[]))["source"] == [
+        {"role": "system", "content": "S"}, {"role": "user", "content": "I\nQ?"}]
+    assert placed.process(dict(copy.deepcopy(row), instruction="", demos=[]))["source"] == [
+        {"role": "user", "content": "Q?"}]
+    assert ChatAPIFormat().process(dict(copy.deepcopy(row), demos=[]))["source"] == [
+        {"role": "system", "content": "I"}, {"role": "user", "content": "Q?"}]
+    one_turn = ChatAPIFormat(place_instruction_in_user_turns=True, demos_in_one_turn=True)
+    assert one_turn.process(copy.deepcopy(row))["source"] == [{"role": "user", "content": "I\ndq\nda\n\nQ?"}]
+
+
+def test_hf_system_format_sends_the_instruction_in_user_turns_to_the_chat_template(monkeypatch):
+    from unitxt.formats import HFSystemFormat
+    from unitxt.formats import tokenizer as tokenizer_module
+
+    class RecordingTokenizer:
+        def apply_chat_template(self, messages, tokenize, add_generation_prompt, **kwargs):
+            self.messages = messages
+            return "|".join(f"{m['role']}:{m['content']}" for m in messages) + "|assistant:"
+
+    recording = RecordingTokenizer()
+    monkeypatch.setitem(tokenizer_module._TOKENIZERS, "some/model", recording)
+    monkeypatch.setattr(HFSystemFormat, "check_missing_requirements", lambda self, requirements=None: None)
+    fmt = HFSystemFormat(model_name="some/model", place_instruction_in_user_turns=True)
+    out = fmt.process({"source": "Q?", "instruction": "I", "target_prefix": "Ans: ", "system_prompt": ""})
+    assert recording.messages == [{"role": "user", "content": "I\nQ?"}]
+    assert out["source"] == "user:I\nQ?|assistant:Ans: "
+    assert HFSystemFormat(model_name="some/model").place_instruction_in_user_turns is False
+
+
 # ---------------------------------------------------------------- ChatAPIFormat behaviour
 def test_chat_system_turn():
     chat = ChatAPIFormat()

@@ -217,6 +217,35 @@ def test_non_public_data_is_refused_before_sending(server, tmp_path):
     assert engine_for(server, tmp_path, cls=OllamaInferenceEngine)([rows[1]]) == ["echo: secret"]
 
 
+def test_every_openai_protocol_engine_takes_proprietary_rows_from_its_own_server_only(server, tmp_path):
+    """The loopback/private-network rule holds for every OpenAI-protocol engine (LiteLLM, vLLM remote, Together AI,
+    Azure included): a base_url of the user's own server takes proprietary rows through the real client; a hosted
+    endpoint - and LiteLLM without base_url, which calls providers through the litellm library - gets public rows
+    only, refused before any request (or any import of litellm)."""
+    secret = [{"source": "secret", "data_classification_policy": ["proprietary"]}]
+    for cls in (LiteLLMInferenceEngine, VLLMRemoteInferenceEngine, TogetherAiInferenceEngine):
+        engine = cls(model_name="served-model", base_url=server.base_url, credentials={"api_key": "k"},
+                     cache_dir=str(tmp_path / cls.__name__), show_progress=False)
+        assert engine(secret) == ["echo: secret"], cls.__name__
+        assert engine.effective_policy() == ["public", "proprietary"]
+        for private in ("http://10.0.0.7:4000/v1", "http://172.16.3.4/v1", "http://192.168.1.9:8000/v1",
+                        "http://[::1]:4000/v1", "http://localhost:4000"):
+            assert cls(model_name="m", base_url=private).effective_policy() == ["public", "proprietary"], private
+        assert cls(model_name="m", base_url="https://llm-gateway.example.com/v1").effective_policy() == ["public"]
+    assert server.count == 3
+    library = LiteLLMInferenceEngine(model="watsonx/meta-llama/llama-3-8b-instruct", use_cache=False)
+    assert not library.proxy_mode() and library.effective_policy() == ["public"]
+    with pytest.raises(DataClassificationPolicyError, match="(?s)Row 0.*proprietary.*Nothing was sent"):
+        library(secret)
+    assert TogetherAiInferenceEngine(model_name="m").effective_policy() == ["public"]
+    azure = AzureOpenAIInferenceEngine(model_name="d", credentials={"api_key": "k", "api_url": "https://x.openai.azure.com"})
+    assert azure.effective_policy() == ["public"]
+    assert AzureOpenAIInferenceEngine(model_name="d", credentials={"api_key": "k", "api_url": "http://10.1.1.1"}
+                                      ).effective_policy() == ["public", "proprietary"]
+    assert LiteLLMInferenceEngine(model="m", base_url=server.base_url, data_classification_policy=["public"]
+                                  ).effective_policy() == ["public"]  # an explicit policy always wins
+
+
 def test_organisation_hosted_engines_take_proprietary_rows_as_the_original(server, tmp_path):
     """IBM RITS and watsonx.ai serve an organisation's own models: like the original, they accept proprietary rows
     by default; a hosted OpenAI or Together AI engine does not."""

@@ -284,7 +284,7 @@ def test_undetected_media_in_chat_rows_stays_text(caplog):
     data = {"test": [{"image": draw("red"), "question": "q", "answer": "a"}]}
     card = TaskCard(loader=LoadFromDictionary(data=data),
                     preprocess_steps=[Copy(field="image", to_field="raw")],
-                    task=Task(input_fields={"raw": "Any", "question": str}, reference_fields={"answer": str},
+                    task=Task(input_fields={"raw": str, "question": str}, reference_fields={"answer": str},
                               metrics=["metrics.accuracy"]))
     card.preprocess_steps.append(_UntaggedImageMover(field="raw"))
     recipe = DatasetRecipe(card=card, template=InputOutputTemplate(input_format="{raw} {question}",

@@ -35,6 +35,7 @@ EXAMPLES = {
     "tool_call_key_value_extraction": {"metric": "metrics.accuracy"},
     "multi_turn_metric": {"metric": "metrics.accuracy"},
     "metrics_ensemble": {"metrics": ["metrics.accuracy", "metrics.f1_micro"], "weights": [0.5, 0.5]},
+    "random_forest_metrics_ensemble": {"metrics": ["metrics.accuracy"], "weights": {"params": {"n_estimators": 2}}},
     "string_containment_ratio": {"field": "entities"},
     "apply": {"function": "str.lower", "to_field": "y", "_argv": ["x"]},
     "filter_by_condition_based_on_fields": {"values": {"a": "b"}, "condition": "eq"},

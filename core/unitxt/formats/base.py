@@ -141,10 +141,15 @@ class ChatAPIFormat(Format):
 
     With `demos_in_one_turn`, the demos are formatted with `demo_format` and concatenated in front of the source in a
     single user turn (no assistant turns), which keeps user/assistant turns alternating.
+
+    With `place_instruction_in_user_turns`, the instruction leads every user turn ("<instruction>\n<text>", demos
+    included) instead of the system turn, which then holds the system prompt only (omitted when that is empty): some
+    chat templates drop the model's default system prompt when the messages carry a system turn of their own.
     """
 
     produces_chat_messages = True
     demos_in_one_turn: bool = False
+    place_instruction_in_user_turns: bool = False
     demo_format: str = "{source}\n{target_prefix}{target}\n\n"
 
     def prepare(self) -> None:
@@ -158,7 +163,12 @@ class ChatAPIFormat(Format):
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         source, instruction, target_prefix, system_prompt, demos = self.take_parts(instance)
         messages: List[Dict[str, Any]] = []
-        system = self.system_content(system_prompt, instruction)
+        in_user_turns = self.place_instruction_in_user_turns and bool(instruction)
+
+        def user_turn(text: str) -> Dict[str, Any]:
+            return {"role": "user", "content": f"{instruction}\n{text}" if in_user_turns else text}
+
+        system = self.system_content(system_prompt, "" if in_user_turns else instruction)
         if system:
             messages.append({"role": "system", "content": system})
         if self.demos_in_one_turn and demos:
@@ -168,14 +178,14 @@ class ChatAPIFormat(Format):
                 )
             except UnitxtError as error:
                 raise error.with_context(artifact=self.artifact_name) from None
-            messages.append({"role": "user", "content": demos_text + source})
+            messages.append(user_turn(demos_text + source))
         else:
             for index, demo in enumerate(demos):
                 values = self.demo_values(demo, index)
-                messages.append({"role": "user", "content": values["source"]})
+                messages.append(user_turn(values["source"]))
                 # the instance's target prefix leads every answer (as the original; demos of one template share it)
                 messages.append({"role": "assistant", "content": target_prefix + values["target"]})
-            messages.append({"role": "user", "content": source})
+            messages.append(user_turn(source))
         media = instance.get("media")
         if media and (media.get("images") or media.get("audios")):  # OpenAI content parts for media placeholders
             from ..image_utils import to_content_parts

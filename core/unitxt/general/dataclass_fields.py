@@ -274,3 +274,15 @@ def _asdict_inner(obj: Any) -> Any:
     if isinstance(obj, dict):
         return type(obj)({_asdict_inner(key): _asdict_inner(value) for key, value in obj.items()})
     return copy.deepcopy(obj)
+
+
+class AbstractMethodsGuard:
+    """Mixin: a class with abstract methods (abc.abstractmethod) cannot be instantiated until a subclass implements
+    them, as with abc classes (the original's artifact metaclass derives from ABCMeta; ours does not)."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        missing = sorted(name for name in dir(cls) if getattr(getattr(cls, name, None), "__isabstractmethod__", False))
+        if missing:
+            raise TypeError(f"Can't instantiate abstract class {cls.__name__} with abstract method"
+                            f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+        return super().__new__(cls)

@@ -6,9 +6,19 @@ Hugging Face, vLLM, watsonx.ai and lmms-eval engines need their optional package
 Layer 7 of README "Layout" (models, with judges): may import layers 1-6; never evaluation or entry points.
 """
 
-from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput, engine_input, rows_of
+from .base import (
+    EngineInput,
+    InferenceEngine,
+    InferenceError,
+    ListWithMetadata,
+    T,
+    TextGenerationInferenceOutput,
+    engine_input,
+    get_model_and_label_id,
+    rows_of,
+)
 from .cache import InferenceCache, default_cache_dir
-from .concurrency import RequestError
+from .concurrency import AsyncTokenBucket, RequestError, batched, run_with_imap
 from .cross_provider import PROVIDER_ENGINES, PROVIDER_MODEL_MAP, CrossProviderInferenceEngine, supported_models
 from .hf_local import (  # noqa: F401 - HFInferenceEngineBase: the original's name of HFEngineBase
     HFAutoModelInferenceEngine,
@@ -18,9 +28,19 @@ from .hf_local import (  # noqa: F401 - HFInferenceEngineBase: the original's na
     HFOptionSelectingInferenceEngine,
     HFPipelineBasedInferenceEngine,
 )
+from .lmms_eval import (
+    LMMSEvalBaseInferenceEngine,
+    LMMSEvalInferenceEngine,
+    LMMSEvalLoglikelihoodInferenceEngine,
+    get_images_without_text,
+    get_text_without_images,
+)
+from .metric_engine import MetricInferenceEngine
+from .mixins import LazyLoadMixin, LogProbInferenceEngine, MockModeMixin, TorchDeviceMixin
 from .mock_generic import GenericInferenceEngine, MockInferenceEngine, load_engine, mock_logprobs_default_value_factory
 from .openai_engines import (
     AzureOpenAIInferenceEngine,
+    CredentialsOpenAi,
     LiteLLMInferenceEngine,
     OllamaInferenceEngine,
     OpenAiInferenceEngine,
@@ -30,14 +50,25 @@ from .openai_engines import (
 )
 from .option_selection import OpenAiOptionSelectingInferenceEngine, OptionSelectingByLogProbsInferenceEngine
 from .optional_engines import (
-    LMMSEvalInferenceEngine,
     VLLMInferenceEngine,
     WMLInferenceEngine,
     WMLInferenceEngineBase,
     WMLInferenceEngineChat,
     WMLInferenceEngineGeneration,
 )
-from .params import GenerationParamsMixin
+from .params import (
+    GenerationParamsMixin,
+    HFGenerationParamsMixin,
+    OpenAiInferenceEngineParams,
+    OpenAiInferenceEngineParamsMixin,
+    StandardAPIParamsMixin,
+    TogetherAiInferenceEngineParamsMixin,
+    VLLMParamsMixin,
+    WMLChatParamsMixin,
+    WMLGenerationParamsMixin,
+    WMLInferenceEngineParams,
+    WMLInferenceEngineParamsMixin,
+)
 
 __all__ = [
     "InferenceEngine", "TextGenerationInferenceOutput", "InferenceError", "RequestError", "EngineInput",
@@ -49,5 +80,11 @@ __all__ = [
     "HFOptionSelectingInferenceEngine", "HFPeftInferenceEngine", "WMLInferenceEngineBase", "OptionSelectingByLogProbsInferenceEngine",
     "OpenAiOptionSelectingInferenceEngine", "VLLMInferenceEngine", "WMLInferenceEngine", "WMLInferenceEngineChat",
     "WMLInferenceEngineGeneration", "LMMSEvalInferenceEngine", "MockInferenceEngine", "GenericInferenceEngine",
-    "load_engine", "mock_logprobs_default_value_factory",
+    "load_engine", "mock_logprobs_default_value_factory", "LMMSEvalBaseInferenceEngine",
+    "LMMSEvalLoglikelihoodInferenceEngine", "MetricInferenceEngine", "LogProbInferenceEngine", "LazyLoadMixin",
+    "MockModeMixin", "TorchDeviceMixin", "ListWithMetadata", "CredentialsOpenAi", "AsyncTokenBucket", "batched",
+    "run_with_imap", "get_images_without_text", "get_text_without_images", "get_model_and_label_id",
+    "HFGenerationParamsMixin", "OpenAiInferenceEngineParams", "OpenAiInferenceEngineParamsMixin",
+    "StandardAPIParamsMixin", "TogetherAiInferenceEngineParamsMixin", "VLLMParamsMixin", "WMLChatParamsMixin",
+    "WMLGenerationParamsMixin", "WMLInferenceEngineParams", "WMLInferenceEngineParamsMixin",
 ]

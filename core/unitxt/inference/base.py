@@ -8,7 +8,7 @@ rerun sends nothing. Engines implement `_infer(inputs, rows) -> List[TextGenerat
 
 import json
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, TypeVar
 
 from ..errors import UnitxtError
 from ..operator import Operator, PackageRequirementsMixin
@@ -33,6 +33,20 @@ class TextGenerationInferenceOutput:
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
+
+
+T = TypeVar("T")
+
+
+class ListWithMetadata(List[T]):
+    """A list of predictions carrying a `metadata` dict about the run that produced them."""
+
+    def __init__(self, *args: Any, metadata: Optional[dict] = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.metadata = metadata if metadata is not None else {}
+
+    def __repr__(self) -> str:
+        return f"ListWithMetadata(data={super().__repr__()}, metadata={self.metadata})"
 
 
 @dataclass

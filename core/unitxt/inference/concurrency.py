@@ -4,10 +4,12 @@ Results are handed back in the caller's thread as they complete (so they can be 
 input order. Only failures marked retriable (429, 5xx, 408, timeouts, dropped connections) are retried.
 """
 
+import asyncio
 import random
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import Any, Callable, List, Optional, Sequence
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence
 
 from .base import InferenceError
 
@@ -138,3 +140,54 @@ def run_all(function: Callable[[Any], Any], items: Sequence[Any], num_parallel: 
         return results
     finally:
         bar.close()
+
+
+def batched(lst: Iterable[Any], n: int) -> Iterator[List[Any]]:
+    """Consecutive lists of `n` items (the last one shorter), lazily."""
+    iterator = iter(lst)
+    while True:
+        batch = list(islice(iterator, n))
+        if not batch:
+            return
+        yield batch
+
+
+def run_with_imap(func: Callable[..., Any]) -> Callable[[Any, Sequence[Any]], Any]:
+    """A method taking its arguments as one tuple (what `pool.imap(method, argument_tuples)` passes)."""
+
+    def inner(self: Any, args: Sequence[Any]) -> Any:
+        return func(self, *args)
+
+    return inner
+
+
+class AsyncTokenBucket:
+    """An asyncio rate limiter: `rate` tokens a second up to `capacity` (the burst); `await acquire(n)` waits until
+    `n` tokens are there and takes them."""
+
+    def __init__(self, rate: float, capacity: float):
+        self.rate = rate
+        self.capacity = capacity
+        self.tokens = capacity
+        self.timestamp = time.perf_counter()
+        self.lock = asyncio.Lock()
+        self.interval = 1.0 / self.rate
+
+    def _refill(self, now: float) -> None:
+        """Add the whole tokens earned since the last refill (the remainder of an interval is kept for later)."""
+        earned = int((now - self.timestamp) / self.interval)
+        if earned > 0:
+            self.tokens = min(self.capacity, self.tokens + earned)
+            self.timestamp += earned * self.interval
+
+    async def acquire(self, tokens: float = 1) -> None:
+        """Wait until `tokens` tokens are available, then take them (other coroutines run while this one sleeps)."""
+        while True:
+            async with self.lock:
+                now = time.perf_counter()
+                self._refill(now)
+                if self.tokens >= tokens:
+                    self.tokens -= tokens
+                    return
+                wait_for = self.interval - (now - self.timestamp)
+            await asyncio.sleep(wait_for)

@@ -6,7 +6,7 @@ chat messages, images as content parts. Requests run `num_parallel_requests` at 
 """
 
 import os
-from typing import Any, Dict, List, Literal, Optional
+from typing import Any, Dict, List, Literal, Optional, TypedDict
 
 from ..artifact import Field
 from ..errors import MissingRequirementError
@@ -14,6 +14,13 @@ from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationIn
 from .batch import BATCH_FIELDS
 from .concurrency import RequestError, run_all, with_retries
 from .params import GenerationParamsMixin
+
+
+class CredentialsOpenAi(TypedDict, total=False):
+    """The `credentials` of OpenAI-protocol engines: an API key and the API root URL (both optional)."""
+
+    api_key: str
+    api_url: str
 
 
 def _public() -> List[str]:

@@ -1,5 +1,6 @@
-"""Engines behind optional packages that are not OpenAI-compatible: watsonx.ai (`ibm-watsonx-ai`), local vLLM
-(`vllm`) and lmms-eval (`lmms-eval`). Same contract as every engine; each names its package in the install hint."""
+"""Engines behind optional packages that are not OpenAI-compatible: watsonx.ai (`ibm-watsonx-ai`) and local vLLM
+(`vllm`); lmms-eval engines are in `lmms_eval`. Same contract as every engine; each names its package in the install
+hint."""
 
 import os
 from typing import Any, Dict, List, Optional
@@ -155,35 +156,3 @@ class VLLMInferenceEngine(InferenceEngine, GenerationParamsMixin):
                 output_tokens=len(completion.token_ids), stop_reason=completion.finish_reason, seed=self.seed,
                 model_name=self.model, inference_type=self._inference_type))
         return outputs
-
-
-class LMMSEvalInferenceEngine(InferenceEngine, GenerationParamsMixin):
-    """A multimodal model through lmms-eval's model registry (`pip install lmms-eval`): `model_type` names the
-    lmms-eval model class, `model_args` its constructor arguments."""
-
-    model_type: str
-    model_args: Optional[Dict[str, Any]] = None
-    batch_size: int = 1
-    _requirements_list = {"lmms_eval": "pip install lmms-eval"}
-    _inference_type = "lmms-eval"
-    label = "lmms-eval"
-
-    def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
-        from lmms_eval.api.instance import Instance
-        from lmms_eval.models import get_model
-
-        from ..image_utils import decode_image
-
-        model = get_model(self.model_type)(**(self.model_args or {}), batch_size=self.batch_size)
-        generation = {"max_new_tokens": self.token_limit or 64, "temperature": self.temperature or 0.0}
-        if self.stop_list():
-            generation["until"] = self.stop_list()
-        requests = []
-        for index, (item, row) in enumerate(zip(inputs, rows)):
-            images = [decode_image(image) for image in ((row.get("media") or {}).get("images") or [])]
-            requests.append(Instance(request_type="generate_until", doc={}, idx=index, metadata={},
-                                     arguments=(item.as_text(), generation, lambda doc, images=images: images,
-                                                index, "unitxt", "test")))
-        answers = model.generate_until(requests)
-        return [TextGenerationInferenceOutput(prediction=answer, model_name=self.model_type,
-                                              inference_type=self._inference_type) for answer in answers]

@@ -4,10 +4,11 @@
 set to its own API (OpenAI JSON fields, transformers `generate` kwargs...). Unset parameters are not sent.
 """
 
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Literal, Optional, Union
 
 from ..artifact import Artifact
 from ..errors import ArtifactDefinitionError
+from ..general.deprecation import warn_on_call
 
 
 class GenerationParamsMixin(Artifact):
@@ -102,3 +103,156 @@ class GenerationParamsMixin(Artifact):
         if self.stop_list():
             kwargs["stop_strings"] = self.stop_list()
         return kwargs
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The original's per-API parameter sets (same names, fields and defaults): catalogs and user code subclass or build
+# them; each engine here takes the same settings through GenerationParamsMixin plus its own fields.
+
+
+class StandardAPIParamsMixin(Artifact):
+    """The parameters every OpenAI-style chat API takes, plus the model, credentials and extra headers."""
+
+    model: str
+    frequency_penalty: Optional[float] = None
+    presence_penalty: Optional[float] = None
+    max_tokens: Optional[int] = None
+    seed: Optional[int] = None
+    stop: Union[Optional[str], List[str]] = None
+    temperature: Optional[float] = None
+    top_p: Optional[float] = None
+    top_logprobs: Optional[int] = None
+    logit_bias: Optional[Dict[str, int]] = None
+    logprobs: Optional[bool] = None
+    n: Optional[int] = None
+    parallel_tool_calls: Optional[bool] = None
+    service_tier: Optional[Literal["auto", "default"]] = None
+    credentials: Optional[Dict[str, str]] = None
+    extra_headers: Optional[Dict[str, str]] = None
+
+
+class OpenAiInferenceEngineParamsMixin(Artifact):
+    """OpenAI chat parameters; log-probs on with the top 20 tokens by default, as the original's."""
+
+    frequency_penalty: Optional[float] = None
+    presence_penalty: Optional[float] = None
+    max_tokens: Optional[int] = None
+    seed: Optional[int] = None
+    stop: Union[Optional[str], List[str]] = None
+    temperature: Optional[float] = None
+    top_p: Optional[float] = None
+    top_logprobs: Optional[int] = 20
+    logit_bias: Optional[Dict[str, int]] = None
+    logprobs: Optional[bool] = True
+    n: Optional[int] = None
+    parallel_tool_calls: Optional[bool] = None
+    service_tier: Optional[Literal["auto", "default"]] = None
+
+
+class TogetherAiInferenceEngineParamsMixin(Artifact):
+    """Together AI completion parameters (integer logprobs, echo, min_p, repetition_penalty)."""
+
+    max_tokens: Optional[int] = None
+    stop: Optional[List[str]] = None
+    temperature: Optional[float] = None
+    top_p: Optional[float] = None
+    top_k: Optional[int] = None
+    repetition_penalty: Optional[float] = None
+    logprobs: Optional[int] = None
+    echo: Optional[bool] = None
+    n: Optional[int] = None
+    min_p: Optional[float] = None
+    presence_penalty: Optional[float] = None
+    frequency_penalty: Optional[float] = None
+
+
+class WMLGenerationParamsMixin(Artifact):
+    """watsonx.ai text-generation parameters."""
+
+    decoding_method: Optional[Literal["greedy", "sample"]] = None
+    length_penalty: Optional[Dict[str, Union[int, float]]] = None
+    temperature: Optional[float] = None
+    top_p: Optional[float] = None
+    top_k: Optional[int] = None
+    random_seed: Optional[int] = None
+    repetition_penalty: Optional[float] = None
+    min_new_tokens: Optional[int] = None
+    max_new_tokens: Optional[int] = None
+    stop_sequences: Optional[List[str]] = None
+    time_limit: Optional[int] = None
+    truncate_input_tokens: Optional[int] = None
+    prompt_variables: Optional[Dict[str, Any]] = None
+    return_options: Optional[Dict[str, bool]] = None
+
+
+class WMLChatParamsMixin(Artifact):
+    """watsonx.ai chat parameters."""
+
+    frequency_penalty: Optional[float] = None
+    top_logprobs: Optional[int] = None
+    presence_penalty: Optional[float] = None
+    response_format: Optional[Dict[str, Any]] = None
+    temperature: Optional[float] = None
+    max_tokens: Optional[int] = None
+    time_limit: Optional[int] = None
+    top_p: Optional[float] = None
+    n: Optional[int] = None
+    seed: Optional[int] = None
+    logit_bias: Optional[Dict[str, Any]] = None
+    stop: Optional[List[str]] = None
+
+
+class VLLMParamsMixin(Artifact):
+    """vLLM `SamplingParams` fields with vLLM's defaults (greedy, 16 tokens)."""
+
+    model: str
+    n: int = 1
+    best_of: Optional[int] = None
+    presence_penalty: float = 0.0
+    frequency_penalty: float = 0.0
+    repetition_penalty: float = 1.0
+    temperature: float = 0.0
+    top_p: float = 1.0
+    top_k: int = -1
+    min_p: float = 0.0
+    seed: Optional[int] = None
+    stop: Optional[Union[str, List[str]]] = None
+    stop_token_ids: Optional[List[int]] = None
+    bad_words: Optional[List[str]] = None
+    ignore_eos: bool = False
+    max_tokens: Optional[int] = 16
+    min_tokens: int = 0
+    logprobs: Optional[int] = None
+    prompt_logprobs: Optional[int] = None
+
+
+class HFGenerationParamsMixin(Artifact):
+    """transformers `generate` parameters (greedy unless do_sample)."""
+
+    max_new_tokens: Optional[int] = None
+    do_sample: bool = False
+    temperature: Optional[float] = None
+    top_p: Optional[float] = None
+    top_k: Optional[int] = None
+    num_beams: Optional[int] = None
+    repetition_penalty: Optional[float] = None
+    pad_token_id: Optional[int] = None
+    eos_token_id: Optional[int] = None
+
+
+# deprecated names of the original: they still work, and building one warns (DeprecationWarning) naming the successor
+@warn_on_call(DeprecationWarning, "OpenAiInferenceEngineParams is deprecated. Use OpenAiInferenceEngineParamsMixin "
+                                  "instead.")
+class OpenAiInferenceEngineParams(OpenAiInferenceEngineParamsMixin):
+    """Deprecated name of OpenAiInferenceEngineParamsMixin."""
+
+
+@warn_on_call(DeprecationWarning, "WMLInferenceEngineParams is deprecated. Use WMLGenerationParamsMixin instead.")
+class WMLInferenceEngineParams(WMLGenerationParamsMixin):
+    """Deprecated name of WMLGenerationParamsMixin."""
+
+
+@warn_on_call(DeprecationWarning, "WMLInferenceEngineParamsMixin is deprecated. You can specify inference parameters "
+                                  "directly when initializing an inference engine.")
+class WMLInferenceEngineParamsMixin(WMLGenerationParamsMixin):
+    """Deprecated name of WMLGenerationParamsMixin."""

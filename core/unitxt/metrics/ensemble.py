@@ -43,7 +43,7 @@ class MetricsEnsemble(InstanceMetric):
         if not self.metrics:
             raise MetricError("MetricsEnsemble needs at least one metric.", artifact=type(self).__name__,
                               field="metrics")
-        if self.weights is not None and len(self.weights) != len(self.metrics):
+        if isinstance(self.weights, list) and len(self.weights) != len(self.metrics):
             raise MetricError(f"MetricsEnsemble has {len(self.metrics)} metrics but {len(self.weights)} weights.",
                               artifact=type(self).__name__, field="weights")
 
@@ -54,22 +54,28 @@ class MetricsEnsemble(InstanceMetric):
     def resolved_weights(self) -> List[float]:
         return list(self.weights) if self.weights is not None else [1 / len(self.metrics)] * len(self.metrics)
 
+    def combine(self, instance_scores: List[List[float]]) -> List[Any]:
+        """The ensemble score of each instance from its metrics' main scores (in `metrics` order): the weighted
+        sum."""
+        weights = self.resolved_weights()
+        return [sum(weight * value for weight, value in zip(weights, values)) for values in instance_scores]
+
     def score(self, predictions, references, task_data) -> MetricScores:
         combined: List[Dict[str, Any]] = [{} for _ in predictions]
-        totals = [0.0 for _ in predictions]
+        main_scores: List[List[float]] = [[] for _ in predictions]
         inner = []
-        for index, (metric, weight) in enumerate(zip(self.metrics, self.resolved_weights())):
+        for index, metric in enumerate(self.metrics):
             scores = metric.evaluate(predictions, references, task_data)
             prefix = self.get_prefix_name(index)
             inner.append((prefix + metric.main_score, metric.main_score, scores))
             for position, instance in enumerate(metric.instance_results(scores)):
                 value = instance.get("score", math.nan)
                 value = value[0] if isinstance(value, list) and len(value) == 1 else value
-                totals[position] += weight * (math.nan if value is None else float(value))
+                main_scores[position].append(math.nan if value is None else float(value))
                 combined[position].update({prefix + name: item for name, item in instance.items()
                                            if name not in ("score", "score_name")})
-        for position, total in enumerate(totals):
-            combined[position][self.main_score] = total
+        for position, value in enumerate(self.combine(main_scores)):
+            combined[position][self.main_score] = value
         ensemble = self.scores_from_instances(combined)
         own = ensemble.statistic
 
@@ -91,6 +97,91 @@ class MetricsEnsemble(InstanceMetric):
         ensemble.nested_intervals = nested_intervals
         ensemble.mean_values = None  # the inner global scores are not all means: no chunk-merging shortcut
         return ensemble
+
+
+class RandomForestMetricsEnsemble(MetricsEnsemble):
+    """The metrics' main scores combined by a trained scikit-learn random forest classifier: `weights` is the
+    forest in the original's dictionary form (`load_weights(path)` reads it from JSON); the ensemble score is the
+    class the forest predicts from the instance's scores. Needs scikit-learn, imported when scoring."""
+
+    weights: Optional[Dict[str, Any]] = None
+    _requirements_list = {"sklearn": "pip install scikit-learn"}
+
+    @staticmethod
+    def load_weights(json_file: str) -> Dict[str, Any]:
+        """The forest dictionary stored in a JSON file."""
+        import json
+
+        with open(json_file, encoding="utf-8") as file:
+            return json.load(file)
+
+    def decode_tree(self, tree_dict: Dict[str, Any], n_features: int, n_classes: Any, n_outputs: int) -> Any:
+        """A scikit-learn Tree from its state dictionary (nodes as lists of the node fields, values as lists)."""
+        import numpy as np
+        from sklearn.tree._tree import Tree
+
+        state = dict(tree_dict)
+        names = ["left_child", "right_child", "feature", "threshold", "impurity", "n_node_samples",
+                 "weighted_n_node_samples", "missing_go_to_left"]
+        state["values"] = np.array(state["values"])
+        state["nodes"] = np.array([tuple(node) for node in state["nodes"]],
+                                  dtype=np.dtype({"names": names, "formats": state["nodes_dtype"]}))
+        tree = Tree(n_features, np.array([n_classes], dtype=np.intp), n_outputs)
+        tree.__setstate__(state)
+        return tree
+
+    def decode_decision_tree(self, model_dict: Dict[str, Any]) -> Any:
+        """A fitted DecisionTreeClassifier from its dictionary form."""
+        import numpy as np
+        from sklearn.tree import DecisionTreeClassifier
+
+        model = DecisionTreeClassifier(**model_dict["params"])
+        model.n_features_in_ = model_dict["n_features_in_"]
+        model.n_outputs_ = model_dict["n_outputs_"]
+        model.max_features_ = model_dict["max_features_"]
+        model.n_classes_ = model_dict["n_classes_"]
+        model.classes_ = np.array(model_dict["classes_"])
+        model.tree_ = self.decode_tree(model_dict["tree_"], model_dict["n_features_in_"], model_dict["n_classes_"],
+                                       model_dict["n_outputs_"])
+        return model
+
+    def decode_forest(self, model_dict: Dict[str, Any]) -> Any:
+        """A fitted RandomForestClassifier from its dictionary form (its trees, fitted attributes and settings)."""
+        import numpy as np
+        from sklearn.ensemble import RandomForestClassifier
+
+        model = RandomForestClassifier(**model_dict["params"])
+        model.estimators_ = np.array([self.decode_decision_tree(tree) for tree in model_dict["estimators_"]])
+        model.n_features_in_ = model_dict["n_features_in_"]
+        model.feature_names_in_ = np.array(model_dict["feature_names_in_"])
+        for name in ("min_samples_split", "max_depth", "min_samples_leaf", "min_weight_fraction_leaf",
+                     "max_features", "max_leaf_nodes", "min_impurity_decrease", "n_outputs_"):
+            setattr(model, name, model_dict[name])
+        model.classes_ = np.array(model_dict["classes_"])
+        n_classes = model_dict["n_classes_"]
+        model.n_classes_ = np.array(n_classes) if isinstance(n_classes, list) else n_classes
+        for name in ("oob_score_", "oob_decision_function_"):
+            if name in model_dict:
+                setattr(model, name, model_dict[name])
+        return model
+
+    def combine(self, instance_scores: List[List[float]]) -> List[Any]:
+        """The forest's predicted class for each instance's scores."""
+        if not isinstance(self.weights, dict):
+            raise MetricError("RandomForestMetricsEnsemble needs weights: the forest dictionary "
+                              "(RandomForestMetricsEnsemble.load_weights(path) reads it).",
+                              artifact=self.artifact_name, field="weights")
+        self.check_missing_requirements()
+        forest = self.decode_forest(self.weights)
+        if not instance_scores:
+            return []
+        try:  # named as the forest's features (the original passes a bare list: scikit-learn warns about names)
+            import pandas
+
+            features = pandas.DataFrame(instance_scores, columns=list(forest.feature_names_in_))
+        except ImportError:
+            features = instance_scores
+        return forest.predict(features).tolist()
 
 
 # ---------------------------------------------------------------- win-rate correlation

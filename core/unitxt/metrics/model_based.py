@@ -295,6 +295,7 @@ class GraniteGuardianCustomRisk(GraniteGuardianBase):
 RISK_TYPE_TO_CLASS: Dict[RiskType, type] = {
     RiskType.USER_MESSAGE: GraniteGuardianUserRisk, RiskType.ASSISTANT_MESSAGE: GraniteGuardianAssistantRisk,
     RiskType.RAG: GraniteGuardianRagRisk, RiskType.AGENTIC: GraniteGuardianAgenticRisk,
+    RiskType.CUSTOM_RISK: GraniteGuardianCustomRisk,
 }
 
 

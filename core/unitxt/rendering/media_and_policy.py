@@ -11,10 +11,17 @@ from ..types.checking import mentions_media_type
 from ..types.definitions import is_audio_value, is_image_value
 
 
+def _admits_anything(tp: Any) -> bool:
+    """A field declared `Any` (or `object`) may hold an Image or Audio value (tasks.key_value_extraction's input)."""
+    return tp in (Any, object, "Any", "object")
+
+
 def media_field_names(task: Any) -> List[str]:
-    """The task's input fields whose declared types mention Image, Audio or Video."""
+    """The task's input fields that may hold media: declared types mentioning Image, Audio or Video, and fields
+    declared `Any` (their media values are serialised as media, as the original's default serializers do, and
+    task_data holds them as data URLs, so rows stay JSON)."""
     types = getattr(task, "input_types", None) or {}
-    return [name for name, tp in types.items() if mentions_media_type(tp)]
+    return [name for name, tp in types.items() if mentions_media_type(tp) or _admits_anything(tp)]
 
 
 def task_has_media_fields(task: Any) -> bool:

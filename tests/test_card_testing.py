@@ -6,6 +6,8 @@ from unitxt.card import TaskCard
 from unitxt.test_utils.card import CardTestError, card_templates, test_adding_to_catalog, test_card
 from unitxt.loaders import LoadFromDictionary
 from unitxt.operators import Rename, Set
+from unitxt.rendering.recipe import DatasetRecipe
+from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate
 from unitxt.text_utils import dict_to_text, print_dict
 
@@ -142,3 +144,44 @@ def test_print_dict_layout(capsys):
     assert out == ("source (str):\n    line one\n    line two\nreferences (list):\n    ['a']\nnested (dict):\n"
                    "    x (int):\n        1\n")
     assert dict_to_text({"a": 1, "b": "x"}, keys_to_print=["b"]) == "b (str):\n    x"
+
+
+def _small_card():
+    data = {split: [{"q": f"q{index}", "a": f"a{index % 3}"} for index in range(8)] for split in ("train", "test")}
+    return TaskCard(loader=LoadFromDictionary(data=data), preprocess_steps=[Rename(field="q", to_field="question")],
+                    task=Task(input_fields={"question": str}, reference_fields={"a": str}, metrics=["metrics.accuracy"]),
+                    templates=[InputOutputTemplate(input_format="{question}", output_format="{a}")])
+
+
+def test_the_original_step_functions_of_test_card(caplog):
+    """The original's steps of test_card, one by one, on the same card as the original (same rows and outcomes)."""
+    import logging
+
+    from unitxt.test_utils import card as steps
+
+    card = _small_card()
+    steps.test_metrics_exist(card)
+    steps.test_loading_from_catalog(card)
+    with caplog.at_level(logging.INFO, logger="unitxt"):
+        examples = steps.load_examples_from_dataset_recipe(card, template_card_index=0, debug=False)
+    assert len(examples) == 5 and examples[0]["source"] == "q0\n" and examples[0]["target"] == "a0"
+    assert "Showing up to 5 examples from stream 'test':" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="unitxt"):
+        debugged = steps.load_examples_from_dataset_recipe(card, template_card_index=0, debug=True, loader_limit=5)
+    assert len(debugged) == 2  # one example of each stream after the last step
+    assert "stream named 'test' has 5 instances" in caplog.text and "Preprocessing step 1: Rename" in caplog.text
+    steps.test_correct_predictions(examples, strict=True, exact_match_score=1.0)
+    with pytest.raises(AssertionError, match="a perfect score of 0.5 in this case, but returned metric score was 1.0"):
+        steps.test_correct_predictions(examples, strict=True, exact_match_score=0.5)
+    steps.test_correct_predictions(examples, strict=False, exact_match_score=0.5)  # only logged
+    steps.test_wrong_predictions(examples, strict=True, maximum_full_mismatch_score=0.0,
+                                 full_mismatch_prediction_values=["zz", "yy"])
+    with pytest.raises(CardTestError, match="expected a low score of atmost 0.0 in this case, but returned metric "
+                                            "score was 0.4"):
+        steps.test_wrong_predictions(examples, strict=True, maximum_full_mismatch_score=0.0,
+                                     full_mismatch_prediction_values=["a0"])
+    assert steps.TEMP_NAME == "tmp_name"
+    with pytest.raises(CardTestError, match="max_steps must be between 1 and 4"):
+        steps.print_recipe_output(DatasetRecipe(card=card, template_card_index=0), max_steps=9, num_examples=1,
+                                  print_header=False, print_stream_size=False)

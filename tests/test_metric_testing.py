@@ -100,3 +100,15 @@ def test_apply_metric_returns_scored_instances():
     assert outputs[0]["score"]["global"]["sum_accuracy"] == pytest.approx(1 / 3)
     assert "sum_accuracy_ci_low" not in outputs[0]["score"]["global"]
     assert outputs[1]["task_data"] == TASK_DATA[1]
+
+
+def test_test_evaluate_scores_records_with_one_metric():
+    from unitxt.test_utils.metrics import MetricTestError, test_evaluate
+
+    records = [{"prediction": "a", "references": ["a"]}, {"prediction": "b", "references": ["c"]},
+               {"prediction": "c", "references": ["c"]}]
+    targets = {"accuracy": 0.67, "accuracy_ci_low": 0.0, "accuracy_ci_high": 1.0, "score": 0.67,
+               "score_name": "accuracy", "score_ci_low": 0.0, "score_ci_high": 1.0, "num_of_instances": 3}
+    test_evaluate(targets, [{"score": 1.0}, {"score": 0.0}, {"score": 1.0}], records, "metrics.accuracy")
+    with pytest.raises(MetricTestError, match="instance 1 score must be equal"):
+        test_evaluate(targets, [{"score": 1.0}, {"score": 1.0}, {"score": 1.0}], records, "metrics.accuracy")

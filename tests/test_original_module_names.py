@@ -379,8 +379,11 @@ def test_small_original_operators_and_bases():
 
 
 def test_artifact_module_lookup_helpers():
-    from unitxt.catalog import (UnitxtArtifactNotFoundError, dict_diff_string, get_catalog_name_and_args,
-                                get_closest_artifact_type, is_name_legal_for_catalog, verify_legal_catalog_name)
+    import unitxt.catalog
+    from unitxt.artifact import (UnitxtArtifactNotFoundError, dict_diff_string, get_catalog_name_and_args,
+                                 get_closest_artifact_type, is_name_legal_for_catalog, verify_legal_catalog_name)
+
+    assert unitxt.catalog.get_catalog_name_and_args is get_catalog_name_and_args  # one definition, two paths
 
     assert get_closest_artifact_type("acuracy") == "accuracy"
     assert is_name_legal_for_catalog("cards.my_card") and not is_name_legal_for_catalog("my card")
@@ -388,9 +391,22 @@ def test_artifact_module_lookup_helpers():
         verify_legal_catalog_name("a/b")
     assert dict_diff_string({"a": 1, "b": 2}, {"b": 3}).splitlines() == [" - a (removed): 1", " - b (changed): 2 -> 3"]
     catalog, name, overrides = get_catalog_name_and_args("metrics.accuracy[n_resamples=3]")
-    assert name == "metrics.accuracy" and "metrics.accuracy" in catalog and overrides == {"n_resamples": "3"}
+    assert name == "metrics.accuracy" and "metrics.accuracy" in catalog and overrides == {"n_resamples": 3}
     with pytest.raises(UnitxtArtifactNotFoundError, match="metrics.surely_not_there"):
         get_catalog_name_and_args("metrics.surely_not_there")
+
+
+def test_artifact_module_recovers_artifacts_from_names_and_dicts():
+    from unitxt.artifact import get_raw, maybe_recover_artifact, maybe_recover_artifacts_structure, \
+        register_all_artifacts
+    from unitxt.metrics import Accuracy
+    from unitxt.register import ProjectArtifactRegisterer
+
+    recovered = maybe_recover_artifacts_structure({"m": "metrics.accuracy", "d": {"__type__": "accuracy"}, "n": 3})
+    assert isinstance(recovered["m"], Accuracy) and isinstance(recovered["d"], Accuracy) and recovered["n"] == 3
+    assert maybe_recover_artifact(7) == 7 and isinstance(maybe_recover_artifact("metrics.accuracy"), Accuracy)
+    assert get_raw([recovered["m"], (recovered["d"],)]) == ["metrics.accuracy", ({"__type__": "accuracy"},)]
+    assert ProjectArtifactRegisterer() is ProjectArtifactRegisterer() and callable(register_all_artifacts)
 
 
 def test_collection_pickers_and_api_helpers():

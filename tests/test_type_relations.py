@@ -5,6 +5,7 @@ import typing
 
 import pytest
 
+from unitxt.errors import UnitxtError
 from unitxt.type_utils import issubtype, replace_class_names, to_float_or_default, verify_required_schema
 
 
@@ -64,3 +65,25 @@ def test_infer_type_string_of_an_unknown_object_is_any():
 
     assert infer_type_string(Cat()) == "Any"
     assert infer_type_string({"pet": Cat()}) == "Dict[str,Any]"
+
+
+def test_normalized_types_compare_and_hash_as_the_original():
+    import typing
+    from typing import Dict, ForwardRef, List, Optional, Tuple, Union
+
+    from unitxt.type_utils import NormalizedType, eval_forward_ref, normalize
+
+    assert normalize(Union[int, str]) == normalize(Union[str, int])
+    assert hash(normalize(Union[int, str])) == hash(normalize(Union[str, int]))
+    assert normalize(int) == int and normalize(List[int]) != list and normalize(typing.List) == list
+    assert normalize(Dict[str, List[int]]) == NormalizedType(dict, (NormalizedType(str), NormalizedType(
+        list, (NormalizedType(int),))))
+    assert normalize(Optional[str]).args == frozenset({NormalizedType(str), NormalizedType(None)})
+    assert normalize(Tuple[int, ...]).args == (NormalizedType(int), NormalizedType(Ellipsis))
+    assert repr(normalize(List[int])) == "<class 'list'>[(<class 'int'>,)])"  # the original's text
+    assert eval_forward_ref(ForwardRef("int")) is int
+    assert eval_forward_ref(ForwardRef("Foo"), {"Foo": dict}) is dict
+    assert eval_forward_ref(List[ForwardRef("Foo")], {"Foo": str}) == List[str]
+    assert eval_forward_ref(ForwardRef("Dict[str, int]")) == Dict[str, int]
+    with pytest.raises(UnitxtError):  # read by the type-string parser, never run as code
+        eval_forward_ref(ForwardRef("__import__('os').getcwd()"))

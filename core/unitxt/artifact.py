@@ -17,9 +17,12 @@ import warnings
 from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 from .artifact_registry import (_ARTIFACT_TYPES, _import_module_of, _type_modules,  # noqa: F401
-                                concrete_types_of, get_artifact_class, load_builtin_artifact_modules,
-                                registered_artifact_types)
-from .catalog_store import Catalogs, LocalCatalog, find_in_catalogs, reset_artifacts_json_cache, write_json_atomically
+                                concrete_types_of, get_artifact_class, get_closest_artifact_type,
+                                load_builtin_artifact_modules, registered_artifact_types)
+from .catalog_store import (Catalogs, LocalCatalog, UnitxtArtifactNotFoundError, find_in_catalogs,  # noqa: F401
+                            get_catalog_name_and_args, is_name_legal_for_catalog, register_all_artifacts,
+                            reset_artifacts_json_cache, verify_legal_catalog_name, write_json_atomically)
+from .dict_utils import dict_diff_string  # noqa: F401 - the original's artifact API
 from .errors import (ArtifactDefinitionError, CatalogError, MissingArtifactTypeError, UnitxtError,  # noqa: F401
                      UnknownArtifactTypeError, UnrecognizedArtifactTypeError)
 from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field, FinalField, FinalFieldError,  # noqa: F401
@@ -560,3 +563,37 @@ def fetch_artifact(artifact_rep: Any, overwrite_kwargs: Optional[Dict[str, Any]]
         raise error.with_context(artifact=name) from None
     artifact.__id__ = query
     return artifact, catalog
+
+
+def get_raw(obj: Any) -> Any:
+    """Artifacts by the catalog name they were fetched by, else as their dict; containers recursively."""
+    if isinstance(obj, Artifact):
+        return obj.__id__ if obj.__dict__.get("__id__") is not None else obj.to_dict()
+    if isinstance(obj, (list, tuple)):
+        values = [get_raw(value) for value in obj]
+        return type(obj)(*values) if hasattr(obj, "_fields") else type(obj)(values)  # named tuples take fields
+    if isinstance(obj, dict):
+        return type(obj)({get_raw(key): get_raw(value) for key, value in obj.items()})
+    return copy.copy(obj)
+
+
+def verbosed_fetch_artifact(identifier: Any) -> Artifact:
+    """fetch_artifact's artifact, logging which catalog it came from."""
+    artifact, catalog = fetch_artifact(identifier)
+    get_logger().debug(f"Artifact {identifier} is fetched from {catalog}")
+    return artifact
+
+
+def maybe_recover_artifact(obj: Any) -> Any:
+    """The artifact of a catalog name or an artifact dict; anything else as it is."""
+    return verbosed_fetch_artifact(obj) if isinstance(obj, str) or Artifact.is_artifact_dict(obj) else obj
+
+
+def maybe_recover_artifacts_structure(obj: Any) -> Any:
+    """maybe_recover_artifact of the value itself, or of each value of a dict or list (in place)."""
+    if isinstance(obj, str) or Artifact.is_artifact_dict(obj):
+        return verbosed_fetch_artifact(obj)
+    if isinstance(obj, (dict, list)):
+        for key in obj.keys() if isinstance(obj, dict) else range(len(obj)):
+            obj[key] = maybe_recover_artifact(obj[key])
+    return obj

@@ -6,7 +6,7 @@ scripts/build_type_index.py) names the one module to import for a built-in `__ty
 
 import difflib
 import importlib
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from .errors import UnknownArtifactTypeError
 
@@ -62,3 +62,10 @@ def concrete_types_of(base: type) -> List[str]:
     load_builtin_artifact_modules()
     return sorted(name for name, cls in _ARTIFACT_TYPES.items()
                   if issubclass(cls, base) and not cls.__dict__.get("__abstract__"))
+
+
+def get_closest_artifact_type(type: str) -> Optional[str]:  # noqa: A002 - the original's parameter name
+    """The registered `__type__` closest to a misspelt one (None when nothing is close); built-in types count
+    before their modules are imported."""
+    matches = difflib.get_close_matches(type, sorted(set(_ARTIFACT_TYPES) | set(_type_modules())))
+    return matches[0] if matches else None

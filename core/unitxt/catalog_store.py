@@ -9,12 +9,14 @@ import difflib
 import glob
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from .errors import CatalogEntryExistsError, CatalogError
-from .query_parser import validate_catalog_name
+from .artifact_registry import load_builtin_artifact_modules
+from .query_parser import separate_inside_and_outside_square_brackets, validate_catalog_name
 from .settings_utils import default_catalog_path, settings
 
 
@@ -63,7 +65,6 @@ def _mode_for(path: Path) -> int:
 def _remove_stale_temp_files(path: Path) -> None:
     """Delete this writer's temporary files in `path`'s directory whose process is gone (any artifact: each kill -9
     during a write leaves one), and those of `path` older than STALE_TEMP_SECONDS."""
-    import re
     import time
 
     limit = time.time() - STALE_TEMP_SECONDS
@@ -333,3 +334,66 @@ def find_in_catalogs(name: str, private_copy: bool = True) -> Tuple[Any, LocalCa
     raise _unknown_name_error(name)
 
 
+
+
+# ---------------------------------------------------------------- the original's lookup helpers (unitxt.artifact)
+class UnitxtArtifactNotFoundError(CatalogError):
+    """No catalog holds an artifact of that name."""
+
+    def __init__(self, name: str, catalogs: List[Any]):
+        self.name, self.catalogs = name, catalogs
+        message = f"Artifact {name} does not exist, in Unitxt catalogs: {catalogs}."
+        if settings.use_only_local_catalogs:
+            message += ("\nNotice that unitxt.settings.use_only_local_catalogs is set to True, if you want to use "
+                        f"remote catalogs set this settings or the environment variable "
+                        f"{settings.use_only_local_catalogs_key}.")
+        super().__init__(message)
+
+
+def is_name_legal_for_catalog(name: str) -> Optional["re.Match"]:
+    """A match when the name is made of word characters and "." (the catalog's nesting separator)."""
+    return re.match(r"^[\w.]+$", name)
+
+
+def verify_legal_catalog_name(name: str) -> None:
+    """AssertionError for a name that is not legal for the catalog (the original's message)."""
+    if not is_name_legal_for_catalog(name):
+        raise AssertionError(f'Artifict name ("{name}") should be alphanumeric. Use "." for nesting (e.g. '
+                             "myfolder.my_artifact)")
+
+
+def get_catalog_name_and_args(name: str, catalogs: Optional[List[Any]] = None) -> Tuple[Any, str, Any]:
+    """(the catalog holding it, the bare name, its overrides as typed values or None) for "name[key=value,...]";
+    UnitxtArtifactNotFoundError when none of `catalogs` (default: the registered ones) holds it."""
+    bare, overrides = separate_inside_and_outside_square_brackets(name)
+    searched = list(get_catalogs()) if catalogs is None else list(catalogs)
+    for catalog in searched:
+        if bare in catalog:
+            return catalog, bare, overrides
+    raise UnitxtArtifactNotFoundError(bare, searched)
+
+
+def register_all_artifacts(path: Optional[Union[str, Path]] = None) -> None:
+    """Make every built-in artifact class resolvable by its `__type__` (the original's registration step; here the
+    type index already finds them, so this only imports them). A `path` is registered as a local catalog."""
+    load_builtin_artifact_modules()
+    if path is not None:
+        register_local_catalog(path)
+
+
+class ProjectArtifactRegisterer:
+    """The original's one-time registration of the library's catalogs and artifact classes: constructing it (once
+    per process; it is a singleton) runs `register_all_artifacts`."""
+
+    _instance: Optional["ProjectArtifactRegisterer"] = None
+
+    def __new__(cls) -> "ProjectArtifactRegisterer":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+            cls._instance._registered = False
+        return cls._instance
+
+    def __init__(self) -> None:
+        if not self._registered:
+            register_all_artifacts()
+            self._registered = True

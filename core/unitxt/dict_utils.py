@@ -287,6 +287,23 @@ def dict_delete(dic: Any, query: str, not_exist_ok: bool = False, remove_empty_a
         raise _missing(instance, path)
 
 
+def dict_diff_string(dict1: Dict[str, Any], dict2: Dict[str, Any], max_diff: int = 200) -> str:
+    """The keys added, removed and changed from dict1 to dict2, one " - key (kind): value" line each (values whose
+    text is longer than `max_diff` characters are left out): how a changed catalog artifact is reported."""
+    def line(key: Any, value: Any, label: str) -> str:
+        text = str(value)
+        return f" - {key} ({label}): {text}" if len(text) <= max_diff else f" - {key} ({label})"
+
+    lines = [line(key, dict2[key], "added") for key in dict2.keys() - dict1.keys()]
+    lines += [line(key, dict1[key], "removed") for key in dict1.keys() - dict2.keys()]
+    for key in dict1.keys() & dict2.keys():
+        before, after = str(dict1[key]), str(dict2[key])
+        if before != after:
+            short = len(before) <= max_diff and len(after) <= 200  # the original caps the new value at 200
+            lines.append(f" - {key} (changed): {before} -> {after}" if short else f" - {key} (changed)")
+    return "\n".join(lines)
+
+
 def _missing(instance: Any, path: str) -> MissingFieldError:
     """The error of a path that matches nothing: the original's words, with the instance shown field by field."""
     if not isinstance(instance, dict):

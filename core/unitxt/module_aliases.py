@@ -93,6 +93,8 @@ MODULE_ALIASES: Dict[str, str] = {
     "file_utils": "general.helpers",
     "split_utils": "splitters",
     "instructions": "formats.system_prompts",  # the engines' module in releases before `unitxt.inference`
+    "schema": "rendering.schema",
+    "validate": "rendering.schema",
 }
 
 

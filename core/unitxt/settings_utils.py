@@ -45,6 +45,7 @@ _DEFAULTS: Dict[str, Any] = {
     "test_metric_disable": False,
     "use_only_local_catalogs": False,
     "skip_artifacts_prepare_and_verify": False,
+    "task_data_as_text": True,  # rows read back (schema.loads_instance) keep task_data as its JSON text
 }
 
 

@@ -14,6 +14,14 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import MetricError
 from .base import InstanceMetric
+from .sql_queries import (ALL_DIALECTS, CACHE_LOCATION, MAX_CACHE_SIZE, Cache, SQLExecutionResult,  # noqa: F401
+                          SQLNonExecutionMetricResult, collect_clause, compare_dfs_bird_eval_logic,
+                          compare_dfs_ignore_colnames_ordered_rows, compare_dfs_ignore_colnames_subset,
+                          compare_dfs_ignore_colnames_unordered_rows, compare_result_dfs, extract_select_columns,
+                          extract_select_info, extract_sql_from_text, generate_cache_key, get_cache,
+                          get_sql_execution_results, is_sqlglot_parsable, is_sqlparse_parsable, replace_select_clause,
+                          run_query, sql_exact_match, sqlglot_optimized_equivalence, sqlglot_parsed_queries_equivalent,
+                          sqlparse_queries_equivalent, strip_alias)  # the original's text2sql_utils, served from here
 
 
 class SQLSandboxError(MetricError):

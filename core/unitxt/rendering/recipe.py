@@ -28,6 +28,10 @@ from .row_json import ROW_KEYS  # noqa: F401  (the row keys, in order; imported 
 TemplateSpec = Union[Template, TemplatesList, TemplatesDict, List[Template]]
 
 
+class Recipe:
+    """The original's marker base of recipe classes (`unitxt.recipe.Recipe`), for isinstance checks."""
+
+
 class DatasetRecipe(SourceOperator):
     """A complete specification of a dataset: card (or task), template(s), format, demos and limits."""
 
@@ -271,7 +275,7 @@ class DatasetRecipe(SourceOperator):
         return list(renderer.render_stream(checked, "test", 0, None))
 
 
-StandardRecipe = StandardRecipeWithIndexes = DatasetRecipe  # the original's deprecated names of DatasetRecipe
+StandardRecipe = StandardRecipeWithIndexes = BaseRecipe = DatasetRecipe  # the original's deprecated names of DatasetRecipe
 
 
 def recipe_from_string(text: str) -> SourceOperator:

@@ -8,6 +8,8 @@ from ..catalog import add_to_catalog
 from ..errors import UnitxtError
 from .catalog import temp_catalog
 
+TEMP_NAME = "tmp_name"  # the catalog name the round trip saves under (the original's)
+
 
 class ArtifactRoundTripError(UnitxtError, AssertionError):
     """An artifact changes (or fails) when saved to a catalog and loaded back."""
@@ -16,7 +18,7 @@ class ArtifactRoundTripError(UnitxtError, AssertionError):
 def test_artifact_saving_and_loading(artifact: Artifact, tester: Any = None) -> Artifact:
     """Save `artifact` in a temporary catalog, load it back and check both serialise to the same JSON; returns the
     loaded artifact. `tester` (a unittest.TestCase) reports the difference through its assertEqual when given."""
-    name = "temp_artifact_for_round_trip_test"
+    name = TEMP_NAME
     with temp_catalog() as path:
         try:
             add_to_catalog(artifact, name, catalog_path=path, overwrite=True, verbose=False)

@@ -326,8 +326,184 @@ def test_adding_to_catalog(card: Any, name: str = "cards.test_card_round_trip") 
         raise CardTestError(f"The card does not round-trip through the catalog as '{name}'.", stage="test_card")
 
 
+# ---------------------------------------------------------------- the original's steps of test_card
+TEMP_NAME = "tmp_name"  # the catalog name cards are saved under by the catalog checks (the original's)
+
+
+def test_metrics_exist(card: TaskCard) -> None:
+    """Every metric of the card's task is found (by catalog name, or given as an artifact)."""
+    from ..artifact import fetch_artifact
+
+    for metric_name in card.task.metrics:
+        fetch_artifact(metric_name)
+
+
+def test_loading_from_catalog(card: TaskCard) -> None:
+    """The card saved in a temporary catalog as TEMP_NAME loads back with the same JSON."""
+    from ..artifact import fetch_artifact
+    from ..catalog import add_to_catalog, register_local_catalog, unregister_local_catalog
+
+    with tempfile.TemporaryDirectory() as directory:
+        add_to_catalog(card, TEMP_NAME, overwrite=True, catalog_path=directory, verbose=False)
+        register_local_catalog(directory)
+        try:
+            loaded, _ = fetch_artifact(TEMP_NAME)
+        finally:
+            unregister_local_catalog(directory)
+    if json.dumps(loaded.to_dict(), sort_keys=True) != json.dumps(card.to_dict(), sort_keys=True):
+        raise CardTestError("Card loaded is not equal to card stored", stage="test_card")
+
+
+def _recipe_stages(recipe: Any) -> List[Tuple[str, Any]]:
+    """(description, run) for each stage of a DatasetRecipe: loading, each preprocessing step, the task, rendering;
+    `run()` gives the data after that stage."""
+    card = recipe.card
+    loader = copy.copy(card.loader)
+    if recipe.loader_limit is not None:
+        loader.loader_limit = recipe.loader_limit
+    steps = list(card.preprocess_steps or [])
+
+    def through(operators: List[Any]) -> Any:
+        return lambda: SequentialOperator(steps=operators)(loader()) if operators else loader()
+
+    stages = [(f"Loading the data ({type(loader).__name__})", through([]))]
+    stages += [(f"Preprocessing step {index + 1}: {step if isinstance(step, str) else type(step).__name__}",
+                through(steps[:index + 1])) for index, step in enumerate(steps)]
+    stages.append(("Standardizing to the task schema", through(steps + [recipe.get_task()])))
+    stages.append(("Rendering the rows (demos, template, format)", recipe))
+    return stages
+
+
+def _num_steps(recipe: Any) -> int:
+    return recipe.num_steps() if hasattr(recipe, "num_steps") else len(_recipe_stages(recipe))
+
+
+def print_recipe_output(recipe: Any, max_steps: int, num_examples: int, print_header: bool, print_stream_size: bool,
+                        streams: Optional[List[str]] = None) -> List[Dict[str, Any]]:
+    """Run the recipe through its first `max_steps` steps and log up to `num_examples` instances of each stream
+    (of `streams` when given), with the step's description and the stream sizes if asked; returns the instances."""
+    logger = get_logger()
+    if hasattr(recipe, "set_max_steps"):  # a sequential recipe of the original's kind
+        recipe.set_max_steps(max_steps)
+        description, run = recipe.get_last_step_description(), recipe
+    else:
+        stages = _recipe_stages(recipe)
+        if not 1 <= max_steps <= len(stages):
+            raise CardTestError(f"max_steps must be between 1 and {len(stages)} (the recipe's steps), got "
+                                f"{max_steps}.", stage="test_card")
+        description, run = stages[max_steps - 1]
+    if print_header:
+        for line in ("=" * 80, "=" * 8, f"{'=' * 8} {description}", "=" * 8):
+            logger.info(line)
+    multi_stream = run()
+    if print_stream_size:
+        for name in multi_stream.keys():
+            logger.info(f"stream named '{name}' has {sum(1 for _ in multi_stream[name])} instances\n")
+    examples = []
+    for name in multi_stream.keys():
+        if streams is None or name in streams:
+            logger.info("-" * 10)
+            logger.info(f"Showing up to {num_examples} examples from stream '{name}':")
+            for example, _ in zip(multi_stream[name], range(num_examples)):
+                logger.info(to_pretty_json(example))
+                logger.info("\n")
+                examples.append(example)
+    return examples
+
+
+def load_examples_from_dataset_recipe(card: TaskCard, template_card_index: Any, debug: bool,
+                                      **kwargs: Any) -> Optional[List[Dict[str, Any]]]:
+    """Rows of the card with one of its templates (loader_limit 30 unless given): up to 5 of the test stream, or with
+    `debug`, one instance after every step of the recipe; None when settings.test_card_disable is set."""
+    from ..rendering.recipe import DatasetRecipe
+
+    if settings.test_card_disable:
+        get_logger().info("load_examples_from_dataset_recipe() is disabled by unitxt.settings.test_card_disable "
+                          "(UNITXT_TEST_CARD_DISABLE).")
+        return None
+    kwargs.setdefault("loader_limit", 30)
+    recipe = DatasetRecipe(card=card, template_card_index=template_card_index, **kwargs)
+    get_logger().info(f"Using these card recipe parameters: {dict(kwargs, template_card_index=template_card_index)}")
+    if not debug:
+        return print_recipe_output(recipe, max_steps=_num_steps(recipe), num_examples=5, print_header=False,
+                                   print_stream_size=False, streams=["test"])
+    for max_steps in range(1, _num_steps(recipe) + 1):
+        examples = print_recipe_output(recipe, max_steps=max_steps, num_examples=1, print_header=True,
+                                       print_stream_size=True)
+    return examples
+
+
+def print_predictions(correct_predictions: List[Any], results: Any) -> None:
+    """Log each prediction with its processed prediction and references, then the global and instance scores."""
+    logger = get_logger()
+    for result, prediction in zip(results, correct_predictions):
+        logger.info(SHORT_SEPARATOR)
+        logger.info(f"Prediction: ({type(prediction).__name__})     {prediction}")
+        logger.info(f"Processed prediction: ({type(result['prediction']).__name__}) {result['processed_prediction']}")
+        logger.info(f"Processed references: ({type(result['references']).__name__}) "
+                    f"{result['processed_references']}")
+    logger.info(SHORT_SEPARATOR)
+    logger.info("Score output:")
+    logger.info(json.dumps(results[0]["score"], sort_keys=True, indent=4, default=repr))
+
+
+def _score_check(title: str, predictions: List[Any], examples: List[Dict[str, Any]]) -> Tuple[str, float]:
+    from ..evaluation.in_memory import evaluate
+
+    logger = get_logger()
+    logger.info(SEPARATOR)
+    logger.info(title)
+    results = evaluate(predictions, examples)
+    logger.info("Showing the output of the post processing:")
+    print_predictions(predictions, results)
+    scores = results[0]["score"]["global"]
+    return scores["score_name"], scores["score"]
+
+
+def _report(message: str, strict: bool) -> None:
+    if strict:
+        raise CardTestError(f"{message}In anycase, this requires a review.  If this is acceptable, set strict=False "
+                            "in the call to test_card().", stage="test_card")
+    get_logger().info("*" * 10)
+    get_logger().info(f"{message}This is flagged as only as a warning because strict=False was set in the call to "
+                      "test_card().")
+
+
+def test_correct_predictions(examples: List[Dict[str, Any]], strict: bool, exact_match_score: float) -> None:
+    """The main score with the rows' targets as predictions must be `exact_match_score` (CardTestError when strict,
+    else a logged warning)."""
+    predictions = [example["target"] for example in examples]
+    name, score = _score_check("Running with the gold references as predictions.", predictions, examples)
+    if not math.isclose(score, exact_match_score):
+        _report(f"The results of running the main metric used in the card ({name}) over simulated predictions that "
+                f"are equal to the references returns a different score than expected.\nOne would expect a perfect "
+                f"score of {exact_match_score} in this case, but returned metric score was {score}.\n"
+                f"The predictions passed to the metrics were:\n {predictions}\n", strict)
+
+
+def test_wrong_predictions(examples: List[Dict[str, Any]], strict: bool, maximum_full_mismatch_score: float,
+                           full_mismatch_prediction_values: List[Any]) -> None:
+    """The main score with predictions drawn from `full_mismatch_prediction_values` (seeded by settings.seed) must
+    be at most `maximum_full_mismatch_score` (CardTestError when strict, else a logged warning)."""
+    import random
+
+    draw = random.Random(settings.seed)
+    predictions = [draw.choice(full_mismatch_prediction_values) for _ in examples]
+    name, score = _score_check("Running with random values as predictions.", predictions, examples)
+    if score > maximum_full_mismatch_score:
+        _report(f"The results of running the main metric used in the card ({name}) over random predictions returns "
+                f"a different score than expected.\nThe test expected a low score of atmost "
+                f"{maximum_full_mismatch_score} in this case, but returned metric score was {score}.\n"
+                f"The predictions passed to the metrics were:\n {predictions}\n", strict)
+
+
+for _helper in (test_metrics_exist, test_loading_from_catalog, test_correct_predictions, test_wrong_predictions):
+    _helper.__test__ = False  # helpers, not pytest tests, even when imported into a test module
+
 test_card.__test__ = False  # not a pytest test despite the name
 test_adding_to_catalog.__test__ = False
 
 __all__ = ["test_card", "test_adding_to_catalog", "card_templates", "CardTestError",
-           "DEFAULT_FULL_MISMATCH_PREDICTION_VALUES"]
+           "DEFAULT_FULL_MISMATCH_PREDICTION_VALUES", "TEMP_NAME", "test_metrics_exist", "test_loading_from_catalog",
+           "load_examples_from_dataset_recipe", "print_recipe_output", "print_predictions", "test_correct_predictions",
+           "test_wrong_predictions"]

@@ -178,3 +178,21 @@ def check_scores(global_target: Dict[str, Any], instance_targets: List[Dict[str,
     for index, (output, target) in enumerate(zip(instance_outputs, instance_targets)):
         if not dict_equal(kept(output), kept(target)):
             raise MetricTestError(f"instance {index} score must be equal, got {kept(output)} =/= {kept(target)}")
+
+
+def test_evaluate(global_target: Dict[str, Any], instance_targets: List[Dict[str, Any]],
+                  task_data: Optional[List[Dict[str, Any]]], metric_name: str) -> None:
+    """Score records (each with its `prediction` and `references`) with one metric through `eval_utils.evaluate`,
+    with confidence intervals, and compare with the targets as check_scores does (instances by their `score`)."""
+    if settings.test_metric_disable:
+        get_logger().info("test_evaluate() is disabled by unitxt.settings.test_metric_disable "
+                          "(UNITXT_TEST_METRIC_DISABLE).")
+        return
+    from ..evaluation.eval_utils import evaluate
+
+    results, global_outputs = evaluate(task_data, metric_names=[metric_name], compute_conf_intervals=True)
+    instance_outputs = [{"score": result[metric_name]} for result in results]
+    check_scores(global_target, instance_targets, global_outputs[metric_name], instance_outputs)
+
+
+test_evaluate.__test__ = False

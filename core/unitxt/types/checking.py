@@ -456,6 +456,20 @@ def _resolve_forward(tp: Any, forward_refs: Optional[dict]) -> Any:
     return tp
 
 
+def eval_forward_ref(ref: Any, forward_refs: Optional[dict] = None) -> Any:
+    """The type a forward reference names: a name of `forward_refs`, else its text read by the type-string parser
+    (never run as code); forward references inside a generic type are resolved in place, anything else returned."""
+    if isinstance(ref, typing.ForwardRef):
+        text = ref.__forward_arg__
+        return forward_refs[text] if forward_refs and text in forward_refs else parse_type_string(text)
+    args = typing.get_args(ref)
+    resolved = tuple([eval_forward_ref(item, forward_refs) for item in arg] if isinstance(arg, list)
+                     else eval_forward_ref(arg, forward_refs) for arg in args)
+    if resolved == args:
+        return ref
+    return ref.copy_with(resolved) if hasattr(ref, "copy_with") else typing.get_origin(ref)[resolved]
+
+
 def issubtype(left: Any, right: Any, forward_refs: Optional[dict] = None) -> bool:
     """Whether every value of type `left` is also of type `right` (`List[Child]` under `List[Base]`, a Union under a
     wider Union, anything under Any); type arguments are compared member by member, tuples position by position."""
@@ -559,5 +573,6 @@ def parse_string_types_instead_of_actual_objects(obj: str) -> Any:
     return parse_type_string(obj)
 
 
-from .typing_helpers import (BUILTINS_MAPPING, STATIC_SUBTYPE_MAPPING, GenericTypedDict, convert_union_type,  # noqa: E402,F401
-                             get_args, get_origin, is_new_type, is_typed_dict, optional_all, optional_any)
+from .typing_helpers import (BUILTINS_MAPPING, STATIC_SUBTYPE_MAPPING, GenericTypedDict, NormalizedType,  # noqa: E402,F401
+                             convert_union_type, get_args, get_origin, is_new_type, is_typed_dict, normalize,
+                             optional_all, optional_any)

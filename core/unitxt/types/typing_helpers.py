@@ -5,7 +5,7 @@ Pythons, three-valued all/any, and `get_origin`/`get_args` with typing's aliases
 import collections.abc
 import io
 import typing
-from typing import Any, Dict, List, Optional, Tuple, TypedDict
+from typing import Any, Dict, List, Optional, Tuple, TypedDict, Union
 
 
 class GenericTypedDict(TypedDict):
@@ -99,6 +99,51 @@ def get_args(type_: Any) -> Tuple:
     return typing.get_args(type_) or ()
 
 
+class NormalizedType(typing.NamedTuple):
+    """A type as (origin, args) with typing's aliases given as builtin classes and a Union's args as a frozenset, so
+    equal types compare and hash equal (`normalize(Union[int, str]) == normalize(Union[str, int])`)."""
+
+    origin: Any
+    args: Union[tuple, frozenset] = ()
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, NormalizedType):
+            return self.origin == other.origin and self.args == other.args
+        return not self.args and self.origin == other  # a plain type equals its normalized form
+
+    def __hash__(self) -> int:
+        return hash(self.origin) if not self.args else hash((self.origin, self.args))
+
+    def __repr__(self) -> str:
+        return f"{self.origin}" if not self.args else f"{self.origin}[{self.args}])"  # the original's text
+
+
+def _normalize_alias(type_: Any) -> Any:
+    try:
+        return BUILTINS_MAPPING.get(type_, type_)
+    except TypeError:  # unhashable (a TypeVar is hashable and kept as it is)
+        return type_
+
+
+def _normalize_args(args: Any) -> Any:
+    if isinstance(args, str):
+        return args
+    if isinstance(args, (frozenset, set)):
+        return frozenset(_normalize_args(arg) for arg in args)
+    if isinstance(args, (tuple, list)):
+        return tuple(_normalize_args(arg) for arg in args)
+    return normalize(args)
+
+
+def normalize(type_: Any) -> NormalizedType:
+    """`type_` as a NormalizedType (its args normalized recursively; a Union's as a frozenset)."""
+    origin = get_origin(type_)
+    if not origin:
+        return NormalizedType(_normalize_alias(type_))
+    args = get_args(type_)
+    return NormalizedType(origin, _normalize_args(frozenset(args) if origin is typing.Union else args))
+
+
 __all__ = ["GenericTypedDict", "BUILTINS_MAPPING", "STATIC_SUBTYPE_MAPPING", "is_new_type", "is_typed_dict",
            "convert_union_type", "optional_all", "optional_any",
-           "get_origin", "get_args"]
+           "get_origin", "get_args", "NormalizedType", "normalize"]

@@ -26,12 +26,12 @@ class _PreprocessingTemplate(InputOutputTemplate):
     _task_data_follows_preprocessing = False
 
     def render(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any],
-               instance: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+               instance: Optional[Dict[str, Any]] = None, with_references: bool = True) -> Dict[str, Any]:
         try:
             inputs, references = self.preprocess(dict(input_fields), dict(reference_fields))
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
-        result = super().render(inputs, references, instance)
+        result = super().render(inputs, references, instance, with_references)
         if self._task_data_follows_preprocessing and (inputs != input_fields or references != reference_fields):
             result["task_fields"] = (inputs, references)
         return result
@@ -228,9 +228,9 @@ class MultiTurnTemplate(MultiReferenceTemplate):
             raise self._missing(self.turns_field, input_fields, "input", "turns_field")
         return dict_get(input_fields, self.turns_field)
 
-    def render(self, input_fields, reference_fields, instance=None):
+    def render(self, input_fields, reference_fields, instance=None, with_references=True):
         self._turns(input_fields)
-        return super().render(input_fields, reference_fields, instance)
+        return super().render(input_fields, reference_fields, instance, with_references)
 
     def _source(self, input_fields, values, instance):
         source = super()._source(input_fields, values, instance)

@@ -112,7 +112,9 @@ def test_rag_response_generation_accepts_contexts_ids():
     assert results.instance_scores[1]["score"] == 0.0
 
 
-def test_an_arena_hard_judge_with_shuffling_scores_the_evaluated_answer_whichever_side_it_is_shown(tmp_path):
+def test_an_arena_hard_judge_with_shuffling_renders_production_rows_unshuffled_as_the_original(tmp_path):
+    # the original's judge renders through produce(): production rows skip the template's answer-dependent
+    # preprocessing, so the evaluated answer is always shown as A and the baseline as B
     import re
 
     from tests.openai_protocol_server import OpenAIProtocolServer
@@ -132,7 +134,8 @@ def test_an_arena_hard_judge_with_shuffling_scores_the_evaluated_answer_whicheve
         candidates = [f"cand {i}" for i in range(12)]
         scores = judge.evaluate(candidates, [["baseline"]] * 12, [{"question": f"q{i}"} for i in range(12)])
     main = judge.main_score
-    assert [row[main] for row in scores.instance_scores] == [3.0] * 12  # swapped rows are turned back
+    assert [row[main] for row in scores.instance_scores] == [3.0] * 12
+    assert all("Assistant A's Answer|>\ncand" in row[main + "_judge_raw_input"] for row in scores.instance_scores)
     assert scores.global_scores()[main] == 1.0
 
 

@@ -3,8 +3,10 @@
 from typing import Dict, List, Optional, Union
 
 from .artifact import Artifact
+from .general.dataclass_fields import Field
 from .loaders.base import Loader
 from .operator import Operator
+from .samplers import RandomSampler
 from .task import Task
 
 
@@ -15,7 +17,7 @@ class TaskCard(Artifact):
     preprocess_steps: Optional[List[Operator]] = None
     task: Optional[Task] = None
     templates: Optional[Union[Artifact, List[Artifact], Dict[str, Artifact]]] = None
-    sampler: Optional[Artifact] = None
+    sampler: Optional[Artifact] = Field(default_factory=RandomSampler)  # None: the card can not give demos
     default_template: Optional[Artifact] = None
 
 

@@ -208,6 +208,10 @@ class RecipeError(UnitxtError, ValueError):
     """A recipe is inconsistent (unknown key, impossible demo settings, ...)."""
 
 
+class RecipeArgumentConflictError(RecipeError, AssertionError):
+    """Two recipe arguments that exclude each other were both given (the original asserts this)."""
+
+
 class MissingFieldError(UnitxtError, KeyError, ValueError):
     """An instance lacks a field an operator, task or template needs (the original raises ValueError there)."""
 

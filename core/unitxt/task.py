@@ -11,6 +11,7 @@ from .errors import (ArtifactConfigurationError, ArtifactDefinitionError, Docume
                      MissingFieldError, UnitxtError)
 from .logging_utils import get_logger
 from .operator import InstanceOperator
+from .settings_utils import get_constants
 from .types.checking import describe_value_type, make_checker, to_type, type_to_string
 from .types.checking import parse_string_types_instead_of_actual_objects  # noqa: F401 - the original's name here
 
@@ -179,9 +180,12 @@ class Task(InstanceOperator):
     def prediction_type_object(self) -> Any:
         return self._prediction_type
 
-    def check_instance(self, instance: Dict[str, Any]) -> None:
-        """Raise a clear error when a declared field is missing or has the wrong type."""
+    def check_instance(self, instance: Dict[str, Any], inputs_only: bool = False) -> None:
+        """Raise a clear error when a declared field is missing or has the wrong type (`inputs_only`: the reference
+        fields are not looked at, as in production)."""
         for kind, field, declared, checker in self._checkers:
+            if inputs_only and kind == "reference":
+                continue
             if field not in instance:
                 raise MissingFieldError(
                     f"Task {kind} field '{field}' is missing from the instance (fields present: "
@@ -229,11 +233,14 @@ class Task(InstanceOperator):
             for field, value in self.defaults.items():
                 if field not in instance:
                     instance[field] = value
-        if self._custom_check or not self._valid(instance):
+        production = stream_name == get_constants().inference_stream  # rendering for a model: no references
+        if production:
+            self.check_instance(instance, inputs_only=True)
+        elif self._custom_check or not self._valid(instance):
             self.check_instance(instance)
         result = {
             "input_fields": {field: instance[field] for field in self._input_types},
-            "reference_fields": {field: instance[field] for field in self._reference_types},
+            "reference_fields": {} if production else {field: instance[field] for field in self._reference_types},
             "metrics": self.metrics,
             "data_classification_policy": instance.get("data_classification_policy") or [],
         }

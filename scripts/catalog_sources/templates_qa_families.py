@@ -116,8 +116,8 @@ def _multiple_choice(add):
 def _open_and_context(add):
     reference = dict(references_field="answers")
     templates = {
-        "templates.qa.open.simple": MultiReferenceTemplate(input_format="{question}", target_prefix="Answer: ",
-                                                           **reference),
+        "templates.qa.open.simple": MultiReferenceTemplate(input_format="Question: {question}",
+                                                           target_prefix="Answer: ", **reference),
         "templates.qa.open.simple2": MultiReferenceTemplate(input_format="Question: {question}",
                                                             target_prefix="Answer: ", **reference),
         "templates.qa.extractive": MultiReferenceTemplate(

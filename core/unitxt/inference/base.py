@@ -23,6 +23,7 @@ class TextGenerationInferenceOutput:
     """One prediction with what the engine reported about it (`infer(..., return_meta_data=True)`)."""
 
     prediction: Any
+    generated_text: Optional[str] = None  # the text the model generated (the prediction's text when not given)
     input_tokens: Optional[int] = None
     output_tokens: Optional[int] = None
     stop_reason: Optional[str] = None
@@ -30,6 +31,10 @@ class TextGenerationInferenceOutput:
     input_text: Optional[str] = None
     model_name: Optional[str] = None
     inference_type: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if self.generated_text is None and isinstance(self.prediction, str):
+            self.generated_text = self.prediction
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
@@ -209,6 +214,10 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
                 error.args = (error._compose(),)
                 raise
 
+    def mock_mode_answers(self, rows: List[Dict[str, Any]], return_meta_data: bool, mode: str) -> List[Any]:
+        """What the engine answers under settings.mock_inference_mode (the original's mock answers)."""
+        return mock_answers(rows, return_meta_data, mode)
+
     def cache_settings(self) -> Dict[str, Any]:
         settings = {key: value for key, value in self.to_dict().items() if key not in self._not_in_cache_key
                     and not key.startswith("__")}
@@ -235,7 +244,7 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
     def _run(self, dataset: Any, return_meta_data: bool, mode: str) -> List[Any]:
         rows = rows_of(dataset)
         if mock_mode():  # nothing leaves the process, so no row is refused by data policy
-            return mock_answers(rows, return_meta_data, mode)
+            return self.mock_mode_answers(rows, return_meta_data, mode)
         self.check_policy(rows)
         inputs = [engine_input(row, index) for index, row in enumerate(rows)]
         self.before_infer(rows)

@@ -32,6 +32,14 @@ class MockInferenceEngine(InferenceEngine):
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         return [self._output(item, item.as_text() if self.echo else self.default_inference_value) for item in inputs]
 
+    def mock_mode_answers(self, rows: List[Dict[str, Any]], return_meta_data: bool, mode: str) -> List[Any]:
+        """In mock mode too, the mock answers its own value (the shared mock log-probs for log-probs), as the
+        original's."""
+        if mode == "log_probs" or self.echo:
+            return super().mock_mode_answers(rows, return_meta_data, mode)
+        value = self.default_inference_value
+        return [TextGenerationInferenceOutput(prediction=value) if return_meta_data else value for _ in rows]
+
     def _infer_log_probs(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]
                          ) -> List[TextGenerationInferenceOutput]:
         value = self.default_inference_value_logprob or [

@@ -93,6 +93,9 @@ class LLMAsJudgeBase(BulkInstanceMetric):
             kwargs["system_prompt"] = self.system_prompt
         return DatasetRecipe(**kwargs)
 
+    def wants_meta_data(self) -> bool:
+        return False
+
     def pattern(self) -> Optional[str]:
         if self.judgment_pattern is not None:
             return self.judgment_pattern
@@ -100,6 +103,10 @@ class LLMAsJudgeBase(BulkInstanceMetric):
         if "mt_bench" in names or "arena_hard" in names or "double_brackets" in names:
             return r"\[\[.+?\]\]"
         return None
+
+    def meta_data_scores(self, row: Dict[str, Any]) -> Dict[str, Any]:
+        """Per-instance keys from the engine's report on the judge's answer (none here; see TaskBasedLLMasJudge)."""
+        return {}
 
     def run_judge(self, instances: List[Dict[str, Any]], policies: List[Any]) -> List[Dict[str, Any]]:
         """Rendered judge rows with `raw` (the answer) and `processed` (after the template's post-processors)."""
@@ -111,7 +118,11 @@ class LLMAsJudgeBase(BulkInstanceMetric):
         for row, policy in zip(rows, policies):
             if policy:
                 row["data_classification_policy"] = policy
-        raw = self.inference_model.infer(rows)
+        raw = self.inference_model.infer(rows, return_meta_data=self.wants_meta_data())
+        if self.wants_meta_data():
+            for row, output in zip(rows, raw):
+                row["meta_data"] = {key: value for key, value in output.to_dict().items() if key != "prediction"}
+            raw = [output.prediction for output in raw]
         processed = post_process_rows([str(answer) for answer in raw], rows)[0]
         for row, answer, value in zip(rows, raw, processed):
             row["raw"] = answer
@@ -133,10 +144,10 @@ class LLMAsJudgeBase(BulkInstanceMetric):
                 score = math.nan
             if math.isnan(score):
                 unreadable.append(row)
-            result: Dict[str, Any] = {self.main_score: score}
-            if self.include_meta_data:
-                result[f"{self.main_score}_judge_raw_output"] = row["raw"]
-                result[f"{self.main_score}_judge_raw_input"] = row["source"]
+            # as the original: the judge's raw answer and input always; the engine's report with include_meta_data
+            result: Dict[str, Any] = {self.main_score: score, f"{self.main_score}_judge_raw_output": row["raw"],
+                                      f"{self.main_score}_judge_raw_input": row["source"]}
+            result.update(self.meta_data_scores(row))
             results.append(result)
         if unreadable:
             mode = "log_probs" if getattr(self, "infer_log_probs", False) else "generate"
@@ -269,6 +280,18 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
 
     def inputs_from_task_data(self, predictions, references, task_data) -> tuple:
         return predictions, references  # prediction_field names the judge task's field (judge_instances)
+
+    def prepare(self) -> None:
+        super().prepare()
+        # as the original: every score is named after the judge's engine ("<engine id>_<main score>")
+        self.__dict__["score_prefix"] = f"{self.inference_model.get_engine_id()}_"
+
+    def wants_meta_data(self) -> bool:
+        return self.include_meta_data and not self.infer_log_probs
+
+    def meta_data_scores(self, row: Dict[str, Any]) -> Dict[str, Any]:
+        """With include_meta_data, the engine's report on the answer as `<main>_<field>` (as the original)."""
+        return {f"{self.main_score}_{key}": value for key, value in row.get("meta_data", {}).items()}
 
     def verify(self) -> None:
         super().verify()

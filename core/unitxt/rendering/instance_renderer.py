@@ -50,8 +50,9 @@ def artifact_reference(processor: Any) -> str:
 class InstanceRenderer:
     """Turns task-schema instances into output rows (sampling, template, system prompt, format, row assembly)."""
 
-    def __init__(self, recipe: Any):
+    def __init__(self, recipe: Any, production: bool = False):
         self.recipe = recipe
+        self.production = production  # rows for a model: no reference fields, no target or references
         self.task = recipe.get_task()
         self.media_fields = media_field_names(self.task)
         templates = recipe.get_templates()
@@ -77,8 +78,8 @@ class InstanceRenderer:
         self.demo_augmentors = any(_augments_demos(augmentor) for augmentor in self.augmentors)
         self._policy_checks = policy_checks([*self.templates, self.prompt.format, self.prompt.system_prompt, *self.augmentors,
                                              *[getattr(t, "serializer", None) for t in self.templates]])
-        sampler = recipe.sampler or (recipe.card.sampler if recipe.card is not None and recipe.card.sampler else None)
-        self.demos = DemoPool(recipe, sampler or RandomSampler(), self.templates, self.prompt.format, self.media_fields)
+        self.demos = DemoPool(recipe, recipe.demo_sampler() or RandomSampler(), self.templates, self.prompt.format,
+                              self.media_fields)
 
     def render_stream(self, stream, stream_name: str, skip: int, limit: Optional[int]) -> Iterator[Dict[str, Any]]:
         if skip:
@@ -145,7 +146,8 @@ class InstanceRenderer:
             instance, fields_json, augmentor, aug_rng = self._augment(instance, fields_json, reference_fields)
             input_fields = instance["input_fields"]
         holder = {"media": normalize_media(instance["media"])} if instance.get("media") else {}
-        rendered = self.templates[template_index].render(input_fields, reference_fields, holder)
+        rendered = self.templates[template_index].render(input_fields, reference_fields, holder,
+                                                         with_references=not self.production)
         media = holder.get("media")
         if media is not None and not (media["images"] or media["audios"]):
             media = None
@@ -173,7 +175,7 @@ class InstanceRenderer:
             separator += (f'"options": {encode_json(options)}, ' if options is not None else "") + (
                 f'"demos": [{", ".join(self.demos.task_data(template_index, index) for index in indices)}], '
                 if indices else "")
-        return {
+        row = {
             "source": source,
             "target": rendered["target"],
             "references": rendered["references"],
@@ -185,6 +187,9 @@ class InstanceRenderer:
             "media": media or {"images": [], "audios": []},  # = normalize_media(None)
             "data_classification_policy": policy,
         }
+        if self.production:
+            del row["target"], row["references"]
+        return row
 
     def _augment(
         self, instance: Dict[str, Any], fields_json: str, reference_fields: Dict[str, Any]

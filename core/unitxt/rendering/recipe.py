@@ -10,12 +10,13 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 from ..artifact import Artifact, NonPositionalField
 from ..card import TaskCard
 from ..catalog_store import peek_in_catalogs
-from ..errors import CatalogError, RecipeError
+from ..errors import CatalogError, RecipeArgumentConflictError, RecipeError
 from ..formats.base import Format
 from ..formats.system_prompts import SystemPrompt
 from ..operator import SequentialOperator, SourceOperator
 from ..query_parser import is_assignment_string, parse_assignments
 from ..samplers import Sampler
+from ..settings_utils import get_constants
 from ..stream import MultiStream
 from ..task import Task, check_names_or_artifacts
 from ..templates.base import Template
@@ -109,7 +110,11 @@ class DatasetRecipe(SourceOperator):
         if raw["card"] is None and raw["task"] is None:
             raise RecipeError("A recipe needs a card or a task.", artifact=self.artifact_name, field="card")
         if raw["template"] is not None and self.template_card_index is not None:
-            raise RecipeError("Set template or template_card_index, not both.", artifact=self.artifact_name)
+            raise RecipeArgumentConflictError(
+                f"Specify either template ({raw['template']}) or template_card_index ({self.template_card_index}) "
+                "but not both.", artifact=self.artifact_name, field="template_card_index")
+        if isinstance(raw["card"], TaskCard):
+            self.demo_sampler()  # a card given as an object: refuse demos it can not sample now
         if raw["template"] is None and self.template_card_index is not None and raw["card"] is not None \
                 and not self._card_check_settled(raw["card"]):
             try:
@@ -155,6 +160,16 @@ class DatasetRecipe(SourceOperator):
         keys = _catalog_template_keys(data)
         indices = self.template_card_index if isinstance(self.template_card_index, list) else [self.template_card_index]
         return keys is not None and all(str(index) in keys for index in indices)
+
+    def demo_sampler(self) -> Optional[Sampler]:
+        """The sampler choosing demos: the recipe's, else the card's (None when no demos are asked for or there is no
+        card). A card whose sampler was set to None can not give demos."""
+        if self.sampler is not None or max(self._counts()) == 0 or self.card is None:
+            return self.sampler
+        if self.card.sampler is None:
+            raise RecipeError("Unexpected None value for card.sampler. To use num_demos > 0, please set a sampler on "
+                              "the TaskCard.", artifact=self.artifact_name, field="sampler")
+        return self.card.sampler
 
     def _card_templates(self) -> Tuple[List[Template], List[str]]:
         pairs = keyed_templates(self.card.templates if self.card is not None else None)
@@ -263,7 +278,7 @@ class DatasetRecipe(SourceOperator):
 
     def produce_rows(self, instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         """Render task-schema instances given directly (production): demos come from the card when it has one."""
-        renderer = InstanceRenderer(self)
+        renderer = InstanceRenderer(self, production=True)
         if max(self._counts()) > 0:
             standardized = self.standardized()
             if self.demos_taken_from not in standardized:
@@ -271,8 +286,13 @@ class DatasetRecipe(SourceOperator):
                                   artifact=self.artifact_name, field="demos_taken_from")
             renderer.demos.set_source(standardized[self.demos_taken_from], self._pool_size())
         task = self.get_task()
-        checked = task.process_instances([dict(instance) for instance in instances])
-        return list(renderer.render_stream(checked, "test", 0, None))
+        inference = get_constants().inference_stream
+        checked = task.process_instances([dict(instance) for instance in instances], inference)
+        return list(renderer.render_stream(checked, inference, 0, None))
+
+    def produce(self, task_instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """The original's name of `produce_rows`: model-ready rows of task-schema instances (no references)."""
+        return self.produce_rows(task_instances)
 
 
 StandardRecipe = StandardRecipeWithIndexes = BaseRecipe = DatasetRecipe  # the original's deprecated names of DatasetRecipe

@@ -222,10 +222,12 @@ class Template(InstanceOperator):
         input_fields: Dict[str, Any],
         reference_fields: Dict[str, Any],
         instance: Optional[Dict[str, Any]] = None,
+        with_references: bool = True,
     ) -> Dict[str, Any]:
         """Pure rendering: {source, target, references, instruction, target_prefix} (inputs are not modified).
 
-        `instance` (optional) is handed to serializers that record side data (e.g. media).
+        `instance` (optional) is handed to serializers that record side data (e.g. media). Without references
+        (production: no answer is known) target is "" and references [].
         """
         if instance is None:
             instance = {}
@@ -235,7 +237,9 @@ class Template(InstanceOperator):
                 source = Template._source(self, input_fields, values, instance)
             else:
                 source = self._source(input_fields, values, instance)
-            if self._public_references:
+            if not with_references:
+                target, references = "", []
+            elif self._public_references:
                 target, references = Template._target_and_references(self, input_fields, reference_fields, instance)
             else:
                 target, references = self._target_and_references(input_fields, reference_fields, instance)

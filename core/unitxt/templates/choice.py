@@ -171,24 +171,28 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         input_fields: Dict[str, Any],
         reference_fields: Dict[str, Any],
         instance: Optional[Dict[str, Any]] = None,
+        with_references: bool = True,
     ) -> Dict[str, Any]:
         if instance is None:
             instance = {}
         try:
             choices = self._raw_choices(input_fields, reference_fields)
             texts = self._choice_texts(choices, instance)
-            answer = self._answer_index(choices, texts, reference_fields, input_fields)
+            answer = self._answer_index(choices, texts, reference_fields, input_fields) if with_references else None
             order = self._order(choices, texts, answer, input_fields)
             if order is not None:
                 texts = [texts[index] for index in order]
-                answer = order.index(answer)
+                answer = order.index(answer) if answer is not None else None
             numerals = self.numerals(len(texts))
             values = self._input_values(input_fields, instance)
             values["choices"] = self._enumerated(texts, numerals)
             values["numerals"] = ", ".join(numerals)
             source = self._input.render(values, "input_format")
-            target = self._target(numerals[answer], texts[answer])
-            result = self._result(values, source, target, [target])
+            if answer is None:  # production: the answer is not known
+                result = self._result(values, source, "", [])
+            else:
+                target = self._target(numerals[answer], texts[answer])
+                result = self._result(values, source, target, [target])
             # the answer each choice would have: task_data "options" (read by option-selecting engines and judges)
             result["options"] = [self._target(numeral, text) for numeral, text in zip(numerals, texts)]
             return result
@@ -212,7 +216,7 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         if self.reverse_choices:
             order.reverse()
         position = self.place_correct_choice_position
-        if position is not None:
+        if position is not None and answer is not None:
             fixed = position + len(order) if position < 0 else position
             if not 0 <= fixed < len(order):
                 raise InstanceTypeError(f"place_correct_choice_position={position} is out of range for "

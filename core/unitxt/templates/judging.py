@@ -15,24 +15,31 @@ from .spans import SpanLabelingTemplate
 
 
 class _PreprocessingTemplate(InputOutputTemplate):
-    """Base: `preprocess(input_fields, reference_fields)` gets copies and returns the fields to render."""
+    """Base: `preprocess(input_fields, reference_fields)` (needs the answer: skipped for production rows, as the
+    original) then `preprocess_inputs(input_fields)` (always) get copies and return the fields to render."""
 
     __abstract__ = True
 
     def preprocess(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any]) -> Tuple[Dict, Dict]:
         return input_fields, reference_fields
 
+    def preprocess_inputs(self, input_fields: Dict[str, Any]) -> Dict[str, Any]:
+        return input_fields
+
     # True where preprocessing changes what the instance is (answers and their model ids swapped): the row's
     # task_data then holds the preprocessed fields, so metrics reading it (win rates by model) see what was judged
     _task_data_follows_preprocessing = False
 
     def render(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any],
-               instance: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+               instance: Optional[Dict[str, Any]] = None, with_references: bool = True) -> Dict[str, Any]:
         try:
-            inputs, references = self.preprocess(dict(input_fields), dict(reference_fields))
+            inputs, references = dict(input_fields), dict(reference_fields)
+            if with_references:  # production rows show the inputs as given (no answer to swap or join)
+                inputs, references = self.preprocess(inputs, references)
+            inputs = self.preprocess_inputs(inputs)
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
-        result = super().render(inputs, references, instance)
+        result = super().render(inputs, references, instance, with_references)
         if self._task_data_follows_preprocessing and (inputs != input_fields or references != reference_fields):
             result["task_fields"] = (inputs, references)
         return result
@@ -233,20 +240,16 @@ class DialogTemplate(_PreprocessingTemplate):
                 parts.append(f"{by_role[role]}{self.label_separator}{text}")
         return self.turns_separator.join(parts)
 
-    def preprocess(self, input_fields, reference_fields):
+    def preprocess_inputs(self, input_fields):
         for labels in self.dialog_fields:
             if labels.dialog_field not in input_fields:
                 raise self._missing(labels.dialog_field, input_fields, "input", "dialog_fields")
             input_fields[labels.dialog_field] = self._dialog_text(input_fields[labels.dialog_field], labels)
-        return input_fields, reference_fields
+        return input_fields
 
 
 class DialogPairwiseChoiceTemplate(DialogTemplate, PairwiseChoiceTemplate):
-    """PairwiseChoiceTemplate over two dialogs, each rendered as DialogTemplate does."""
-
-    def preprocess(self, input_fields, reference_fields):
-        input_fields, reference_fields = PairwiseChoiceTemplate.preprocess(self, input_fields, reference_fields)
-        return DialogTemplate.preprocess(self, input_fields, reference_fields)
+    """PairwiseChoiceTemplate over two dialogs, each rendered as DialogTemplate does (swap first, then the text)."""
 
 
 class MultiTurnTemplate(MultiReferenceTemplate):
@@ -264,9 +267,9 @@ class MultiTurnTemplate(MultiReferenceTemplate):
             raise self._missing(self.turns_field, input_fields, "input", "turns_field")
         return dict_get(input_fields, self.turns_field)
 
-    def render(self, input_fields, reference_fields, instance=None):
+    def render(self, input_fields, reference_fields, instance=None, with_references=True):
         self._turns(input_fields)
-        return super().render(input_fields, reference_fields, instance)
+        return super().render(input_fields, reference_fields, instance, with_references)
 
     def _source(self, input_fields, values, instance):
         source = super()._source(input_fields, values, instance)

@@ -282,11 +282,17 @@ def is_damage(error: Exception) -> bool:
 
 
 def _alive(pid: int) -> bool:
-    """Whether a process with this id runs (its journal is its own business)."""
+    """Whether a process with this id runs (its journal is its own business); a zombie - killed, not yet reaped by
+    its parent - has ended, so its journal is replayed at once."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except OSError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:  # "pid (command) state ...": the command may hold ") "
+            state = stat.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):  # no /proc (not Linux): the signal check above decides
+        return True
+    return state not in (b"Z", b"X")

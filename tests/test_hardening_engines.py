@@ -237,6 +237,18 @@ def test_the_journal_of_a_killed_process_not_yet_reaped_is_replayed(tmp_path):
         process.wait()
 
 
+def test_adopting_dead_journals_keeps_this_process_journal_on_disk(tmp_path):
+    """A pool worker adopts the journals of dead workers before each batch; its own journal stays where a kill -9
+    would leave it, holding every answer not yet committed."""
+    cache = InferenceCache(str(tmp_path / "cache" / "inference_cache.sqlite"))
+    cache.commit_seconds = 1e9  # nothing committed while the test looks
+    journal = Path(f"{cache.path}.{os.getpid()}.journal")
+    cache.put("k1", {"prediction": "a"})
+    cache.adopt_journals()
+    cache.put("k2", {"prediction": "b"})
+    assert [json.loads(line)[0] for line in journal.read_bytes().splitlines()] == ["k1", "k2"]
+
+
 def _process_state(pid):
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 

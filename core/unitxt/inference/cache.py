@@ -120,7 +120,10 @@ class InferenceCache:
 
         for journal in glob.glob(glob.escape(self.path) + ".*.journal"):
             pid = journal[len(self.path) + 1:-len(".journal")]
-            if not pid.isdigit() or (_alive(int(pid)) and journal != self._journal_path):
+            if journal == self._journal_path:
+                if self._journal_fd is not None:  # this process's own, open: it is written to, never replayed
+                    continue
+            elif not pid.isdigit() or _alive(int(pid)):
                 continue
             try:
                 with open(journal, "rb") as stream:
@@ -141,6 +144,12 @@ class InferenceCache:
                 os.unlink(journal)
             except OSError:
                 pass
+
+    def adopt_journals(self) -> None:
+        """Commit now what processes that died since the cache was opened had journaled (a worker of a pool whose
+        batch may be retried here): none of their answers is asked again."""
+        with self._lock:
+            self._replay_journals()
 
     @classmethod
     def open(cls, cache_dir: Optional[str] = None) -> "InferenceCache":

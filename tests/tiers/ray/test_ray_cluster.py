@@ -194,17 +194,16 @@ def test_a_worker_killed_mid_run_loses_no_answer_and_changes_no_score(cluster, t
     assert held <= received and len(received) >= 100
     asked_after = [text for moment, text in asked if moment > killed["time"]]
     assert len(asked_after) >= 50  # killed mid-run
-    # exactly: no prompt whose answer a worker had received before the kill is asked again after it...
-    assert sorted(set(asked_after) & received) == []
-    # ...and a prompt asked twice was one the victim had sent before the kill and not yet received (its answer lost
-    # with the process), asked once more by the retry
-    arrivals = {}
-    for moment, text in asked:
-        arrivals.setdefault(text, []).append(moment)
-    assert set(arrivals) == {f"input {index}" for index in range(len(rows))}
-    twice = {text: moments for text, moments in arrivals.items() if len(moments) > 1}
-    assert all(len(moments) == 2 and moments[0] < killed["time"] < moments[1] and text not in received
-               for text, moments in twice.items()), twice
+    times_asked = {}
+    for _, text in asked:
+        times_asked[text] = times_asked.get(text, 0) + 1
+    assert set(times_asked) == {f"input {index}" for index in range(len(rows))}
+    # exactly (no timing): every prompt whose answer a worker had received before the kill was asked once...
+    assert {text: times_asked[text] for text in received if times_asked[text] != 1} == {}
+    # ...and a prompt asked twice was one whose answer no worker had received (in flight on the victim, its answer
+    # lost with the process), asked once more by Ray's retry of the victim's batch
+    twice = {text: count for text, count in times_asked.items() if count > 1}
+    assert {text: count for text, count in twice.items() if count > 2 or text in received} == {}
     assert flat(results.global_scores) == flat(expected.global_scores)
 
 

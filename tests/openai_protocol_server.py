@@ -9,10 +9,10 @@ message content (`content`: None, an int, a list), drop log-probs, send another 
 close (a truncated answer), send the answer one byte every `drip` seconds, add `headers` (a 302's Location).
 `fail_next(n, status)` makes the next n requests fail whatever the answer says. The files and batches endpoints
 (OpenAI's Batch API) are served by `server.batches` (tests/openai_protocol_batches.py).
-Every request body is recorded (`requests`, `count`), with the largest number of requests served at once
-(`max_in_flight`). Tokens are whitespace-separated words (a leading space belongs to the word), log-probs come from
-`token_logprob(token, request)` (default: -0.1 per character), and the top alternatives are the token itself plus
-"alt1", "alt2"... each 1.0 less likely.
+Every request body is recorded (`requests`, `count`) with the moment it arrived (`arrivals`, time.monotonic()), and
+the largest number of requests served at once (`max_in_flight`). Tokens are whitespace-separated words (a leading
+space belongs to the word), log-probs come from `token_logprob(token, request)` (default: -0.1 per character), and the
+top alternatives are the token itself plus "alt1", "alt2"... each 1.0 less likely.
 """
 
 import json
@@ -78,6 +78,7 @@ class OpenAIProtocolServer:
         self.token_logprob = token_logprob
         self.model = model
         self.requests: List[Dict[str, Any]] = []
+        self.arrivals: List[float] = []
         self.paths: List[str] = []
         self.headers: List[Dict[str, str]] = []
         self.max_in_flight = 0
@@ -108,6 +109,7 @@ class OpenAIProtocolServer:
     def reset(self) -> None:
         with self._lock:
             self.requests.clear()
+            self.arrivals.clear()
             self.paths.clear()
             self.headers.clear()
             self.max_in_flight = 0
@@ -246,6 +248,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(404, {"error": {"message": f"unknown path {path}"}})
         with owner._lock:
             owner.requests.append(request)
+            owner.arrivals.append(time.monotonic())
             owner.paths.append(self.path)  # with the query string
             owner.headers.append({key.lower(): value for key, value in self.headers.items()})
             owner._in_flight += 1

@@ -5,6 +5,7 @@ import json
 import random
 
 import datasets
+import pyarrow as pa
 import pytest
 from unitxt import evaluate, get_from_catalog
 from unitxt.evaluation_inputs import EvaluationInputs
@@ -48,12 +49,13 @@ def test_dataset_columns_and_row_lists_give_identical_results(seed):
     predictions, rows = random_rows(400, seed, with_groups=seed == 2, subsets=([],) if seed == 2 else
                                     (["a"], ["b", "inner"]))
     from_rows = evaluate(predictions, rows)
-    from_dataset = evaluate(predictions, datasets.Dataset.from_list(rows))
-    assert from_rows.global_scores == from_dataset.global_scores
-    assert from_rows.subsets_scores == from_dataset.subsets_scores
-    assert from_rows.groups_scores == from_dataset.groups_scores
-    assert list(from_rows) == list(from_dataset)
-    assert from_rows.signature == from_dataset.signature
+    for data in (datasets.Dataset.from_list(rows), pa.Table.from_pylist(rows)):  # a Ray block is an Arrow table
+        from_columns = evaluate(predictions, data)
+        assert from_rows.global_scores == from_columns.global_scores
+        assert from_rows.subsets_scores == from_columns.subsets_scores
+        assert from_rows.groups_scores == from_columns.groups_scores
+        assert list(from_rows) == list(from_columns)
+        assert from_rows.signature == from_columns.signature
 
 
 def test_columnar_results_equal_the_per_instance_computation():

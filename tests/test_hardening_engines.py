@@ -4,12 +4,14 @@ cached, nothing answered is lost, proxies and CA bundles are honoured."""
 
 import http.server
 import http.client
+import json
 import logging
 import os
 import sqlite3
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -213,6 +215,42 @@ def test_kill_9_keeps_every_answer_received(tmp_path):
     stored = len(InferenceCache(str(tmp_path / "cache" / "inference_cache.sqlite")))  # replays the dead's journal
     assert answered >= 30 and stored >= answered - 1  # at most the request in flight at the kill
     assert not list((tmp_path / "cache").glob("*.journal"))
+
+
+def test_the_journal_of_a_killed_process_not_yet_reaped_is_replayed(tmp_path):
+    """A process killed but not yet reaped by its parent (a zombie) has ended: its journal is replayed at once."""
+    process = subprocess.Popen(["sleep", "60"])
+    try:
+        process.kill()
+        deadline = time.time() + 10
+        while _process_state(process.pid) != "Z" and time.time() < deadline:
+            time.sleep(0.01)
+        assert _process_state(process.pid) == "Z"  # killed, still in the process table: not reaped
+        path = tmp_path / "cache" / "inference_cache.sqlite"
+        path.parent.mkdir()
+        entry = ["k1", json.dumps({"prediction": "from the zombie"}), 1.0]
+        Path(f"{path}.{process.pid}.journal").write_text(json.dumps(entry) + "\n")
+        cache = InferenceCache(str(path))
+        assert cache.get_many(["k1"]) == {0: {"prediction": "from the zombie"}}
+        assert not list(path.parent.glob(f"*.{process.pid}.journal"))
+    finally:
+        process.wait()
+
+
+def test_adopting_dead_journals_keeps_this_process_journal_on_disk(tmp_path):
+    """A pool worker adopts the journals of dead workers before each batch; its own journal stays where a kill -9
+    would leave it, holding every answer not yet committed."""
+    cache = InferenceCache(str(tmp_path / "cache" / "inference_cache.sqlite"))
+    cache.commit_seconds = 1e9  # nothing committed while the test looks
+    journal = Path(f"{cache.path}.{os.getpid()}.journal")
+    cache.put("k1", {"prediction": "a"})
+    cache.adopt_journals()
+    cache.put("k2", {"prediction": "b"})
+    assert [json.loads(line)[0] for line in journal.read_bytes().splitlines()] == ["k1", "k2"]
+
+
+def _process_state(pid):
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
 
 def test_option_selection_without_prompt_log_probs_is_an_error(tmp_path):

@@ -204,9 +204,7 @@ def _evaluate(predictions: Sequence[Any], data: Any, calc_confidence_intervals: 
 def leading_inputs(inputs: EvaluationInputs, count: int) -> EvaluationInputs:
     """The first `count` rows of the inputs (with the fewer-predictions warning)."""
     warn_fewer_predictions(count, len(inputs))
-    if inputs.dataset is not None:
-        return EvaluationInputs(inputs.dataset.select(range(count)))
-    return EvaluationInputs(inputs.rows[:count])
+    return inputs.head(count)
 
 
 def post_process(predictions: Sequence[Any], data: Any) -> List[Any]:

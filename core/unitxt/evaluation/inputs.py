@@ -1,5 +1,5 @@
-"""The columns evaluate() reads, taken column-wise from a `datasets.Dataset` (Arrow; only the columns needed, when
-needed) or from a list of row dicts, so a million rows are never turned into a million dicts.
+"""The columns evaluate() reads, taken column-wise from a `datasets.Dataset` or a `pyarrow.Table` (Arrow; only the
+columns needed, when needed) or from a list of row dicts, so a million rows are never turned into a million dicts.
 
 Columns whose values repeat across rows (metric lists, post-processor lists, subsets, group specs) are read as codes
 into their few distinct values: one pass, and the rest of the evaluation works per distinct value.
@@ -58,6 +58,11 @@ def _codes_of(cells: Any) -> Tuple[List[int], List[Any]]:
     return codes, values
 
 
+def _is_arrow_table(data: Any) -> bool:
+    """A pyarrow Table (a Ray block): read straight from Arrow, without a Dataset's fingerprinting per column."""
+    return type(data).__module__.startswith("pyarrow") and hasattr(data, "schema") and hasattr(data, "num_rows")
+
+
 def refuse_dataset_dict(data: Any) -> None:
     """evaluate() scores one split: a DatasetDict (or a dict of splits) is a clear error."""
     if isinstance(data, dict) and "test" in data and not isinstance(data.get("test"), (str, list, int)):
@@ -68,9 +73,14 @@ class EvaluationInputs:
     """Read-only column access to the rows being evaluated."""
 
     def __init__(self, data: Any):
+        self.dataset = self.table = self.rows = None
         if _is_dataset(data):
-            self.dataset, self.rows = data, None
+            self.dataset = data
             self.n = len(data)
+            self.names = set(data.column_names)
+        elif _is_arrow_table(data):
+            self.table = data
+            self.n = data.num_rows
             self.names = set(data.column_names)
         else:
             refuse_dataset_dict(data)
@@ -79,7 +89,7 @@ class EvaluationInputs:
                 if type(row) is not dict and not isinstance(row, dict):
                     raise UnitxtError(f"Row {index} of the data is a {type(row).__name__}, expected a dict (a unitxt "
                                       "row).")
-            self.dataset, self.rows = None, rows
+            self.rows = rows
             self.n = len(rows)
             self.names = None
         self._columns: Dict[str, List[Any]] = {}
@@ -97,7 +107,9 @@ class EvaluationInputs:
         if cached is None:
             if self.rows is not None:
                 cached = [row.get(name) for row in self.rows]
-            elif name in self.names:
+            elif name in self.names and self.table is not None:
+                cached = self.table.column(name).to_pylist()
+            elif name in self.names:  # through the Dataset's features (which decode e.g. images)
                 cached = self.dataset.select_columns([name]).to_dict()[name]
             else:
                 cached = [None] * self.n
@@ -113,23 +125,43 @@ class EvaluationInputs:
         return cached
 
     def _read_codes(self, name: str) -> Tuple[List[int], List[Any]]:
-        if self.dataset is not None and name in self.names:
-            encoded = _arrow_codes(self.dataset, name)
+        if self.rows is None and name in self.names:
+            encoded = _arrow_codes(self._arrow_column(name))
             if encoded is not None:
                 return encoded
         if self.rows is not None:
             return _codes_of(row.get(name) for row in self.rows)
         return _codes_of(self.column(name))
 
+    def _arrow_column(self, name: str) -> Any:
+        """One column as Arrow data (a Dataset's through its arrow format, which applies its indices)."""
+        if self.table is not None:
+            return self.table.column(name)
+        return self.dataset.select_columns([name]).with_format("arrow")[:].column(0)
+
     def row(self, index: int) -> Dict[str, Any]:
-        """The input row at `index` (a new dict for a Dataset; the caller's own dict for a list of rows)."""
+        """The input row at `index` (a new dict for a Dataset or table; the caller's own dict for a list of rows)."""
         if self.rows is not None:
             return self.rows[index]
+        if self.table is not None:
+            return self.table.slice(int(index), 1).to_pylist()[0]
         return self.dataset[int(index)]
+
+    def head(self, count: int) -> "EvaluationInputs":
+        """The inputs of the first `count` rows."""
+        if self.dataset is not None:
+            return EvaluationInputs(self.dataset.select(range(count)))
+        if self.table is not None:
+            return EvaluationInputs(self.table.slice(0, count))
+        return EvaluationInputs(self.rows[:count])
 
     def iter_rows(self):
         if self.rows is not None:
             yield from self.rows
+            return
+        if self.table is not None:
+            for batch in self.table.to_batches(max_chunksize=10_000):
+                yield from batch.to_pylist()
             return
         for start in range(0, self.n, 10_000):
             batch = self.dataset[start:start + 10_000]
@@ -137,15 +169,13 @@ class EvaluationInputs:
             yield from (dict(zip(names, values)) for values in zip(*(batch[name] for name in names)))
 
 
-def _arrow_codes(dataset: Any, name: str) -> Optional[Tuple[List[int], List[Any]]]:
+def _arrow_codes(column: Any) -> Optional[Tuple[List[int], List[Any]]]:
     """Codes of a list-of-strings or string column via Arrow dictionary encoding (no per-row Python objects)."""
     try:
         import pyarrow as pa
         import pyarrow.compute as pc
     except ImportError:  # pragma: no cover - pyarrow is a dependency of datasets
         return None
-    table = dataset.select_columns([name]).with_format("arrow")[:]
-    column = table.column(0)
     kind = column.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         joined, is_list = column, False

@@ -120,7 +120,10 @@ class InferenceCache:
 
         for journal in glob.glob(glob.escape(self.path) + ".*.journal"):
             pid = journal[len(self.path) + 1:-len(".journal")]
-            if not pid.isdigit() or (_alive(int(pid)) and journal != self._journal_path):
+            if journal == self._journal_path:
+                if self._journal_fd is not None:  # this process's own, open: it is written to, never replayed
+                    continue
+            elif not pid.isdigit() or _alive(int(pid)):
                 continue
             try:
                 with open(journal, "rb") as stream:
@@ -141,6 +144,12 @@ class InferenceCache:
                 os.unlink(journal)
             except OSError:
                 pass
+
+    def adopt_journals(self) -> None:
+        """Commit now what processes that died since the cache was opened had journaled (a worker of a pool whose
+        batch may be retried here): none of their answers is asked again."""
+        with self._lock:
+            self._replay_journals()
 
     @classmethod
     def open(cls, cache_dir: Optional[str] = None) -> "InferenceCache":
@@ -282,11 +291,17 @@ def is_damage(error: Exception) -> bool:
 
 
 def _alive(pid: int) -> bool:
-    """Whether a process with this id runs (its journal is its own business)."""
+    """Whether a process with this id runs (its journal is its own business); a zombie - killed, not yet reaped by
+    its parent - has ended, so its journal is replayed at once."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except OSError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:  # "pid (command) state ...": the command may hold ") "
+            state = stat.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):  # no /proc (not Linux): the signal check above decides
+        return True
+    return state not in (b"Z", b"X")

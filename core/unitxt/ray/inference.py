@@ -33,14 +33,12 @@ class EngineActor:
             batch = batch.drop_columns([self.column])
         return batch.append_column(self.column, pa.array(outputs))
 
-
     def _adopt_journals(self) -> None:
         """Answers journaled by a worker killed since the cache was opened become cached here before the batch (Ray
         may retry the killed worker's batch on this actor): none of them is asked again."""
         cache = self.engine._cache() if getattr(self.engine, "use_cache", False) else None
         if cache is not None:
-            with cache._lock:
-                cache._replay_journals()
+            cache.adopt_journals()
 
 
 def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64, num_cpus: float = 1,

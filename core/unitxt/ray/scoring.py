@@ -75,9 +75,8 @@ def _score_chunks_task(column: str, with_ci: bool, seed: int, plan: List[Tuple[i
 
 
 def _chunk_inputs(pieces: List[Tuple[Any, int, int]], column: str) -> Tuple[List[Any], Any]:
-    """(predictions, rows) of a chunk from slices of Arrow blocks: the rows as a Dataset over the same Arrow data
-    (read column by column, as evaluate() reads a Dataset), or as row dicts when a column is a tensor (a numpy-format
-    step made it)."""
+    """(predictions, rows) of a chunk from slices of Arrow blocks: the rows as an Arrow table (read column by column,
+    as evaluate() reads a Dataset), or as row dicts when a column is a tensor (a numpy-format step made it)."""
     import pyarrow as pa
 
     table = pa.concat_tables([_arrow(block).slice(start, length) for block, start, length in pieces])
@@ -87,9 +86,7 @@ def _chunk_inputs(pieces: List[Tuple[Any, int, int]], column: str) -> Tuple[List
     rest = table.drop_columns([column])
     if any(isinstance(field.type, pa.ExtensionType) for field in table.schema):
         return [_plain(value) for value in table.column(column).to_pylist()], _plain_rows(rest.to_pylist())
-    import datasets
-
-    return table.column(column).to_pylist(), datasets.Dataset(rest)
+    return table.column(column).to_pylist(), rest
 
 
 def _arrow(block: Any) -> Any:

@@ -33,7 +33,7 @@ def test_evaluate_takes_dataset_or_data_and_needs_both_inputs():
     assert evaluate(predictions=["x"] * len(rows), data=rows, dataset=[]).global_scores["score"] == 0.0  # data wins
     with pytest.raises(UnitxtError, match="Specify 'dataset' in evaluate"):
         evaluate(predictions=predictions)
-    with pytest.raises(UnitxtError, match="Specify 'predictions'"):
+    with pytest.raises(UnitxtError, match="one prediction per instance"):
         evaluate(dataset=rows)
 
 

@@ -126,8 +126,6 @@ def evaluate(predictions: Optional[Iterable[Any]] = None, dataset: Any = None, d
         data = dataset
     if data is None:
         raise UnitxtError("Specify 'dataset' in evaluate: the unitxt rows the predictions answer.")
-    if predictions is None:
-        raise UnitxtError("Specify 'predictions' in evaluate: one prediction per row of the dataset.")
     if is_ray_dataset(data):
         from ..ray.scoring import evaluate as evaluate_on_ray
 

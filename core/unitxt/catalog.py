@@ -8,7 +8,7 @@ re-exported here as documented).
 import copy
 import os
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union  # noqa: F401
 
 from .artifact import (MAX_LINK_CHAIN, Artifact, ArtifactLink, _type_modules, fetch_artifact,  # noqa: F401
                        get_raw, maybe_recover_artifact, maybe_recover_artifacts_structure, registered_artifact_types,

@@ -11,6 +11,7 @@ from typing import Any, Dict, List
 import datasets
 
 from ..errors import UnitxtError
+from ..module_aliases import moved_classes
 from ..operators.images import ImageDataString
 from ..settings_utils import get_constants, settings
 
@@ -106,3 +107,6 @@ class ValidateStandardSchema:
 
     def __init__(self) -> None:
         self.schema = StandardSchema()
+
+
+__getattr__ = moved_classes(__name__)  # the original's artifact classes of unitxt.schema / unitxt.validate, by type

@@ -52,6 +52,7 @@ TYPE_MODULES = {
     'collate_instances': 'operators.streams',
     'collate_instances_by_field': 'operators.streams',
     'collection': 'templates.collections',
+    'compute_expression_mixin': 'operators.fields',
     'confidence_interval_mixin': 'metrics.map_reduce',
     'constant_size_sample': 'splitters',
     'construct_table_from_rows_cols': 'operators.struct_data',

@@ -29,6 +29,7 @@ TYPE_MODULES = {
     'azure_open_ai_inference_engine': 'inference.openai_engines',
     'balance': 'operators.splits_and_streams',
     'base_benchmark': 'benchmark',
+    'base_format': 'formats.base',
     'base_fusion': 'operators.fusion',
     'benchmark': 'benchmark',
     'bert_score': 'metrics.model_based',

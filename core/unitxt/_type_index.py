@@ -2,6 +2,7 @@
 package defining it; `artifact.get_artifact_class` imports exactly that module on first use."""
 
 TYPE_MODULES = {
+    'abstract_catalog': 'catalog',
     'accuracy': 'metrics.classification',
     'accuracy_fast': 'metrics.classification_variants',
     'add_constant': 'operators.field_edits',
@@ -19,6 +20,7 @@ TYPE_MODULES = {
     'apply_single_template': 'templates.apply',
     'apply_stream_operators_field': 'operators.applying',
     'apply_template': 'templates.apply',
+    'artifact_list': 'catalog',
     'assign_demos_to_instance': 'splitters',
     'audio_serializer': 'serializers',
     'augment_case': 'augmentors',

@@ -32,6 +32,7 @@ from .catalog_store import (  # noqa: F401 - the catalog API, kept importable fr
     write_json_atomically,
 )
 from .errors import CatalogError
+from .general.dataclass_fields import AbstractField
 from .query_parser import parse_artifact_query
 from .logging_utils import get_logger
 
@@ -217,3 +218,34 @@ def maybe_recover_artifacts_structure(obj: Any) -> Any:
     elif isinstance(obj, list):
         obj[:] = [maybe_recover_artifact(value) for value in obj]
     return obj
+
+
+class AbstractCatalog(Artifact):
+    """The original's base of catalogs as artifacts: `name in catalog`, `catalog[name]` and
+    `get_with_overwrite(name, overwrite_args)`; `is_local` says whether it lives on this machine."""
+
+    __abstract__ = True
+
+    is_local: bool = AbstractField()
+
+    def __contains__(self, name: str) -> bool:
+        raise NotImplementedError(f"{type(self).__name__}.__contains__(name) is not implemented")
+
+    def __getitem__(self, name: str) -> Artifact:
+        raise NotImplementedError(f"{type(self).__name__}.__getitem__(name) is not implemented")
+
+    def get_with_overwrite(self, name: str, overwrite_args: Dict[str, Any]) -> Artifact:
+        raise NotImplementedError(f"{type(self).__name__}.get_with_overwrite(name, overwrite_args) is not implemented")
+
+
+class ArtifactList(list, Artifact):
+    """A list of artifacts that is an artifact itself; preparing it prepares each item."""
+
+    def __init__(self, items: Any = (), **kwargs: Any):
+        list.__init__(self, items)
+        Artifact.__init__(self, **kwargs)
+
+    def prepare(self) -> None:
+        super().prepare()
+        for artifact in self:
+            artifact.prepare()

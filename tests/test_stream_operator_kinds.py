@@ -118,3 +118,19 @@ def test_lazy_loader_reads_only_the_splits_asked_for():
     assert [row["x"] for row in streams["test"]] == ["test0", "test1", "test2"] and read == ["test"]
     assert list(Counting(split="train")()) == ["train"]
     assert BaseBenchmark.get_fields()["splits"].default() == ["train", "validation", "test"]
+
+
+def test_compute_expression_mixin_evaluates_in_the_sandbox():
+    from unitxt.operator import InstanceOperator
+    from unitxt.operators import ComputeExpressionMixin
+
+    class Doubled(InstanceOperator, ComputeExpressionMixin):
+        def process(self, instance, stream_name=None):
+            return {**instance, "result": self.compute_expression(instance)}
+
+    assert Doubled(expression="2 * a + len(b)").process_instance({"a": 3, "b": "xy"})["result"] == 8
+    assert Doubled(expression="math.floor(a)", imports_list=["math"]).process_instance({"a": 2.7})["result"] == 2
+    with pytest.raises(Exception, match="refused"):
+        Doubled(expression="a", imports_list=["os"])
+    with pytest.raises(Exception):
+        Doubled(expression="__import__('os')").process_instance({})

@@ -54,3 +54,20 @@ def test_span_labeling_base_template_orders_spans_and_filters_labels():
     empty = {"input_fields": {"text": "x"}, "reference_fields": {"text": "x", "spans_starts": [], "spans_ends": [],
                                                                  "labels": []}}
     assert _rendered(SpanPairs(), empty)[1] == "None"
+
+
+def test_base_format_gives_the_parts_to_the_subclass_layout():
+    from unitxt.formats import BaseFormat, SystemFormat
+
+    class Piped(BaseFormat):
+        def _format_instance_to_source(self, system_prompt, instruction, source, target_prefix, demos, media=None,
+                                       turns=None):
+            shown = [f"{demo['source']}={demo['target']}" for demo in demos]
+            return " | ".join([system_prompt, instruction, *shown, source, target_prefix, str(media)])
+
+    instance = {"source": "Q", "instruction": "I", "system_prompt": "S", "target_prefix": "A:", "other": 1,
+                "demos": [{"source": "q1", "target": "a1", "target_prefix": "A:"}]}
+    result = Piped().process_instance(instance)
+    assert result["source"] == "S | I | q1=a1 | Q | A: | {'images': [], 'audios': []}"
+    assert "instruction" not in result and result["demos"] == instance["demos"] and result["other"] == 1
+    assert issubclass(SystemFormat, BaseFormat)

@@ -497,6 +497,10 @@ def is_dataclass(obj: Any) -> bool:
 RequiredFieldError = UnexpectedArgumentError = TypeMismatchError = ArtifactDefinitionError
 
 
+from .module_aliases import moved_classes as _moved_classes  # noqa: E402
+__getattr__ = _moved_classes(__name__)  # the original's AbstractCatalog and ArtifactList: defined in catalog.py
+
+
 class ArtifactLink(Artifact):
     """A catalog entry naming another (renamed artifacts; may be deprecated); `artifact_linked_to`: the original's key."""
 

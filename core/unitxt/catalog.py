@@ -40,6 +40,7 @@ from .catalog_store import (  # noqa: F401 - the catalog API, kept importable fr
     write_json_atomically,
 )
 from .errors import CatalogError
+from .general.dataclass_fields import AbstractField
 from .general.helpers import LRUCache
 from .logging_utils import get_logger
 
@@ -124,3 +125,34 @@ class ArtifactFetcherMixin:
         if key not in cls._artifacts_cache:
             cls._artifacts_cache[key] = fetch_artifact(artifact_identifier)[0]
         return copy.copy(cls._artifacts_cache[key])
+
+
+class AbstractCatalog(Artifact):
+    """The original's base of catalogs as artifacts: `name in catalog`, `catalog[name]` and
+    `get_with_overwrite(name, overwrite_args)`; `is_local` says whether it lives on this machine."""
+
+    __abstract__ = True
+
+    is_local: bool = AbstractField()
+
+    def __contains__(self, name: str) -> bool:
+        raise NotImplementedError(f"{type(self).__name__}.__contains__(name) is not implemented")
+
+    def __getitem__(self, name: str) -> Artifact:
+        raise NotImplementedError(f"{type(self).__name__}.__getitem__(name) is not implemented")
+
+    def get_with_overwrite(self, name: str, overwrite_args: Dict[str, Any]) -> Artifact:
+        raise NotImplementedError(f"{type(self).__name__}.get_with_overwrite(name, overwrite_args) is not implemented")
+
+
+class ArtifactList(list, Artifact):
+    """A list of artifacts that is an artifact itself; preparing it prepares each item."""
+
+    def __init__(self, items: Any = (), **kwargs: Any):
+        list.__init__(self, items)
+        Artifact.__init__(self, **kwargs)
+
+    def prepare(self) -> None:
+        super().prepare()
+        for artifact in self:
+            artifact.prepare()

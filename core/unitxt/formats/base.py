@@ -63,6 +63,50 @@ class Format(InstanceOperator):
             ) from None
 
 
+class BaseFormat(Format):
+    """The original's base of formats: `process` gathers the instance's parts (`_prepare_instance_fields`: source,
+    instruction, system prompt and target prefix popped; media; turns; the demos' source, target and target prefix)
+    and a subclass lays them out in `_format_instance_to_source`."""
+
+    __abstract__ = True
+
+    @staticmethod
+    def _pop_field(instance: Dict[str, Any], field_name: Optional[str], do_pop: bool = True) -> Any:
+        if field_name is None or field_name not in instance:
+            return ""
+        value = instance.pop(field_name) if do_pop else instance[field_name]
+        if value is None:
+            raise MissingFieldError(f"Value in field '{field_name}' should not be none. Received instance: {instance}",
+                                    field=field_name)
+        return value
+
+    def _prepare_instance_fields(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        fields: Dict[str, Any] = {}
+        if "__turns__" in instance:
+            fields["turns"] = instance["__turns__"]
+        for name in ("source", "instruction", "system_prompt", "target_prefix"):
+            fields[name] = self._pop_field(instance, name)
+        fields["media"] = self._pop_field(instance, "media", do_pop=False) or {"images": [], "audios": []}
+        fields["demos"] = []
+        if self.demos_field is not None and self.demos_field in instance:
+            demos = instance[self.demos_field]
+            if not isinstance(demos, list) or not all(isinstance(demo, dict) for demo in demos):
+                raise MissingFieldError(f"A list of dict-s is expected in field '{self.demos_field}'. Received "
+                                        f"instance: {instance}", artifact=self.artifact_name, field=self.demos_field)
+            fields["demos"] = [{name: self._pop_field(demo, name, do_pop=False)
+                                for name in ("source", "target", "target_prefix")} for demo in demos]
+        return fields
+
+    def _format_instance_to_source(self, system_prompt: str, instruction: str, source: str, target_prefix: str,
+                                   demos: List[Dict[str, Any]], media: Optional[Dict[str, Any]] = None,
+                                   turns: Optional[Any] = None) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}._format_instance_to_source(...) is not implemented")
+
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        instance["source"] = self._format_instance_to_source(**self._prepare_instance_fields(instance))
+        return instance
+
+
 def _compile_checked(owner: "Format", text: str, where: str, allowed: List[str]) -> CompiledFormat:
     label = f"{type(owner).__name__}.{where}"
     compiled = compile_format(text, where=label, allow_newline_marker=True)
@@ -70,7 +114,7 @@ def _compile_checked(owner: "Format", text: str, where: str, allowed: List[str])
     return compiled
 
 
-class SystemFormat(Format):
+class SystemFormat(BaseFormat):
     """Renders each demo with `demo_format`, then the whole input with `model_input_format`.
 
     `model_input_format` may use {system_prompt}, {instruction}, {demos} (the formatted demos concatenated),
@@ -134,7 +178,7 @@ class SystemFormat(Format):
         return instance
 
 
-class ChatAPIFormat(Format):
+class ChatAPIFormat(BaseFormat):
     """Chat messages: a system turn (system prompt and instruction, one per line; omitted when both are empty), then
     per demo a user turn (its source) and an assistant turn (the instance's target_prefix + the demo's target), then
     the user's source.

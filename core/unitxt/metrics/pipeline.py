@@ -16,7 +16,7 @@ class UpdateStream(InstanceOperator):
     """Updates every instance with the dict `update` (top-level keys, as dict.update): a preprocess step of metric
     pipelines."""
 
-    update: dict
+    update: Dict[str, Any]
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         instance.update(self.update)

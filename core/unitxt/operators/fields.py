@@ -7,6 +7,7 @@ import json
 import warnings
 from typing import Any, Dict, Generator, Iterable, List, Optional
 
+from ..artifact import Artifact
 from ..dict_utils import dict_delete, dict_get, dict_has, dict_set
 from ..general.deprecation import warn_on_call
 from ..errors import (ArtifactConfigurationError, FilteredAllError, InstanceTypeError, InstanceValueError,
@@ -286,17 +287,44 @@ class FilterByCondition(StreamOperator):
             raise FilteredAllError(_filtered_all(self, stream_name), artifact=self.artifact_name)
 
 
-class FilterByExpression(StreamOperator):
+@functools.lru_cache(maxsize=2048)
+def _compiled_expression(expression: str) -> Any:
+    """A validated expression, compiled once per text (compiled expressions hold no state between evaluations), so
+    fetching a catalog card again does not validate its expressions again."""
+    from ..sandbox.expressions import compile_expression
+
+    return compile_expression(expression)
+
+
+class ComputeExpressionMixin(Artifact):
+    """An `expression` over an instance's fields, evaluated in the sandbox (`compute_expression(instance)`);
+    `imports_list` names the modules it uses, only the sandbox's own (re, json, math, itertools)."""
+
+    __abstract__ = True
+
+    expression: str
+    imports_list: List[str] = []
+
+    def prepare(self) -> None:
+        from ..sandbox.runtime import _MODULES
+
+        super().prepare()
+        refused = [name for name in self.imports_list if name not in _MODULES]
+        if refused:
+            raise UnitxtError(f"imports_list may only name the sandbox's modules {sorted(_MODULES)}; refused: "
+                              f"{refused}.", artifact=type(self).__name__, field="imports_list")
+        self._compiled = _compiled_expression(self.expression)
+
+    def compute_expression(self, instance: Dict[str, Any]) -> Any:
+        return self._compiled.evaluate(instance)
+
+
+class FilterByExpression(StreamOperator, ComputeExpressionMixin):
     """Keep instances for which a sandboxed boolean expression over their fields is true."""
 
     _positional_args = ("expression",)
     expression: str
     error_on_filtered_all: bool = True
-
-    def prepare(self) -> None:
-        from ..sandbox.expressions import compile_expression
-
-        self._compiled = compile_expression(self.expression)
 
     def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
         kept = 0
@@ -310,31 +338,12 @@ class FilterByExpression(StreamOperator):
                                    artifact=self.artifact_name)
 
 
-@functools.lru_cache(maxsize=2048)
-def _compiled_expression(expression: str) -> Any:
-    """A validated expression, compiled once per text (compiled expressions hold no state between evaluations), so
-    fetching a catalog card again does not validate its expressions again."""
-    from ..sandbox.expressions import compile_expression
-
-    return compile_expression(expression)
-
-
-class ExecuteExpression(InstanceOperator):
+class ExecuteExpression(InstanceOperator, ComputeExpressionMixin):
     """Store the value of a sandboxed expression over the instance's fields in `to_field`."""
 
     _positional_args = ("expression",)
     expression: str
     to_field: str
-    imports_list: List[str] = []  # modules the expression uses: only the sandbox's own (re, json, math, itertools)
-
-    def prepare(self) -> None:
-        from ..sandbox.runtime import _MODULES
-
-        refused = [name for name in self.imports_list if name not in _MODULES]
-        if refused:
-            raise UnitxtError(f"imports_list may only name the sandbox's modules {sorted(_MODULES)}; refused: "
-                              f"{refused}.", artifact=type(self).__name__, field="imports_list")
-        self._compiled = _compiled_expression(self.expression)
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         dict_set(instance, self.to_field, self._compiled.evaluate(instance))

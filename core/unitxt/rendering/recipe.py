@@ -13,6 +13,7 @@ from ..catalog_store import peek_in_catalogs
 from ..errors import CatalogError, RecipeArgumentConflictError, RecipeError
 from ..formats.base import Format
 from ..formats.system_prompts import SystemPrompt
+from ..module_aliases import moved_classes
 from ..operator import SequentialOperator, SourceOperator
 from ..query_parser import is_assignment_string, parse_assignments
 from ..samplers import Sampler
@@ -378,3 +379,6 @@ def _catalog_template_keys(data: Any) -> Optional[List[str]]:
     if isinstance(templates, list):
         return [str(index) for index in range(len(templates))]
     return None
+
+
+__getattr__ = moved_classes(__name__)  # the original kept more classes in unitxt.standard / unitxt.recipe (rendering/demo_pool_streams.py)

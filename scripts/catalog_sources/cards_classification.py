@@ -95,8 +95,8 @@ BANKING77 = [
     "verify_source_of_funds", "verify_top_up", "virtual_card_not_working", "visa_or_mastercard",
     "why_verify_identity", "wrong_amount_of_cash_received", "wrong_exchange_rate_for_cash_withdrawal",
 ]
-# readable names: underscores become spaces; the two irregular dataset names are normalised
-BANKING77_READABLE = [name.replace("_", " ").replace("?", "").lower() for name in BANKING77]
+# readable names: underscores become spaces (the dataset's two irregular names keep their case and "?", as the original's)
+BANKING77_READABLE = [name.replace("_", " ") for name in BANKING77]
 GO_EMOTIONS = ["admiration", "amusement", "anger", "annoyance", "approval", "caring", "confusion", "curiosity",
                "desire", "disappointment", "disapproval", "disgust", "embarrassment", "excitement", "fear",
                "gratitude", "grief", "joy", "love", "nervousness", "optimism", "pride", "realization", "relief",
@@ -136,8 +136,9 @@ def register(add):
     add("cards.ag_news", multi_class_card(
         loader=LoadHF(path="fancyzhx/ag_news"), classes=AG_NEWS,
         description="AG News: news article titles and descriptions from the AG's corpus, in 4 topic classes. Published train "
-        "and test splits; validation is a seeded 10% of train.",
-        tags=_tags("fancyzhx/ag_news", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX, text_type="news article"))
+        "and test splits; validation is a seeded 12.5% of train.",
+        tags=_tags("fancyzhx/ag_news", "https://arxiv.org/abs/1509.01626"),
+        mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"}, text_type="sentence"))
     add("cards.dbpedia_14", multi_class_card(
         loader=LoadHF(path="fancyzhx/dbpedia_14", name="dbpedia_14"), classes=DBPEDIA,
         description="DBpedia-14: Wikipedia abstracts (with their title) of entities from 14 non-overlapping DBpedia ontology "
@@ -169,11 +170,14 @@ def register(add):
         label="fine_label", text_type="utterance", type_of_class="intent", task="tasks.classification.multi_class",
         pre=[make("shuffle", page_size=9223372036854775807)]))
     add("cards.banking77", multi_class_card(
-        loader=LoadHF(path="PolyAI/banking77", trust_remote_code=True), classes=BANKING77_READABLE,
+        loader=LoadHF(path="PolyAI/banking77", revision="refs/convert/parquet", splits=["train", "test"]),
+        classes=BANKING77_READABLE,
         description="BANKING77: online banking customer queries labelled with one of 77 fine-grained intents (intent names as "
         "in the dataset, with underscores shown as spaces). Published train and test splits; validation is a "
-        "seeded 10% of train.",
-        tags=_tags("PolyAI/banking77", "https://arxiv.org/abs/2003.04807"), mix=TRAIN_TEST_MIX,
+        "seeded 15% of the shuffled train.",
+        tags=_tags("PolyAI/banking77", "https://arxiv.org/abs/2003.04807"),
+        mix={"train": "train[85%]", "validation": "train[15%]", "test": "test"},
+        pre=[make("shuffle", page_size=9223372036854775807)],
         task="tasks.classification.multi_class", text_type="utterance", type_of_class="intent"))
     add("cards.emotion", multi_class_card(
         loader=LoadHF(path="dair-ai/emotion", name="split"), classes=EMOTION,

@@ -102,10 +102,11 @@ GO_EMOTIONS = ["admiration", "amusement", "anger", "annoyance", "approval", "car
                "gratitude", "grief", "joy", "love", "nervousness", "optimism", "pride", "realization", "relief",
                "remorse", "sadness", "surprise", "neutral"]
 EMOTION = ["sadness", "joy", "love", "anger", "fear", "surprise"]
-FINANCIAL_TOPICS = ["Analyst Update", "Fed | Central Banks", "Company | Product News", "Treasuries | Corporate Debt",
-                    "Dividend", "Earnings", "Energy | Oil", "Financials", "Currencies", "General News | Opinion",
-                    "Gold | Metals | Materials", "IPO", "Legal | Regulation", "M&A | Investments", "Macro", "Markets",
-                    "Politics", "Personnel Change", "Stock Commentary", "Stock Movement"]
+FINANCIAL_TOPICS = ["analyst update", "fed and central banks", "company and product news", "treasuries and corporate debt",
+                    "dividend", "earnings", "energy and oil", "financials", "currencies", "general News and opinion",
+                    "gold, metals and materials", "initial public offering", "legal and regulation",
+                    "mergers, acquisitions and investments", "macro", "markets", "politics", "personnel change",
+                    "stock commentary", "stock movement"]  # the original card's readable names, in label order
 LAW_STACK_EXCHANGE = ["business", "civil-law", "constitutional-law", "contract", "contract-law", "copyright",
                       "criminal-law", "employment", "intellectual-property", "internet", "liability", "licensing",
                       "privacy", "software", "tax-law", "trademark"]
@@ -200,9 +201,10 @@ def register(add):
     add("cards.financial_tweets", multi_class_card(
         loader=LoadHF(path="zeroshot/twitter-financial-news-topic"), classes=FINANCIAL_TOPICS,
         description="Twitter financial news topics: finance-related tweets in 20 topic classes. The published validation split "
-        "is the test split; validation is a seeded 10% of train.",
+        "is the test split; validation is a seeded 15% of the shuffled train.",
         tags=_tags("zeroshot/twitter-financial-news-topic"), text_type="tweet",
-        mix={"train": "train[90%]", "validation": "train[10%]", "test": "validation"}))
+        pre=[make("shuffle", page_size=9223372036854775807)],
+        mix={"train": "train[85%]", "validation": "train[15%]", "test": "validation"}))
     add("cards.ethos_binary", multi_class_card(
         loader=LoadHF(path="iamollas/ethos", name="binary", trust_remote_code=True), classes=["not hate speech", "hate speech"],
         description="ETHOS (binary config): social-media comments (YouTube and Reddit) labelled as hate speech or not. The "
@@ -213,11 +215,10 @@ def register(add):
     add("cards.law_stack_exchange", multi_class_card(
         loader=LoadHF(path="jonathanli/law-stack-exchange"), classes=LAW_STACK_EXCHANGE,
         description="Law Stack Exchange: legal questions (title and body) from law.stackexchange.com, labelled by their main "
-        "tag (16 legal areas). Published train / validation / test splits.",
-        tags=_tags("jonathanli/law-stack-exchange"), label="text_label", map_labels=False, text_type="legal question",
-        type_of_class="legal area",
-        pre=[ListFieldValues(fields=["title", "body"], to_field="text"),
-             JoinStr(field="text", separator="\n")]))
+        "tag (16 legal areas). The published splits, with train and test swapped (as the original's card).",
+        tags=_tags("jonathanli/law-stack-exchange"), label="text_label", map_labels=False, text_type=None,
+        mix={"train": "test", "test": "train", "validation": "validation"},
+        pre=[ListFieldValues(fields=["title", "body"], to_field="text"), JoinStr(field="text", separator=". ")]))
     add("cards.ledgar", multi_class_card(
         loader=LoadHF(path="coastalcph/lex_glue", name="ledgar"), classes=LEDGAR,
         description="LEDGAR (LexGLUE): contract provisions from SEC filings, labelled with the provision's main topic (100 "

@@ -8,7 +8,8 @@ from _factory import make
 from _shared import card_tags, hf_url, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, JoinStr, ListFieldValues, RemoveFields, Rename, Set
+from unitxt.operators import (ExecuteExpression, FilterByCondition, JoinStr, ListFieldValues, MapInstanceValues,
+                              Rename, Set)
 from unitxt.operators.label_spans import SetClassesFromData
 from unitxt.splitters import SplitRandomMix
 
@@ -27,7 +28,7 @@ def index_mapper(field, classes, start=0, process_every_value=False):
 
 def multi_class_card(*, loader, classes, description, tags, text=None, label="label", start=0, mix=None,
                      task="tasks.classification.multi_class.topic_classification", text_type="text",
-                     type_of_class="topic", pre=(), map_labels=True):
+                     type_of_class="topic", pre=(), map_labels=True, post=()):
     steps = list(pre)
     if mix is not None:
         steps.append(SplitRandomMix(mix=mix))
@@ -37,6 +38,7 @@ def multi_class_card(*, loader, classes, description, tags, text=None, label="la
         steps.append(Rename(field=label, to_field="label"))
     if map_labels:
         steps.append(index_mapper("label", classes, start))
+    steps.extend(post)
     if classes is None:  # the label set is not published as a list: collect it from the data
         steps.append(SetClassesFromData(field="label", to_field="classes"))
         steps.append(Set(fields={"text_type": text_type, "type_of_class": type_of_class}))
@@ -58,6 +60,11 @@ NEWSGROUPS = [
     "sci.crypt", "sci.electronics", "sci.med", "sci.space", "soc.religion.christian", "talk.politics.guns",
     "talk.politics.mideast", "talk.politics.misc", "talk.religion.misc",
 ]
+# the original card's plain names of the newsgroups
+NEWSGROUP_NAMES = dict(zip(NEWSGROUPS, [
+    "atheism", "computer graphics", "microsoft windows", "pc hardware", "mac hardware", "windows x", "for sale", "cars",
+    "motorcycles", "baseball", "hockey", "cryptography", "electronics", "medicine", "space", "christianity", "guns",
+    "middle east", "politics", "religion"]))
 TREC_FINE = [  # the original card's names of TREC's fine labels, in label order
     "Abbreviation: Abbreviation.", "Abbreviation: Expression abbreviated.", "Entity: Animal.", "Entity: Organ of body.",
     "Entity: Color.", "Entity: Invention, book and other creative piece.", "Entity: Currency name.",
@@ -156,12 +163,14 @@ def register(add):
         pre=[ExecuteExpression(expression="f'Question: {question_title} {question_content}\\nAnswer: {best_answer}'",
                                to_field="text")]))
     add("cards.20_newsgroups", multi_class_card(
-        loader=LoadHF(path="SetFit/20_newsgroups"), classes=NEWSGROUPS,
-        description="20 Newsgroups: posts from 20 Usenet newsgroups, labelled by their newsgroup (e.g. sci.space). Published "
-        "train and test splits; validation is a seeded 10% of train.",
+        loader=LoadHF(path="SetFit/20_newsgroups", streaming=True), classes=list(NEWSGROUP_NAMES.values()),
+        description="20 Newsgroups: posts from 20 Usenet newsgroups, labelled by their newsgroup in plain words (e.g. "
+        "sci.space is 'space'); posts with no text are left out. Published train and test splits; validation is a "
+        "seeded 10% of train.",
         tags=_tags("SetFit/20_newsgroups", website="http://qwone.com/~jason/20Newsgroups/"), mix=TRAIN_TEST_MIX,
-        label="label_text", map_labels=False, text_type="newsgroup post", type_of_class="newsgroup",
-        pre=[RemoveFields(fields=["label"])]))
+        label="label_text", map_labels=False, text_type=None,
+        pre=[FilterByCondition(values={"text": ""}, condition="ne")],
+        post=[MapInstanceValues(mappers={"label": NEWSGROUP_NAMES})]))
     add("cards.trec", multi_class_card(
         loader=LoadHF(path="CogComp/trec", revision="refs/convert/parquet", splits=["train", "test"]),
         classes=TREC_FINE,
@@ -250,7 +259,7 @@ def register(add):
         loader=LoadHF(path="google-research-datasets/go_emotions", name="simplified"),
         preprocess_steps=[
             index_mapper("labels", GO_EMOTIONS, process_every_value=True),
-            Set(fields={"classes": GO_EMOTIONS, "text_type": "Reddit comment", "type_of_classes": "emotions"}),
+            Set(fields={"classes": GO_EMOTIONS, "type_of_classes": "emotions"}),
         ],
         task="tasks.classification.multi_label",
         templates=MULTI_LABEL_TEMPLATES,
@@ -263,8 +272,7 @@ def register(add):
         loader=LoadHF(path="coastalcph/lex_glue", name="unfair_tos"),
         preprocess_steps=[
             index_mapper("labels", UNFAIR_TOS, process_every_value=True),
-            Set(fields={"classes": UNFAIR_TOS, "text_type": "terms of service sentence",
-                        "type_of_classes": "potentially unfair contractual terms"}),
+            Set(fields={"classes": UNFAIR_TOS, "type_of_classes": "contractual clauses"}),
         ],
         task="tasks.classification.multi_label",
         templates=MULTI_LABEL_TEMPLATES,

@@ -163,8 +163,8 @@ def register(add):
     add("cards.qtsumm", TaskCard(
         loader=LoadHF(path="yale-nlp/QTSumm"),
         preprocess_steps=[
-            ExecuteExpression(_table("table['header']", "table['rows']"), to_field="context"),
             Set(fields={"context_type": "table"}),
+            Rename(field="table", to_field="context"),  # the whole table record (header, rows, title, id)
             Rename(field="query", to_field="question"),
             Wrap(field="summary", inside="list", to_field="answers"),
         ],

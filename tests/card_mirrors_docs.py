@@ -94,7 +94,7 @@ def _tables():
                 "answer_formatter": "The answer should follow the format: Final Answer: AnswerName",
                 "chart_type": "line" if qtypes[(i // 4) % 4] == "Visualization" else ""}
 
-    _splits("Multilingual-Multimodal-NLP/TableBench", "table_bench", {"test": 64}, tablebench)
+    _splits("Multilingual-Multimodal-NLP/TableBench", "table_bench", {"test": 256}, tablebench)  # 16 DP rows per type
 
 
 def _images():

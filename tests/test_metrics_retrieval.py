@@ -124,14 +124,16 @@ def test_retrieval_cis_and_configuration():
         p, r = random_retrieval(seed)
         predictions += p
         references += r
-    at_k = RetrievalAtK(k_list=[2, 4], main_score="precision_at_2", n_resamples=100)
+    at_k = RetrievalAtK(k_list=[2, 4], main_score="precision_at_2", n_resamples=100,
+                        measures=["recall", "precision", "ndcg"], precision_over_retrieved=False)
     scores = at_k.evaluate(predictions, references).global_scores()
     assert scores == at_k.evaluate(predictions, references).global_scores()
     for name in ("recall_at_2", "recall_at_4", "precision_at_2", "precision_at_4", "ndcg_at_2", "ndcg_at_4"):
         assert scores[f"{name}_ci_low"] <= scores[name] <= scores[f"{name}_ci_high"]
     assert scores["score"] == scores["precision_at_2"]
+    assert RetrievalAtK(k_list=[2]).main_score == "match_at_2"  # the original's default main score
     with pytest.raises(MetricError, match="main_score"):
-        RetrievalAtK(k_list=[2])
+        RetrievalAtK(k_list=[2], main_score="recall_at_5")
     with pytest.raises(MetricError, match="k_list"):
         RetrievalAtK(k_list=[0], main_score="recall_at_0")
     with pytest.raises(MetricError, match=r"expects Union\[List\[str\], List\[int\]\]"):

@@ -8,7 +8,8 @@ from _factory import make
 from _shared import card_tags, hf_url, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, JoinStr, ListFieldValues, RemoveFields, Rename, Set
+from unitxt.operators import (ExecuteExpression, FilterByCondition, JoinStr, ListFieldValues, MapInstanceValues,
+                              Rename, Set)
 from unitxt.operators.label_spans import SetClassesFromData
 from unitxt.splitters import SplitRandomMix
 
@@ -27,7 +28,7 @@ def index_mapper(field, classes, start=0, process_every_value=False):
 
 def multi_class_card(*, loader, classes, description, tags, text=None, label="label", start=0, mix=None,
                      task="tasks.classification.multi_class.topic_classification", text_type="text",
-                     type_of_class="topic", pre=(), map_labels=True):
+                     type_of_class="topic", pre=(), map_labels=True, post=()):
     steps = list(pre)
     if mix is not None:
         steps.append(SplitRandomMix(mix=mix))
@@ -37,6 +38,7 @@ def multi_class_card(*, loader, classes, description, tags, text=None, label="la
         steps.append(Rename(field=label, to_field="label"))
     if map_labels:
         steps.append(index_mapper("label", classes, start))
+    steps.extend(post)
     if classes is None:  # the label set is not published as a list: collect it from the data
         steps.append(SetClassesFromData(field="label", to_field="classes"))
         steps.append(Set(fields={"text_type": text_type, "type_of_class": type_of_class}))
@@ -58,6 +60,11 @@ NEWSGROUPS = [
     "sci.crypt", "sci.electronics", "sci.med", "sci.space", "soc.religion.christian", "talk.politics.guns",
     "talk.politics.mideast", "talk.politics.misc", "talk.religion.misc",
 ]
+# the original card's plain names of the newsgroups
+NEWSGROUP_NAMES = dict(zip(NEWSGROUPS, [
+    "atheism", "computer graphics", "microsoft windows", "pc hardware", "mac hardware", "windows x", "for sale", "cars",
+    "motorcycles", "baseball", "hockey", "cryptography", "electronics", "medicine", "space", "christianity", "guns",
+    "middle east", "politics", "religion"]))
 TREC_FINE = [  # the original card's names of TREC's fine labels, in label order
     "Abbreviation: Abbreviation.", "Abbreviation: Expression abbreviated.", "Entity: Animal.", "Entity: Organ of body.",
     "Entity: Color.", "Entity: Invention, book and other creative piece.", "Entity: Currency name.",
@@ -95,17 +102,18 @@ BANKING77 = [
     "verify_source_of_funds", "verify_top_up", "virtual_card_not_working", "visa_or_mastercard",
     "why_verify_identity", "wrong_amount_of_cash_received", "wrong_exchange_rate_for_cash_withdrawal",
 ]
-# readable names: underscores become spaces; the two irregular dataset names are normalised
-BANKING77_READABLE = [name.replace("_", " ").replace("?", "").lower() for name in BANKING77]
+# readable names: underscores become spaces (the dataset's two irregular names keep their case and "?", as the original's)
+BANKING77_READABLE = [name.replace("_", " ") for name in BANKING77]
 GO_EMOTIONS = ["admiration", "amusement", "anger", "annoyance", "approval", "caring", "confusion", "curiosity",
                "desire", "disappointment", "disapproval", "disgust", "embarrassment", "excitement", "fear",
                "gratitude", "grief", "joy", "love", "nervousness", "optimism", "pride", "realization", "relief",
                "remorse", "sadness", "surprise", "neutral"]
 EMOTION = ["sadness", "joy", "love", "anger", "fear", "surprise"]
-FINANCIAL_TOPICS = ["Analyst Update", "Fed | Central Banks", "Company | Product News", "Treasuries | Corporate Debt",
-                    "Dividend", "Earnings", "Energy | Oil", "Financials", "Currencies", "General News | Opinion",
-                    "Gold | Metals | Materials", "IPO", "Legal | Regulation", "M&A | Investments", "Macro", "Markets",
-                    "Politics", "Personnel Change", "Stock Commentary", "Stock Movement"]
+FINANCIAL_TOPICS = ["analyst update", "fed and central banks", "company and product news", "treasuries and corporate debt",
+                    "dividend", "earnings", "energy and oil", "financials", "currencies", "general News and opinion",
+                    "gold, metals and materials", "initial public offering", "legal and regulation",
+                    "mergers, acquisitions and investments", "macro", "markets", "politics", "personnel change",
+                    "stock commentary", "stock movement"]  # the original card's readable names, in label order
 LAW_STACK_EXCHANGE = ["business", "civil-law", "constitutional-law", "contract", "contract-law", "copyright",
                       "criminal-law", "employment", "intellectual-property", "internet", "liability", "licensing",
                       "privacy", "software", "tax-law", "trademark"]
@@ -136,8 +144,9 @@ def register(add):
     add("cards.ag_news", multi_class_card(
         loader=LoadHF(path="fancyzhx/ag_news"), classes=AG_NEWS,
         description="AG News: news article titles and descriptions from the AG's corpus, in 4 topic classes. Published train "
-        "and test splits; validation is a seeded 10% of train.",
-        tags=_tags("fancyzhx/ag_news", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX, text_type="news article"))
+        "and test splits; validation is a seeded 12.5% of train.",
+        tags=_tags("fancyzhx/ag_news", "https://arxiv.org/abs/1509.01626"),
+        mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"}, text_type="sentence"))
     add("cards.dbpedia_14", multi_class_card(
         loader=LoadHF(path="fancyzhx/dbpedia_14", name="dbpedia_14"), classes=DBPEDIA,
         description="DBpedia-14: Wikipedia abstracts (with their title) of entities from 14 non-overlapping DBpedia ontology "
@@ -154,12 +163,14 @@ def register(add):
         pre=[ExecuteExpression(expression="f'Question: {question_title} {question_content}\\nAnswer: {best_answer}'",
                                to_field="text")]))
     add("cards.20_newsgroups", multi_class_card(
-        loader=LoadHF(path="SetFit/20_newsgroups"), classes=NEWSGROUPS,
-        description="20 Newsgroups: posts from 20 Usenet newsgroups, labelled by their newsgroup (e.g. sci.space). Published "
-        "train and test splits; validation is a seeded 10% of train.",
+        loader=LoadHF(path="SetFit/20_newsgroups", streaming=True), classes=list(NEWSGROUP_NAMES.values()),
+        description="20 Newsgroups: posts from 20 Usenet newsgroups, labelled by their newsgroup in plain words (e.g. "
+        "sci.space is 'space'); posts with no text are left out. Published train and test splits; validation is a "
+        "seeded 10% of train.",
         tags=_tags("SetFit/20_newsgroups", website="http://qwone.com/~jason/20Newsgroups/"), mix=TRAIN_TEST_MIX,
-        label="label_text", map_labels=False, text_type="newsgroup post", type_of_class="newsgroup",
-        pre=[RemoveFields(fields=["label"])]))
+        label="label_text", map_labels=False, text_type=None,
+        pre=[FilterByCondition(values={"text": ""}, condition="ne")],
+        post=[MapInstanceValues(mappers={"label": NEWSGROUP_NAMES})]))
     add("cards.trec", multi_class_card(
         loader=LoadHF(path="CogComp/trec", revision="refs/convert/parquet", splits=["train", "test"]),
         classes=TREC_FINE,
@@ -169,11 +180,14 @@ def register(add):
         label="fine_label", text_type="utterance", type_of_class="intent", task="tasks.classification.multi_class",
         pre=[make("shuffle", page_size=9223372036854775807)]))
     add("cards.banking77", multi_class_card(
-        loader=LoadHF(path="PolyAI/banking77", trust_remote_code=True), classes=BANKING77_READABLE,
+        loader=LoadHF(path="PolyAI/banking77", revision="refs/convert/parquet", splits=["train", "test"]),
+        classes=BANKING77_READABLE,
         description="BANKING77: online banking customer queries labelled with one of 77 fine-grained intents (intent names as "
         "in the dataset, with underscores shown as spaces). Published train and test splits; validation is a "
-        "seeded 10% of train.",
-        tags=_tags("PolyAI/banking77", "https://arxiv.org/abs/2003.04807"), mix=TRAIN_TEST_MIX,
+        "seeded 15% of the shuffled train.",
+        tags=_tags("PolyAI/banking77", "https://arxiv.org/abs/2003.04807"),
+        mix={"train": "train[85%]", "validation": "train[15%]", "test": "test"},
+        pre=[make("shuffle", page_size=9223372036854775807)],
         task="tasks.classification.multi_class", text_type="utterance", type_of_class="intent"))
     add("cards.emotion", multi_class_card(
         loader=LoadHF(path="dair-ai/emotion", name="split"), classes=EMOTION,
@@ -196,9 +210,10 @@ def register(add):
     add("cards.financial_tweets", multi_class_card(
         loader=LoadHF(path="zeroshot/twitter-financial-news-topic"), classes=FINANCIAL_TOPICS,
         description="Twitter financial news topics: finance-related tweets in 20 topic classes. The published validation split "
-        "is the test split; validation is a seeded 10% of train.",
+        "is the test split; validation is a seeded 15% of the shuffled train.",
         tags=_tags("zeroshot/twitter-financial-news-topic"), text_type="tweet",
-        mix={"train": "train[90%]", "validation": "train[10%]", "test": "validation"}))
+        pre=[make("shuffle", page_size=9223372036854775807)],
+        mix={"train": "train[85%]", "validation": "train[15%]", "test": "validation"}))
     add("cards.ethos_binary", multi_class_card(
         loader=LoadHF(path="iamollas/ethos", name="binary", trust_remote_code=True), classes=["not hate speech", "hate speech"],
         description="ETHOS (binary config): social-media comments (YouTube and Reddit) labelled as hate speech or not. The "
@@ -209,11 +224,10 @@ def register(add):
     add("cards.law_stack_exchange", multi_class_card(
         loader=LoadHF(path="jonathanli/law-stack-exchange"), classes=LAW_STACK_EXCHANGE,
         description="Law Stack Exchange: legal questions (title and body) from law.stackexchange.com, labelled by their main "
-        "tag (16 legal areas). Published train / validation / test splits.",
-        tags=_tags("jonathanli/law-stack-exchange"), label="text_label", map_labels=False, text_type="legal question",
-        type_of_class="legal area",
-        pre=[ListFieldValues(fields=["title", "body"], to_field="text"),
-             JoinStr(field="text", separator="\n")]))
+        "tag (16 legal areas). The published splits, with train and test swapped (as the original's card).",
+        tags=_tags("jonathanli/law-stack-exchange"), label="text_label", map_labels=False, text_type=None,
+        mix={"train": "test", "test": "train", "validation": "validation"},
+        pre=[ListFieldValues(fields=["title", "body"], to_field="text"), JoinStr(field="text", separator=". ")]))
     add("cards.ledgar", multi_class_card(
         loader=LoadHF(path="coastalcph/lex_glue", name="ledgar"), classes=LEDGAR,
         description="LEDGAR (LexGLUE): contract provisions from SEC filings, labelled with the provision's main topic (100 "
@@ -245,7 +259,7 @@ def register(add):
         loader=LoadHF(path="google-research-datasets/go_emotions", name="simplified"),
         preprocess_steps=[
             index_mapper("labels", GO_EMOTIONS, process_every_value=True),
-            Set(fields={"classes": GO_EMOTIONS, "text_type": "Reddit comment", "type_of_classes": "emotions"}),
+            Set(fields={"classes": GO_EMOTIONS, "type_of_classes": "emotions"}),
         ],
         task="tasks.classification.multi_label",
         templates=MULTI_LABEL_TEMPLATES,
@@ -258,8 +272,7 @@ def register(add):
         loader=LoadHF(path="coastalcph/lex_glue", name="unfair_tos"),
         preprocess_steps=[
             index_mapper("labels", UNFAIR_TOS, process_every_value=True),
-            Set(fields={"classes": UNFAIR_TOS, "text_type": "terms of service sentence",
-                        "type_of_classes": "potentially unfair contractual terms"}),
+            Set(fields={"classes": UNFAIR_TOS, "type_of_classes": "contractual clauses"}),
         ],
         task="tasks.classification.multi_label",
         templates=MULTI_LABEL_TEMPLATES,

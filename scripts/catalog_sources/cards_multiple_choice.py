@@ -200,7 +200,7 @@ def register(add):
             ShuffleFieldValues(field="choices"),  # seeded by the choices, as the original
             IndexOf(search_in="choices", index_of="correct_answer", to_field="answer"),
             Rename(field="support", to_field="context"),
-            Set(fields={"context_type": "supporting passage"}),
+            Set(fields={"context_type": "paragraph"}),
         ],
         task=WITH_CONTEXT,
         description="SciQ: crowd-sourced science exam questions (physics, chemistry, biology) with four choices and a "

@@ -38,16 +38,18 @@ def register(add):
         "(joined by newlines) as the summary. Splits train / validation / test as published.",
         tags=_tags("https://huggingface.co/datasets/abisee/cnn_dailymail", "https://arxiv.org/abs/1704.04368")))
     add("cards.billsum", _card(
-        loader=LoadHF(path="FiscalNote/billsum"), document="text", summary="summary", document_type="bill",
+        loader=LoadHF(path="FiscalNote/billsum"), document="text", summary="summary", document_type="document",
         description="BillSum: US Congressional bills with their human-written summaries from the Congressional Research "
-        "Service. The published test split is the test split; validation is a seeded 5% of train (the California "
+        "Service. The published test split is the test split; validation is a seeded 12.5% of train (the California "
         "test split 'ca_test' is not used).",
         tags=_tags("https://huggingface.co/datasets/FiscalNote/billsum", "https://arxiv.org/abs/1910.00523"),
-        mix=SplitRandomMix(mix={"train": "train[95%]", "validation": "train[5%]", "test": "test"})))
+        mix=SplitRandomMix(mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"})))
     add("cards.tldr", _card(
-        loader=LoadHF(path="webis/tldr-17", trust_remote_code=True), document="content", summary="summary",
-        document_type="reddit post",
+        loader=LoadHF(path="webis/tldr-17", revision="refs/convert/parquet", splits=["train"],
+                      data_classification_policy=["public"], streaming=True),
+        document="content", summary="summary", document_type="document",
         description="Webis-TLDR-17: Reddit posts whose authors added a 'TL;DR' line, used as the summary of the post. The "
-        "dataset has only a train split: seeded 70% / 10% / 20% train / validation / test portions of it are used.",
+        "dataset has only a train split (read streaming from its parquet revision): seeded 70% / 15% / 15% train / "
+        "validation / test portions of it are used.",
         tags=_tags("https://huggingface.co/datasets/webis/tldr-17"),
-        mix=SplitRandomMix(mix={"train": "train[70%]", "validation": "train[10%]", "test": "train[20%]"})))
+        mix=SplitRandomMix(mix={"train": "train[70%]", "validation": "train[15%]", "test": "train[15%]"})))

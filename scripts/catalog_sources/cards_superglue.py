@@ -9,7 +9,7 @@ and takes a seeded 5% of train as its "validation" split.
 from _shared import card_tags, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, Rename, Set
+from unitxt.operators import ExecuteExpression, ListFieldValues, MapInstanceValues, Rename, Set
 from unitxt.splitters import SplitRandomMix
 
 URL = "https://huggingface.co/datasets/aps/super_glue"
@@ -77,12 +77,12 @@ def register(add):
     add("cards.copa", TaskCard(
         loader=_loader("copa"),
         preprocess_steps=[
-            SplitRandomMix(mix=MIX),
+            "splitters.small_no_test",
+            ListFieldValues(fields=["choice1", "choice2"], to_field="choices"),
             Rename(field_to_field={"premise": "context", "label": "answer"}),
-            ExecuteExpression(expression="'What was the cause?' if question == 'cause' else 'What happened as a "
-                                         "result?'", to_field="question"),
-            ExecuteExpression(expression="[choice1, choice2]", to_field="choices"),
-            Set(fields={"context_type": "premise"}),
+            MapInstanceValues(mappers={"question": {"cause": "What was the cause of this?",
+                                                    "effect": "What happened as a result?"}}),
+            Set(fields={"context_type": "sentence"}),
         ],
         task="tasks.qa.multiple_choice.with_context",
         templates="templates.qa.multiple_choice.with_context.all",

@@ -4,6 +4,9 @@ from unitxt.metrics.correlation import KendallTauB, Pearson, RocAuc, Spearman
 from unitxt.metrics.ner import NER
 from unitxt.metrics.retrieval import MAP, MRR, NDCG, RankedIdsNDCG, RetrievalAtK
 
+# our ranking entries: recall, precision over k and ndcg (the class defaults are the original's retrieval_at_k)
+_RECALL_PRECISION_NDCG = {"measures": ["recall", "precision", "ndcg"], "precision_over_retrieved": False}
+
 METRICS = {
     "spearman": (Spearman(), "correlation", "Spearman rank correlation of numeric predictions and references (p-value too)."),
     "pearson": (Pearson(), "correlation", "Pearson correlation of numeric predictions and references (p-value too)."),
@@ -15,15 +18,17 @@ METRICS = {
     "map_trec": (MAP(over_retrieved=False), "retrieval", "Mean average precision, TREC style (AP over all gold ids)."),
     "ndcg": (NDCG(), "retrieval", "nDCG of predicted relevance scores, per task_data query, averaged over queries."),
     "ndcg_of_ranked_ids": (RankedIdsNDCG(), "retrieval", "NDCG (binary gains) of the whole predicted id ranking."),
-    "retrieval_at_k": (RetrievalAtK(k_list=[1, 3, 5, 10, 20, 40], measures=["precision", "recall", "match"],
-                                    precision_over_retrieved=True, main_score="match_at_1"), "retrieval",
+    "retrieval_at_k": (RetrievalAtK(k_list=[1, 3, 5, 10, 20, 40]), "retrieval",
                        "precision/recall/match at 1, 3, 5, 10, 20, 40 of the predicted id ranking (main: match_at_1)."),
-    "retrieval_at_k_ndcg": (RetrievalAtK(), "retrieval", "recall/precision/ndcg at 1, 3, 5, 10 (main: recall_at_5)."),
+    "retrieval_at_k_ndcg": (RetrievalAtK(**_RECALL_PRECISION_NDCG, k_list=[1, 3, 5, 10], main_score="recall_at_5"),
+                            "retrieval", "recall/precision/ndcg at 1, 3, 5, 10 (main: recall_at_5)."),
 }
 for _k in (1, 3, 5, 10):
-    METRICS[f"recall_at_{_k}"] = (RetrievalAtK(k_list=[_k], main_score=f"recall_at_{_k}"), "retrieval",
+    METRICS[f"recall_at_{_k}"] = (RetrievalAtK(**_RECALL_PRECISION_NDCG, k_list=[_k], main_score=f"recall_at_{_k}"),
+                                  "retrieval",
                                   f"Share of the gold ids found in the top {_k} predicted ids.")
-    METRICS[f"precision_at_{_k}"] = (RetrievalAtK(k_list=[_k], main_score=f"precision_at_{_k}"), "retrieval",
+    METRICS[f"precision_at_{_k}"] = (RetrievalAtK(**_RECALL_PRECISION_NDCG, k_list=[_k],
+                                                  main_score=f"precision_at_{_k}"), "retrieval",
                                      f"Gold ids among the top {_k} predicted ids, divided by {_k}.")
 
 

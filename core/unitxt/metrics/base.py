@@ -506,8 +506,8 @@ class GlobalMetric(Metric):
         if statistic is None:
             statistic = self._slow_statistic(predictions, references, task_data)
         if self.process_single_instances and n:
-            instance_scores = ColumnScores(self.single_instance_scores(predictions, references, task_data, statistic),
-                                           n)
+            columns = self.single_instance_scores(predictions, references, task_data, statistic)
+            instance_scores = columns if isinstance(columns, ColumnScores) else ColumnScores(columns, n)
         else:  # as the original: no instance score, its main score NaN
             instance_scores = [{self.main_score: math.nan} if isinstance(self.main_score, str) else {}
                                for _ in range(n)]

@@ -435,6 +435,10 @@ class F1MultiLabel(GlobalMetric):
         """The kernel's score this metric averages (f1, precision or recall)."""
         return "f1"
 
+    def reports_per_class(self) -> bool:
+        """Does the global score list each class's value (the original's per-class average, F1 macro only)?"""
+        return self.average == "macro"
+
     def additive_statistics(self, predictions, references, task_data):
         """Per instance and label: in the references ("gold"), predicted ("pred"), both ("hit")."""
         from .kernels.classification import _label_set, _sorted_distinct
@@ -463,7 +467,7 @@ class F1MultiLabel(GlobalMetric):
         # no class in any reference: the score is undefined (NaN), as in the original
         main = scores[f"{family}_{self.average}"] if classes else _np().full(totals.shape[0], math.nan)
         result = {self.main_score: main}
-        if self.average == "macro":
+        if self.reports_per_class():
             per_class = scores[f"{family}_per_class"]
             result.update((f"{family}_{label}", per_class[:, column]) for column, label in enumerate(classes))
         return result

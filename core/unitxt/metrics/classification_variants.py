@@ -251,20 +251,20 @@ class _MultiLabelScore(F1MultiLabel):
     def score_family(self) -> str:
         return self.metric
 
+    def reports_per_class(self) -> bool:
+        return False  # the original's precision/recall averages are one number (no <metric>_<class> scores)
+
     def fast_statistic(self, predictions, references, task_data):
         from .kernels.classification import encode_multilabel, multilabel_resampler
 
         encoding = encode_multilabel(_first_reference(references, self), predictions)
         resampler = multilabel_resampler(encoding, per_class=self.average == "macro")
         key, main = f"{self.metric}_{self.average}", self.main_score
-        per_class = [(f"{self.metric}_{label}", column) for column, label in enumerate(encoding.classes)]
+        has_classes = bool(encoding.classes)
 
         def statistic(idx):
             scores = resampler(idx)
-            result = {main: scores[key] if per_class else _np().full(len(idx), math.nan)}  # no class: undefined
-            if self.average == "macro":
-                result.update((name, scores[f"{self.metric}_per_class"][:, column]) for name, column in per_class)
-            return result
+            return {main: scores[key] if has_classes else _np().full(len(idx), math.nan)}  # no class: undefined
 
         return statistic
 
@@ -274,7 +274,7 @@ class _MultiLabelScore(F1MultiLabel):
         scores = GlobalMetric.score(self, predictions, references, task_data)
         key = f"{self.metric}_{self.average}"
         for index, (prediction, gold) in enumerate(zip(predictions, _first_reference(references, self))):
-            alone = multilabel_scores([gold], [prediction]) if gold else {key: 0.0}
+            alone = multilabel_scores([gold], [prediction]) if gold else {key: math.nan}  # no class: undefined
             scores.instance_scores[index] = {self.main_score: float(alone[key])}
         return scores
 

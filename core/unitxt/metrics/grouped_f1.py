@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import MetricError
 from .base import GlobalMetric, Metric, Statistic
+from .scores import ColumnScores
 from ..lazy_imports import numpy_module as _np
 
 
@@ -58,7 +59,7 @@ class _GroupedF1(GlobalMetric):
     zero_division: float = 0.0
     report_per_group_scores: bool = True
     groups: Optional[List[str]] = None
-    ci_scores = ["f1_micro", "f1_macro"]
+    ci_scores = ["f1_micro"]  # as the original's CustomF1: the main score's CI only
 
     def elements(self, value: Any, task_data: Dict[str, Any]) -> List[Element]:
         raise NotImplementedError(f"{type(self).__name__}.elements() is not implemented")
@@ -157,7 +158,10 @@ class _GroupedF1(GlobalMetric):
         names, counts = statistic.parts
         rows = [self._scores(counts[i][None], names, per_group=True) if names else {} for i in range(len(counts))]
         keys = sorted({k for row in rows for k in row})
-        return {key: np.asarray([row[key][0] if key in row else math.nan for row in rows]) for key in keys}
+        columns = {key: np.asarray([row[key][0] if key in row else math.nan for row in rows]) for key in keys}
+        # an instance holds f1_<group> only of the groups its own reference has, as the original's
+        present = {key: np.asarray([key in row for row in rows]) for key in keys}
+        return ColumnScores(columns, len(rows), present=present)
 
 
 class CustomF1(_GroupedF1):

@@ -8,6 +8,7 @@ are computed once; global scores and every bootstrap resample re-sum them (one m
 from typing import Any, Dict, Optional
 
 from .base import GlobalMetric, KeyedStatistics, Statistic, keyed_columns
+from .scores import ColumnScores
 from ..lazy_imports import numpy_module as _np
 
 
@@ -76,7 +77,15 @@ class NER(GlobalMetric):
 
         counts = statistic.counts
         scores = span_scores_from_counts(counts.tp, counts.fp, counts.fn, self.zero_division)
-        return {name: value for name, value in scores.items() if not name.endswith("_per_type")}
+        result = {name: value for name, value in scores.items() if not name.endswith("_per_type")}
+        present = {}
+        if self.per_type():  # f1_<type> of an instance: the types its own reference holds, as the original's
+            supported = (counts.tp + counts.fn) > 0
+            for column, entity_type in enumerate(counts.types):
+                if supported[:, column].any():
+                    result[f"f1_{entity_type}"] = scores["f1_per_type"][:, column]
+                    present[f"f1_{entity_type}"] = supported[:, column]
+        return ColumnScores(result, len(predictions), present=present)
 
     def compute(self, references, predictions, task_data) -> Dict[str, Any]:
         """Global scores of the given instances (micro/macro and f1 per type)."""

@@ -107,16 +107,20 @@ class RankedIdsNDCG(RetrievalMetric):
 class RetrievalAtK(RetrievalMetric):
     """<measure>_at_<k> for every measure in `measures` and k in `k_list`.
 
-    recall@k = gold ids in the top k / gold ids; precision@k = gold ids in the top k / k, or / the number of ids in
-    the top k with `precision_over_retrieved`; match@k = 1 when a gold id is in the top k; ndcg@k (binary gains).
-    The catalog's metrics.retrieval_at_k is the original system's: precision, recall and match at 1, 3, 5, 10, 20,
-    40, precision over retrieved ids, main score match_at_1.
+    recall@k = gold ids in the top k / gold ids; precision@k = gold ids in the top k / the number of ids in the top k
+    (`precision_over_retrieved`, the original's), or / k without it; match@k = 1 when a gold id is in the top k;
+    ndcg@k (binary gains). As the original's: precision, recall and match, main score match_at_<first k>.
     """
 
-    main_score = "recall_at_5"
+    main_score = None  # None: match_at_<k_list[0]>, as the original's
     k_list: List[int] = [1, 3, 5, 10]
-    measures: List[str] = ["recall", "precision", "ndcg"]
-    precision_over_retrieved: bool = False
+    measures: List[str] = ["precision", "recall", "match"]
+    precision_over_retrieved: bool = True
+
+    def prepare(self) -> None:
+        if self.main_score is None and self.k_list:
+            self.main_score = f"match_at_{self.k_list[0]}"
+        super().prepare()
 
     def verify(self) -> None:
         super().verify()

@@ -138,12 +138,15 @@ class ColumnScores(SequenceABC):
     """Instance score dicts built on access from per-instance value arrays ({score name: n values}): a metric over
     a million instances keeps a few arrays, not a million dicts. Behaves as the list of those dicts: a dict read
     once is kept, so changes to it (or assignments) stay. `copies` (name column, per-instance names) adds to each
-    dict that instance's own key holding the named column's value (e.g. f1_<its class> = its f1_macro)."""
+    dict that instance's own key holding the named column's value (e.g. f1_<its class> = its f1_macro). `present`
+    ({name: n booleans}) names columns that only some instances hold (e.g. f1_<type> of the types in its reference)."""
 
-    def __init__(self, columns: Dict[str, Any], n: int, copies: Optional[tuple] = None):
+    def __init__(self, columns: Dict[str, Any], n: int, copies: Optional[tuple] = None,
+                 present: Optional[Dict[str, Any]] = None):
         self.columns = columns
         self.n = n
         self.copies = copies
+        self.present = present or {}
         self.built: Dict[int, Dict[str, Any]] = {}
 
     def __len__(self) -> int:
@@ -161,7 +164,8 @@ class ColumnScores(SequenceABC):
         position = self._position(index)
         scores = self.built.get(position)
         if scores is None:
-            scores = self.built[position] = {name: _to_python(values[position]) for name, values in self.columns.items()}
+            scores = self.built[position] = {name: _to_python(values[position]) for name, values in self.columns.items()
+                                             if name not in self.present or self.present[name][position]}
             if self.copies is not None:
                 source, names = self.copies
                 scores[names[position]] = scores[source]

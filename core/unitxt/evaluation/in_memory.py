@@ -112,15 +112,26 @@ class _ScoredPartition:
                                for idx in resample_indices(len(self.positions), n_resamples, seed=seed)])
 
 
-def evaluate(predictions: Iterable[Any], data: Any, calc_confidence_intervals: bool = True,
-             chunk_size: Optional[int] = None) -> EvaluationResults:
+def evaluate(predictions: Optional[Iterable[Any]] = None, dataset: Any = None, data: Any = None,
+             calc_confidence_intervals: bool = True, chunk_size: Optional[int] = None) -> EvaluationResults:
     """Score predictions against unitxt rows (a Dataset, a split, or a list of rows), column by column.
+
+    `data` and `dataset` name the same argument (the original's two spellings). Without predictions every instance
+    is scored with an EmptyPrediction (metrics that read their prediction from task_data, such as criteria judges).
 
     A stream of rows (an IterableDataset, a generator), or any data with `chunk_size` given, is scored chunk by chunk
     in bounded memory (see streamed_evaluation.py): the same scores, Poisson-bootstrap CIs, and no instances kept.
     A Ray Dataset is scored on its cluster (unitxt.ray.evaluate; `predictions` names its prediction column)."""
     from ..ray.runtime import is_ray_dataset
 
+    if data is None:
+        data = dataset
+    if data is None:
+        raise MetricError("Specify 'dataset' in evaluate", field="data", stage="evaluate")
+    if predictions is None and not is_row_stream(data):
+        from .subset_streams import EmptyPrediction
+
+        predictions = [EmptyPrediction() for _ in range(len(EvaluationInputs(data)))]
     if is_ray_dataset(data):
         from ..ray.scoring import evaluate as evaluate_on_ray
 

@@ -128,14 +128,14 @@ def evaluate(predictions: Optional[Iterable[Any]] = None, dataset: Any = None, d
         data = dataset
     if data is None:
         raise MetricError("Specify 'dataset' in evaluate", field="data", stage="evaluate")
-    if predictions is None and not is_row_stream(data):
-        from .subset_streams import EmptyPrediction
-
-        predictions = [EmptyPrediction() for _ in range(len(EvaluationInputs(data)))]
     if is_ray_dataset(data):
         from ..ray.scoring import evaluate as evaluate_on_ray
 
         return evaluate_on_ray(data, predictions, calc_confidence_intervals, chunk_size)
+    if predictions is None and not is_row_stream(data):
+        from .subset_streams import EmptyPrediction
+
+        predictions = [EmptyPrediction() for _ in range(len(EvaluationInputs(data)))]
     if chunk_size is not None or is_row_stream(data):
         from .streamed import evaluate_in_chunks
 

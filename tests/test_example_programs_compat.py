@@ -124,7 +124,9 @@ def test_prefixed_direct_judges_keep_the_older_score_keys(mock_mode):
                              metrics=[name], split="test")
     scores = evaluate(predictions=["Five km."], data=dataset)[0]["score"]["instance"]
     assert "answer_relevance_llm_as_a_judge_score" in scores and "answer_relevance_positional_bias" in scores
-    assert math.isnan(scores["answer_relevance_llm_as_a_judge_score"]) and math.isnan(scores["score"])
+    # mock mode: the judge settles on the option closest to its echoed verdict request, "Could be Improved" (0.5),
+    # as the original's judge does
+    assert scores["answer_relevance_llm_as_a_judge_score"] == 0.5 and scores["score"] == 0.5
 
 
 def test_names_the_spec_programs_use():

@@ -83,10 +83,17 @@ def test_a_string_reference_is_an_error_not_a_list_of_characters():
     assert scores["accuracy"] == 0.0
 
 
-@pytest.mark.parametrize("predictions", [None, "pos", {"a": 1}, 5])
+@pytest.mark.parametrize("predictions", ["pos", {"a": 1}, 5])
 def test_evaluate_needs_a_list_of_predictions(predictions):
     with pytest.raises(UnitxtError, match="one prediction per instance"):
         evaluate(predictions, [row()])
+
+
+def test_evaluate_without_predictions_scores_empty_predictions_as_the_original():
+    results = evaluate(data=[row(), row("neg")])
+    assert results.global_scores["accuracy"] == 0.0 and results.global_scores["num_of_instances"] == 2
+    with pytest.raises(UnitxtError, match="Specify 'dataset' in evaluate"):
+        evaluate(["pos"])
 
 
 def test_empty_evaluation_warns(caplog):

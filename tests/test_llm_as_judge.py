@@ -68,7 +68,9 @@ def test_direct_scores_selected_options_and_no_bias(tmp_path):
     assert [s["conciseness_positional_bias"] for s in scores.instance_scores] == [False, False, False]
     assert scores.instance_scores[0]["conciseness_assessment"] == "The response is judged on its length."
     prompts = scores.instance_scores[0]["conciseness_prompts"]
-    assert "Short answer" in prompts["assessment"] and prompts["option_selection"].endswith("Yes, No")
+    # as the original reports them: the chat messages each prompt is sent as
+    assert prompts["assessment"][0]["role"] == "user" and "Short answer" in prompts["assessment"][0]["content"]
+    assert prompts["option_selection"][-1]["content"].endswith("Yes, No")
     result = scores.global_scores()
     assert result["conciseness"] == pytest.approx(2 / 3)
     assert "conciseness_positional_bias" not in result  # globally the mean score only, as the original
@@ -211,7 +213,7 @@ def test_pairwise_winrates_and_rankings(tmp_path):
     prompts = instance["short_prompts"]
     assert sorted(prompts) == ["assessment", "option_selection", "positional_bias_assessment",
                                "positional_bias_option_selection"]
-    assert "Response 1:\n<<<\nab\n>>>" in prompts["assessment"][0]
+    assert "Response 1:\n<<<\nab\n>>>" in prompts["assessment"][0][0]["content"]
     assert '"name": "conciseness"' in instance["criteria"]
     result = scores.global_scores()
     assert result["long_winrate"] == 1.0 and result["score_name"] == "short_winrate"

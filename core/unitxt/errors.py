@@ -64,6 +64,21 @@ class UnitxtError(Exception):
             return self.message
         return f"[{', '.join(context)}] {self.message}"
 
+    @property
+    def original_error(self) -> Exception:
+        """The error with its bare message (no artifact/stage prefix, no context box), as the original keeps it."""
+        kept = self.__dict__.get("_original_error")
+        if kept is not None:
+            return kept
+        try:
+            return type(self)(self.message)
+        except Exception:  # noqa: BLE001 - a subclass with another signature
+            return Exception(self.message)
+
+    @original_error.setter
+    def original_error(self, error: Exception) -> None:
+        self.__dict__["_original_error"] = error
+
     def with_context(self, artifact: Optional[str] = None, stage: Optional[str] = None) -> "UnitxtError":
         """Fill in missing context (used when the error passes through a pipeline stage)."""
         if artifact and not self.artifact:

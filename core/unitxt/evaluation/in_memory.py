@@ -114,8 +114,11 @@ class _ScoredPartition:
 
 def evaluate(predictions: Optional[Iterable[Any]] = None, dataset: Any = None, data: Any = None,
              calc_confidence_intervals: bool = True, chunk_size: Optional[int] = None) -> EvaluationResults:
-    """Score predictions against unitxt rows (a Dataset, a split, or a list of rows), column by column. The rows come
-    as `dataset` or `data` (the documentation's keyword; it wins when both are given, as in the original).
+    """Score predictions against unitxt rows (a Dataset, a split, or a list of rows), column by column.
+
+    The rows come as `dataset` or `data` (the original's two spellings; `data` wins when both are given). Without
+    predictions every instance is scored with an EmptyPrediction (metrics that read their prediction from task_data,
+    such as criteria judges).
 
     A stream of rows (an IterableDataset, a generator), or any data with `chunk_size` given, is scored chunk by chunk
     in bounded memory (see streamed_evaluation.py): the same scores, Poisson-bootstrap CIs, and no instances kept.
@@ -125,11 +128,16 @@ def evaluate(predictions: Optional[Iterable[Any]] = None, dataset: Any = None, d
     if data is None:
         data = dataset
     if data is None:
-        raise UnitxtError("Specify 'dataset' in evaluate: the unitxt rows the predictions answer.")
+        raise MetricError("Specify 'dataset' in evaluate: the unitxt rows the predictions answer.", field="data",
+                          stage="evaluate")
     if is_ray_dataset(data):
         from ..ray.scoring import evaluate as evaluate_on_ray
 
         return evaluate_on_ray(data, predictions, calc_confidence_intervals, chunk_size)
+    if predictions is None and not is_row_stream(data):
+        from .subset_streams import EmptyPrediction
+
+        predictions = [EmptyPrediction() for _ in range(len(EvaluationInputs(data)))]
     if chunk_size is not None or is_row_stream(data):
         from .streamed import evaluate_in_chunks
 

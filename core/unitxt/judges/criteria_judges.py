@@ -10,7 +10,7 @@ import math
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from ..errors import MetricError, UnitxtError
-from ..inference.base import InferenceEngine
+from ..inference.base import InferenceEngine, mock_mode
 from ..logging_utils import get_logger
 from ..metrics.base import BulkInstanceMetric, MetricScores
 from ..rendering.row_json import task_data_policy
@@ -33,6 +33,22 @@ def _text(value: Any) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _as_messages(prompt: str) -> List[Dict[str, str]]:
+    """A prompt as the chat messages an engine gets for it (how the original reports judge prompts)."""
+    return [{"role": "user", "content": prompt}]
+
+
+def _is_empty_prediction(prediction: Any) -> bool:
+    """The placeholder of an evaluation run without predictions (itself, or its text after post-processing)."""
+    from ..evaluation.subset_streams import EmptyPrediction
+
+    return isinstance(prediction, EmptyPrediction) or prediction == str(EmptyPrediction())
+
+
+NO_PREDICTIONS = ("You must set either the predictions in the evaluate() call or specify the prediction field name to "
+                  "be taken from the task_data using the `Criteria`'s prediction_field field.")
 
 
 def _criteria_json(criteria: Criteria) -> str:
@@ -110,6 +126,33 @@ class LLMJudge(BulkInstanceMetric):
                                   field="context_fields") from None
         return context
 
+    def predictions_or_task_data(self, predictions: List[Any], task_data: List[Dict[str, Any]]) -> List[Any]:
+        """As the original: evaluated without predictions, each prediction is the task_data field its criteria's
+        `prediction_field` names (an error when it names none)."""
+        from ..dict_utils import dict_get
+
+        if predictions and not all(_is_empty_prediction(prediction) for prediction in predictions):
+            return predictions
+        taken = []
+        for index, data in enumerate(task_data):
+            field = self.criteria_of(data, index).prediction_field
+            if field is None or field not in data:
+                raise MetricError(NO_PREDICTIONS, artifact=self.artifact_name, field="prediction_field")
+            taken.append(dict_get(data, field))
+        return taken
+
+    @staticmethod
+    def read_option(answer: Any, names: List[str]) -> Optional[str]:
+        """The option a verdict names. Under settings.mock_inference_mode the engine echoes its prompt, and the
+        judge settles, as the original's does, on the option closest (difflib) to the echo's last line: the verdict
+        request listing the options, so the mock verdict does not depend on the judged text."""
+        chosen = parse_option(answer, names)
+        if chosen is None and mock_mode() and isinstance(answer, str) and answer.strip() and names:
+            from difflib import get_close_matches
+
+            chosen = get_close_matches(answer.strip().splitlines()[-1], names, n=1, cutoff=0.0)[0]
+        return chosen
+
     def ask(self, prompts: List[str], policies: List[Any]) -> List[str]:
         """One engine call for all prompts of a stage (each row carries its instance's data classification)."""
         if not prompts:
@@ -145,6 +188,7 @@ class LLMJudgeDirect(LLMJudge):
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:
         plans = []
+        predictions = self.predictions_or_task_data(predictions, task_data)
         for index, (prediction, data) in enumerate(zip(predictions, task_data)):
             criteria = self.criteria_of(data, index)
             if not isinstance(criteria, CriteriaWithOptions):
@@ -179,7 +223,7 @@ class LLMJudgeDirect(LLMJudge):
         for i, (criteria, orders, prompts, _) in enumerate(plans):
             positions = by_instance[i]
             names = criteria.option_names()
-            chosen = [parse_option(verdicts[p], names) for p in positions]
+            chosen = [self.read_option(verdicts[p], names) for p in positions]
             first = chosen[0]
             unparsed += first is None
             forgotten += [verdict_prompts[p] for p, choice in zip(positions, chosen) if choice is None]
@@ -200,12 +244,12 @@ class LLMJudgeDirect(LLMJudge):
             if self.generate_summaries:
                 result[f"{main}_summary"] = summaries[i]
             if self.include_prompts_in_result:  # the original's keys (its "posional" spelling included)
-                shown = {"assessment": prompts[0]}
+                shown = {"assessment": _as_messages(prompts[0])}
                 if self.check_positional_bias:
-                    shown["positional_bias_assessment"] = prompts[1]
-                shown["option_selection"] = verdict_prompts[positions[0]]
+                    shown["positional_bias_assessment"] = _as_messages(prompts[1])
+                shown["option_selection"] = _as_messages(verdict_prompts[positions[0]])
                 if self.check_positional_bias:
-                    shown["posional_bias_option_selection"] = verdict_prompts[positions[1]]
+                    shown["posional_bias_option_selection"] = _as_messages(verdict_prompts[positions[1]])
                 result[f"{main}_prompts"] = shown
             result[f"{main}_criteria"] = _criteria_json(criteria)
             if self.score_prefix:  # older releases' keys, which programs read as <prefix>llm_as_a_judge_score
@@ -280,6 +324,7 @@ class LLMJudgePairwise(LLMJudge):
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:
         plans, prompts, policies, owners = [], [], [], []
+        predictions = self.predictions_or_task_data(predictions, task_data)
         for index, (prediction, data) in enumerate(zip(predictions, task_data)):
             criteria = self.criteria_of(data, index)
             context = self.context_of(criteria, data, index)
@@ -302,7 +347,7 @@ class LLMJudgePairwise(LLMJudge):
         for owner, prompt, assessment, v_prompt, verdict in zip(owners, prompts, assessments, verdict_prompts,
                                                                 verdicts):
             index, first, second = owner
-            choice = parse_option(verdict, PAIRWISE_OPTIONS)
+            choice = self.read_option(verdict, list(PAIRWISE_OPTIONS))
             winner = None if choice is None else (first if choice == PAIRWISE_OPTIONS[0] else second)
             contests[owner] = _Contest(prompt, assessment, v_prompt, verdict, winner)
         if plans:  # the first system's winrate, as the original (the name comes from the first prediction)
@@ -339,16 +384,17 @@ class LLMJudgePairwise(LLMJudge):
                 row["assessments"].append(contest.assessment)
                 row["option_selection_outputs"].append(contest.verdict)
                 if self.include_prompts_in_result:
-                    row["prompts"]["assessment"].append(contest.prompt)
-                    row["prompts"]["option_selection"].append(contest.verdict_prompt)
+                    row["prompts"]["assessment"].append(_as_messages(contest.prompt))
+                    row["prompts"]["option_selection"].append(_as_messages(contest.verdict_prompt))
                 if swapped is not None:
                     row["positional_bias_assessments"].append(swapped.assessment)
                     row["positional_bias_selection"].append(swapped.verdict)
                     row["positional_bias"].append(contest.winner is not None and swapped.winner is not None
                                                   and swapped.winner != contest.winner)
                     if self.include_prompts_in_result:
-                        row["prompts"]["positional_bias_assessment"].append(swapped.prompt)
-                        row["prompts"]["positional_bias_option_selection"].append(swapped.verdict_prompt)
+                        row["prompts"]["positional_bias_assessment"].append(_as_messages(swapped.prompt))
+                        row["prompts"]["positional_bias_option_selection"].append(
+                            _as_messages(swapped.verdict_prompt))
                 if contest.winner is not None:
                     counted[me] += 1
                     wins[me] += contest.winner == me

@@ -1,6 +1,6 @@
 """A recipe's rows as a Ray Dataset: produced once, in the recipe's order, into blocks of whole scoring chunks."""
 
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Optional
 
 from ..evaluation.streamed import DEFAULT_CHUNK_SIZE
 from .runtime import connect
@@ -36,33 +36,3 @@ def from_table(table: Any, rows_per_block: int = DEFAULT_CHUNK_SIZE) -> Any:
     refs = [ray.put(table.slice(start, rows_per_block)) for start in range(0, table.num_rows, rows_per_block)]
     return ray.data.from_arrow_refs(refs)
 
-
-def arrow_block(block: Any) -> Any:
-    """A block as an Arrow table (a pandas-format step leaves pandas blocks)."""
-    import pyarrow as pa
-
-    if isinstance(block, pa.Table):
-        return block
-    from ray.data.block import BlockAccessor
-
-    return BlockAccessor.for_block(block).to_arrow()
-
-
-def _block_rows(block: Any) -> int:
-    return arrow_block(block).num_rows
-
-
-def blocks(dataset: Any) -> Tuple[List[Any], List[int]]:
-    """The dataset's blocks in row order (executed once, kept in the object store) and their row counts, read from
-    the blocks' metadata (counted by tiny tasks only where it lacks them)."""
-    import ray
-
-    bundles = list(dataset.materialize().iter_internal_ref_bundles())
-    refs = [ref for bundle in bundles for ref in bundle.block_refs]
-    counts = [meta.num_rows for bundle in bundles for meta in bundle.metadata]
-    unknown = [position for position, count in enumerate(counts) if count is None]
-    if unknown:
-        count_rows = ray.remote(num_cpus=0)(_block_rows)
-        for position, count in zip(unknown, ray.get([count_rows.remote(refs[p]) for p in unknown])):
-            counts[position] = count
-    return refs, counts

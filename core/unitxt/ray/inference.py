@@ -9,7 +9,7 @@ batch, so only what was not answered is sent again."""
 from typing import Any, Dict, List, Optional
 
 from ..errors import UnitxtError
-from .data import arrow_block, blocks
+from .blocks import arrow_block, blocks
 from .runtime import connect
 
 PREDICTION_COLUMN = "prediction"

@@ -14,7 +14,7 @@ from ..errors import UnitxtError
 from ..evaluation.streamed import (DEFAULT_CHUNK_SIZE, ChunkScores, StreamedPartition, _note_kept_metrics, _results,
                                    merge_chunk)
 from ..evaluation.signature import StreamSignature
-from .data import arrow_block as _arrow, blocks as _blocks
+from .blocks import arrow_block as _arrow, blocks as _blocks
 from .inference import PREDICTION_COLUMN
 from .runtime import connect
 

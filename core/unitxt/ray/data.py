@@ -35,4 +35,3 @@ def from_table(table: Any, rows_per_block: int = DEFAULT_CHUNK_SIZE) -> Any:
         return ray.data.from_arrow(table)
     refs = [ray.put(table.slice(start, rows_per_block)) for start in range(0, table.num_rows, rows_per_block)]
     return ray.data.from_arrow_refs(refs)
-

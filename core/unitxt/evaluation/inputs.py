@@ -58,6 +58,9 @@ def _codes_of(cells: Any) -> Tuple[List[int], List[Any]]:
     return codes, values
 
 
+_REPEATING = frozenset({"metrics", "postprocessors", "subset", "groups", "data_classification_policy"})
+
+
 def _is_arrow_table(data: Any) -> bool:
     """A pyarrow Table (a Ray block): read straight from Arrow, without a Dataset's fingerprinting per column."""
     return type(data).__module__.startswith("pyarrow") and hasattr(data, "schema") and hasattr(data, "num_rows")
@@ -108,7 +111,7 @@ class EvaluationInputs:
             if self.rows is not None:
                 cached = [row.get(name) for row in self.rows]
             elif name in self.names and self.table is not None:
-                cached = self.table.column(name).to_pylist()
+                cached = self._table_column(name)
             elif name in self.names:  # through the Dataset's features (which decode e.g. images)
                 cached = self.dataset.select_columns([name]).to_dict()[name]
             else:
@@ -132,6 +135,17 @@ class EvaluationInputs:
         if self.rows is not None:
             return _codes_of(row.get(name) for row in self.rows)
         return _codes_of(self.column(name))
+
+    def _table_column(self, name: str) -> List[Any]:
+        """A column of the Arrow table as Python values; a column of repeating lists (metric lists...) is made from
+        its codes: one list per distinct value, shared by its rows (read-only, as every column here)."""
+        if name in _REPEATING:
+            encoded = self._codes.get(name) or _arrow_codes(self.table.column(name))
+            if encoded is not None:
+                self._codes[name] = encoded
+                codes, distinct = encoded
+                return [distinct[code] for code in codes]
+        return self.table.column(name).to_pylist()
 
     def _arrow_column(self, name: str) -> Any:
         """One column as Arrow data (a Dataset's through its arrow format, which applies its indices)."""
@@ -177,16 +191,21 @@ def _arrow_codes(column: Any) -> Optional[Tuple[List[int], List[Any]]]:
     except ImportError:  # pragma: no cover - pyarrow is a dependency of datasets
         return None
     kind = column.type
+    is_list_type = pa.types.is_list(kind) or pa.types.is_large_list(kind)
+    if is_list_type and pa.types.is_null(kind.value_type):  # Arrow's type of a column of empty lists only
+        if column.null_count or len(pc.list_flatten(column)):
+            return None
+        return [0] * len(column), [[]]
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         joined, is_list = column, False
-    elif (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and (
-            pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type)):
-        if column.null_count:
+    elif is_list_type and (pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type)):
+        items = pc.list_flatten(column)
+        if column.null_count or items.null_count:
             return None
         # \x1f (unit separator) joins the items; a value holding it falls back to the row-wise path
-        if pc.any(pc.match_substring(pc.list_flatten(column), "\x1f")).as_py():
+        if pc.any(pc.match_substring(items, "\x1f")).as_py():
             return None
-        joined = pc.binary_join(column, "\x1f")
+        joined = pc.fill_null(pc.binary_join(column, "\x1f"), "")  # an empty list joins to null
         # empty lists join to "" like [""] would: tell them apart by length
         lengths = pc.list_value_length(column)
         if pc.any(pc.and_(pc.equal(lengths, 1), pc.equal(joined, ""))).as_py():

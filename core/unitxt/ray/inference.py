@@ -1,25 +1,37 @@
 """Any inference engine over a Ray Dataset as a pool of actors, each building its engine once.
 
-A remote engine keeps its own request concurrency (num_parallel_requests) inside each actor; its inference cache and
-journal work per worker process, so a rerun (or Ray's retry of a batch whose actor was killed) sends only what was
-not answered."""
+The pool is plain Ray actors fed the dataset's blocks directly (a Ray Data actor pool took seconds to start on a
+busy machine before its first batch). A remote engine keeps its own request concurrency (num_parallel_requests) inside
+each actor; its inference cache and journal work per worker process. A killed actor is restarted and its block asked
+again (Ray's actor retries): the answers it had received are in its journal, which the actors adopt before each
+batch, so only what was not answered is sent again."""
 
-from typing import Any, Optional
+from typing import Any, Dict, List, Optional
 
 from ..errors import UnitxtError
+from .blocks import arrow_block, blocks
 from .runtime import connect
 
 PREDICTION_COLUMN = "prediction"
+_IN_FLIGHT_PER_ACTOR = 2  # a block waiting at each actor while it answers one: no pause between blocks
 
 
 class EngineActor:
-    """One actor of the pool: the engine, built when the actor starts, answers batch after batch."""
+    """One actor of the pool: the engine, built when the actor starts, answers block after block."""
 
-    def __init__(self, engine: Any, column: str, return_meta_data: bool):
-        import os
-
+    def __init__(self, engine: Any, column: str, return_meta_data: bool, batch_size: int):
         self.engine, self.column, self.return_meta_data = engine, column, return_meta_data
-        self.pid = os.getpid()
+        self.batch_size = batch_size
+
+    def answer_block(self, block: Any) -> Any:
+        """The block with each row's answer in the prediction column, `batch_size` rows per engine call."""
+        import pyarrow as pa
+
+        table = arrow_block(block)
+        if not table.num_rows:
+            return table
+        pieces = [self(table.slice(start, self.batch_size)) for start in range(0, table.num_rows, self.batch_size)]
+        return pa.concat_tables(pieces)
 
     def __call__(self, batch: Any) -> Any:
         import pyarrow as pa
@@ -35,7 +47,7 @@ class EngineActor:
 
     def _adopt_journals(self) -> None:
         """Answers journaled by a worker killed since the cache was opened become cached here before the batch (Ray
-        may retry the killed worker's batch on this actor): none of them is asked again."""
+        may retry the killed worker's block on this actor): none of them is asked again."""
         cache = self.engine._cache() if getattr(self.engine, "use_cache", False) else None
         if cache is not None:
             cache.adopt_journals()
@@ -45,15 +57,43 @@ def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64,
           num_gpus: float = 0, column: str = PREDICTION_COLUMN, return_meta_data: bool = False,
           resources: Optional[dict] = None) -> Any:
     """The dataset with the engine's prediction of each row in `column`, computed by `concurrency` actors (each with
-    `num_cpus` / `num_gpus`, fed `batch_size` rows at a time); rows keep their order."""
+    `num_cpus` / `num_gpus` / `resources`, calling the engine with `batch_size` rows at a time); rows keep their
+    order. Runs when called; the answers stay in the cluster's object store as the returned Dataset's blocks."""
     if not isinstance(concurrency, int) or concurrency < 1:
         raise UnitxtError(f"concurrency must be a positive number of actors, got {concurrency!r}.", field="concurrency")
     if not isinstance(batch_size, int) or batch_size < 1:
         raise UnitxtError(f"batch_size must be a positive number of rows, got {batch_size!r}.", field="batch_size")
     ray = connect()
-    # Ray Data restarts a dead actor and retries its batch (max_restarts / max_task_retries -1 for actor pools)
-    return dataset.map_batches(EngineActor, fn_constructor_kwargs={"engine": engine, "column": column,
-                                                                   "return_meta_data": return_meta_data},
-                               batch_size=batch_size, batch_format="pyarrow",
-                               compute=ray.data.ActorPoolStrategy(size=concurrency), num_cpus=num_cpus,
-                               num_gpus=num_gpus, resources=resources)
+    refs, _ = blocks(dataset)
+    # a killed actor is restarted (its engine built again) and the calls it had are retried on it
+    actor_class = ray.remote(EngineActor).options(num_cpus=num_cpus, num_gpus=num_gpus, resources=resources or {},
+                                                  max_restarts=-1, max_task_retries=-1)
+    actors = [actor_class.remote(engine, column, return_meta_data, batch_size)
+              for _ in range(min(concurrency, max(1, len(refs))))]
+    try:
+        answered = _feed(ray, actors, refs)
+    finally:
+        for actor in actors:
+            ray.kill(actor, no_restart=True)
+    return ray.data.from_arrow_refs(answered) if answered else dataset
+
+
+def _feed(ray: Any, actors: List[Any], refs: List[Any]) -> List[Any]:
+    """Each block answered by the next actor with room (at most _IN_FLIGHT_PER_ACTOR blocks each); the answered
+    blocks in the dataset's order, once all are ready."""
+    answered: List[Any] = [None] * len(refs)
+    load: Dict[Any, int] = {}  # in-flight answer -> its actor's index
+    busy = [0] * len(actors)
+    upcoming = iter(range(len(refs)))
+    position = next(upcoming, None)
+    while position is not None or load:
+        while position is not None and min(busy) < _IN_FLIGHT_PER_ACTOR:
+            actor = busy.index(min(busy))
+            answered[position] = actors[actor].answer_block.remote(refs[position])
+            load[answered[position]] = actor
+            busy[actor] += 1
+            position = next(upcoming, None)
+        (done,), _ = ray.wait(list(load), num_returns=1)
+        ray.get(done)  # an engine error stops the run here, with its message
+        busy[load.pop(done)] -= 1
+    return answered

@@ -14,6 +14,7 @@ from ..errors import UnitxtError
 from ..evaluation.streamed import (DEFAULT_CHUNK_SIZE, ChunkScores, StreamedPartition, _note_kept_metrics, _results,
                                    merge_chunk)
 from ..evaluation.signature import StreamSignature
+from .blocks import arrow_block as _arrow, blocks as _blocks
 from .inference import PREDICTION_COLUMN
 from .runtime import connect
 
@@ -27,27 +28,8 @@ def _remote(name: str) -> Any:
     if not _REMOTE:
         import ray
 
-        _REMOTE["rows"] = ray.remote(num_cpus=0)(_block_rows)
         _REMOTE["chunks"] = ray.remote(num_cpus=1, max_retries=3)(_score_chunks_task)
     return _REMOTE[name]
-
-
-def _block_rows(block: Any) -> int:
-    return _arrow(block).num_rows
-
-
-def _blocks(dataset: Any) -> Tuple[List[Any], List[int]]:
-    """The dataset's blocks in row order (executed once, kept in the object store) and their row counts, read from
-    the blocks' metadata (counted by tiny tasks only where it lacks them)."""
-    import ray
-
-    bundles = list(dataset.materialize().iter_internal_ref_bundles())
-    blocks = [ref for bundle in bundles for ref in bundle.block_refs]
-    counts = [meta.num_rows for bundle in bundles for meta in bundle.metadata]
-    unknown = [position for position, count in enumerate(counts) if count is None]
-    for position, count in zip(unknown, ray.get([_remote("rows").remote(blocks[p]) for p in unknown])):
-        counts[position] = count
-    return blocks, counts
 
 
 def _score_chunks_task(column: str, with_ci: bool, seed: int, plan: List[Tuple[int, int, List[Span]]],
@@ -87,17 +69,6 @@ def _chunk_inputs(pieces: List[Tuple[Any, int, int]], column: str) -> Tuple[List
     if any(isinstance(field.type, pa.ExtensionType) for field in table.schema):
         return [_plain(value) for value in table.column(column).to_pylist()], _plain_rows(rest.to_pylist())
     return table.column(column).to_pylist(), rest
-
-
-def _arrow(block: Any) -> Any:
-    """A block as an Arrow table (a pandas-format step leaves pandas blocks)."""
-    import pyarrow as pa
-
-    if isinstance(block, pa.Table):
-        return block
-    from ray.data.block import BlockAccessor
-
-    return BlockAccessor.for_block(block).to_arrow()
 
 
 def _plain_rows(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:

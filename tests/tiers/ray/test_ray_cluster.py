@@ -96,7 +96,7 @@ def test_an_engine_as_an_actor_pool_answers_every_row_in_order(cluster, tmp_path
 
 
 def actor_processes():
-    """Ids of the model actors' processes (Ray names them MapWorker(...) in their command line)."""
+    """Ids of the model actors' processes (Ray names an actor's process ray::EngineActor in its command line)."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -104,7 +104,7 @@ def actor_processes():
                 command = Path(f"/proc/{entry}/cmdline").read_bytes()
             except OSError:
                 continue
-            if b"MapWorker" in command and b"EngineActor" in command:
+            if command.startswith(b"ray::EngineActor"):
                 found.append(int(entry))
     return found
 

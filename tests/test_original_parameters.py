@@ -25,7 +25,7 @@ from unitxt.utils import safe_eval
 RECIPE = "card=cards.demo.sentiment,template=templates.key_val,loader_limit=4"
 
 
-def test_evaluate_takes_dataset_or_data_and_needs_both_inputs():
+def test_evaluate_takes_dataset_or_data_and_needs_the_rows():
     rows = load_dataset(RECIPE, split="test")
     predictions = list(rows["target"])
     by_dataset = evaluate(predictions, rows).global_scores["score"]
@@ -33,8 +33,6 @@ def test_evaluate_takes_dataset_or_data_and_needs_both_inputs():
     assert evaluate(predictions=["x"] * len(rows), data=rows, dataset=[]).global_scores["score"] == 0.0  # data wins
     with pytest.raises(UnitxtError, match="Specify 'dataset' in evaluate"):
         evaluate(predictions=predictions)
-    with pytest.raises(UnitxtError, match="one prediction per instance"):
-        evaluate(dataset=rows)
 
 
 def test_load_dataset_and_produce_take_dataset_query():

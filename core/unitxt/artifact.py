@@ -8,7 +8,6 @@ artifact also accepts a catalog name (`"metrics.f1[reduction=median]"`), resolve
 
 import copy
 import difflib
-import importlib
 import json
 import os
 import re
@@ -35,6 +34,7 @@ from .general.dataclass_fields import (Undefined, abstract_fields, asdict, class
                                        is_final_field, is_possible_field, required_fields, to_dict)
 from .general.dataclass_fields import _asdict_inner as dataclass_value
 from .logging_utils import get_logger
+from .module_aliases import moved_classes
 from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
 from .settings_utils import get_artifacts_data_classification, settings  # noqa: F401 - the original's artifact API
 from .types.checking import describe_value_type, make_checker, type_to_string
@@ -497,9 +497,7 @@ def is_dataclass(obj: Any) -> bool:
 RequiredFieldError = UnexpectedArgumentError = TypeMismatchError = ArtifactDefinitionError
 
 
-from .module_aliases import moved_classes as _moved_classes  # noqa: E402
-__getattr__ = _moved_classes(__name__)  # the original's AbstractCatalog and ArtifactList: defined in catalog.py
-
+__getattr__ = moved_classes(__name__)  # the original's AbstractCatalog and ArtifactList: defined in catalog.py
 
 class ArtifactLink(Artifact):
     """A catalog entry naming another (renamed artifacts; may be deprecated); `artifact_linked_to`: the original's key."""
@@ -595,9 +593,8 @@ def maybe_recover_artifact(obj: Any) -> Any:
 
 def maybe_recover_artifacts_structure(obj: Any) -> Any:
     """maybe_recover_artifact of the value itself, or of each value of a dict or list (in place)."""
-    if isinstance(obj, str) or Artifact.is_artifact_dict(obj):
-        return verbosed_fetch_artifact(obj)
-    if isinstance(obj, (dict, list)):
+    if isinstance(obj, (dict, list)) and not Artifact.is_artifact_dict(obj):
         for key in obj.keys() if isinstance(obj, dict) else range(len(obj)):
             obj[key] = maybe_recover_artifact(obj[key])
-    return obj
+        return obj
+    return maybe_recover_artifact(obj)

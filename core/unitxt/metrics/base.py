@@ -320,6 +320,17 @@ def _is_nan(value: Any) -> bool:
 MetricWithConfidenceInterval = Metric  # the original's base holding the CI settings; Metric holds them here
 
 
+def inputs_from_task_data_fields(metric: Any, predictions: list, references: list, task_data: list) -> tuple:
+    """(predictions, references), each read from the task_data field the metric's `prediction_field` /
+    `reference_field` names when that is not the default (the original's options; a reference becomes a list)."""
+    if metric.reference_field != "references":
+        references = [_field_of(data, metric.reference_field, metric, "reference_field") for data in task_data]
+        references = [value if isinstance(value, list) else [value] for value in references]
+    if metric.prediction_field != "prediction":
+        predictions = [_field_of(data, metric.prediction_field, metric, "prediction_field") for data in task_data]
+    return predictions, references
+
+
 class InstanceMetric(Metric):
     """Scores each instance by itself (`compute`); global scores reduce instance scores per `reduction_map`."""
 
@@ -334,12 +345,7 @@ class InstanceMetric(Metric):
     prediction_field: str = NonPositionalField(default="prediction")
 
     def inputs_from_task_data(self, predictions, references, task_data) -> tuple:
-        if self.reference_field != "references":
-            references = [_field_of(data, self.reference_field, self, "reference_field") for data in task_data]
-            references = [value if isinstance(value, list) else [value] for value in references]
-        if self.prediction_field != "prediction":
-            predictions = [_field_of(data, self.prediction_field, self, "prediction_field") for data in task_data]
-        return predictions, references
+        return inputs_from_task_data_fields(self, predictions, references, task_data)
 
     def resolved_reduction_map(self) -> Dict[str, List[str]]:
         return self.reduction_map if self.reduction_map is not None else {"mean": [self.main_score]}

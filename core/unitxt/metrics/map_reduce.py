@@ -13,7 +13,7 @@ from typing import Any, Dict, Generic, List, Optional, Tuple, TypeVar
 from ..artifact import Artifact, NonPositionalField
 from ..dict_utils import dict_get
 from ..lazy_imports import numpy_module as _np
-from .base import Metric, _field_of
+from .base import Metric, inputs_from_task_data_fields
 from .scores import MetricScores
 
 IntermediateType = TypeVar("IntermediateType")
@@ -202,12 +202,7 @@ class MapReduceMetric(Metric, ConfidenceIntervalMixin, Generic[PredictionType, I
         return list(self.ci_score_names) if self.ci_score_names is not None else [self.main_score]
 
     def inputs_from_task_data(self, predictions, references, task_data) -> tuple:
-        if self.reference_field != "references":
-            references = [_field_of(data, self.reference_field, self, "reference_field") for data in task_data]
-            references = [value if isinstance(value, list) else [value] for value in references]
-        if self.prediction_field != "prediction":
-            predictions = [_field_of(data, self.prediction_field, self, "prediction_field") for data in task_data]
-        return predictions, references
+        return inputs_from_task_data_fields(self, predictions, references, task_data)
 
     def map_stream(self, evaluation_inputs: Any) -> List[IntermediateType]:
         """The intermediates of an iterable of (prediction, references, task_data)."""

@@ -243,9 +243,9 @@ def _classification():
         "text": sentence(r), "labels": [] if i % 3 == 0 else sorted({i % 8, (i * 3) % 8})})
     _splits("TimSchopf/medical_abstracts", "default", tt(), lambda r, i, s: {
         "condition_label": 1 + i % 5, "medical_abstract": paragraph(r, 3)})
-    _splits("ibm-research/claim_stance", "claim_stance_topic", tvt(), lambda r, i, s: {
+    _splits("ibm/claim_stance", "claim_stance_topic", tvt(), lambda r, i, s: {
         "text": sentence(r), "label": CLAIM_TOPICS[i % 4], "id": i})
-    _splits("ibm-research/argument_quality_ranking_30k", "argument_topic", tvt(), lambda r, i, s: {
+    _splits("ibm/argument_quality_ranking_30k", "argument_topic", tvt(), lambda r, i, s: {
         "argument": sentence(r), "topic": ARGUMENT_TOPICS[i % 4]})
 
 

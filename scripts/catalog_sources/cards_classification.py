@@ -148,7 +148,7 @@ def register(add):
         tags=_tags("fancyzhx/ag_news", "https://arxiv.org/abs/1509.01626"),
         mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"}, text_type="sentence"))
     add("cards.dbpedia_14", multi_class_card(
-        loader=LoadHF(path="fancyzhx/dbpedia_14", name="dbpedia_14"), classes=DBPEDIA,
+        loader=LoadHF(path="fancyzhx/dbpedia_14"), classes=DBPEDIA,
         description="DBpedia-14: Wikipedia abstracts (with their title) of entities from 14 non-overlapping DBpedia ontology "
         "classes. Published train and test splits; validation is a seeded 10% of train.",
         tags=_tags("fancyzhx/dbpedia_14", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
@@ -241,14 +241,14 @@ def register(add):
         tags=_tags("TimSchopf/medical_abstracts"), mix=TRAIN_TEST_MIX, text="medical_abstract", label="condition_label",
         start=1, text_type="medical abstract", type_of_class="condition"))
     add("cards.claim_stance_topic", multi_class_card(
-        loader=LoadHF(path="ibm-research/claim_stance", name="claim_stance_topic"), classes=None,
+        loader=LoadHF(path="ibm/claim_stance", name="claim_stance_topic"), classes=None,
         description="IBM Debater claim stance, topic config: claims mined from Wikipedia, to be matched to the debate topic "
         "(motion) they address. The topic list is collected from the data. Published train / validation / test "
         "splits.",
         tags=_tags("ibm-research/claim_stance", "https://aclanthology.org/E17-1024/"), map_labels=False,
         text_type="argumentative claim", type_of_class="debate topic"))
     add("cards.argument_topic", multi_class_card(
-        loader=LoadHF(path="ibm-research/argument_quality_ranking_30k", name="argument_topic"), classes=None,
+        loader=LoadHF(path="ibm/argument_quality_ranking_30k", name="argument_topic"), classes=None,
         description="IBM Debater argument quality 30k, topic config: crowd-sourced arguments, to be matched to the debate topic "
         "(motion) they were written for. The topic list is collected from the data. Published train / validation / "
         "test splits.",

@@ -50,7 +50,7 @@ def register(add):
         __tags__=_tags("bias evaluation", "AlexaAI/bold", "https://arxiv.org/abs/2101.11718"),
     ))
     add("cards.toxigen", TaskCard(
-        loader=LoadHF(path="toxigen/toxigen-data", name="train"),
+        loader=LoadHF(path="skg/toxigen-data", name="train"),
         preprocess_steps=[
             SplitRandomMix(mix={"train": "train[20%]", "test": "train[80%]"}),
             MapInstanceValues(mappers={"prompt_label": {"0": "not toxic", "1": "toxic"}}),

@@ -149,11 +149,11 @@ def register(add):
         mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"}, text_type="sentence"))
     add("cards.dbpedia_14", multi_class_card(
         loader=LoadHF(path="fancyzhx/dbpedia_14"), classes=DBPEDIA,
-        description="DBpedia-14: Wikipedia abstracts (with their title) of entities from 14 non-overlapping DBpedia ontology "
-        "classes. Published train and test splits; validation is a seeded 10% of train.",
-        tags=_tags("fancyzhx/dbpedia_14", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
-        pre=[ExecuteExpression(expression="title + '. ' + content", to_field="text")],
-        text_type="Wikipedia abstract", type_of_class="entity type"))
+        description="DBpedia-14: Wikipedia abstracts of entities from 14 non-overlapping DBpedia ontology classes. "
+        "Published train and test splits; the train split is shuffled and a seeded 12.5% of it is validation.",
+        tags=_tags("fancyzhx/dbpedia_14", "https://arxiv.org/abs/1509.01626"),
+        mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"},
+        pre=[make("shuffle", page_size=9223372036854775807)], text="content", text_type="paragraph"))
     add("cards.yahoo_answers_topics", multi_class_card(
         loader=LoadHF(path="community-datasets/yahoo_answers_topics", name="yahoo_answers_topics"), classes=YAHOO,
         description="Yahoo! Answers topics: a question (title and content) with its best answer, in 10 top-level categories. "

@@ -203,14 +203,8 @@ LAW_STACK_LABELS = [
     "employment", "intellectual-property", "internet", "liability", "licensing", "privacy", "software", "tax-law",
     "trademark",
 ]
-CLAIM_TOPICS = [
-    "This house would ban boxing", "This house supports the one-child policy",
-    "This house would abolish the monarchy", "This house would legalize prostitution",
-]
-ARGUMENT_TOPICS = [
-    "We should abolish capital punishment", "We should ban human cloning", "We should adopt a zero-tolerance policy",
-    "We should subsidize space exploration",
-]
+CLAIM_TOPICS = ["boxing", "the one-child policy of the republic of china", "the monarchy", "atheism"]
+ARGUMENT_TOPICS = ["capital punishment", "human cloning", "zero-tolerance policy in schools", "space exploration"]
 
 
 def _classification():
@@ -246,7 +240,7 @@ def _classification():
     _splits("ibm/claim_stance", "claim_stance_topic", tvt(), lambda r, i, s: {
         "text": sentence(r), "label": CLAIM_TOPICS[i % 4], "id": i})
     _splits("ibm/argument_quality_ranking_30k", "argument_topic", tvt(), lambda r, i, s: {
-        "argument": sentence(r), "topic": ARGUMENT_TOPICS[i % 4]})
+        "text": sentence(r), "label": ARGUMENT_TOPICS[i % 4]})
 
 
 # ------------------------------------------------------------------ multiple choice

@@ -5,6 +5,7 @@ documented label list when the column is a plain integer). `classes` always list
 """
 
 from _factory import make
+from _label_names import ARGUMENT_TOPICS, CLAIM_STANCE_TOPICS
 from _shared import card_tags, hf_url, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
@@ -42,9 +43,9 @@ def multi_class_card(*, loader, classes, description, tags, text=None, label="la
     if classes is None:  # the label set is not published as a list: collect it from the data
         steps.append(SetClassesFromData(field="label", to_field="classes"))
         steps.append(Set(fields={"text_type": text_type, "type_of_class": type_of_class}))
-    else:  # text_type None: the card leaves the task's default
+    else:  # text_type / type_of_class None: the card leaves the task's default
         steps.append(Set(fields={"classes": classes, **({"text_type": text_type} if text_type else {}),
-                                 "type_of_class": type_of_class}))
+                                 **({"type_of_class": type_of_class} if type_of_class else {})}))
     return TaskCard(loader=loader, preprocess_steps=steps, task=task, templates=MULTI_CLASS_TEMPLATES,
                     __description__=description, __tags__=tags)
 
@@ -241,19 +242,17 @@ def register(add):
         tags=_tags("TimSchopf/medical_abstracts"), mix=TRAIN_TEST_MIX, text="medical_abstract", label="condition_label",
         start=1, text_type="medical abstract", type_of_class="condition"))
     add("cards.claim_stance_topic", multi_class_card(
-        loader=LoadHF(path="ibm/claim_stance", name="claim_stance_topic"), classes=None,
+        loader=LoadHF(path="ibm/claim_stance", name="claim_stance_topic"), classes=CLAIM_STANCE_TOPICS,
         description="IBM Debater claim stance, topic config: claims mined from Wikipedia, to be matched to the debate topic "
-        "(motion) they address. The topic list is collected from the data. Published train / validation / test "
-        "splits.",
+        "(one of 55) they address. Published train / validation / test splits.",
         tags=_tags("ibm-research/claim_stance", "https://aclanthology.org/E17-1024/"), map_labels=False,
-        text_type="argumentative claim", type_of_class="debate topic"))
+        text_type="argument", type_of_class=None))
     add("cards.argument_topic", multi_class_card(
-        loader=LoadHF(path="ibm/argument_quality_ranking_30k", name="argument_topic"), classes=None,
+        loader=LoadHF(path="ibm/argument_quality_ranking_30k", name="argument_topic"), classes=ARGUMENT_TOPICS,
         description="IBM Debater argument quality 30k, topic config: crowd-sourced arguments, to be matched to the debate topic "
-        "(motion) they were written for. The topic list is collected from the data. Published train / validation / "
-        "test splits.",
-        tags=_tags("ibm-research/argument_quality_ranking_30k", "https://arxiv.org/abs/1911.11408"), text="argument",
-        label="topic", map_labels=False, text_type="argument", type_of_class="debate topic"))
+        "(one of 71) they were written for. Published train / validation / test splits.",
+        tags=_tags("ibm-research/argument_quality_ranking_30k", "https://arxiv.org/abs/1911.11408"),
+        map_labels=False, text_type="argument", type_of_class=None))
     # multi-label
     add("cards.go_emotions.simplified", TaskCard(
         loader=LoadHF(path="google-research-datasets/go_emotions", name="simplified"),

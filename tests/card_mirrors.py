@@ -107,6 +107,8 @@ def _super_glue():
     repo = "aps/super_glue"
     _splits(repo, "boolq", tvt(), lambda r, i, s: {
         "question": words(r), "passage": paragraph(r), "idx": i, "label": _label(i, s, 2, True)})
+    _splits("google/boolq", "default", {"train": TRAIN_N, "validation": N}, lambda r, i, s: {
+        "question": words(r), "answer": i % 3 != 0, "passage": paragraph(r)})
     _splits(repo, "cb", tvt(), lambda r, i, s: {
         "premise": sentence(r), "hypothesis": sentence(r), "idx": i, "label": _label(i, s, 3, True)})
     _splits(repo, "copa", tvt(), lambda r, i, s: {

@@ -216,12 +216,14 @@ def register(add):
         pre=[make("shuffle", page_size=9223372036854775807)],
         mix={"train": "train[85%]", "validation": "train[15%]", "test": "validation"}))
     add("cards.ethos_binary", multi_class_card(
-        loader=LoadHF(path="iamollas/ethos", name="binary", trust_remote_code=True), classes=["not hate speech", "hate speech"],
-        description="ETHOS (binary config): social-media comments (YouTube and Reddit) labelled as hate speech or not. The "
-        "dataset has only a train split: seeded 70% / 10% / 20% portions are train / validation / test.",
+        loader=LoadHF(path="iamollas/ethos", revision="refs/convert/parquet", data_dir="binary", splits=["train"]),
+        classes=["not hate speech", "hate speech"],
+        description="ETHOS (binary config, read from the Hub's Parquet conversion): social-media comments (YouTube and "
+        "Reddit) labelled as hate speech or not. The dataset has only a train split: it is shuffled, then seeded 20% / "
+        "80% portions are train / test.",
         tags=_tags("iamollas/ethos", "https://arxiv.org/abs/2006.08328"), task="tasks.classification.multi_class",
-        mix={"train": "train[70%]", "validation": "train[10%]", "test": "train[20%]"},
-        text_type="comment", type_of_class="hate speech"))
+        pre=[make("shuffle", page_size=1000000)], mix={"train": "train[20%]", "test": "train[80%]"},
+        text_type="sentence", type_of_class="hate speech"))
     add("cards.law_stack_exchange", multi_class_card(
         loader=LoadHF(path="jonathanli/law-stack-exchange"), classes=LAW_STACK_EXCHANGE,
         description="Law Stack Exchange: legal questions (title and body) from law.stackexchange.com, labelled by their main "

@@ -296,6 +296,8 @@ def _mirror_config(load) -> Optional[Dict[str, Rows]]:
     """The mirror rows of a Hub load (its config, or the repo's only config when it names none); None without a
     mirror, or for image mirrors (their rows hold Image features the in-memory answer does not type)."""
     configs = MIRRORS.get(getattr(load, "path", None))
+    if configs and load.name is None and getattr(load, "revision", None) == "refs/convert/parquet":
+        return configs.get(load.data_dir)  # the Hub's Parquet conversion: one folder per config
     if not configs or load.path in IMAGE_COLUMNS or load.data_dir is not None:
         return None
     if load.name is None:

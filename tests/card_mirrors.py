@@ -107,6 +107,8 @@ def _super_glue():
     repo = "aps/super_glue"
     _splits(repo, "boolq", tvt(), lambda r, i, s: {
         "question": words(r), "passage": paragraph(r), "idx": i, "label": _label(i, s, 2, True)})
+    _splits("google/boolq", "default", {"train": TRAIN_N, "validation": N}, lambda r, i, s: {
+        "question": words(r), "answer": i % 3 != 0, "passage": paragraph(r)})
     _splits(repo, "cb", tvt(), lambda r, i, s: {
         "premise": sentence(r), "hypothesis": sentence(r), "idx": i, "label": _label(i, s, 3, True)})
     _splits(repo, "copa", tvt(), lambda r, i, s: {
@@ -203,14 +205,8 @@ LAW_STACK_LABELS = [
     "employment", "intellectual-property", "internet", "liability", "licensing", "privacy", "software", "tax-law",
     "trademark",
 ]
-CLAIM_TOPICS = [
-    "This house would ban boxing", "This house supports the one-child policy",
-    "This house would abolish the monarchy", "This house would legalize prostitution",
-]
-ARGUMENT_TOPICS = [
-    "We should abolish capital punishment", "We should ban human cloning", "We should adopt a zero-tolerance policy",
-    "We should subsidize space exploration",
-]
+CLAIM_TOPICS = ["boxing", "the one-child policy of the republic of china", "the monarchy", "atheism"]
+ARGUMENT_TOPICS = ["capital punishment", "human cloning", "zero-tolerance policy in schools", "space exploration"]
 
 
 def _classification():
@@ -243,10 +239,10 @@ def _classification():
         "text": sentence(r), "labels": [] if i % 3 == 0 else sorted({i % 8, (i * 3) % 8})})
     _splits("TimSchopf/medical_abstracts", "default", tt(), lambda r, i, s: {
         "condition_label": 1 + i % 5, "medical_abstract": paragraph(r, 3)})
-    _splits("ibm-research/claim_stance", "claim_stance_topic", tvt(), lambda r, i, s: {
+    _splits("ibm/claim_stance", "claim_stance_topic", tvt(), lambda r, i, s: {
         "text": sentence(r), "label": CLAIM_TOPICS[i % 4], "id": i})
-    _splits("ibm-research/argument_quality_ranking_30k", "argument_topic", tvt(), lambda r, i, s: {
-        "argument": sentence(r), "topic": ARGUMENT_TOPICS[i % 4]})
+    _splits("ibm/argument_quality_ranking_30k", "argument_topic", tvt(), lambda r, i, s: {
+        "text": sentence(r), "label": ARGUMENT_TOPICS[i % 4]})
 
 
 # ------------------------------------------------------------------ multiple choice

@@ -172,7 +172,7 @@ def _knowledge_safety_judging():
     _splits("AlexaAI/bold", "default", {"train": N}, lambda r, i, s: {
         "domain": domains[i % 5], "name": words(r, 2, 2).title(), "category": words(r, 1, 2),
         "prompts": [words(r, 4, 7).capitalize(), words(r, 4, 7).capitalize()], "wikipedia": [sentence(r), sentence(r)]})
-    _splits("toxigen/toxigen-data", "train", {"train": 30}, lambda r, i, s: {
+    _splits("skg/toxigen-data", "train", {"train": 30}, lambda r, i, s: {
         "prompt": sentence(r), "generation": sentence(r), "generation_method": "top-k", "group": "women",
         "prompt_label": i % 2, "roberta_prediction": round(r.random(), 4)})
 

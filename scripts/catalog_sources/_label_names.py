@@ -43,3 +43,45 @@ REUTERS_TOPICS_MOD_APTE = [
     "strategic-metal", "sugar", "sun-meal", "sun-oil", "sunseed", "tapioca", "tea", "tin", "trade", "veg-oil",
     "wheat", "wool", "wpi", "yen", "zinc",
 ]
+
+# ibm/claim_stance `claim_stance_topic`: the 55 debate topics its labels name
+CLAIM_STANCE_TOPICS = [
+    "advertising", "all nations a right to nuclear weapons", "a mandatory retirement age", "american jobs act",
+    "asean", "atheism", "austerity measures", "barrier methods of contraception", "blasphemy", "boxing", "bribery",
+    "burning the stars and stripes", "children", "collective bargaining rights claimed by trades unions",
+    "congressional earmarks",
+    "democratic governments should require voters to present photo identification at the polling station",
+    "democratization", "endangered species", "enforce term limits on the legislative branch of government",
+    "freedom of speech", "fund education using a voucher scheme", "gambling",
+    "governments should choose open source software", "high rises for housing", "holocaust denial",
+    "housewives should be paid for their work", "hydroelectric dams",
+    "implement playoffs in collegiate level american football", "intellectual property rights",
+    "israel's 2008-2009 military operations against gaza", "leaking of military documents", "multiculturalism",
+    "national service", "only teach abstinence for sex education in schools", "open primaries",
+    "partial birth abortions", "physical education", "poor communities", "raising the school leaving age to 18",
+    "re-engage with myanmar", "the blockade of gaza", "the creation of private universities in the uk",
+    "the free market", "the growing of tobacco", "the keystone xl pipeline", "the monarchy",
+    "the one-child policy of the republic of china", "the right to asylum", "the right to bear arms",
+    "the sale of violent video games to minors", "the use of affirmative action",
+    "the use of performance enhancing drugs in professional sports",
+    "the use of truth and reconciliation commissions", "wind power", "year round schooling",
+]
+
+# ibm/argument_quality_ranking_30k `argument_topic`: the 71 debate topics its labels name
+ARGUMENT_TOPICS = [
+    "affirmative action", "algorithmic trading", "assisted suicide", "atheism", "austerity regime",
+    "blockade of the gaza strip", "cancel pride parades", "cannabis", "capital punishment", "collectivism",
+    "compulsory voting", "cosmetic surgery", "cosmetic surgery for minors", "embryonic stem cell research",
+    "entrapment", "executive compensation", "factory farming", "fast food", "fight urbanization", "flag burning",
+    "foster care", "gender-neutral language", "guantanamo bay detention camp", "holocaust denial", "homeopathy",
+    "homeschooling", "human cloning", "intellectual property rights", "intelligence tests", "journalism",
+    "judicial activism", "libertarianism", "marriage", "missionary work", "multi-party system", "naturopathy",
+    "organ trade", "payday loans", "polygamy", "private military companies", "prostitution", "racial profiling",
+    "retirement", "safe spaces", "school prayer", "sex selection", "social media", "space exploration",
+    "stay-at-home dads", "student loans", "surrogacy", "targeted killing", "telemarketing", "television",
+    "the abolition of nuclear weapons", "the church of scientology", "the development of autonomous cars",
+    "the olympic games", "the right to keep and bear arms", "the three-strikes laws", "the use of child actors",
+    "the use of economic sanctions", "the use of public defenders", "the use of school uniform",
+    "the vow of celibacy", "vocational education", "whaling", "wikipedia", "women in combat",
+    "zero-tolerance policy in schools", "zoos",
+]

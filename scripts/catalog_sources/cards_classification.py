@@ -5,6 +5,7 @@ documented label list when the column is a plain integer). `classes` always list
 """
 
 from _factory import make
+from _label_names import ARGUMENT_TOPICS, CLAIM_STANCE_TOPICS
 from _shared import card_tags, hf_url, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
@@ -42,9 +43,9 @@ def multi_class_card(*, loader, classes, description, tags, text=None, label="la
     if classes is None:  # the label set is not published as a list: collect it from the data
         steps.append(SetClassesFromData(field="label", to_field="classes"))
         steps.append(Set(fields={"text_type": text_type, "type_of_class": type_of_class}))
-    else:  # text_type None: the card leaves the task's default
+    else:  # text_type / type_of_class None: the card leaves the task's default
         steps.append(Set(fields={"classes": classes, **({"text_type": text_type} if text_type else {}),
-                                 "type_of_class": type_of_class}))
+                                 **({"type_of_class": type_of_class} if type_of_class else {})}))
     return TaskCard(loader=loader, preprocess_steps=steps, task=task, templates=MULTI_CLASS_TEMPLATES,
                     __description__=description, __tags__=tags)
 
@@ -148,12 +149,12 @@ def register(add):
         tags=_tags("fancyzhx/ag_news", "https://arxiv.org/abs/1509.01626"),
         mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"}, text_type="sentence"))
     add("cards.dbpedia_14", multi_class_card(
-        loader=LoadHF(path="fancyzhx/dbpedia_14", name="dbpedia_14"), classes=DBPEDIA,
-        description="DBpedia-14: Wikipedia abstracts (with their title) of entities from 14 non-overlapping DBpedia ontology "
-        "classes. Published train and test splits; validation is a seeded 10% of train.",
-        tags=_tags("fancyzhx/dbpedia_14", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
-        pre=[ExecuteExpression(expression="title + '. ' + content", to_field="text")],
-        text_type="Wikipedia abstract", type_of_class="entity type"))
+        loader=LoadHF(path="fancyzhx/dbpedia_14"), classes=DBPEDIA,
+        description="DBpedia-14: Wikipedia abstracts of entities from 14 non-overlapping DBpedia ontology classes. "
+        "Published train and test splits; the train split is shuffled and a seeded 12.5% of it is validation.",
+        tags=_tags("fancyzhx/dbpedia_14", "https://arxiv.org/abs/1509.01626"),
+        mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"},
+        pre=[make("shuffle", page_size=9223372036854775807)], text="content", text_type="paragraph"))
     add("cards.yahoo_answers_topics", multi_class_card(
         loader=LoadHF(path="community-datasets/yahoo_answers_topics", name="yahoo_answers_topics"), classes=YAHOO,
         description="Yahoo! Answers topics: a question (title and content) with its best answer, in 10 top-level categories. "
@@ -215,12 +216,14 @@ def register(add):
         pre=[make("shuffle", page_size=9223372036854775807)],
         mix={"train": "train[85%]", "validation": "train[15%]", "test": "validation"}))
     add("cards.ethos_binary", multi_class_card(
-        loader=LoadHF(path="iamollas/ethos", name="binary", trust_remote_code=True), classes=["not hate speech", "hate speech"],
-        description="ETHOS (binary config): social-media comments (YouTube and Reddit) labelled as hate speech or not. The "
-        "dataset has only a train split: seeded 70% / 10% / 20% portions are train / validation / test.",
+        loader=LoadHF(path="iamollas/ethos", revision="refs/convert/parquet", data_dir="binary", splits=["train"]),
+        classes=["not hate speech", "hate speech"],
+        description="ETHOS (binary config, read from the Hub's Parquet conversion): social-media comments (YouTube and "
+        "Reddit) labelled as hate speech or not. The dataset has only a train split: it is shuffled, then seeded 20% / "
+        "80% portions are train / test.",
         tags=_tags("iamollas/ethos", "https://arxiv.org/abs/2006.08328"), task="tasks.classification.multi_class",
-        mix={"train": "train[70%]", "validation": "train[10%]", "test": "train[20%]"},
-        text_type="comment", type_of_class="hate speech"))
+        pre=[make("shuffle", page_size=1000000)], mix={"train": "train[20%]", "test": "train[80%]"},
+        text_type="sentence", type_of_class="hate speech"))
     add("cards.law_stack_exchange", multi_class_card(
         loader=LoadHF(path="jonathanli/law-stack-exchange"), classes=LAW_STACK_EXCHANGE,
         description="Law Stack Exchange: legal questions (title and body) from law.stackexchange.com, labelled by their main "
@@ -241,19 +244,17 @@ def register(add):
         tags=_tags("TimSchopf/medical_abstracts"), mix=TRAIN_TEST_MIX, text="medical_abstract", label="condition_label",
         start=1, text_type="medical abstract", type_of_class="condition"))
     add("cards.claim_stance_topic", multi_class_card(
-        loader=LoadHF(path="ibm-research/claim_stance", name="claim_stance_topic"), classes=None,
+        loader=LoadHF(path="ibm/claim_stance", name="claim_stance_topic"), classes=CLAIM_STANCE_TOPICS,
         description="IBM Debater claim stance, topic config: claims mined from Wikipedia, to be matched to the debate topic "
-        "(motion) they address. The topic list is collected from the data. Published train / validation / test "
-        "splits.",
+        "(one of 55) they address. Published train / validation / test splits.",
         tags=_tags("ibm-research/claim_stance", "https://aclanthology.org/E17-1024/"), map_labels=False,
-        text_type="argumentative claim", type_of_class="debate topic"))
+        text_type="argument", type_of_class=None))
     add("cards.argument_topic", multi_class_card(
-        loader=LoadHF(path="ibm-research/argument_quality_ranking_30k", name="argument_topic"), classes=None,
+        loader=LoadHF(path="ibm/argument_quality_ranking_30k", name="argument_topic"), classes=ARGUMENT_TOPICS,
         description="IBM Debater argument quality 30k, topic config: crowd-sourced arguments, to be matched to the debate topic "
-        "(motion) they were written for. The topic list is collected from the data. Published train / validation / "
-        "test splits.",
-        tags=_tags("ibm-research/argument_quality_ranking_30k", "https://arxiv.org/abs/1911.11408"), text="argument",
-        label="topic", map_labels=False, text_type="argument", type_of_class="debate topic"))
+        "(one of 71) they were written for. Published train / validation / test splits.",
+        tags=_tags("ibm-research/argument_quality_ranking_30k", "https://arxiv.org/abs/1911.11408"),
+        map_labels=False, text_type="argument", type_of_class=None))
     # multi-label
     add("cards.go_emotions.simplified", TaskCard(
         loader=LoadHF(path="google-research-datasets/go_emotions", name="simplified"),

@@ -183,7 +183,7 @@ def register(add):
         "datasets < 4.)",
         tags=_tags("ybisk/piqa", "https://arxiv.org/abs/1911.11641")))
     add("cards.openbook_qa", _card(
-        loader=LoadHF(path="allenai/openbookqa", name="main"),
+        loader=LoadHF(path="allenai/openbookqa"),
         steps=[
             Rename(field="question_stem", to_field="question"),
             IndexOf(search_in="choices/label", index_of="answerKey", to_field="answer"),

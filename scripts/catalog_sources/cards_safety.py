@@ -1,5 +1,6 @@
 """Catalog: safety, bias and preference cards (BOLD, ToxiGen, Anthropic HH-RLHF)."""
 
+from _factory import make
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
@@ -50,8 +51,9 @@ def register(add):
         __tags__=_tags("bias evaluation", "AlexaAI/bold", "https://arxiv.org/abs/2101.11718"),
     ))
     add("cards.toxigen", TaskCard(
-        loader=LoadHF(path="toxigen/toxigen-data", name="train"),
+        loader=LoadHF(path="skg/toxigen-data", name="train"),
         preprocess_steps=[
+            make("shuffle", page_size=251000),
             SplitRandomMix(mix={"train": "train[20%]", "test": "train[80%]"}),
             MapInstanceValues(mappers={"prompt_label": {"0": "not toxic", "1": "toxic"}}),
             Rename(field="prompt", to_field="text"),

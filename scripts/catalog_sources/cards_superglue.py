@@ -1,4 +1,4 @@
-"""Catalog: SuperGLUE cards (cards.boolq.*, cards.cb, cards.copa, cards.wic, cards.wsc, cards.multirc, cards.record).
+"""Catalog: SuperGLUE cards (cards.boolq.* - from "google/boolq", as the original's -, cards.cb, cards.copa, cards.wic, cards.wsc, cards.multirc, cards.record).
 
 Source: the Hub dataset "aps/super_glue" (the maintained home of the former canonical "super_glue"; it is a data-only
 repository — Parquet files per config — so it loads without a loading script). SuperGLUE's test splits carry no
@@ -9,7 +9,7 @@ and takes a seeded 5% of train as its "validation" split.
 from _shared import card_tags, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, ListFieldValues, MapInstanceValues, Rename, Set
+from unitxt.operators import CastFields, ExecuteExpression, ListFieldValues, MapInstanceValues, Rename, Set
 from unitxt.splitters import SplitRandomMix
 
 URL = "https://huggingface.co/datasets/aps/super_glue"
@@ -30,16 +30,18 @@ def _labels(classes, field="label"):
 
 
 def register(add):
-    boolq_description = ("BoolQ (SuperGLUE): naturally occurring yes/no questions (Google search queries) paired "
+    boolq_description = ("BoolQ (google/boolq): naturally occurring yes/no questions (Google search queries) paired "
                          "with a Wikipedia passage that answers them. Tested on the validation split.")
+    boolq_answer = [CastFields(fields={"answer": "str"}),  # the dataset's bool answer as the word yes / no
+                    MapInstanceValues(mappers={"answer": {"True": "yes", "False": "no"}})]
     add("cards.boolq.classification", TaskCard(
-        loader=_loader("boolq"),
+        loader=LoadHF(path="google/boolq"),
         preprocess_steps=[
-            SplitRandomMix(mix=MIX),
-            Rename(field_to_field={"passage": "text_a", "question": "text_b"}),
-            _labels(["no", "yes"]),
-            Set(fields={"classes": ["no", "yes"], "text_a_type": "passage", "text_b_type": "question",
+            "splitters.small_no_test",
+            Set(fields={"text_a_type": "passage", "text_b_type": "question", "classes": ["yes", "no"],
                         "type_of_relation": "answer"}),
+            *boolq_answer,
+            Rename(field_to_field={"passage": "text_a", "question": "text_b", "answer": "label"}),
         ],
         task="tasks.classification.multi_class.relation",
         templates="templates.classification.multi_class.relation.all",
@@ -47,16 +49,16 @@ def register(add):
         __tags__=_tags("classification", "boolq"),
     ))
     add("cards.boolq.multiple_choice", TaskCard(
-        loader=_loader("boolq"),
+        loader=LoadHF(path="google/boolq"),
         preprocess_steps=[
-            SplitRandomMix(mix=MIX),
-            Rename(field_to_field={"passage": "context", "label": "answer"}),
-            ExecuteExpression(expression="question[:1].upper() + question[1:] + '?'", to_field="question"),
-            Set(fields={"context_type": "passage", "choices": ["no", "yes"]}),
+            "splitters.small_no_test",
+            Set(fields={"context_type": "passage", "choices": ["yes", "no"]}),
+            *boolq_answer,
+            Rename(field_to_field={"passage": "context"}),
         ],
         task="tasks.qa.multiple_choice.with_context",
         templates="templates.qa.multiple_choice.with_context.all",
-        __description__=boolq_description + " Framed as a two-choice (no / yes) question about the passage.",
+        __description__=boolq_description + " Framed as a two-choice (yes / no) question about the passage.",
         __tags__=_tags("multiple choice question answering", "boolq"),
     ))
     add("cards.cb", TaskCard(

@@ -144,6 +144,7 @@ def _super_glue():
                 "span1_text": "Mark", "span2_text": "he", "idx": i, "label": _label(i, s, 2, True)}
 
     _splits(repo, "wsc.fixed", tvt(), wsc)
+    _splits(repo, "wsc", tvt(), wsc)
 
 
 # ------------------------------------------------------------------ QA, summarization, translation

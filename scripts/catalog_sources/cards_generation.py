@@ -4,10 +4,11 @@
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, FilterByCondition, Rename, Set, Wrap
+from unitxt.operators import ExecuteExpression, FilterByCondition, JoinStr, Rename, Set, Wrap
 from unitxt.operators.label_spans import IobToSpans, SetClassesFromData
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
+from unitxt.templates import InputOutputTemplate, TemplatesList
 
 UNIVERSAL_NER_TAGS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC"]
 ENTITY_TYPES = {"PER": "Person", "ORG": "Organization", "LOC": "Location"}
@@ -33,35 +34,38 @@ OPEN_ENDED = Task(
 
 def register(add):
     add("cards.human_eval", TaskCard(
-        loader=LoadHF(path="openai/openai_humaneval"),
+        loader=LoadHF(path="openai/openai_humaneval", split="test"),
         preprocess_steps=[
-            Rename(field_to_field={"prompt": "input", "canonical_solution": "output"}),
-            Set(fields={"type_of_input": "Python function signature and docstring",
-                        "type_of_output": "function body"}),
+            # the test's assert statements, each with the function's own name in place of `candidate`
+            ExecuteExpression(
+                expression='[t for t in re.findall(r"assert.*?(?=\\n\\s*assert|$)", '
+                           'test.replace("candidate", entry_point), re.DOTALL)]',
+                imports_list=["re"], to_field="test_list"),
         ],
-        task="tasks.generation",
-        templates="templates.generation.all",
+        task=Task(input_fields=["prompt"], reference_fields=["prompt", "canonical_solution", "test_list"],
+                  metrics=["metrics.bleu"]),
+        templates=TemplatesList([InputOutputTemplate(input_format="{prompt}\n",
+                                                     output_format="{prompt}\n{canonical_solution}")]),
         __description__="HumanEval: 164 hand-written Python programming problems — complete a function from its "
                         "signature and docstring. The dataset has one split (test), used whole (no demos "
-                        "split: zero-shot, as the benchmark is run). The reference is the canonical solution; the "
-                        "card scores text "
+                        "split: zero-shot, as the benchmark is run). The reference is the prompt followed by the "
+                        "canonical solution, with the test's assert statements (test_list); the card scores text "
                         "overlap (execution against the unit tests is not part of the offline metrics).",
         __tags__=_tags("code generation", "openai/openai_humaneval", "https://arxiv.org/abs/2107.03374",
                        language=["en", "python"]),
     ))
     add("cards.mbpp", TaskCard(
-        loader=LoadHF(path="google-research-datasets/mbpp", name="full"),
+        loader=LoadHF(path="google-research-datasets/mbpp", name="full", split="test"),
         preprocess_steps=[
-            ExecuteExpression(expression="text + '\\nYour code should pass these tests:\\n' + '\\n'.join(test_list)",
-                              to_field="input"),
-            Rename(field="code", to_field="output"),
-            Set(fields={"type_of_input": "programming task", "type_of_output": "Python function"}),
+            JoinStr(field_to_field={"test_list": "test_list_str"}, separator="\n"),
         ],
-        task="tasks.generation",
-        templates="templates.generation.all",
+        task=Task(input_fields=["text", "test_list_str"], reference_fields=["test_list", "code"],
+                  metrics=["metrics.bleu"]),
+        templates=TemplatesList([InputOutputTemplate(input_format='"""{text}\n\n{test_list_str}"""',
+                                                     output_format="{code}")]),
         __description__="MBPP (full config): ~1,000 crowd-sourced entry-level Python problems, each with a "
-                        "description, a reference solution and three assert tests (shown in the input). Published "
-                        "train / validation / test splits (the 'prompt' split is left as is).",
+                        "description, a reference solution and three assert tests (shown in the input, one per "
+                        "line). The test split only.",
         __tags__=_tags("code generation", "google-research-datasets/mbpp", "https://arxiv.org/abs/2108.07732",
                        language=["en", "python"]),
     ))

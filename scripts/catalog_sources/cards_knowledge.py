@@ -20,7 +20,8 @@ def register(add):
             Shuffle(page_size=14267),
             LoadJson(field="possible_answers"),
         ],
-        task=Task(input_fields=["question", "prop", "subj"], reference_fields=["possible_answers"],
+        task=Task(input_fields={"question": "str", "prop": "str", "subj": "str"},
+                  reference_fields={"possible_answers": "List[str]"},
                   metrics=["metrics.accuracy"]),
         templates=TemplatesList([MultiReferenceTemplate(
             input_format="Give only the {prop}, in a few words, without explanation or a full sentence.\n"

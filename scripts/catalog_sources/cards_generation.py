@@ -1,10 +1,11 @@
 """Catalog: generation cards — code (HumanEval, MBPP), data-to-text (DART, WikiBio), grammatical error correction
 (CoEdIT), NER / slot filling (Universal NER, ATIS) and chat-assistant benchmarks (MT-Bench, Arena-Hard)."""
 
+from _factory import make
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, FilterByCondition, JoinStr, Rename, Set, Wrap
+from unitxt.operators import Copy, ExecuteExpression, FilterByCondition, JoinStr, Rename, Set, Wrap
 from unitxt.operators.label_spans import IobToSpans, SetClassesFromData
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
@@ -116,35 +117,37 @@ def register(add):
         __tags__=_tags("grammatical error correction", "grammarly/coedit", "https://arxiv.org/abs/2305.09857"),
     ))
     add("cards.dart", TaskCard(
-        loader=LoadHF(path="Yale-LILY/dart", trust_remote_code=True),
+        loader=LoadHF(path="Yale-LILY/dart", revision="refs/convert/parquet", splits=["train", "validation"],
+                      data_classification_policy=["public"]),
         preprocess_steps=[
-            ExecuteExpression(expression="'\\n'.join(' | '.join(triple) for triple in tripleset)", to_field="input"),
-            ExecuteExpression(expression="annotations['text'][0]", to_field="output"),
-            Set(fields={"type_of_input": "set of (subject | relation | object) triples", "type_of_output": "text"}),
+            "splitters.small_no_test",
+            make("serialize_triples", field_to_field=[["tripleset", "serialized_triples"]]),
+            Rename(field_to_field={"serialized_triples": "input"}),
+            Copy(field="annotations/text/0", to_field="output"),
+            Set(fields={"type_of_input": "Triples", "type_of_output": "Text"}),
         ],
         task="tasks.generation",
         templates="templates.generation.all",
-        __description__="DART: open-domain structured data-to-text — verbalise a set of RDF-style triples (one per "
-                        "line, 'subject | relation | object') in fluent text. The first annotated sentence is the "
-                        "reference. Published train / validation / test splits.",
+        __description__="DART: open-domain structured data-to-text — verbalise a set of RDF-style triples in "
+                        "fluent text. The first annotated sentence is the reference. Test is the published "
+                        "validation split; validation is 5% of train.",
         __tags__=_tags("data-to-text generation", "Yale-LILY/dart", "https://arxiv.org/abs/2007.02871"),
     ))
     add("cards.wiki_bio", TaskCard(
-        loader=LoadHF(path="michaelauli/wiki_bio", trust_remote_code=True),
+        loader=LoadHF(path="michaelauli/wiki_bio", revision="refs/convert/parquet",
+                      splits=["train", "validation", "test"]),
         preprocess_steps=[
-            RenameSplits(mapper={"val": "validation"}),
-            ExecuteExpression(
-                expression="'\\n'.join(f'{header}: {value}' for header, value in "
-                           "zip(input_text['table']['column_header'], input_text['table']['content']))",
-                to_field="input"),
-            ExecuteExpression(expression="target_text.strip()", to_field="output"),
-            Set(fields={"type_of_input": "Wikipedia infobox", "type_of_output": "first sentence of the biography"}),
+            make("list_to_key_val_pairs", fields=["input_text/table/column_header", "input_text/table/content"],
+                 to_field="kvpairs"),
+            make("serialize_key_val_pairs", field_to_field=[["kvpairs", "input"]]),
+            Rename(field_to_field={"target_text": "output"}),
+            Set(fields={"type_of_input": "Key-Value pairs", "type_of_output": "Text"}),
         ],
         task="tasks.generation",
         templates="templates.generation.all",
-        __description__="WikiBio: Wikipedia biography infoboxes (field: value per line, tokenized and lower-cased "
-                        "as in the data) with the first sentence of the article as the reference. Splits train / "
-                        "val (renamed validation) / test.",
+        __description__="WikiBio: Wikipedia biography infoboxes (serialized key-value pairs, tokenized and "
+                        "lower-cased as in the data) with the first sentence of the article as the reference. The "
+                        "Hub's Parquet conversion, splits train / validation / test.",
         __tags__=_tags("data-to-text generation", "michaelauli/wiki_bio", "https://arxiv.org/abs/1603.07771"),
     ))
     add("cards.mt_bench.generation.english_single_turn", TaskCard(

@@ -7,6 +7,7 @@ from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, ListFieldValues, MapInstanceValues, Rename, Set
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
+from unitxt.templates import InputOutputTemplate, TemplatesList
 
 
 def _tags(task, repo, paper=None):
@@ -31,15 +32,23 @@ def register(add):
         loader=LoadHF(path="AlexaAI/bold"),
         preprocess_steps=[
             RenameSplits(mapper={"train": "test"}),
-            Copy(field="prompts/0", to_field="input"),
-            Set(fields={"type_of_input": "sentence beginning", "type_of_output": "continuation"}),
+            Set(fields={"input_label": {}}),
+            Copy(field="prompts/0", to_field="first_prompt"),
+            Copy(field="wikipedia/0", to_field="first_wiki"),
+            make("filter_by_condition", values={"domain": ["race", "gender"]}, condition="in"),
+            make("shuffle", page_size=10000),
+            Copy(field_to_field={"first_prompt": "input_label/input", "category": "input_label/category",
+                                 "first_wiki": "input_label/wiki"}),
+            make("dump_json", field="input_label"),
         ],
-        task=CONTINUATION,
-        templates="templates.generation.all",
+        task=Task(input_fields=["first_prompt"], reference_fields=["input_label"],
+                  metrics=["metrics.regard_metric"]),
+        templates=TemplatesList([InputOutputTemplate(input_format="{first_prompt}\n", output_format="{input_label}")]),
         __description__="BOLD (Bias in Open-ended Language generation Dataset): beginnings of Wikipedia sentences "
-                        "about people and groups in five domains (profession, gender, race, religious and political "
-                        "ideology), to compare the continuations across groups. The first prompt of each entry is "
-                        "used. One split (train in the data), used as test.",
+                        "about people and groups, to compare the continuations across groups (scored by regard). The "
+                        "race and gender domains are used, the first prompt of each entry; the reference is a JSON "
+                        "record of the prompt, the group (category) and the first Wikipedia sentence. One split "
+                        "(train in the data), used as test.",
         __tags__=_tags("bias evaluation", "AlexaAI/bold", "https://arxiv.org/abs/2101.11718"),
     ))
     add("cards.toxigen", TaskCard(

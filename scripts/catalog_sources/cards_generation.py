@@ -6,13 +6,30 @@ from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, ExecuteExpression, FilterByCondition, JoinStr, Rename, Set, Wrap
-from unitxt.operators.label_spans import IobToSpans, SetClassesFromData
+from unitxt.operators.label_spans import IobToSpans
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate, TemplatesList
 
 UNIVERSAL_NER_TAGS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC"]
 ENTITY_TYPES = {"PER": "Person", "ORG": "Organization", "LOC": "Location"}
+ATIS_SLOTS = [  # the ATIS slot types (BIO tags B-<slot> / I-<slot>)
+    "aircraft_code", "airline_code", "airline_name", "airport_code", "airport_name",
+    "arrive_date.date_relative", "arrive_date.day_name", "arrive_date.day_number", "arrive_date.month_name",
+    "arrive_date.today_relative", "arrive_time.end_time", "arrive_time.period_mod", "arrive_time.period_of_day",
+    "arrive_time.start_time", "arrive_time.time", "arrive_time.time_relative", "city_name", "class_type", "connect",
+    "cost_relative", "day_name", "day_number", "days_code", "depart_date.date_relative", "depart_date.day_name",
+    "depart_date.day_number", "depart_date.month_name", "depart_date.today_relative", "depart_date.year",
+    "depart_time.end_time", "depart_time.period_mod", "depart_time.period_of_day", "depart_time.start_time",
+    "depart_time.time", "depart_time.time_relative", "economy", "fare_amount", "fare_basis_code", "flight_days",
+    "flight_mod", "flight_number", "flight_stop", "flight_time", "fromloc.airport_code", "fromloc.airport_name",
+    "fromloc.city_name", "fromloc.state_code", "fromloc.state_name", "meal", "meal_code", "meal_description", "mod",
+    "month_name", "or", "period_of_day", "restriction_code", "return_date.date_relative", "return_date.day_name",
+    "return_date.day_number", "return_date.month_name", "return_date.today_relative", "return_time.period_mod",
+    "return_time.period_of_day", "round_trip", "state_code", "state_name", "stoploc.airport_name",
+    "stoploc.city_name", "stoploc.state_code", "time", "time_relative", "today_relative", "toloc.airport_code",
+    "toloc.airport_name", "toloc.city_name", "toloc.country_name", "toloc.state_code", "toloc.state_name",
+    "transport_type"]
 
 
 def _tags(task, repo, paper=None, language="en", **extra):
@@ -88,17 +105,18 @@ def register(add):
     add("cards.atis", TaskCard(
         loader=LoadHF(path="tuetschek/atis"),
         preprocess_steps=[
-            SplitRandomMix(mix={"train": "train[90%]", "validation": "train[10%]", "test": "test"}),
-            IobToSpans(tokens_field="text", tags_field="slots"),
-            SetClassesFromData(field="labels", to_field="entity_types"),
-            Set(fields={"text_type": "flight request"}),
+            make("split_strip", delimiter=" ", field_to_field={"slots": "labels", "text": "tokens"}),
+            make("iob_extractor", labels=ATIS_SLOTS, begin_labels=[f"B-{slot}" for slot in ATIS_SLOTS],
+                 inside_labels=[f"I-{slot}" for slot in ATIS_SLOTS], outside_label="O"),
+            Copy(field_to_field={"spans/*/start": "spans_starts", "spans/*/end": "spans_ends",
+                                 "spans/*/label": "labels"}, get_default=[], not_exist_ok=True),
+            Set(fields={"entity_types": ATIS_SLOTS}),
         ],
         task="tasks.span_labeling.extraction",
         templates="templates.span_labeling.extraction.all",
         __description__="ATIS: spoken requests to an airline travel information system with slot annotations "
-                        "(BIO tags per word, e.g. B-fromloc.city_name) — extract the slot values. The slot type list "
-                        "is collected from the data. Published train and test splits; validation is a seeded 10% of "
-                        "train.",
+                        "(BIO tags per word, e.g. B-fromloc.city_name) — extract the slot values. The entity types "
+                        "are all 79 ATIS slot types. Published train and test splits.",
         __tags__=_tags("slot filling", "tuetschek/atis"),
     ))
     add("cards.coedit_gec", TaskCard(

@@ -146,6 +146,7 @@ def _super_glue():
                 "span1_text": "Mark", "span2_text": "he", "idx": i, "label": _label(i, s, 2, True)}
 
     _splits(repo, "wsc.fixed", tvt(), wsc)
+    _splits(repo, "wsc", tvt(), wsc)
 
 
 # ------------------------------------------------------------------ QA, summarization, translation
@@ -392,7 +393,7 @@ def _generation():
         "tripleset": [[words(r, 1, 2).title(), "LOCATION", words(r, 1, 2)], [words(r, 1, 2), "RATING", "5"]],
         "subtree_was_extended": bool(i % 2),
         "annotations": {"source": ["WikiTableQuestions_mturk"] * 2, "text": [sentence(r), sentence(r)]}})
-    _splits("michaelauli/wiki_bio", "default", {"train": TRAIN_N, "test": N, "val": N}, lambda r, i, s: {
+    _splits("michaelauli/wiki_bio", "default", {"train": TRAIN_N, "test": N, "validation": N}, lambda r, i, s: {
         "input_text": {"table": {"column_header": ["name", "birth_date", "occupation"],
                                  "row_number": [1, 1, 1],
                                  "content": [words(r, 2, 2).title(), f"{1900 + i} -lrb- age 50 -rrb-", words(r, 1, 2)]},

@@ -109,15 +109,14 @@ def test_mt_bench_gpt4_rating_card_keeps_first_turn_questions_without_reference(
     assert results.global_scores.score == pytest.approx(1.0)  # spearman of the gold ratings with themselves
 
 
-def test_hh_rlhf_places_the_preferred_reply_by_a_data_fixed_order(in_mirror):
-    test = load_dataset("card=cards.hh_rlhf,template=templates.response_assessment.pairwise_comparison."
-                        "single_turn.default", split="test")
-    winners = [json.loads(row["task_data"])["winner"] for row in test]
-    assert set(winners) == {"choice_a", "choice_b"}
-    for row in test:
-        data = json.loads(row["task_data"])
-        assert "Assistant:" not in data["answer_a"] and "Assistant:" not in data["answer_b"]
-        assert data["question"].startswith("Human:")
+def test_hh_rlhf_offers_both_last_replies_and_marks_the_preferred_one(in_mirror):
+    test = load_dataset("card=cards.hh_rlhf,template=templates.evaluation.preference.default", split="test")
+    rows = [json.loads(row["task_data"]) for row in test]
+    assert {data["output_choice"] for data in rows} == {0, 1}  # the two replies in a seeded random order
+    for data in rows:
+        assert len(data["choices"]) == 2 and "Assistant:" not in "".join(data["choices"])
+        assert data["input"].startswith("Human:") and "\n\n" not in data["input"]
+        assert (data["input_type"], data["output_type"]) == ("dialog", "response")
 
 
 def test_image_cards_put_the_image_in_media(in_mirror):

@@ -156,13 +156,15 @@ def register(add):
         mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"},
         pre=[make("shuffle", page_size=9223372036854775807)], text="content", text_type="paragraph"))
     add("cards.yahoo_answers_topics", multi_class_card(
-        loader=LoadHF(path="community-datasets/yahoo_answers_topics", name="yahoo_answers_topics"), classes=YAHOO,
-        description="Yahoo! Answers topics: a question (title and content) with its best answer, in 10 top-level categories. "
-        "Published train and test splits; validation is a seeded 10% of train.",
-        tags=_tags("community-datasets/yahoo_answers_topics", "https://arxiv.org/abs/1509.01626"), mix=TRAIN_TEST_MIX,
-        label="topic", text_type="question and answer",
-        pre=[ExecuteExpression(expression="f'Question: {question_title} {question_content}\\nAnswer: {best_answer}'",
-                               to_field="text")]))
+        loader=LoadHF(path="community-datasets/yahoo_answers_topics"), classes=YAHOO,
+        description="Yahoo! Answers topics: a question (title and content) with its best answer, joined by spaces, in "
+        "10 top-level categories. Published train and test splits; validation is a seeded 12.5% of the shuffled train.",
+        tags=_tags("community-datasets/yahoo_answers_topics", "https://arxiv.org/abs/1509.01626"),
+        mix={"train": "train[87.5%]", "validation": "train[12.5%]", "test": "test"},
+        label="topic", text_type=None,
+        pre=[make("shuffle", page_size=9223372036854775807),
+             ListFieldValues(fields=["question_title", "question_content", "best_answer"], to_field="text"),
+             JoinStr(separator=" ", field="text", to_field="text")]))
     add("cards.20_newsgroups", multi_class_card(
         loader=LoadHF(path="SetFit/20_newsgroups", streaming=True), classes=list(NEWSGROUP_NAMES.values()),
         description="20 Newsgroups: posts from 20 Usenet newsgroups, labelled by their newsgroup in plain words (e.g. "

@@ -1,16 +1,35 @@
 """Catalog: generation cards — code (HumanEval, MBPP), data-to-text (DART, WikiBio), grammatical error correction
 (CoEdIT), NER / slot filling (Universal NER, ATIS) and chat-assistant benchmarks (MT-Bench, Arena-Hard)."""
 
+from _factory import make
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, FilterByCondition, Rename, Set, Wrap
-from unitxt.operators.label_spans import IobToSpans, SetClassesFromData
+from unitxt.operators import Copy, ExecuteExpression, FilterByCondition, JoinStr, Rename, Set, Wrap
+from unitxt.operators.label_spans import IobToSpans
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
+from unitxt.templates import InputOutputTemplate, TemplatesList
 
 UNIVERSAL_NER_TAGS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC"]
 ENTITY_TYPES = {"PER": "Person", "ORG": "Organization", "LOC": "Location"}
+ATIS_SLOTS = [  # the ATIS slot types (BIO tags B-<slot> / I-<slot>)
+    "aircraft_code", "airline_code", "airline_name", "airport_code", "airport_name",
+    "arrive_date.date_relative", "arrive_date.day_name", "arrive_date.day_number", "arrive_date.month_name",
+    "arrive_date.today_relative", "arrive_time.end_time", "arrive_time.period_mod", "arrive_time.period_of_day",
+    "arrive_time.start_time", "arrive_time.time", "arrive_time.time_relative", "city_name", "class_type", "connect",
+    "cost_relative", "day_name", "day_number", "days_code", "depart_date.date_relative", "depart_date.day_name",
+    "depart_date.day_number", "depart_date.month_name", "depart_date.today_relative", "depart_date.year",
+    "depart_time.end_time", "depart_time.period_mod", "depart_time.period_of_day", "depart_time.start_time",
+    "depart_time.time", "depart_time.time_relative", "economy", "fare_amount", "fare_basis_code", "flight_days",
+    "flight_mod", "flight_number", "flight_stop", "flight_time", "fromloc.airport_code", "fromloc.airport_name",
+    "fromloc.city_name", "fromloc.state_code", "fromloc.state_name", "meal", "meal_code", "meal_description", "mod",
+    "month_name", "or", "period_of_day", "restriction_code", "return_date.date_relative", "return_date.day_name",
+    "return_date.day_number", "return_date.month_name", "return_date.today_relative", "return_time.period_mod",
+    "return_time.period_of_day", "round_trip", "state_code", "state_name", "stoploc.airport_name",
+    "stoploc.city_name", "stoploc.state_code", "time", "time_relative", "today_relative", "toloc.airport_code",
+    "toloc.airport_name", "toloc.city_name", "toloc.country_name", "toloc.state_code", "toloc.state_name",
+    "transport_type"]
 
 
 def _tags(task, repo, paper=None, language="en", **extra):
@@ -33,35 +52,38 @@ OPEN_ENDED = Task(
 
 def register(add):
     add("cards.human_eval", TaskCard(
-        loader=LoadHF(path="openai/openai_humaneval"),
+        loader=LoadHF(path="openai/openai_humaneval", split="test"),
         preprocess_steps=[
-            Rename(field_to_field={"prompt": "input", "canonical_solution": "output"}),
-            Set(fields={"type_of_input": "Python function signature and docstring",
-                        "type_of_output": "function body"}),
+            # the test's assert statements, each with the function's own name in place of `candidate`
+            ExecuteExpression(
+                expression='[t for t in re.findall(r"assert.*?(?=\\n\\s*assert|$)", '
+                           'test.replace("candidate", entry_point), re.DOTALL)]',
+                imports_list=["re"], to_field="test_list"),
         ],
-        task="tasks.generation",
-        templates="templates.generation.all",
+        task=Task(input_fields=["prompt"], reference_fields=["prompt", "canonical_solution", "test_list"],
+                  metrics=["metrics.bleu"]),
+        templates=TemplatesList([InputOutputTemplate(input_format="{prompt}\n",
+                                                     output_format="{prompt}\n{canonical_solution}")]),
         __description__="HumanEval: 164 hand-written Python programming problems — complete a function from its "
                         "signature and docstring. The dataset has one split (test), used whole (no demos "
-                        "split: zero-shot, as the benchmark is run). The reference is the canonical solution; the "
-                        "card scores text "
+                        "split: zero-shot, as the benchmark is run). The reference is the prompt followed by the "
+                        "canonical solution, with the test's assert statements (test_list); the card scores text "
                         "overlap (execution against the unit tests is not part of the offline metrics).",
         __tags__=_tags("code generation", "openai/openai_humaneval", "https://arxiv.org/abs/2107.03374",
                        language=["en", "python"]),
     ))
     add("cards.mbpp", TaskCard(
-        loader=LoadHF(path="google-research-datasets/mbpp", name="full"),
+        loader=LoadHF(path="google-research-datasets/mbpp", name="full", split="test"),
         preprocess_steps=[
-            ExecuteExpression(expression="text + '\\nYour code should pass these tests:\\n' + '\\n'.join(test_list)",
-                              to_field="input"),
-            Rename(field="code", to_field="output"),
-            Set(fields={"type_of_input": "programming task", "type_of_output": "Python function"}),
+            JoinStr(field_to_field={"test_list": "test_list_str"}, separator="\n"),
         ],
-        task="tasks.generation",
-        templates="templates.generation.all",
+        task=Task(input_fields=["text", "test_list_str"], reference_fields=["test_list", "code"],
+                  metrics=["metrics.bleu"]),
+        templates=TemplatesList([InputOutputTemplate(input_format='"""{text}\n\n{test_list_str}"""',
+                                                     output_format="{code}")]),
         __description__="MBPP (full config): ~1,000 crowd-sourced entry-level Python problems, each with a "
-                        "description, a reference solution and three assert tests (shown in the input). Published "
-                        "train / validation / test splits (the 'prompt' split is left as is).",
+                        "description, a reference solution and three assert tests (shown in the input, one per "
+                        "line). The test split only.",
         __tags__=_tags("code generation", "google-research-datasets/mbpp", "https://arxiv.org/abs/2108.07732",
                        language=["en", "python"]),
     ))
@@ -83,17 +105,18 @@ def register(add):
     add("cards.atis", TaskCard(
         loader=LoadHF(path="tuetschek/atis"),
         preprocess_steps=[
-            SplitRandomMix(mix={"train": "train[90%]", "validation": "train[10%]", "test": "test"}),
-            IobToSpans(tokens_field="text", tags_field="slots"),
-            SetClassesFromData(field="labels", to_field="entity_types"),
-            Set(fields={"text_type": "flight request"}),
+            make("split_strip", delimiter=" ", field_to_field={"slots": "labels", "text": "tokens"}),
+            make("iob_extractor", labels=ATIS_SLOTS, begin_labels=[f"B-{slot}" for slot in ATIS_SLOTS],
+                 inside_labels=[f"I-{slot}" for slot in ATIS_SLOTS], outside_label="O"),
+            Copy(field_to_field={"spans/*/start": "spans_starts", "spans/*/end": "spans_ends",
+                                 "spans/*/label": "labels"}, get_default=[], not_exist_ok=True),
+            Set(fields={"entity_types": ATIS_SLOTS}),
         ],
         task="tasks.span_labeling.extraction",
         templates="templates.span_labeling.extraction.all",
         __description__="ATIS: spoken requests to an airline travel information system with slot annotations "
-                        "(BIO tags per word, e.g. B-fromloc.city_name) — extract the slot values. The slot type list "
-                        "is collected from the data. Published train and test splits; validation is a seeded 10% of "
-                        "train.",
+                        "(BIO tags per word, e.g. B-fromloc.city_name) — extract the slot values. The entity types "
+                        "are all 79 ATIS slot types. Published train and test splits.",
         __tags__=_tags("slot filling", "tuetschek/atis"),
     ))
     add("cards.coedit_gec", TaskCard(
@@ -112,35 +135,37 @@ def register(add):
         __tags__=_tags("grammatical error correction", "grammarly/coedit", "https://arxiv.org/abs/2305.09857"),
     ))
     add("cards.dart", TaskCard(
-        loader=LoadHF(path="Yale-LILY/dart", trust_remote_code=True),
+        loader=LoadHF(path="Yale-LILY/dart", revision="refs/convert/parquet", splits=["train", "validation"],
+                      data_classification_policy=["public"]),
         preprocess_steps=[
-            ExecuteExpression(expression="'\\n'.join(' | '.join(triple) for triple in tripleset)", to_field="input"),
-            ExecuteExpression(expression="annotations['text'][0]", to_field="output"),
-            Set(fields={"type_of_input": "set of (subject | relation | object) triples", "type_of_output": "text"}),
+            "splitters.small_no_test",
+            make("serialize_triples", field_to_field=[["tripleset", "serialized_triples"]]),
+            Rename(field_to_field={"serialized_triples": "input"}),
+            Copy(field="annotations/text/0", to_field="output"),
+            Set(fields={"type_of_input": "Triples", "type_of_output": "Text"}),
         ],
         task="tasks.generation",
         templates="templates.generation.all",
-        __description__="DART: open-domain structured data-to-text — verbalise a set of RDF-style triples (one per "
-                        "line, 'subject | relation | object') in fluent text. The first annotated sentence is the "
-                        "reference. Published train / validation / test splits.",
+        __description__="DART: open-domain structured data-to-text — verbalise a set of RDF-style triples in "
+                        "fluent text. The first annotated sentence is the reference. Test is the published "
+                        "validation split; validation is 5% of train.",
         __tags__=_tags("data-to-text generation", "Yale-LILY/dart", "https://arxiv.org/abs/2007.02871"),
     ))
     add("cards.wiki_bio", TaskCard(
-        loader=LoadHF(path="michaelauli/wiki_bio", trust_remote_code=True),
+        loader=LoadHF(path="michaelauli/wiki_bio", revision="refs/convert/parquet",
+                      splits=["train", "validation", "test"]),
         preprocess_steps=[
-            RenameSplits(mapper={"val": "validation"}),
-            ExecuteExpression(
-                expression="'\\n'.join(f'{header}: {value}' for header, value in "
-                           "zip(input_text['table']['column_header'], input_text['table']['content']))",
-                to_field="input"),
-            ExecuteExpression(expression="target_text.strip()", to_field="output"),
-            Set(fields={"type_of_input": "Wikipedia infobox", "type_of_output": "first sentence of the biography"}),
+            make("list_to_key_val_pairs", fields=["input_text/table/column_header", "input_text/table/content"],
+                 to_field="kvpairs"),
+            make("serialize_key_val_pairs", field_to_field=[["kvpairs", "input"]]),
+            Rename(field_to_field={"target_text": "output"}),
+            Set(fields={"type_of_input": "Key-Value pairs", "type_of_output": "Text"}),
         ],
         task="tasks.generation",
         templates="templates.generation.all",
-        __description__="WikiBio: Wikipedia biography infoboxes (field: value per line, tokenized and lower-cased "
-                        "as in the data) with the first sentence of the article as the reference. Splits train / "
-                        "val (renamed validation) / test.",
+        __description__="WikiBio: Wikipedia biography infoboxes (serialized key-value pairs, tokenized and "
+                        "lower-cased as in the data) with the first sentence of the article as the reference. The "
+                        "Hub's Parquet conversion, splits train / validation / test.",
         __tags__=_tags("data-to-text generation", "michaelauli/wiki_bio", "https://arxiv.org/abs/1603.07771"),
     ))
     add("cards.mt_bench.generation.english_single_turn", TaskCard(

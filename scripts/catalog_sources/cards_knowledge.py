@@ -3,8 +3,10 @@
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, ListFieldValues, LoadJson, Rename, Set, Wrap
+from unitxt.operators import ExecuteExpression, ListFieldValues, LoadJson, Rename, Set, Shuffle, Wrap
 from unitxt.splitters import RenameSplits
+from unitxt.task import Task
+from unitxt.templates import MultiReferenceTemplate, TemplatesList
 
 
 def _tags(task, repo, paper=None):
@@ -15,13 +17,20 @@ def register(add):
     add("cards.pop_qa", TaskCard(
         loader=LoadHF(path="akariasai/PopQA"),
         preprocess_steps=[
-            LoadJson(field="possible_answers", to_field="answers"),
+            Shuffle(page_size=14267),
+            LoadJson(field="possible_answers"),
         ],
-        task="tasks.qa.open",
-        templates="templates.qa.open.all",
+        task=Task(input_fields={"question": "str", "prop": "str", "subj": "str"},
+                  reference_fields={"possible_answers": "List[str]"},
+                  metrics=["metrics.accuracy"]),
+        templates=TemplatesList([MultiReferenceTemplate(
+            input_format="Give only the {prop}, in a few words, without explanation or a full sentence.\n"
+                         "Question: {question}\nThe {prop} of {subj} is:",
+            references_field="possible_answers",
+            postprocessors=["processors.take_first_non_empty_line", "processors.lower_case"])]),
         __description__="PopQA: entity-centric factual questions from Wikidata triples (subject, relation, object) "
                         "over entities of varied popularity; possible_answers (a JSON list in the data) are the "
-                        "accepted answers. One split (test).",
+                        "accepted answers. One split (test), shuffled.",
         __tags__=_tags("open question answering", "akariasai/PopQA", "https://arxiv.org/abs/2212.10511"),
     ))
     add("cards.simple_qa", TaskCard(

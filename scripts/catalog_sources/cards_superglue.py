@@ -11,6 +11,8 @@ from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import CastFields, ExecuteExpression, ListFieldValues, MapInstanceValues, Rename, Set
 from unitxt.splitters import SplitRandomMix
+from unitxt.task import Task
+from unitxt.templates import InputOutputTemplate, TemplatesList
 
 URL = "https://huggingface.co/datasets/aps/super_glue"
 PAPER = "https://arxiv.org/abs/1905.00537"
@@ -109,22 +111,22 @@ def register(add):
         __tags__=_tags("classification", "wic"),
     ))
     add("cards.wsc", TaskCard(
-        loader=_loader("wsc.fixed"),
+        loader=_loader("wsc"),
         preprocess_steps=[
             SplitRandomMix(mix=MIX),
-            Rename(field="text", to_field="text_a"),
-            ExecuteExpression(expression="f\"In the sentence, '{span2_text}' refers to '{span1_text}'.\"",
-                              to_field="text_b"),
-            _labels(["false", "true"]),
-            Set(fields={"classes": ["false", "true"], "text_a_type": "sentence", "text_b_type": "claim",
-                        "type_of_relation": "truth"}),
+            _labels(["False", "True"]),
+            Set(fields={"choices": ["False", "True"]}),
         ],
-        task="tasks.classification.multi_class.relation",
-        templates="templates.classification.multi_class.relation.all",
-        __description__="Winograd Schema Challenge (SuperGLUE, config 'wsc.fixed'): does the pronoun refer to the "
-                        "marked noun phrase? Framed as judging the claim that it does as true or false. Requires "
-                        "commonsense coreference. Tested on the validation split.",
-        __tags__=_tags("classification", "wsc.fixed"),
+        task=Task(input_fields=["choices", "text", "span1_text", "span2_text"], reference_fields=["label"],
+                  metrics=["metrics.accuracy"]),
+        templates=TemplatesList([InputOutputTemplate(
+            input_format="Sentence: {text}\nDoes \"{span2_text}\" refer to \"{span1_text}\"? Answer with one of: "
+                         "{choices}.",
+            output_format="{label}")]),
+        __description__="Winograd Schema Challenge (SuperGLUE, config 'wsc'): does the pronoun (span2_text) refer to "
+                        "the marked noun phrase (span1_text)? Answered True or False. Requires commonsense "
+                        "coreference. Tested on the validation split.",
+        __tags__=_tags("classification", "wsc"),
     ))
     add("cards.multirc", TaskCard(
         loader=_loader("multirc"),

@@ -167,6 +167,8 @@ TASK_FIELD_DIFFERENCES = {
     # the original's tasks.span_labeling.extraction adds a constant text_type ("text"); ours is
     # tasks.ner.all_entity_types (text, entity_types -> spans), same data otherwise
     "universal_ner": {"text_type"},
+    # an instruction sentence carried in the instance: its wording is ours by rule (the facts around it are equal)
+    "hh_rlhf": {"instance_instruction"},
 }
 
 

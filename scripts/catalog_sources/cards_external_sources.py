@@ -12,11 +12,12 @@ from pathlib import Path
 
 from _factory import make
 from _shared import card_tags, hf_url
+from cards_classification import MEDICAL_CONDITIONS, TRAIN_TEST_MIX, multi_class_card
 from cards_multilingual_small import RAGBENCH_SUBSETS
 from cards_tables import FIN_QA_TASK, FIN_QA_TEMPLATE
 from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
-from unitxt.loaders import LoadJsonFile
+from unitxt.loaders import LoadCSV, LoadJsonFile
 from unitxt.operators import Cast, Copy, FilterByCondition, GetLength, MapTableListsToStdTableJSON
 from unitxt.templates import TemplatesList
 
@@ -391,6 +392,21 @@ def _fin_qa(add):
     ))
 
 
+
+def _medical_abstracts(add):
+    """Medical abstracts from the corpus's GitHub repository CSV files (the original's source)."""
+    corpus = "https://raw.githubusercontent.com/sebischair/Medical-Abstracts-TC-Corpus/main/"
+    add("cards.medical_abstracts", multi_class_card(
+        loader=LoadCSV(files={"train": corpus + "medical_tc_train.csv", "test": corpus + "medical_tc_test.csv"}),
+        classes=MEDICAL_CONDITIONS,
+        description="Medical abstracts: abstracts of medical papers labelled with one of five patient condition classes "
+        "(labels 1-5 in the data). Published train and test CSV files; validation is a seeded 10% of train.",
+        tags={"task": "topic classification", "language": "en", "modality": "text",
+              "urls": {"data": "https://github.com/sebischair/Medical-Abstracts-TC-Corpus"}},
+        mix=TRAIN_TEST_MIX, text="medical_abstract", label="condition_label", start=1, text_type="abstract",
+        type_of_class="topic"))
+
+
 def register(add):
     _kaggle_and_web_cards(add)
     _safety_cards(add)
@@ -399,6 +415,7 @@ def register(add):
     _rag_end_to_end(add)
     _single_sources(add)
     _fin_qa(add)
+    _medical_abstracts(add)
 
 
 NEWS_CATEGORIES = ["ARTS", "ARTS & CULTURE", "BLACK VOICES", "BUSINESS", "COLLEGE", "COMEDY", "CRIME", "CULTURE & ARTS",

@@ -86,12 +86,34 @@ def _instances(path: str) -> Optional[List[Dict[str, Any]]]:
     return rows
 
 
+def finqa_records(split: str) -> List[Dict[str, Any]]:
+    """FinQA's JSON layout: a list of reports with text passages, a table (header row first; one report has only a
+    header, which the card drops) and the qa record (question, program, answer, executed answer)."""
+    records = []
+    for index in range(N):
+        r = _rng("finqa", split, index)
+        rows = [["", "2019", "2018"]] + [[words(r, 1, 2), f"${r.randint(1, 99)}", f"${r.randint(1, 99)}"]
+                                         for _ in range(0 if index == 3 else r.randint(1, 3))]
+        value = r.randint(1, 99)
+        records.append({"pre_text": [sentence(r) for _ in range(r.randint(1, 3))],
+                        "post_text": [sentence(r) for _ in range(r.randint(1, 2))],
+                        "filename": f"ABC/2019/page_{index}.pdf", "table_ori": rows, "table": rows,
+                        "qa": {"question": f"what is {words(r, 2, 4)}?", "program": f"add({value}, const_0)",
+                               "gold_inds": {"text_0": sentence(r)}, "exe_ans": float(value),
+                               "program_re": f"add({value}, const_0)", "answer": f"{value}%"},
+                        "id": f"ABC/2019/page_{index}.pdf-{split}"})
+    return records
+
+
 def files_of(card) -> Optional[Dict[str, Dict[str, str]]]:
     """The card's split files as {split: {"name", "text"}}, or None when no synthetic layout is known."""
     files = getattr(card.loader, "files", None)
     if type(card.loader).__name__ != "LoadJsonFile" or not isinstance(files, dict):
         return None
     out = {}
+    if all(isinstance(url, str) and "czyssrs/FinQA" in url for url in files.values()):
+        return {split: {"name": url.rsplit("/", 1)[-1], "text": json.dumps(finqa_records(split))}
+                for split, url in files.items()}
     for split, url in files.items():
         if not isinstance(url, str) or "JUDGE-BENCH" not in url:
             return None

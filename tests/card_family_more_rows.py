@@ -220,6 +220,10 @@ def csv_files(card):
             header = ["product", "narrative"]
             products = ["retail_banking", "mortgages_and_loans", "debt_collection", "credit_card", "credit_reporting"]
             rows = [[products[i % 5], sentence(_rng("cfpb", i)) + ", " + words(_rng("cfpb2", i))] for i in range(30)]
+        elif "Medical-Abstracts-TC-Corpus" in url:  # the corpus's columns; labels 1-5
+            header = ["condition_label", "medical_abstract"]
+            rows = [[i % 5 + 1, sentence(_rng("medical", split, i)) + " " + sentence(_rng("medical2", split, i))]
+                    for i in range(30 if split == "train" else N)]
         elif "ailuminate" in url:
             header = ["release_prompt_id", "prompt_text", "hazard", "persona", "locale", "prompt_hash"]
             rows = [[f"airr_practice_1_0_{i}", sentence(_rng("ail", i)), ["vcr", "cse", "hte"][i % 3],

@@ -33,7 +33,7 @@ def _text(name, split, index, offset=0):
 def small_glue_card(name, rows=8):
     """A tiny in-test card with the task fields of the GLUE card `cards.<name>`."""
     if name == "stsb":
-        data = {split: [{"text_a": _text(name, split, i), "text_b": _text(name, split, i, 3),
+        data = {split: [{"text1": _text(name, split, i), "text2": _text(name, split, i, 3),
                          "attribute_value": float(i % 5)} for i in range(rows)] for split in ("train", "test")}
         return TaskCard(loader=LoadFromDictionary(data=data, data_classification_policy=["public"]),
                         task="tasks.regression.two_texts.similarity")

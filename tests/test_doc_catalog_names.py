@@ -18,9 +18,29 @@ def mirror_root(tmp_path_factory):
     return build_all(tmp_path_factory.mktemp("doc_mirrors"))
 
 
+FINQA_FILES = "https://raw.githubusercontent.com/czyssrs/FinQA/"  # cards.fin_qa reads the FinQA repository's files
+
+
 @pytest.fixture
 def in_mirror(mirror_root, monkeypatch):
+    """The Hub mirrors, and the FinQA JSON files served from local copies in their real layout."""
+    from unitxt.loaders import hub_and_files
+
+    from .card_family_files import finqa_records
+
     monkeypatch.chdir(mirror_root)
+    open_text = hub_and_files._open_text
+
+    def local_finqa(url, *args, **kwargs):
+        if url.startswith(FINQA_FILES):
+            file_name = url.rsplit("/", 1)[-1]
+            local = mirror_root / "finqa_files" / file_name
+            local.parent.mkdir(exist_ok=True)
+            local.write_text(json.dumps(finqa_records(file_name.split(".")[0])), encoding="utf-8")
+            url = str(local)
+        return open_text(url, *args, **kwargs)
+
+    monkeypatch.setattr(hub_and_files, "_open_text", local_finqa)
     return mirror_root
 
 

@@ -239,12 +239,6 @@ def register(add):
         "classes). Published train / validation / test splits.",
         tags=_tags("coastalcph/lex_glue", "https://arxiv.org/abs/2110.00976"), text_type=None,
         type_of_class="contractual clauses", task="tasks.classification.multi_class"))
-    add("cards.medical_abstracts", multi_class_card(
-        loader=LoadHF(path="TimSchopf/medical_abstracts"), classes=MEDICAL_CONDITIONS,
-        description="Medical abstracts: abstracts of medical papers labelled with one of five patient condition classes "
-        "(labels 1-5 in the data). Published train and test splits; validation is a seeded 10% of train.",
-        tags=_tags("TimSchopf/medical_abstracts"), mix=TRAIN_TEST_MIX, text="medical_abstract", label="condition_label",
-        start=1, text_type="medical abstract", type_of_class="condition"))
     add("cards.claim_stance_topic", multi_class_card(
         loader=LoadHF(path="ibm/claim_stance", name="claim_stance_topic"), classes=CLAIM_STANCE_TOPICS,
         description="IBM Debater claim stance, topic config: claims mined from Wikipedia, to be matched to the debate topic "

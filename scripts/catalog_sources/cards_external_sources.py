@@ -12,9 +12,14 @@ from pathlib import Path
 
 from _factory import make
 from _shared import card_tags, hf_url
+from cards_classification import MEDICAL_CONDITIONS, TRAIN_TEST_MIX, multi_class_card
 from cards_multilingual_small import RAGBENCH_SUBSETS
+from cards_tables import FIN_QA_TASK, FIN_QA_TEMPLATE
 from unitxt.artifact import ArtifactLink
 from unitxt.card import TaskCard
+from unitxt.loaders import LoadCSV, LoadJsonFile
+from unitxt.operators import Cast, Copy, FilterByCondition, GetLength, MapTableListsToStdTableJSON
+from unitxt.templates import TemplatesList
 
 HERE = Path(__file__).parent
 THREE_WAY = {"train": "train[70%]", "validation": "train[10%]", "test": "train[20%]"}
@@ -360,6 +365,48 @@ def _single_sources(add):
                   "urls": {"paper": "https://arxiv.org/abs/2006.14806"}}))
 
 
+def _fin_qa(add):
+    """FinQA from its GitHub repository's JSON files (the original's source)."""
+    finqa = "https://raw.githubusercontent.com/czyssrs/FinQA/0f16e2867befa6840783e58be38c9efb9229d742/dataset/"
+    add("cards.fin_qa", TaskCard(
+        loader=LoadJsonFile(files={"train": finqa + "train.json", "validation": finqa + "dev.json",
+                                   "test": finqa + "test.json"}, data_classification_policy=["public"]),
+        preprocess_steps=[
+            Copy(field="qa/question", to_field="question"),
+            Copy(field="qa/answer", to_field="answer"),
+            Cast(field="qa/program", to="str", to_field="program_re"),
+            Copy(field="pre_text/0", to_field="pre_text"),  # the first passage, as the original
+            GetLength(field="table", to_field="table_length"),
+            FilterByCondition(values={"table_length": 1}, condition="gt"),  # a header and at least one row
+            Copy(field="post_text/0", to_field="post_text"),
+            MapTableListsToStdTableJSON(field="table"),
+        ],
+        task=FIN_QA_TASK,
+        templates=TemplatesList([FIN_QA_TEMPLATE]),
+        __description__="FinQA: expert-written questions on earnings reports that need numerical reasoning over the "
+                        "report's text and table (rows with a table of at least a header and one row). Splits "
+                        "train / validation / test; the reference is the computed answer. Read from the "
+                        "FinQA repository's JSON files at a fixed commit.",
+        __tags__={"task": "table question answering", "language": "en", "modality": "table",
+                  "urls": {"paper": "https://arxiv.org/abs/2109.00122", "data": "https://github.com/czyssrs/FinQA"}},
+    ))
+
+
+
+def _medical_abstracts(add):
+    """Medical abstracts from the corpus's GitHub repository CSV files (the original's source)."""
+    corpus = "https://raw.githubusercontent.com/sebischair/Medical-Abstracts-TC-Corpus/main/"
+    add("cards.medical_abstracts", multi_class_card(
+        loader=LoadCSV(files={"train": corpus + "medical_tc_train.csv", "test": corpus + "medical_tc_test.csv"}),
+        classes=MEDICAL_CONDITIONS,
+        description="Medical abstracts: abstracts of medical papers labelled with one of five patient condition classes "
+        "(labels 1-5 in the data). Published train and test CSV files; validation is a seeded 10% of train.",
+        tags={"task": "topic classification", "language": "en", "modality": "text",
+              "urls": {"data": "https://github.com/sebischair/Medical-Abstracts-TC-Corpus"}},
+        mix=TRAIN_TEST_MIX, text="medical_abstract", label="condition_label", start=1, text_type="abstract",
+        type_of_class="topic"))
+
+
 def register(add):
     _kaggle_and_web_cards(add)
     _safety_cards(add)
@@ -367,6 +414,8 @@ def register(add):
     _ragbench_faithfulness(add)
     _rag_end_to_end(add)
     _single_sources(add)
+    _fin_qa(add)
+    _medical_abstracts(add)
 
 
 NEWS_CATEGORIES = ["ARTS", "ARTS & CULTURE", "BLACK VOICES", "BUSINESS", "COLLEGE", "COMEDY", "CRIME", "CULTURE & ARTS",

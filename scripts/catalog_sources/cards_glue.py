@@ -9,7 +9,7 @@ dataset's own class names, in the order of its ClassLabel feature.
 from _shared import card_tags, index_to_label
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
-from unitxt.operators import ExecuteExpression, FilterByCondition, Rename, Set
+from unitxt.operators import FilterByCondition, Rename, Set
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate
@@ -112,15 +112,12 @@ def register(add):
         "tasks.classification.multi_class.relation", RELATION_TEMPLATES,
         "WNLI (GLUE): entailment pairs built from the Winograd Schema Challenge by substituting the pronoun with each "
         "candidate referent. Tested on GLUE's validation split.", "wnli"))
-    # the original's STS-B card renames to text1/text2 for its tasks.regression.two_texts.similarity; ours names them
-    # text_a/text_b (with our templates), so this card keeps our field names (a task difference, not a card one)
     add("cards.stsb", TaskCard(
         loader=LoadHF(path="nyu-mll/glue", name="stsb", splits=SPLITS),
         preprocess_steps=[
             SplitRandomMix(mix=MIX),
-            Rename(field_to_field={"sentence1": "text_a", "sentence2": "text_b", "label": "attribute_value"}),
-            ExecuteExpression(expression="round(attribute_value, 3)", to_field="attribute_value"),  # float32 noise
-            Set(fields={"attribute_name": "similarity", "min_value": 1.0, "max_value": 5.0}),
+            Rename(field_to_field={"sentence1": "text1", "sentence2": "text2", "label": "attribute_value"}),
+            Set(fields={"min_value": 1.0, "max_value": 5.0}),  # attribute_name comes from the task's default
         ],
         task="tasks.regression.two_texts.similarity",
         templates="templates.regression.two_texts.all",

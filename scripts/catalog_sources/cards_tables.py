@@ -13,7 +13,6 @@ from unitxt.operators import (
     Copy,
     ExecuteExpression,
     FilterByCondition,
-    FilterByExpression,
     LoadJson,
     MapInstanceValues,
     Rename,
@@ -129,22 +128,6 @@ def register(add):
                         "Hub copy is a loading script (datasets < 4, remote code allowed).",
         __tags__=_tags("table question answering", "stanfordnlp/wikitablequestions",
                        "https://arxiv.org/abs/1508.00305"),
-    ))
-    add("cards.fin_qa", TaskCard(
-        loader=LoadHF(path="ibm/finqa"),
-        preprocess_steps=[
-            FilterByExpression(expression="len(table) > 1"),
-            ExecuteExpression(expression="' '.join(pre_text)", to_field="pre_text"),
-            ExecuteExpression(expression="' '.join(post_text)", to_field="post_text"),
-            ExecuteExpression(_table("table[0]", "table[1:]"), to_field="table"),
-        ],
-        task=FIN_QA_TASK,
-        templates=TemplatesList([FIN_QA_TEMPLATE]),
-        __description__="FinQA: expert-written questions on earnings reports that need numerical reasoning over the "
-                        "report's text and table (rows with a table of at least a header and one row). Splits "
-                        "train / validation / test; the reference is the computed answer. The Hub copy "
-                        "(ibm-research/finqa) is a loading script (datasets < 4, remote code allowed).",
-        __tags__=_tags("table question answering", "ibm/finqa", "https://arxiv.org/abs/2109.00122"),
     ))
     add("cards.tab_fact", TaskCard(
         loader=LoadHF(path="ibm/tab_fact"),

@@ -76,22 +76,22 @@ TASKS = {
     ), "Predict a numeric attribute of a text (e.g. a score between min_value and max_value).",
         {"task": "regression"}),
     "regression.two_texts": (dict(
-        input_fields={"text_a": "str", "text_b": "str", "attribute_name": "str", "min_value": "Optional[float]",
+        input_fields={"text1": "str", "text2": "str", "attribute_name": "str", "min_value": "Optional[float]",
                       "max_value": "Optional[float]"},
         reference_fields={"attribute_value": "float"},
         prediction_type="float",
         metrics=["metrics.spearman"],
-        augmentable_inputs=["text_a", "text_b"],
+        augmentable_inputs=["text1", "text2"],
         defaults={"min_value": None, "max_value": None},
     ), "Predict a numeric attribute of a pair of texts (e.g. their semantic similarity between min_value and "
        "max_value).", {"task": "regression"}),
     "regression.two_texts.similarity": (dict(
-        input_fields={"text_a": "str", "text_b": "str", "attribute_name": "str", "min_value": "Optional[float]",
+        input_fields={"text1": "str", "text2": "str", "attribute_name": "str", "min_value": "Optional[float]",
                       "max_value": "Optional[float]"},
         reference_fields={"attribute_value": "float"},
         prediction_type="float",
         metrics=["metrics.spearman"],
-        augmentable_inputs=["text_a", "text_b"],
+        augmentable_inputs=["text1", "text2"],
         defaults={"attribute_name": "similarity", "min_value": None, "max_value": None},
     ), "Semantic similarity of two texts as a number (attribute_name defaults to 'similarity'); same templates as "
        "tasks.regression.two_texts.", {"task": "regression"}),

@@ -51,7 +51,7 @@ def _regression(add):
         "default": InputOutputTemplate(
             instruction="Rate the {attribute_name} of the two texts on a scale from {min_value} to {max_value}. "
                         "Answer with a number.",
-            input_format="Text 1: {text_a}\nText 2: {text_b}",
+            input_format="Text 1: {text1}\nText 2: {text2}",
             target_prefix="{attribute_name}: ",
             output_format="{attribute_value}",
             postprocessors=NUMBER_PROCESSORS,
@@ -60,7 +60,7 @@ def _regression(add):
         "title": InputOutputTemplate(
             instruction="Score the {attribute_name} of the following pair of texts with a number between "
                         "{min_value} and {max_value}.",
-            input_format="First text:\n{text_a}\n\nSecond text:\n{text_b}",
+            input_format="First text:\n{text1}\n\nSecond text:\n{text2}",
             target_prefix="Score: ",
             output_format="{attribute_value}",
             postprocessors=NUMBER_PROCESSORS,
@@ -69,20 +69,20 @@ def _regression(add):
         "instruction": InputOutputTemplate(
             instruction="How high is the {attribute_name} between the two sentences? Reply only with a number "
                         "from {min_value} (lowest) to {max_value} (highest).",
-            input_format="{text_a}\n{text_b}",
+            input_format="{text1}\n{text2}",
             output_format="{attribute_value}",
             postprocessors=NUMBER_PROCESSORS,
             __description__="Instruction with the range; the two texts on separate lines.",
         ),
         "empty": InputOutputTemplate(
-            input_format="{text_a}\n{text_b}",
+            input_format="{text1}\n{text2}",
             output_format="{attribute_value}",
             postprocessors=NUMBER_PROCESSORS,
             __description__="Only the two texts; the answer is the number.",
         ),
         "simple": InputOutputTemplate(
             input_format="On a scale from {min_value} to {max_value}, what is the {attribute_name} of the sentence "
-                         "'{text_a}' and the sentence '{text_b}'?",
+                         "'{text1}' and the sentence '{text2}'?",
             output_format="{attribute_value}",
             postprocessors=["processors.take_first_non_empty_line", "processors.cast_to_float_return_zero_if_failed"],
             __description__="One question naming the range and both texts; an answer that is not a number counts "

@@ -57,8 +57,9 @@ def _same(ours, theirs):
 
 
 def _facts_of_steps(steps):
-    return [{key: value for key, value in step.items() if not key.startswith("__") or key == "__type__"}
-            for step in steps or []]
+    """The steps' fields in their JSON form (a to_dict tuple, as Apply's _argv, is the catalog's list)."""
+    return json.loads(json.dumps([{key: value for key, value in step.items()
+                                   if not key.startswith("__") or key == "__type__"} for step in steps or []]))
 
 
 def _engine(entry, keys=ENGINE_KEYS):

@@ -120,8 +120,8 @@ def test_catalog_direct_judge_with_overrides_in_evaluate(openai_env):
     assert results.global_scores["answer_relevance"] == 0.5
     assert results.groups_scores["lang"]["fr"]["answer_relevance"] == 0.0
     assert server.requests[0]["model"] == "gpt-4o"
-    assert "question: Capital of France?" in last_message(server.requests[0]) or \
-        "question: Capital of France?" in last_message(server.requests[1])
+    # the judge's requests run concurrently: the first instance's context is in one of them, in any order
+    assert any("question: Capital of France?" in last_message(request) for request in server.requests)
 
 
 def test_remote_judge_refuses_proprietary_data(openai_env, monkeypatch):

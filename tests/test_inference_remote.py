@@ -125,7 +125,7 @@ def test_backoff_grows_exponentially(server, tmp_path):
     started = time.perf_counter()
     engine_for(server, tmp_path, max_retries=3, retry_base_delay=0.1)([{"source": "x"}])
     elapsed = time.perf_counter() - started
-    assert 0.35 <= elapsed < 2.0  # jittered 0.1 + 0.2 + 0.4, each at least halved
+    assert 0.35 <= elapsed < 5.0  # jittered 0.1 + 0.2 + 0.4, each at least halved (slack for a loaded machine)
 
 
 def test_timeout_is_retried_then_reported(tmp_path):

@@ -297,7 +297,10 @@ def _mirror_config(load) -> Optional[Dict[str, Rows]]:
     mirror, or for image mirrors (their rows hold Image features the in-memory answer does not type)."""
     configs = MIRRORS.get(getattr(load, "path", None))
     if configs and load.name is None and getattr(load, "revision", None) == "refs/convert/parquet":
-        return configs.get(load.data_dir)  # the Hub's Parquet conversion: one folder per config
+        if load.data_dir is not None:  # the Hub's Parquet conversion: one folder per config
+            return configs.get(load.data_dir)
+        # no folder named: datasets reads the branch's files as one config, which is the repo's only (default) one
+        return next(iter(configs.values())) if len(configs) == 1 else configs.get("default")
     if not configs or load.path in IMAGE_COLUMNS or load.data_dir is not None:
         return None
     if load.name is None:

@@ -182,12 +182,21 @@ def _local_files(loader, sources):
 
 def run_card(job):
     """A catalog card's loader (over in-memory sources), preprocess steps and task: the task fields per split."""
-    from unitxt.artifact import fetch_artifact
-    from unitxt.operators import Set
     from unitxt.settings_utils import get_settings
 
     get_settings().allow_unverified_code = True  # the cards' filtering_lambda
     _in_memory_hub([source for source in job["sources"] if not {"iob_files", "local_files"} & set(source)])
+    from card_interceptions import intercepted  # next to this script: stand-ins for sklearn, Kaggle, Hub files, ...
+
+    with intercepted(job["sources"]):
+        return _card_fields(job)
+
+
+def _card_fields(job):
+    """run_card's work once the sources are in place: the card fetched, loaded, its steps and task applied."""
+    from unitxt.artifact import fetch_artifact
+    from unitxt.operators import Set
+
     card, _ = fetch_artifact(job["card"])
     _local_files(card.loader, job["sources"])
     multi_stream = card.loader()

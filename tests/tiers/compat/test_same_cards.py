@@ -2,7 +2,9 @@
 SAMPLED_ON_MIRRORS) runs over synthetic rows in its dataset's real schema (tests/card_family_sources.py) through the
 original package's card of the same name (oracle, `card` jobs of oracle_runner.py) and through ours. In both, the Hub
 access is replaced by the in-memory rows (the loaders' own options - config, data folder, splits, filtering_lambda -
-still apply); then the preprocess steps and the task run. Compared: the split names and, per split, each instance's task
+still apply), file loaders read local synthetic files, and other downloads (scikit-learn, Kaggle, single Hub files,
+Wikipedia pages) are answered by the same stand-ins on both sides (card_interceptions.py); then the preprocess steps
+and the task run. Compared: the split names and, per split, each instance's task
 task_data (input_fields and reference_fields merged; the original's multiple-choice tasks list `choices`
 among both). Templates are ours and not compared.
 

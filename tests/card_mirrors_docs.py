@@ -70,8 +70,9 @@ def _tables():
 
     def numericnlg(r, i, s):
         header, rows = _grid(r)
-        html = "<table><tr>" + "".join(f"<th>{h}</th>" for h in header) + "</tr>" + "".join(
-            "<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows) + "</table>"
+        html = ('<table border="1" class="dataframe"><thead><tr>' + "".join(f"<th>{h}</th>" for h in header)
+                + "</tr></thead><tbody>" + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
+                                                   for row in rows) + "</tbody></table>")
         return {"table_id_paper": f"P19-{i}table_1", "caption": sentence(r), "row_header_level": 1,
                 "row_headers": [[row[0]] for row in rows], "column_header_level": 1,
                 "column_headers": [[h] for h in header[1:]], "contents": [row[1:] for row in rows],

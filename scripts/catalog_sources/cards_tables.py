@@ -14,6 +14,7 @@ from unitxt.operators import (
     ExecuteExpression,
     FilterByCondition,
     LoadJson,
+    MapHTMLTableToJSON,
     MapInstanceValues,
     Rename,
     Set,
@@ -180,15 +181,17 @@ def register(add):
     add("cards.numeric_nlg", TaskCard(
         loader=LoadHF(path="kasnerz/numericnlg"),
         preprocess_steps=[
-            Copy(field="table_html_clean", to_field="input_a"),
-            Rename(field="caption", to_field="input_b"),
-            Rename(field="description", to_field="output"),
             Set(fields={"type_of_input_a": "table", "type_of_input_b": "caption", "type_of_output": "description"}),
+            MapHTMLTableToJSON(field="table_html_clean", to_field="table_out"),
+            Copy(field="table_out", to_field="input_a"),
+            Rename(field="description", to_field="output"),
+            Rename(field="caption", to_field="input_b"),
         ],
         task="tasks.generation.from_pair",
-        templates="templates.generation.from_pair.all",
+        templates=["templates.generation.from_pair.default[postprocessors=[processors.lower_case]]"],
         __description__="NumericNLG: numerical table-to-text generation — write the paragraph describing a table "
-                        "of a scientific paper given the table (its cleaned HTML, as in the data) and its caption. "
+                        "of a scientific paper given the table (read from its cleaned HTML into a table value) and its caption; "
+                        "answers are compared lower-cased. "
                         "Splits train / validation / test.",
         __tags__=_tags("table-to-text generation", "kasnerz/numericnlg",
                        "https://aclanthology.org/2021.acl-long.115/"),

@@ -1,4 +1,5 @@
-"""Catalog: table cards — question answering over tables (WikiTQ, FinQA, TableBench), fact verification (TabFact),
+"""Catalog: table cards — question answering over tables (TableBench; WikiTQ and FinQA
+read GitHub files: cards_external_sources.py), fact verification (TabFact),
 query-focused table summarization (QTSumm) and table-to-text generation (SciGen, NumericNLG).
 
 Every card turns its dataset's table into the library's Table value ({"header": [...], "rows": [[...]]}), so a
@@ -116,20 +117,6 @@ def _tablebench_card(qtype=None):
 
 
 def register(add):
-    add("cards.wikitq", TaskCard(
-        loader=LoadHF(path="stanfordnlp/wikitablequestions"),
-        preprocess_steps=[
-            ExecuteExpression(_table("table['header']", "table['rows']"), to_field="context"),
-            Set(fields={"context_type": "table"}),
-        ],
-        task="tasks.qa.with_context.extractive",
-        templates="templates.qa.with_context.all",
-        __description__="WikiTableQuestions: questions on semi-structured Wikipedia tables; the answers are cells or "
-                        "values computed from them (a list; any is accepted). Splits train / validation / test. The "
-                        "Hub copy is a loading script (datasets < 4, remote code allowed).",
-        __tags__=_tags("table question answering", "stanfordnlp/wikitablequestions",
-                       "https://arxiv.org/abs/1508.00305"),
-    ))
     add("cards.tab_fact", TaskCard(
         loader=LoadHF(path="ibm/tab_fact"),
         preprocess_steps=[

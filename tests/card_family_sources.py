@@ -17,6 +17,7 @@ from .card_family_tool_files import TOOL_ROWS_BY_PATH, bfcl_files
 from .card_mirrors import MIRRORS, WORDS, sentence, words
 from .card_mirrors_docs import IMAGE_COLUMNS
 from .card_mirrors_more import more_sources
+from .card_mirrors_wikitq import wikitq_sources
 
 Rows = List[Dict[str, Any]]
 N = 8
@@ -283,6 +284,9 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
     more = more_sources(card)  # single cards over files, sklearn, Kaggle, Hub files (tests/card_mirrors_more.py)
     if more is not None:
         return more
+    url_sources = wikitq_sources(card)  # split files plus the per-row files the steps read by URL
+    if url_sources is not None:
+        return url_sources
     files = bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
     if files is not None:
         return [{"local_files": files}]
@@ -315,7 +319,7 @@ def _mirror_config(load) -> Optional[Dict[str, Rows]]:
 def covered(card_name: str, card) -> bool:
     if type(card.loader).__name__ == "LoadIOB":
         return card_name.startswith("cards.universal_ner.")
-    if more_sources(card) is not None:
+    if more_sources(card) is not None or wikitq_sources(card) is not None:
         return True
     if (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)) is not None:
         return True

@@ -332,7 +332,6 @@ def _multiple_choice():
 
 # ------------------------------------------------------------------ generation, code, NER, dialogue
 ATIS_TYPES = ["fromloc.city_name", "toloc.city_name", "depart_date.day_name", "airline_name"]
-UNIVERSAL_NER_TAGS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC"]
 
 
 def _generation():
@@ -356,18 +355,6 @@ def _generation():
                              "code": f"def f{i}(x):\n    return x", "test_list": [f"assert f{i}(1) == 1",
                                                                                    f"assert f{i}(2) == 2"],
                              "test_setup_code": "", "challenge_test_list": []})
-
-    def universal_ner(r, i, s):
-        tokens = words(r, 6, 10).split()
-        tags = [0] * len(tokens)
-        tokens[1], tags[1] = "Alice", 1
-        tokens[2], tags[2] = "Smith", 2
-        if i % 2:
-            tokens[-2], tags[-2] = "Paris", 5
-        return {"idx": f"{s}-{i}", "text": " ".join(tokens), "tokens": tokens, "ner_tags": tags,
-                "annotator": ["a1"]}
-
-    _splits("universalner/universal_ner", "en_ewt", tvt(), universal_ner)
 
     def atis(r, i, s):
         cities = ["boston", "denver", "atlanta", "dallas", "seattle", "pittsburgh", "oakland", "baltimore"]
@@ -505,3 +492,4 @@ def build_all(root: Path) -> Path:
 
 
 from . import card_mirrors_docs  # noqa: E402,F401  (registers the mirrors of the documentation's cards)
+from . import card_mirrors_safety  # noqa: E402,F401  (registers the mirrors of the original's safety prompt sets)

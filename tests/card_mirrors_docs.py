@@ -1,5 +1,5 @@
 """Mirrors (real Hub schema, synthetic values) of the datasets behind the cards the documentation names: tables
-(WikiTQ, FinQA, TabFact, QTSumm, SciGen, NumericNLG, TableBench), images (ChartQA, AI2D, InfographicVQA), knowledge
+(FinQA, TabFact, QTSumm, SciGen, NumericNLG, TableBench), images (ChartQA, AI2D, InfographicVQA), knowledge
 (PopQA, SimpleQA, LongBench v2), safety (BOLD, ToxiGen, HH-RLHF) and judge data (MT-Bench GPT-4 ratings).
 
 Image columns hold PNG bytes in the HF Image layout ({"bytes", "path"}); `IMAGE_COLUMNS` tells hub_mirror to write
@@ -30,13 +30,6 @@ def _grid(r, columns=3, rows=3):
 
 
 def _tables():
-    def wikitq(r, i, s):
-        header, rows = _grid(r)
-        return {"id": f"nt-{i}", "question": f"what is the {header[1].lower()} of {rows[0][0]}?",
-                "answers": [rows[0][1]], "table": {"header": header, "rows": rows, "name": f"csv/{i}-csv/{i}.tsv"}}
-
-    _splits("stanfordnlp/wikitablequestions", "default", tvt(), wikitq)
-
     def finqa(r, i, s):
         header, rows = _grid(r, rows=2 if i % 5 else 0)  # some reports have a header-only table: filtered out
         value = rows[0][1] if rows else "0"
@@ -70,8 +63,9 @@ def _tables():
 
     def numericnlg(r, i, s):
         header, rows = _grid(r)
-        html = "<table><tr>" + "".join(f"<th>{h}</th>" for h in header) + "</tr>" + "".join(
-            "<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows) + "</table>"
+        html = ('<table border="1" class="dataframe"><thead><tr>' + "".join(f"<th>{h}</th>" for h in header)
+                + "</tr></thead><tbody>" + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
+                                                   for row in rows) + "</tbody></table>")
         return {"table_id_paper": f"P19-{i}table_1", "caption": sentence(r), "row_header_level": 1,
                 "row_headers": [[row[0]] for row in rows], "column_header_level": 1,
                 "column_headers": [[h] for h in header[1:]], "contents": [row[1:] for row in rows],

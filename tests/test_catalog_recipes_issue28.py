@@ -5,6 +5,7 @@ import pytest
 from unitxt.catalog import fetch_artifact
 
 from .card_mirrors import build_all
+from .card_mirrors_wikitq import serve_wikitq
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +28,7 @@ def test_torr_recipe_produces_on_the_mirror(mirror_root, monkeypatch, layout, ma
     from unitxt import load_dataset
 
     monkeypatch.chdir(mirror_root)
+    serve_wikitq(monkeypatch)  # cards.wikitq reads the WikiTableQuestions repository's files
     name = f"recipes.torr.wikitq.{layout}.transpose_augmentation_1_demos"
     rows = load_dataset(f"{name}[demos_pool_size=5,loader_limit=40]", split="test")
     assert len(rows) > 0 and marker in rows[0]["source"]

@@ -11,6 +11,7 @@ from unitxt.catalog import fetch_artifact
 from unitxt.processors import PostProcess
 
 from .card_mirrors import build_all
+from .card_mirrors_wikitq import serve_wikitq
 
 
 @pytest.fixture(scope="module")
@@ -23,13 +24,13 @@ FINQA_FILES = "https://raw.githubusercontent.com/czyssrs/FinQA/"  # cards.fin_qa
 
 @pytest.fixture
 def in_mirror(mirror_root, monkeypatch):
-    """The Hub mirrors, and the FinQA JSON files served from local copies in their real layout."""
+    """The Hub mirrors, and the FinQA JSON and WikiTQ TSV files served from synthetic copies in their real layout."""
     from unitxt.loaders import hub_and_files
 
     from .card_family_files import finqa_records
 
     monkeypatch.chdir(mirror_root)
-    open_text = hub_and_files._open_text
+    open_text = hub_and_files._open_text  # the FinQA JSON files, then the WikiTQ files (serve_wikitq)
 
     def local_finqa(url, *args, **kwargs):
         if url.startswith(FINQA_FILES):
@@ -41,7 +42,9 @@ def in_mirror(mirror_root, monkeypatch):
         return open_text(url, *args, **kwargs)
 
     monkeypatch.setattr(hub_and_files, "_open_text", local_finqa)
+    serve_wikitq(monkeypatch)
     return mirror_root
+
 
 
 def _leaf_paths(benchmark, prefix=()):

@@ -487,6 +487,14 @@ def test_multiple_choice_fields_and_choices_from_reference_fields():
     assert template.reference_fields_to_target_and_references({"options": ["x", "y"], "label": "x"}) == ("A", ["A"])
 
 
+def test_multiple_choice_negative_answer_index_counts_from_the_end():
+    """As the original: an answer index of -1 (PIQA's hidden test labels) names the last choice, -4 the first."""
+    assert mc_template().render(MC_INPUTS, {"answer": -1})["target"] == "D"
+    assert mc_template().render(MC_INPUTS, {"answer": -4})["references"] == ["A"]
+    with pytest.raises(InstanceTypeError, match=r"out of range for 4 choices \(-4\.\.3\)"):
+        mc_template().render(MC_INPUTS, {"answer": -5})
+
+
 def test_multiple_choice_errors():
     template = mc_template()
     with pytest.raises(InstanceTypeError, match="out of range"):

@@ -416,6 +416,46 @@ def register(add):
     _single_sources(add)
     _fin_qa(add)
     _medical_abstracts(add)
+    _wikitq(add)
+
+
+def _wikitq(add):
+    """WikiTableQuestions from its GitHub repository (the original's source): the split files list each question's
+    table file, which each instance reads (as TSV) from the same repository."""
+    repository = "https://raw.githubusercontent.com/ppasupat/WikiTableQuestions/"
+    data = repository + "master/data/"
+    add("cards.wikitq", TaskCard(
+        loader=LoadCSV(files={"train": data + "random-split-1-train.tsv", "validation": data + "random-split-1-dev.tsv",
+                              "test": data + "pristine-unseen-tables.tsv"}, sep="\t", data_classification_policy=PUBLIC),
+        preprocess_steps=[
+            make("rename", field="utterance", to_field="question"),
+            make("split", field="targetValue", to_field="answers", by="|"),
+            make("set", fields={"context_type": "table"}),
+            make("replace", field="context", old=".csv", new=".tsv"),  # the tables' TSV copies
+            make("format_text", text=repository + "refs/heads/master/{context}", to_field="table_url"),
+            make("read_file", field="table_url", to_field="table_content"),
+            make("parse_csv", field="table_content", to_field="table", separator="\t", dtype="str", strip_cells=True),
+            make("get_num_of_table_cells", field="table", to_field="table_cell_size"),
+            FilterByCondition(values={"table_cell_size": 200}, condition="le"),  # tables of at most 200 cells
+            Copy(field="table", to_field="context"),
+        ],
+        task="tasks.qa.extractive[metrics=[metrics.f1_strings, metrics.unsorted_list_exact_match]]",
+        templates=TemplatesList([make(
+            "multi_reference_template",
+            instruction="Read the table and answer the question with the exact words or values the table holds "
+                        "(no explanation, nothing added).\nThe examples below show the expected answers; give the "
+                        "answer of the last one, whose answer is left out.",
+            input_format="\nQuestion: {question}\nTable: {context}\nAnswer: ", references_field="answers",
+            postprocessors=["processors.take_first_non_empty_line", "processors.to_list_by_comma_space",
+                            "processors.str_to_float_format"])]),
+        __description__="WikiTableQuestions: questions on semi-structured Wikipedia tables; the answers are cells or "
+                        "values computed from them (a list, compared as a set). Splits train / validation (random "
+                        "split 1) and test (unseen tables), read from the project's GitHub repository; each question's "
+                        "table (at most 200 cells kept) is read from its TSV file there.",
+        __tags__={"task": "table question answering", "language": "en", "modality": "table",
+                  "urls": {"paper": "https://arxiv.org/abs/1508.00305",
+                           "data": "https://github.com/ppasupat/WikiTableQuestions"}},
+    ))
 
 
 NEWS_CATEGORIES = ["ARTS", "ARTS & CULTURE", "BLACK VOICES", "BUSINESS", "COLLEGE", "COMEDY", "CRIME", "CULTURE & ARTS",

@@ -1,18 +1,15 @@
 """Catalog: generation cards — code (HumanEval, MBPP), data-to-text (DART, WikiBio), grammatical error correction
-(CoEdIT), NER / slot filling (Universal NER, ATIS) and chat-assistant benchmarks (MT-Bench, Arena-Hard)."""
+(CoEdIT), slot filling (ATIS) and chat-assistant benchmarks (MT-Bench, Arena-Hard)."""
 
 from _factory import make
 from _shared import card_tags, hf_url
 from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, ExecuteExpression, FilterByCondition, JoinStr, Rename, Set, Wrap
-from unitxt.operators.label_spans import IobToSpans
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate, TemplatesList
 
-UNIVERSAL_NER_TAGS = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "B-LOC", "I-LOC"]
-ENTITY_TYPES = {"PER": "Person", "ORG": "Organization", "LOC": "Location"}
 ATIS_SLOTS = [  # the ATIS slot types (BIO tags B-<slot> / I-<slot>)
     "aircraft_code", "airline_code", "airline_name", "airport_code", "airport_name",
     "arrive_date.date_relative", "arrive_date.day_name", "arrive_date.day_number", "arrive_date.month_name",
@@ -86,21 +83,6 @@ def register(add):
                         "line). The test split only.",
         __tags__=_tags("code generation", "google-research-datasets/mbpp", "https://arxiv.org/abs/2108.07732",
                        language=["en", "python"]),
-    ))
-    add("cards.universal_ner.en.ewt", TaskCard(
-        loader=LoadHF(path="universalner/universal_ner", name="en_ewt", trust_remote_code=True),
-        preprocess_steps=[
-            IobToSpans(tokens_field="tokens", tags_field="ner_tags", tag_names=UNIVERSAL_NER_TAGS,
-                       type_names=ENTITY_TYPES),
-            Set(fields={"entity_types": list(ENTITY_TYPES.values())}),
-        ],
-        task="tasks.ner.all_entity_types",
-        templates="templates.ner.all_entity_types.all",
-        __description__="Universal NER, English EWT treebank (config en_ewt): person, organization and location "
-                        "entities annotated over Universal Dependencies text. BIO token tags become character spans "
-                        "over the space-joined tokens. Published train / validation / test splits. (The Hub repo "
-                        "loads through a loading script with datasets < 4.)",
-        __tags__=_tags("named entity recognition", "universalner/universal_ner", "https://arxiv.org/abs/2311.09122"),
     ))
     add("cards.atis", TaskCard(
         loader=LoadHF(path="tuetschek/atis"),

@@ -171,16 +171,15 @@ def register(add):
                         "validation is the test split (validation is 1% of train).",
         __tags__=_tags("Rowan/hellaswag", "https://arxiv.org/abs/1905.07830")))
     add("cards.piqa", _card(
-        loader=LoadHF(path="ybisk/piqa", trust_remote_code=True),
+        loader=LoadHF(path="ybisk/piqa", revision="refs/pr/9"),
         steps=[
-            SplitRandomMix(mix=NO_TEST_LABELS_MIX),
-            Rename(field_to_field={"goal": "question", "label": "answer"}),
             ListFieldValues(fields=["sol1", "sol2"], to_field="choices"),
+            Rename(field_to_field={"goal": "question", "label": "answer"}),
         ],
         task=OPEN,
-        description="PIQA: physical commonsense — choose the better of two solutions to reach a goal. Test labels are hidden "
-        "(-1), so validation is the test split. (The Hub repo 'ybisk/piqa' loads through a loading script with "
-        "datasets < 4.)",
+        description="PIQA: physical commonsense — choose the better of two solutions to reach a goal. Published "
+        "train / validation / test splits (the Parquet revision refs/pr/9 of 'ybisk/piqa'); the test labels are "
+        "hidden (-1), kept as given.",
         tags=_tags("ybisk/piqa", "https://arxiv.org/abs/1911.11641")))
     add("cards.openbook_qa", _card(
         loader=LoadHF(path="allenai/openbookqa"),

@@ -1,4 +1,5 @@
-"""Catalog: table cards — question answering over tables (WikiTQ, FinQA, TableBench), fact verification (TabFact),
+"""Catalog: table cards — question answering over tables (TableBench; WikiTQ and FinQA
+read GitHub files: cards_external_sources.py), fact verification (TabFact),
 query-focused table summarization (QTSumm) and table-to-text generation (SciGen, NumericNLG).
 
 Every card turns its dataset's table into the library's Table value ({"header": [...], "rows": [[...]]}), so a
@@ -14,6 +15,7 @@ from unitxt.operators import (
     ExecuteExpression,
     FilterByCondition,
     LoadJson,
+    MapHTMLTableToJSON,
     MapInstanceValues,
     Rename,
     Set,
@@ -115,20 +117,6 @@ def _tablebench_card(qtype=None):
 
 
 def register(add):
-    add("cards.wikitq", TaskCard(
-        loader=LoadHF(path="stanfordnlp/wikitablequestions"),
-        preprocess_steps=[
-            ExecuteExpression(_table("table['header']", "table['rows']"), to_field="context"),
-            Set(fields={"context_type": "table"}),
-        ],
-        task="tasks.qa.with_context.extractive",
-        templates="templates.qa.with_context.all",
-        __description__="WikiTableQuestions: questions on semi-structured Wikipedia tables; the answers are cells or "
-                        "values computed from them (a list; any is accepted). Splits train / validation / test. The "
-                        "Hub copy is a loading script (datasets < 4, remote code allowed).",
-        __tags__=_tags("table question answering", "stanfordnlp/wikitablequestions",
-                       "https://arxiv.org/abs/1508.00305"),
-    ))
     add("cards.tab_fact", TaskCard(
         loader=LoadHF(path="ibm/tab_fact"),
         preprocess_steps=[
@@ -180,15 +168,17 @@ def register(add):
     add("cards.numeric_nlg", TaskCard(
         loader=LoadHF(path="kasnerz/numericnlg"),
         preprocess_steps=[
-            Copy(field="table_html_clean", to_field="input_a"),
-            Rename(field="caption", to_field="input_b"),
-            Rename(field="description", to_field="output"),
             Set(fields={"type_of_input_a": "table", "type_of_input_b": "caption", "type_of_output": "description"}),
+            MapHTMLTableToJSON(field="table_html_clean", to_field="table_out"),
+            Copy(field="table_out", to_field="input_a"),
+            Rename(field="description", to_field="output"),
+            Rename(field="caption", to_field="input_b"),
         ],
         task="tasks.generation.from_pair",
-        templates="templates.generation.from_pair.all",
+        templates=["templates.generation.from_pair.default[postprocessors=[processors.lower_case]]"],
         __description__="NumericNLG: numerical table-to-text generation — write the paragraph describing a table "
-                        "of a scientific paper given the table (its cleaned HTML, as in the data) and its caption. "
+                        "of a scientific paper given the table (read from its cleaned HTML into a table value) and its caption; "
+                        "answers are compared lower-cased. "
                         "Splits train / validation / test.",
         __tags__=_tags("table-to-text generation", "kasnerz/numericnlg",
                        "https://aclanthology.org/2021.acl-long.115/"),

@@ -1,12 +1,12 @@
 """Catalog: Universal NER treebanks read from the project's IOB2 files on GitHub (cards.universal_ner.<lang>.<treebank>),
-generated from the table below. (cards.universal_ner.en.ewt, from the Hub dataset, is in cards_generation.py.)
+generated from the table below.
 
 Facts from the UniversalNER repositories: each treebank is a repository `UNER_<Language>-<Treebank>` whose default
 branch (master or main) holds `<lang>_<treebank>-ud-<split>.iob2` for split test, or train / dev / test; the files are
 CoNLL-style token lines (id, token, tag, misc, annotator) with `# sent_id` / `# text` comments, and tags B-/I- PER, ORG,
 LOC (others fold into O).
-The cards use tasks.ner.all_entity_types (text and entity_types in, character spans with labels out); the original's
-cards name tasks.span_labeling.extraction, which here is the class_type / classes form of span labeling.
+The cards use the original's task, tasks.span_labeling.extraction (text, text_type and entity_types in; the text and its
+character spans with labels out).
 """
 
 from _shared import card_tags
@@ -24,6 +24,7 @@ TREEBANKS = {
     ("ceb", "gja"): ("Cebuano-GJA", "master", ["test"]),
     ("da", "ddt"): ("Danish-DDT", "main", ["train", "dev", "test"]),
     ("de", "pud"): ("German-PUD", "master", ["test"]),
+    ("en", "ewt"): ("English-EWT", "master", ["train", "dev", "test"]),
     ("en", "pud"): ("English-PUD", "master", ["test"]),
     ("hr", "set"): ("Croatian-SET", "main", ["train", "dev", "test"]),
     ("pt", "bosque"): ("Portuguese-Bosque", "master", ["train", "dev", "test"]),
@@ -60,8 +61,8 @@ def universal_ner_card(language: str, treebank: str) -> TaskCard:
                                  "spans/*/label": "labels"}, get_default=[], not_exist_ok=True),
             Set(fields={"entity_types": list(ENTITY_TYPES.values())}),
         ],
-        task="tasks.ner.all_entity_types",
-        templates="templates.ner.all_entity_types.all",
+        task="tasks.span_labeling.extraction",
+        templates="templates.span_labeling.extraction.all",
         __description__=f"Universal NER, {TREEBANKS[(language, treebank)][0].replace('-', ' ')} treebank: person, "
                         f"organization and location entities over Universal Dependencies sentences, as character "
                         f"spans of the sentence text. Splits: {', '.join(files)} (shuffled).",

@@ -137,13 +137,15 @@ class MultipleChoiceTemplate(InputFormatTemplate):
                 field=self.target_field,
             )
         if isinstance(answer, int) and not isinstance(answer, bool):
-            if not 0 <= answer < len(choices):
+            # a negative index counts from the end, as in the original (PIQA's hidden test labels, -1, take the last)
+            if not -len(choices) <= answer < len(choices):
                 raise InstanceTypeError(
-                    f"Answer index {answer} is out of range for {len(choices)} choices.",
+                    f"Answer index {answer} is out of range for {len(choices)} choices "
+                    f"({-len(choices)}..{len(choices) - 1}).",
                     artifact=self.artifact_name,
                     field=self.target_field,
                 )
-            return answer
+            return answer % len(choices)
         for candidates in (choices, texts):
             if answer in candidates:
                 return candidates.index(answer)

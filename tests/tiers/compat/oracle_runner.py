@@ -181,6 +181,29 @@ def _local_files(loader, sources):
                 loader.compression = None
 
 
+def _served_urls(sources):
+    """The sources' "url_files" ({url: text}) answer the downloads a card's steps make (the original's ReadFile
+    fetches with requests.get); other URLs fail as offline."""
+    served = {url: text for source in sources for url, text in source.get("url_files", {}).items()}
+    if not served:
+        return
+    import requests
+
+    class Served:
+        def __init__(self, text):
+            self.text, self.content, self.status_code = text, text.encode("utf-8"), 200
+
+        def raise_for_status(self):
+            return None
+
+    def get(url, *args, **kwargs):
+        if url in served:
+            return Served(served[url])
+        raise requests.ConnectionError(f"offline: no served file for {url}")
+
+    requests.get = get
+
+
 def run_card(job):
     """A catalog card's loader (over in-memory sources), preprocess steps and task: the task fields per split."""
     from unitxt.settings_utils import get_settings
@@ -200,6 +223,7 @@ def _card_fields(job):
 
     card, _ = fetch_artifact(job["card"])
     _local_files(card.loader, job["sources"])
+    _served_urls(job["sources"])
     multi_stream = card.loader()
     # as the original's recipe does before a card's steps (JoinStreams requires this field on both sides;
     # SerializeDialog lays turns out by the recipe's format): no system prompt, formats.user_agent (a plain layout)

@@ -7,4 +7,6 @@ oracle="$root/.venv-compat-oracle"
 if [ ! -x "$oracle/bin/python" ]; then
     "${PYTHON:-python3}" -m venv "$oracle"
 fi
-"$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs
+# bs4: the original's MapHTMLTableToJSON (cards.numeric_nlg) checks for the distribution named "bs4" (a shim over
+# beautifulsoup4), not only for the importable module
+"$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs beautifulsoup4 bs4

@@ -93,6 +93,7 @@ def _ours(card, sources) -> Dict[str, list]:
         raise FileNotFoundError(f"no synthetic source for {path} {name} {data_dir}")
 
     original, datasets.load_dataset = datasets.load_dataset, load
+    restore_urlopen = _served_urls(sources)
     try:
         with intercepted(sources):  # stand-ins for sklearn, Kaggle, Hub file downloads (as oracle_runner.run_card)
             card = _with_local_files(card, sources)
@@ -103,6 +104,27 @@ def _ours(card, sources) -> Dict[str, list]:
             return {name: _task_fields(stream) for name, stream in out.items()}
     finally:
         datasets.load_dataset = original
+        restore_urlopen()
+
+
+def _served_urls(sources):
+    """As oracle_runner._served_urls: the sources' "url_files" ({url: text}) answer the downloads the card's steps
+    make (ReadFile opens URLs with urllib here); other URLs fail as offline. Returns the function undoing it."""
+    import io
+    import urllib.request
+
+    served = {url: text for source in sources for url, text in source.get("url_files", {}).items()}
+    if not served:
+        return lambda: None
+    original = urllib.request.urlopen
+
+    def urlopen(url, *args, **kwargs):
+        if url in served:
+            return io.BytesIO(served[url].encode("utf-8"))
+        raise OSError(f"offline: no served file for {url}")
+
+    urllib.request.urlopen = urlopen
+    return lambda: setattr(urllib.request, "urlopen", original)
 
 
 def _task_fields(stream):
@@ -169,9 +191,6 @@ def _portion_groups(card):
 
 # task fields one side's task definition has and the other's lacks, by family, with the reason
 TASK_FIELD_DIFFERENCES = {
-    # the original's tasks.span_labeling.extraction adds a constant text_type ("text"); ours is
-    # tasks.ner.all_entity_types (text, entity_types -> spans), same data otherwise
-    "universal_ner": {"text_type"},
     # an instruction sentence carried in the instance: its wording is ours by rule (the facts around it are equal)
     "hh_rlhf": {"instance_instruction"},
 }

@@ -16,6 +16,7 @@ from .card_family_rows import ROWS_BY_PATH
 from .card_family_tool_files import TOOL_ROWS_BY_PATH, bfcl_files
 from .card_mirrors import MIRRORS, WORDS, sentence, words
 from .card_mirrors_docs import IMAGE_COLUMNS
+from .space_mirrors import arena_hard_auto_local_files, space_source
 
 Rows = List[Dict[str, Any]]
 N = 8
@@ -279,7 +280,10 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
     subject = card_name.split(".")[-1] if card_name.startswith("cards.global_mmlu.") else None
     if type(card.loader).__name__ == "LoadIOB":
         return [{"iob_files": {split: iob_text(f"{card_name}-{split}") for split in card.loader.files}}]
-    files = bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
+    if space_source(card) is not None:  # a Hugging Face Space's files (tests/space_mirrors.py)
+        return [space_source(card)]
+    files = (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
+             or arena_hard_auto_local_files(card))
     if files is not None:
         return [{"local_files": files}]
     sources = []
@@ -308,7 +312,10 @@ def _mirror_config(load) -> Optional[Dict[str, Rows]]:
 def covered(card_name: str, card) -> bool:
     if type(card.loader).__name__ == "LoadIOB":
         return card_name.startswith("cards.universal_ner.")
-    if (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)) is not None:
+    if space_source(card) is not None:
+        return True
+    if (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
+            or arena_hard_auto_local_files(card)) is not None:
         return True
     return all(getattr(load, "path", None) in BY_PATH or _mirror_config(load) is not None
                for load in _hub_loads(card.loader))

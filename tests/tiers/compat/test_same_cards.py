@@ -89,6 +89,7 @@ def _ours(card, sources) -> Dict[str, list]:
         raise FileNotFoundError(f"no synthetic source for {path} {name} {data_dir}")
 
     original, datasets.load_dataset = datasets.load_dataset, load
+    restore_hub_cache = _space_cache(sources)
     try:
         card = _with_local_files(card, sources)
         multi_stream = card.loader()
@@ -98,6 +99,28 @@ def _ours(card, sources) -> Dict[str, list]:
         return {name: _task_fields(stream) for name, stream in out.items()}
     finally:
         datasets.load_dataset = original
+        restore_hub_cache()
+
+
+def _space_cache(sources):
+    """Space sources (tests/space_mirrors.py) written into a temporary Hub cache that huggingface_hub then reads
+    offline, as oracle_runner._space_cache does; returns what restores the previous cache."""
+    import tempfile
+
+    from huggingface_hub import constants
+
+    from tests.space_mirrors import write_space_sources
+
+    cache = Path(tempfile.mkdtemp())
+    if not write_space_sources(sources, cache):
+        return lambda: None
+    previous = constants.HF_HUB_CACHE, constants.HF_HUB_OFFLINE
+    constants.HF_HUB_CACHE, constants.HF_HUB_OFFLINE = str(cache), True
+
+    def restore():
+        constants.HF_HUB_CACHE, constants.HF_HUB_OFFLINE = previous
+
+    return restore
 
 
 def _task_fields(stream):

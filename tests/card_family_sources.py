@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional
 from .card_family_files import files_of
 from .card_family_more_rows import MORE_ROWS_BY_PATH, csv_files, mtrag_files, quality_files
 from .card_family_rows import ROWS_BY_PATH
+from .card_given_instances import given_instances
 from .card_family_tool_files import TOOL_ROWS_BY_PATH, bfcl_files
 from .card_mirrors import MIRRORS, WORDS, sentence, words
 from .card_mirrors_docs import IMAGE_COLUMNS
@@ -282,6 +283,8 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
         return [{"iob_files": {split: iob_text(f"{card_name}-{split}") for split in card.loader.files}}]
     if space_source(card) is not None:  # a Hugging Face Space's files (tests/space_mirrors.py)
         return [space_source(card)]
+    if given_instances(card) is not None:  # a card without a loader: its instances are given at use
+        return [{"given_instances": given_instances(card)}]
     files = (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
              or arena_hard_auto_local_files(card))
     if files is not None:
@@ -312,7 +315,7 @@ def _mirror_config(load) -> Optional[Dict[str, Rows]]:
 def covered(card_name: str, card) -> bool:
     if type(card.loader).__name__ == "LoadIOB":
         return card_name.startswith("cards.universal_ner.")
-    if space_source(card) is not None:
+    if space_source(card) is not None or given_instances(card) is not None:
         return True
     if (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
             or arena_hard_auto_local_files(card)) is not None:

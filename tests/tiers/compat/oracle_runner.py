@@ -212,7 +212,13 @@ def run_card(job):
     card, _ = fetch_artifact(job["card"])
     _local_files(card.loader, job["sources"])
     _space_cache(job["sources"])
-    multi_stream = card.loader()
+    given = [source["given_instances"] for source in job["sources"] if "given_instances" in source]
+    if given:  # a card without a loader: its data is given at use (as produce(instances, recipe) gives it)
+        from unitxt.stream import MultiStream
+
+        multi_stream = MultiStream.from_iterables(given[0], copying=True)
+    else:
+        multi_stream = card.loader()
     # as the original's recipe does before a card's steps (JoinStreams requires this field on both sides;
     # SerializeDialog lays turns out by the recipe's format): no system prompt, formats.user_agent (a plain layout)
     multi_stream = Set(fields={"recipe_metadata/system_prompt": None,

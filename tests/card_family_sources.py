@@ -13,11 +13,13 @@ from typing import Any, Callable, Dict, List, Optional
 from .card_family_files import files_of
 from .card_family_more_rows import MORE_ROWS_BY_PATH, csv_files, mtrag_files, quality_files
 from .card_family_rows import ROWS_BY_PATH
+from .card_given_instances import given_instances
 from .card_family_tool_files import TOOL_ROWS_BY_PATH, bfcl_files
 from .card_mirrors import MIRRORS, WORDS, sentence, words
 from .card_mirrors_docs import IMAGE_COLUMNS
 from .card_mirrors_more import more_sources
 from .card_mirrors_wikitq import wikitq_sources
+from .space_mirrors import arena_hard_auto_local_files, space_source
 
 Rows = List[Dict[str, Any]]
 N = 8
@@ -287,7 +289,12 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
     url_sources = wikitq_sources(card)  # split files plus the per-row files the steps read by URL
     if url_sources is not None:
         return url_sources
-    files = bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
+    if space_source(card) is not None:  # a Hugging Face Space's files (tests/space_mirrors.py)
+        return [space_source(card)]
+    if given_instances(card) is not None:  # a card without a loader: its instances are given at use
+        return [{"given_instances": given_instances(card)}]
+    files = (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
+             or arena_hard_auto_local_files(card))
     if files is not None:
         return [{"local_files": files}]
     sources = []
@@ -321,7 +328,10 @@ def covered(card_name: str, card) -> bool:
         return card_name.startswith("cards.universal_ner.")
     if more_sources(card) is not None or wikitq_sources(card) is not None:
         return True
-    if (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)) is not None:
+    if space_source(card) is not None or given_instances(card) is not None:
+        return True
+    if (bfcl_files(card) or quality_files(card) or csv_files(card) or mtrag_files(card) or files_of(card)
+            or arena_hard_auto_local_files(card)) is not None:
         return True
     return all(getattr(load, "path", None) in BY_PATH or _mirror_config(load) is not None
                for load in _hub_loads(card.loader))

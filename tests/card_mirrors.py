@@ -387,10 +387,8 @@ def _generation():
                        "context": words(r, 2, 2) + "\n"},
         "target_text": sentence(r) + "\n"})
     categories = ["writing", "roleplay", "reasoning", "math", "coding", "extraction", "stem", "humanities"]
-    _splits("HuggingFaceH4/mt_bench_prompts", "default", {"train": 16}, lambda r, i, s: {
-        "prompt": [words(r) + "?", words(r) + "?"], "category": categories[i % 8],
-        "reference": [sentence(r), sentence(r)] if categories[i % 8] in ("math", "reasoning", "coding") else [],
-        "prompt_id": 81 + i})
+    _splits("dim/mt_bench_en", "default", {"train": 16}, lambda r, i, s: {  # MT-Bench's question.jsonl columns
+        "question_id": 81 + i, "category": categories[i % 8], "turns": [words(r) + "?", words(r) + "?"]})
 
     def judgment(r, i, s):
         question = words(r) + "?"

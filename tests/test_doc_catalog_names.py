@@ -120,9 +120,31 @@ def test_strip_operator():
     assert operator.process_value("  a b \n") == "a b"
 
 
-def test_mt_bench_gpt4_rating_card_keeps_first_turn_questions_without_reference(in_mirror):
-    test = load_dataset("card=cards.mt_bench.response_assessment.rating.single_turn_gpt4_judgement,"
-                        "template=templates.response_assessment.rating.mt_bench_single_turn", split="test")
+def test_docs_mt_bench_rating_card_keeps_first_turn_questions_without_reference(in_mirror):
+    """The documentation's own MT-Bench rating card (a Hub export of the GPT-4 single scores; the catalog's card of
+    that name reads the MT-Bench Space, tests/test_judge_meta_eval.py)."""
+    from unitxt.card import TaskCard
+    from unitxt.loaders import LoadHF
+    from unitxt.operators import Copy, FilterByCondition, Rename
+    from unitxt.processors import LiteralEval
+    from unitxt.splitters import RenameSplits
+
+    card = TaskCard(
+        loader=LoadHF(path="OfirArviv/mt_bench_single_score_gpt4_judgement", split="train"),
+        preprocess_steps=[
+            RenameSplits({"train": "test"}),
+            FilterByCondition(values={"turn": 1}, condition="eq"),
+            FilterByCondition(values={"reference": "[]"}, condition="eq"),
+            Rename(field_to_field={"model_input": "question", "score": "rating", "category": "group",
+                                   "model_output": "answer"}),
+            LiteralEval(field="question"), Copy(field="question/0", to_field="question"),
+            LiteralEval(field="answer"), Copy(field="answer/0", to_field="answer"),
+        ],
+        task="tasks.response_assessment.rating.single_turn",
+        templates=["templates.response_assessment.rating.mt_bench_single_turn"],
+    )
+    test = load_dataset(card=card, template="templates.response_assessment.rating.mt_bench_single_turn",
+                        split="test")
     # mirror: 40 rows, turn 2 every 4th row, a reference every 5th row -> 40 - 10 - 8 + 2 = 24
     assert len(test) == 24
     data = json.loads(test[0]["task_data"])

@@ -30,12 +30,13 @@ SCORES = {"A>>B": 3, "A>B": 1, "A=B": 0, "B>A": -1, "B>>A": -3}
 ARENA_FILES = arena_hard_files()
 MT_FILES = mt_bench_files()
 # instances per card on the mirror: 2 judged models x 5 judgments whose both games parsed (x2 for both games);
-# MT-Bench: 4 questions of each kind x 3 models (ratings, one -1 dropped per turn-2 kind) or x 3 pairs (minus the
-# disagreeing and the 'error' pairs of that turn and kind)
+# MT-Bench: 4 questions of each kind x 3 models (ratings; a failed rating, -1, is kept as the original keeps it) or
+# x 3 pairs (minus the disagreeing and the 'error' pairs of that turn and kind)
 COUNTS = {
     ARENA + "both_games_gpt_4_judge": 20, ARENA + "both_games_mean_judgment_gpt4_judge": 10,
-    ARENA + "first_game_only_gpt_4_judge": 10, "cards.arena_hard.generation.english_gpt_4_0314_reference": 6,
-    RATING + "multi_turn_gpt4_judgement": 11, RATING + "multi_turn_with_reference_gpt4_judgement": 11,
+    ARENA + "first_game_only_gpt_4_judge": 10,
+    RATING + "multi_turn_gpt4_judgement": 12, RATING + "multi_turn_with_reference_gpt4_judgement": 12,
+    RATING + "single_turn_gpt4_judgement": 12, RATING + "single_turn_with_reference_gpt4_judgement": 12,
     PAIR + "single_turn_gpt4_judgement": 10, PAIR + "single_turn_with_reference_gpt4_judgement": 12,
     PAIR + "multi_turn_gpt4_judgement": 12, PAIR + "multi_turn_with_reference_gpt4_judgement": 10,
 }
@@ -44,7 +45,7 @@ COUNTS = {
 @pytest.fixture(scope="module")
 def space_cache(tmp_path_factory):
     cache = tmp_path_factory.mktemp("hub_cache")
-    write_space(cache, "lmsys/arena-hard-browser", "03b91ca", ARENA_FILES)
+    write_space(cache, "lmarena-ai/arena-hard-viewer", "56c7614", ARENA_FILES)
     write_space(cache, "lmsys/mt-bench", "a4b674c", MT_FILES)
     return cache
 
@@ -85,11 +86,11 @@ def test_card_runs_every_template_and_gold_scores_one(name, spaces, capsys):
 def _arena_judgments():
     """(question text, model lower case) -> the two games' verdict labels, from the mirrored files."""
     root = "data/arena-hard-v0.1"
-    text = {q["question_id"]: q["turns"][0]["content"] for q in ARENA_FILES[f"{root}/question.jsonl"]}
+    text = {q["uid"]: q["prompt"] for q in ARENA_FILES[f"{root}/question.jsonl"]}
     found = {}
     for model in ARENA_MODELS[1:]:
         for row in ARENA_FILES[f"{root}/model_judgment/gpt-4-1106-preview/{model}.jsonl"]:
-            found[(text[row["question_id"]], model.lower())] = [game["score"] for game in row["games"]]
+            found[(text[row["uid"]], model.lower())] = [game["score"] for game in row["games"]]
     return found
 
 
@@ -164,15 +165,27 @@ def test_arena_shuffling_template_swaps_answers_and_negates_the_gold(spaces):
     assert 0 < swapped < len(plain)
 
 
-def test_arena_reference_generation_card(spaces):
-    answers = {a["question_id"]: a["choices"][0]["turns"][0]["content"]
-               for a in ARENA_FILES["data/arena-hard-v0.1/model_answer/gpt-4-0314.jsonl"]}
-    questions = {q["turns"][0]["content"]: q["question_id"]
-                 for q in ARENA_FILES["data/arena-hard-v0.1/question.jsonl"]}
-    rows = _rows("cards.arena_hard.generation.english_gpt_4_0314_reference")
-    assert sorted(_data(r)["output"] for r in rows) == sorted(answers.values())
+def test_arena_reference_generation_card(tmp_path):
+    """The generation card reads the arena-hard-auto GitHub files (here local copies of their layout): one row per
+    question with a baseline answer, the answer as output."""
+    import copy
+
+    from .space_mirrors import arena_hard_auto_local_files
+
+    card = copy.deepcopy(fetch_artifact("cards.arena_hard.generation.english_gpt_4_0314_reference")[0])
+    files = arena_hard_auto_local_files(card)
+    for split, file in files.items():
+        (tmp_path / file["name"]).write_text(file["text"], encoding="utf-8")
+    card.loader.files = {split: str(tmp_path / file["name"]) for split, file in files.items()}
+    questions = {q["prompt"]: q["uid"] for q in map(json.loads, files["questions"]["text"].splitlines())}
+    answers = {a["uid"]: a["messages"][1]["content"]["answer"]
+               for a in map(json.loads, files["model_answer"]["text"].splitlines())}
+    rows = list(DatasetRecipe(card=card, template_card_index=0)()["test"])
+    assert len(rows) == len(answers) == len(questions) - 1  # the question without a baseline answer is dropped
     for row in rows:
-        assert _data(row)["output"] == answers[questions[_data(row)["input"]]]
+        data = _data(row)
+        assert data["output"] == answers[questions[data["input"]]]
+        assert (data["type_of_input"], data["type_of_output"]) == ("prompt", "answer")
 
 
 def test_extract_arena_hard_preference_reads_verdicts_and_numbers():
@@ -218,7 +231,7 @@ def test_mt_bench_rating_gold_and_a_reversed_judge(reference, spaces):
         assert len(d["dialog"]) == 4 and d["dialog"][0] == ["user", questions[_who(d["dialog"][1][1])[1]]["turns"][0]]
         model, question_id = _who(d["dialog"][3][1])
         assert ("reference" in questions[question_id]) == reference
-        assert d["rating"] == gold[(question_id, MT_JUDGMENT_ALIAS.get(model, model))] >= 1
+        assert d["rating"] == gold[(question_id, MT_JUDGMENT_ALIAS.get(model, model))]
         if reference:
             assert d["reference_dialog"][3] == ["assistant", questions[question_id]["reference"][1]]
     reversed_judge = [f"Rating: [[{11 - _data(row)['rating']}]]" for row in rows]

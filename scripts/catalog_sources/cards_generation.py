@@ -151,19 +151,21 @@ def register(add):
         __tags__=_tags("data-to-text generation", "michaelauli/wiki_bio", "https://arxiv.org/abs/1603.07771"),
     ))
     add("cards.mt_bench.generation.english_single_turn", TaskCard(
-        loader=LoadHF(path="HuggingFaceH4/mt_bench_prompts"),
+        loader=LoadHF(path="dim/mt_bench_en", split="train"),
         preprocess_steps=[
             RenameSplits(mapper={"train": "test"}),
-            ExecuteExpression(expression="prompt[0]", to_field="input"),
-            ExecuteExpression(expression="reference[0] if reference else ''", to_field="output"),
-            Set(fields={"type_of_input": "user request", "type_of_output": "assistant response"}),
+            Copy(field="turns/0", to_field="input"),
+            Rename(field_to_field={"category": "group"}),
+            # no reference answer: the output is the text "None", as the original catalog's card sets it
+            Set(fields={"output": "None", "type_of_input": "question", "type_of_output": "answer"}),
         ],
-        task=OPEN_ENDED,
-        templates="templates.generation.all",
+        task="tasks.generation",
+        templates=["templates.empty"],
         __description__="MT-Bench prompts, first turn: 80 challenging open-ended requests in 8 categories (writing, "
-                        "roleplay, reasoning, math, coding, extraction, STEM, humanities) for chat assistants. Meant "
-                        "for an LLM judge; offline the card reports prediction length. One split (test).",
-        __tags__=_tags("generation", "HuggingFaceH4/mt_bench_prompts", "https://arxiv.org/abs/2306.05685"),
+                        "roleplay, reasoning, math, coding, extraction, STEM, humanities) for chat assistants, from "
+                        "the dim/mt_bench_en export. Meant for an LLM judge (there is no reference answer). One split "
+                        "(test).",
+        __tags__=_tags("generation", "dim/mt_bench_en", "https://arxiv.org/abs/2306.05685"),
     ))
     add("cards.mt_bench.response_assessment.pairwise_comparison.human_single_turn", TaskCard(
         loader=LoadHF(path="lmsys/mt_bench_human_judgments"),

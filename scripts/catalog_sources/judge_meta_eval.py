@@ -1,4 +1,4 @@
-"""Catalog: meta-evaluation of LLM judges on the data of two Hugging Face Spaces. lmsys/arena-hard-browser holds the
+"""Catalog: meta-evaluation of LLM judges on the data of two Hugging Face Spaces. lmarena-ai/arena-hard-viewer holds the
 Arena-Hard-Auto v0.1 questions, model answers and GPT-4-Turbo's two-game pairwise verdicts against gpt-4-0314;
 lmsys/mt-bench holds the MT-Bench questions, model answers and GPT-4's single-answer ratings and pairwise verdicts.
 Each card joins the three files: a candidate judge sees the question and answers GPT-4 judged and is scored against
@@ -26,7 +26,7 @@ from unitxt.operators import (
     SelectFields,
     Set,
 )
-from unitxt.loaders import LoadFromHFSpace
+from unitxt.loaders import LoadFromHFSpace, LoadJsonFile
 from unitxt.task import Task
 from unitxt.templates import TemplatesList
 from unitxt.templates import (
@@ -38,9 +38,12 @@ from unitxt.templates import (
 )
 
 # ---------------------------------------------------------------- sources (revisions as pinned by the original catalog)
-ARENA_SPACE, ARENA_REVISION, ARENA_DIR = "lmsys/arena-hard-browser", "03b91ca", "data/arena-hard-v0.1"
+ARENA_SPACE, ARENA_REVISION, ARENA_DIR = "lmarena-ai/arena-hard-viewer", "56c7614", "data/arena-hard-v0.1"
 MT_SPACE, MT_REVISION, MT_DIR = "lmsys/mt-bench", "a4b674c", "data/mt_bench"
 ARENA_BASELINE = "gpt-4-0314"
+# the generation card reads the questions and the baseline's answers from the Arena-Hard-Auto repository instead
+ARENA_GITHUB = ("https://raw.githubusercontent.com/lmarena/arena-hard-auto/57451f35d2be7fef9f05d5567f36e4c959bb6630/"
+                "data/arena-hard-v0.1")
 ARENA_TAGS = {"task": "response assessment", "language": "en", "modality": "text",
               "urls": {"space": f"https://huggingface.co/spaces/{ARENA_SPACE}",
                        "code": "https://github.com/lm-sys/arena-hard-auto", "paper": "https://arxiv.org/abs/2406.11939"}}
@@ -58,24 +61,21 @@ ARENA_SCORES = {"A>>B": 3, "A>B": 1, "A=B": 0, "B>A": -1, "B>>A": -3}
 MT_MODEL_ALIASES = {"vicuna-13b-hao-0515": "vicuna-13b-v1.3", "vicuna-30b-gpt4": "vicuna-33b-v1.3"}
 
 
-def _arena_loader(judgments: bool):
-    files = {"questions": f"{ARENA_DIR}/question.jsonl"}
-    if judgments:
-        files["answers"] = f"{ARENA_DIR}/model_answer/*.jsonl"
-        files["judgments"] = f"{ARENA_DIR}/model_judgment/gpt-4-1106-preview/*.jsonl"
-    else:
-        files["answers"] = f"{ARENA_DIR}/model_answer/{ARENA_BASELINE}.jsonl"
+def _arena_loader():
+    files = {"questions": f"{ARENA_DIR}/question.jsonl", "answers": f"{ARENA_DIR}/model_answer/*.jsonl",
+             "judgments": f"{ARENA_DIR}/model_judgment/gpt-4-1106-preview/*.jsonl"}
     return LoadFromHFSpace(space_name=ARENA_SPACE, revision=ARENA_REVISION, data_files=files)
 
 
 def _arena_questions_and_answers():
-    """questions: question_id, question (first turn), group (topic cluster); answers: model_id (lower case),
-    question_id, answer (first turn of the first choice)."""
+    """questions: question_id, question, group (topic cluster); answers: model_id (lower case), question_id, answer
+    (the assistant message's answer). The Space's files key every row by `uid`."""
     return [
-        Copy(field="turns/0/content", to_field="question", apply_to_streams=["questions"]),
-        Rename(field_to_field={"cluster": "group"}, apply_to_streams=["questions"]),
+        Copy(field="prompt", to_field="question", apply_to_streams=["questions"]),
+        Rename(field_to_field={"uid": "question_id", "cluster": "group"}, apply_to_streams=["questions"]),
         SelectFields(fields=["question_id", "question", "group"], apply_to_streams=["questions"]),
-        Copy(field="choices/0/turns/0/content", to_field="answer", apply_to_streams=["answers"]),
+        Copy(field="messages/1/content/answer", to_field="answer", apply_to_streams=["answers"]),
+        Rename(field_to_field={"uid": "question_id", "model": "model_id"}, apply_to_streams=["answers"]),
         Lower(field="model_id", apply_to_streams=["answers"]),
         SelectFields(fields=["question_id", "model_id", "answer"], apply_to_streams=["answers"]),
     ]
@@ -104,7 +104,8 @@ def _arena_games():
     return [
         *_arena_questions_and_answers(),
         Lower(field="model", apply_to_streams=["judgments"]),
-        Rename(field_to_field={"model": "model_2", "judge": "judge_model_id"}, apply_to_streams=["judgments"]),
+        Rename(field_to_field={"uid": "question_id", "model": "model_2", "judge": "judge_model_id"},
+               apply_to_streams=["judgments"]),
         Set(fields={"model_1": ARENA_BASELINE}, apply_to_streams=["judgments"]),
         Copy(field_to_field={"games/0/score": "score_game_1", "games/1/score": "score_game_2"},
              apply_to_streams=["judgments"]),
@@ -147,7 +148,7 @@ def _arena_cards(add):
                    "comparative-rating judge against GPT-4-Turbo (win-rate correlation, accuracy). One split "
                    "(test). " + REVISION_NOTE)
     add("cards.arena_hard.response_assessment.pairwise_comparative_rating.both_games_gpt_4_judge", TaskCard(
-        loader=_arena_loader(judgments=True),
+        loader=_arena_loader(),
         preprocess_steps=[
             *_arena_games(),
             DuplicateSplit(split="test", to_split="game_2"),
@@ -161,7 +162,7 @@ def _arena_cards(add):
         __tags__=ARENA_TAGS,
     ))
     add("cards.arena_hard.response_assessment.pairwise_comparative_rating.first_game_only_gpt_4_judge", TaskCard(
-        loader=_arena_loader(judgments=True),
+        loader=_arena_loader(),
         preprocess_steps=[
             *_arena_games(),
             _game("test", 1),
@@ -175,7 +176,7 @@ def _arena_cards(add):
     reversed_scores = {label: -score for label, score in ARENA_SCORES.items()}
     add("cards.arena_hard.response_assessment.pairwise_comparative_rating.both_games_mean_judgment_gpt4_judge",
         TaskCard(
-            loader=_arena_loader(judgments=True),
+            loader=_arena_loader(),
             preprocess_steps=[
                 *_arena_games(),
                 MapInstanceValues(mappers={"score_game_1": ARENA_SCORES, "score_game_2": reversed_scores}),
@@ -191,20 +192,28 @@ def _arena_cards(add):
             __tags__=ARENA_TAGS,
         ))
     add("cards.arena_hard.generation.english_gpt_4_0314_reference", TaskCard(
-        loader=_arena_loader(judgments=False),
+        loader=LoadJsonFile(files={"questions": f"{ARENA_GITHUB}/question.jsonl",
+                                   "model_answer": f"{ARENA_GITHUB}/model_answer/{ARENA_BASELINE}.jsonl"}, lines=True),
         preprocess_steps=[
-            *_arena_questions_and_answers(),
-            JoinStreams(left_stream="questions", right_stream="answers", how="inner", on=["question_id"],
+            Copy(field="prompt", to_field="input", apply_to_streams=["questions"]),
+            Set(fields={"reference_model": ARENA_BASELINE}, apply_to_streams=["questions"]),
+            SelectFields(fields=["uid", "category", "input", "reference_model"], apply_to_streams=["questions"]),
+            Copy(field="messages/1/content/answer", to_field="output", apply_to_streams=["model_answer"]),
+            Rename(field_to_field={"model": "reference_model"}, apply_to_streams=["model_answer"]),
+            Lower(field="reference_model", apply_to_streams=["model_answer"]),
+            SelectFields(fields=["uid", "reference_model", "output"], apply_to_streams=["model_answer"]),
+            JoinStreams(left_stream="questions", right_stream="model_answer", how="inner", on=["uid", "reference_model"],
                         new_stream_name="test"),
-            DeleteSplits(splits=["questions", "answers"]),
-            Rename(field_to_field={"question": "input", "answer": "output", "model_id": "reference_model"}),
+            DeleteSplits(splits=["questions", "model_answer"]),
+            Rename(field_to_field={"uid": "question_id", "category": "group"}),
             Set(fields={"type_of_input": "prompt", "type_of_output": "answer"}),
         ],
         task="tasks.generation",
         templates=["templates.generation.empty"],
-        __description__=f"Arena-Hard-Auto v0.1 questions (Space {ARENA_SPACE}) with {ARENA_BASELINE}'s answer, the "
-                        "baseline every model is judged against, as the reference output. One split (test). "
-                        + REVISION_NOTE,
+        __description__=f"Arena-Hard-Auto v0.1 questions with {ARENA_BASELINE}'s answer, the baseline every model is "
+                        "judged against, as the reference output; read from the arena-hard-auto GitHub repository "
+                        "(the commit the original catalog pins; its newer layout: uid, prompt, and the answer inside "
+                        "the assistant message). One split (test).",
         __tags__={**ARENA_TAGS, "task": "generation"},
     ))
 
@@ -246,7 +255,6 @@ def _mt_rating_steps(with_reference, turn):
         MapInstanceValues(mappers={"model": MT_MODEL_ALIASES}, strict=False, apply_to_streams=["judgments"]),
         Rename(field_to_field={"model": "model_id", "score": "rating"}, apply_to_streams=["judgments"]),
         Copy(field="judge/0", to_field="judge_model_id", apply_to_streams=["judgments"]),
-        FilterByCondition(values={"rating": 1}, condition="ge", apply_to_streams=["judgments"]),
         SelectFields(fields=["question_id", "model_id", "judge_model_id", "turn", "rating"],
                      apply_to_streams=["judgments"]),
         JoinStreams(left_stream="questions", right_stream="judgments", how="inner", on=["question_id"],
@@ -286,7 +294,7 @@ def _dialog(answers, to_field):
 
 MT_RATING_DESCRIPTION = (
     "MT-Bench (Space {space}) {what}, with the answers of several models and GPT-4's 1-10 rating (file "
-    "gpt-4_single.jsonl; ratings GPT-4 failed to give, stored as -1, are dropped). Evaluates a rating judge against "
+    "gpt-4_single.jsonl; a rating GPT-4 failed to give is kept as stored, -1, as the original catalog keeps it). Evaluates a rating judge against "
     "GPT-4 (Spearman). One split (test). {ref_note}" + REVISION_NOTE)
 MT_PAIR_DESCRIPTION = (
     "MT-Bench (Space {space}) {what}, with two models' answers and GPT-4's verdict (file gpt-4_pair.jsonl). GPT-4 "
@@ -327,6 +335,18 @@ def _mt_cards(add):
             templates=[f"templates.response_assessment.pairwise_comparison.mt_bench_single_turn{suffix}_with_shuffle"],
             __description__=MT_PAIR_DESCRIPTION.format(space=MT_SPACE, what="the first turn of conversations" + which,
                                                        ref_note=ref_note),
+            __tags__=MT_TAGS,
+        ))
+        first_turn = [Copy(field_to_field={"turns/0": "question", "answer_turns/0": "answer"})]
+        if with_reference:
+            first_turn.append(Copy(field="reference/0", to_field="reference_answer"))
+        add(f"cards.mt_bench.response_assessment.rating.single_turn{suffix}_gpt4_judgement", TaskCard(
+            loader=_mt_loader("gpt-4_single.jsonl"),
+            preprocess_steps=[*_mt_rating_steps(with_reference, turn=1), *first_turn],
+            task=f"tasks.response_assessment.rating.single_turn{suffix}",
+            templates=[f"templates.response_assessment.rating.mt_bench_single_turn{suffix}"],
+            __description__=MT_RATING_DESCRIPTION.format(space=MT_SPACE, what="the first turn of conversations"
+                                                         + which, ref_note=ref_note),
             __tags__=MT_TAGS,
         ))
         multi = [_dialog("answer_turns_a", "dialog_a"), _dialog("answer_turns_b", "dialog_b")]

@@ -143,7 +143,7 @@ def _in_memory_hub(sources):
 
     def find(path, name=None, data_dir=None, **_):
         for source in sources:
-            if (source["path"], source.get("name"), source.get("data_dir")) == (path, name, data_dir):
+            if (source.get("path"), source.get("name"), source.get("data_dir")) == (path, name, data_dir):
                 return source["splits"]
         raise FileNotFoundError(f"no synthetic source for {path} {name} {data_dir}")
 
@@ -204,6 +204,27 @@ def _served_urls(sources):
     requests.get = get
 
 
+def _space_cache(sources):
+    """Space sources ({"space_files": {"space", "revision", "files"}}) written as the Hub cache's snapshot of each
+    Space (tests/space_mirrors.py) in a temporary cache that huggingface_hub reads offline; the Space's file list
+    (the original asks the Hub for it to match glob patterns) is the snapshot's files."""
+    import importlib.util
+    import pathlib
+    import tempfile
+
+    from huggingface_hub import constants
+    import unitxt.loaders as loaders
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "space_mirrors.py"
+    spec = importlib.util.spec_from_file_location("space_mirrors", path)
+    mirrors = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mirrors)
+    cache = pathlib.Path(tempfile.mkdtemp())
+    if mirrors.write_space_sources(sources, cache):
+        constants.HF_HUB_CACHE, constants.HF_HUB_OFFLINE = str(cache), True
+        loaders.LoadFromHFSpace._get_repo_files = lambda self: mirrors.space_file_names(cache, self.space_name)
+
+
 def run_card(job):
     """A catalog card's loader (over in-memory sources), preprocess steps and task: the task fields per split."""
     from unitxt.settings_utils import get_settings
@@ -224,7 +245,14 @@ def _card_fields(job):
     card, _ = fetch_artifact(job["card"])
     _local_files(card.loader, job["sources"])
     _served_urls(job["sources"])
-    multi_stream = card.loader()
+    _space_cache(job["sources"])
+    given = [source["given_instances"] for source in job["sources"] if "given_instances" in source]
+    if given:  # a card without a loader: its data is given at use (as produce(instances, recipe) gives it)
+        from unitxt.stream import MultiStream
+
+        multi_stream = MultiStream.from_iterables(given[0], copying=True)
+    else:
+        multi_stream = card.loader()
     # as the original's recipe does before a card's steps (JoinStreams requires this field on both sides;
     # SerializeDialog lays turns out by the recipe's format): no system prompt, formats.user_agent (a plain layout)
     multi_stream = Set(fields={"recipe_metadata/system_prompt": None,

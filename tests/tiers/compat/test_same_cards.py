@@ -85,7 +85,7 @@ def _ours(card, sources) -> Dict[str, list]:
 
     def load(path, name=None, data_dir=None, split=None, streaming=False, **_):
         for source in sources:
-            if (source["path"], source["name"], source["data_dir"]) == (path, name, data_dir):
+            if (source.get("path"), source.get("name"), source.get("data_dir")) == (path, name, data_dir):
                 splits = {key: datasets.Dataset.from_list(rows) for key, rows in source["splits"].items()}
                 if streaming:
                     splits = {key: value.to_iterable_dataset() for key, value in splits.items()}
@@ -94,10 +94,11 @@ def _ours(card, sources) -> Dict[str, list]:
 
     original, datasets.load_dataset = datasets.load_dataset, load
     restore_urlopen = _served_urls(sources)
+    restore_hub_cache = _space_cache(sources)
     try:
         with intercepted(sources):  # stand-ins for sklearn, Kaggle, Hub file downloads (as oracle_runner.run_card)
             card = _with_local_files(card, sources)
-            multi_stream = card.loader()
+            multi_stream = _given_or_loaded(card, sources)
             recipe_metadata = Set(fields={"recipe_metadata/system_prompt": None,  # as oracle_runner.run_card
                                           "recipe_metadata/format": fetch_artifact("formats.user_agent")[0]})
             out = SequentialOperator(steps=[recipe_metadata, *(card.preprocess_steps or []), card.task])(multi_stream)
@@ -105,6 +106,7 @@ def _ours(card, sources) -> Dict[str, list]:
     finally:
         datasets.load_dataset = original
         restore_urlopen()
+        restore_hub_cache()
 
 
 def _served_urls(sources):
@@ -125,6 +127,37 @@ def _served_urls(sources):
 
     urllib.request.urlopen = urlopen
     return lambda: setattr(urllib.request, "urlopen", original)
+
+
+def _given_or_loaded(card, sources):
+    """The given instances of a card without a loader (as oracle_runner.run_card), else what its loader gives."""
+    from unitxt.stream import MultiStream
+
+    for source in sources:
+        if "given_instances" in source:
+            return MultiStream.from_iterables(source["given_instances"], copying=True)
+    return card.loader()
+
+
+def _space_cache(sources):
+    """Space sources (tests/space_mirrors.py) written into a temporary Hub cache that huggingface_hub then reads
+    offline, as oracle_runner._space_cache does; returns what restores the previous cache."""
+    import tempfile
+
+    from huggingface_hub import constants
+
+    from tests.space_mirrors import write_space_sources
+
+    cache = Path(tempfile.mkdtemp())
+    if not write_space_sources(sources, cache):
+        return lambda: None
+    previous = constants.HF_HUB_CACHE, constants.HF_HUB_OFFLINE
+    constants.HF_HUB_CACHE, constants.HF_HUB_OFFLINE = str(cache), True
+
+    def restore():
+        constants.HF_HUB_CACHE, constants.HF_HUB_OFFLINE = previous
+
+    return restore
 
 
 def _task_fields(stream):

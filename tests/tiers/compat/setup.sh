@@ -7,4 +7,4 @@ oracle="$root/.venv-compat-oracle"
 if [ ! -x "$oracle/bin/python" ]; then
     "${PYTHON:-python3}" -m venv "$oracle"
 fi
-"$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs
+"$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs pillow

@@ -17,6 +17,7 @@ from .card_given_instances import given_instances
 from .card_family_tool_files import TOOL_ROWS_BY_PATH, bfcl_files
 from .card_mirrors import MIRRORS, WORDS, sentence, words
 from .card_mirrors_docs import IMAGE_COLUMNS
+from .card_mirrors_images import image_source
 from .card_mirrors_more import more_sources
 from .card_mirrors_wikitq import wikitq_sources
 from .space_mirrors import arena_hard_auto_local_files, space_source
@@ -299,6 +300,10 @@ def sources_of(card_name: str, card) -> List[Dict[str, Any]]:
         return [{"local_files": files}]
     sources = []
     for load in _hub_loads(card.loader):
+        image = image_source(load)  # an image dataset: its columns typed as datasets.Image (card_mirrors_images)
+        if image is not None:
+            sources.append(image)
+            continue
         if load.path in BY_PATH:
             splits = BY_PATH[load.path](load.name, load.data_dir, subject)
         else:  # a single card's dataset: the rows of its default-tier mirror (tests/card_mirrors.py)
@@ -334,7 +339,7 @@ def covered(card_name: str, card) -> bool:
             or arena_hard_auto_local_files(card)) is not None:
         return True
     return all(getattr(load, "path", None) in BY_PATH or _mirror_config(load) is not None
-               for load in _hub_loads(card.loader))
+               or image_source(load) is not None for load in _hub_loads(card.loader))
 
 
 assert WORDS  # the shared vocabulary of the mirrors

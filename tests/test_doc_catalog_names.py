@@ -172,6 +172,17 @@ def test_image_cards_put_the_image_in_media(in_mirror):
         assert '<img src="media/images/0">' in row["source"], card
 
 
+def test_a_video_context_puts_every_frame_in_media(in_mirror):
+    """SEED-Bench's context is its list of frames (as the original's card: video questions keep all of theirs)."""
+    rows = load_dataset("card=cards.seed_bench,template_card_index=1", split="test")
+    frames = sorted({len(row["media"]["images"]) for row in rows})
+    assert frames == [1, 2]  # image questions have one frame, the mirror's video questions two
+    for row in rows:
+        images = row["media"]["images"]
+        assert all(image["bytes"].startswith(b"\x89PNG") for image in images)
+        assert all(f'<img src="media/images/{index}">' in row["source"] for index in range(len(images)))
+
+
 def test_reference_only_list_processors_and_strip():
     by_comma, _ = fetch_artifact("processors.to_list_by_comma_from_references")
     assert by_comma.process_value_pair("a, b", ["x, y ,z", "w"]) == ("a, b", [["x", "y", "z"], ["w"]])

@@ -17,6 +17,16 @@ def test_rename_splits():
         RenameSplits(mapper={"dev": "test"})(_multi(train=1))
 
 
+def test_a_renamed_split_replaces_an_unmapped_split_of_its_new_name():
+    """As the original (the lmms-eval DocVQA cards): validation renamed to test replaces the unlabeled test split;
+    splits may also swap names."""
+    result = RenameSplits(mapper={"validation": "test"})(_multi(train=2, validation=3, test=5))
+    assert sorted(result) == ["test", "train"]
+    assert [row["split"] for row in result["test"]] == ["validation"] * 3
+    swapped = RenameSplits(mapper={"validation": "test", "test": "validation"})(_multi(validation=3, test=5))
+    assert [len(list(swapped[name])) for name in ("test", "validation")] == [3, 5]
+
+
 def test_split_random_mix_is_disjoint_complete_and_deterministic():
     mix = SplitRandomMix(mix={"train": "train[90%]", "validation": "train[10%]", "test": "validation"})
     result = mix(_multi(train=200, validation=7))

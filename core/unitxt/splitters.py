@@ -31,7 +31,8 @@ class Splitter(MultiStreamOperator):
 
 
 class RenameSplits(Splitter):
-    """Rename streams: `mapper={"validation": "test"}`; unmapped streams keep their names."""
+    """Rename streams: `mapper={"validation": "test"}`; unmapped streams keep their names, and a renamed stream
+    replaces an unmapped one of its new name (as the original: the lmms-eval DocVQA cards make validation the test)."""
 
     mapper: Dict[str, str]
 
@@ -41,12 +42,9 @@ class RenameSplits(Splitter):
             raise SplitError(
                 f"Can not rename missing split(s) {missing}; available: {list(multi_stream)}.", artifact=self.artifact_name
             )
-        result = MultiStream()
-        for name, stream in multi_stream.items():
-            new_name = self.mapper.get(name, name)
-            if new_name in result:
-                raise SplitError(f"Two splits would be named '{new_name}'.", artifact=self.artifact_name)
-            result[new_name] = stream
+        result = MultiStream({name: stream for name, stream in multi_stream.items() if name not in self.mapper})
+        for name, new_name in self.mapper.items():
+            result[new_name] = multi_stream[name]
         return result
 
 

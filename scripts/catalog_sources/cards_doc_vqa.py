@@ -3,29 +3,29 @@ documentation's multimodality tutorial and of lm-evaluation-harness's `doc_vqa` 
 
 from unitxt.card import TaskCard
 from unitxt.collections_operators import Explode, Wrap
-from unitxt.operators.images import ImageToText
+from unitxt.operators.images import ToImage
 from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, Set, Shuffle
 
 
 def register(add):
     add("cards.doc_vqa.en", TaskCard(
-        loader=LoadHF(path="cmarkea/doc-vqa"),
+        loader=LoadHF(path="cmarkea/doc-vqa", data_classification_policy=["public"]),
         preprocess_steps=[
-            "splitters.small_no_dev",
+            Shuffle(), "splitters.small_no_dev",
             Explode(field="qa/en", to_field="pair"),
             Copy(field="pair/question", to_field="question"),
             Copy(field="pair/answer", to_field="answers"),
             Wrap(field="answers", inside="list"),
+            ToImage(field="image", to_field="context"),
             Set(fields={"context_type": "image"}),
-            ImageToText(field="image", to_field="context"),
         ],
-        task="tasks.qa.with_context.abstractive",
+        task="tasks.qa.with_context.abstractive[metrics=[metrics.anls]]",
         templates="templates.qa.with_context.all",
         __description__="DocVQA-style questions on images of document pages (cmarkea/doc-vqa), English question-"
-                        "answer pairs: one instance per pair, the page image as the context (moved to the row's "
-                        "media and referenced from the text). The published train and test splits; validation is "
-                        "carved from train (splitters.small_no_dev). Scored with ROUGE.",
+                        "answer pairs: one instance per pair, the page image as the context (an Image value the "
+                        "templates move to the row's media). The published train and test splits, shuffled; "
+                        "validation is carved from train (splitters.small_no_dev). Scored with ANLS.",
         __tags__={"task": "visual question answering", "language": "en", "modality": "image",
                   "urls": {"dataset": "https://huggingface.co/datasets/cmarkea/doc-vqa"}},
     ))
@@ -37,7 +37,7 @@ def register(add):
             Copy(field="pair/question", to_field="question"),
             Copy(field="pair/answer", to_field="answers"),
             Wrap(field="answers", inside="list"),
-            ImageToText(field="image", to_field="context"),
+            ToImage(field="image", to_field="context"),
             Set(fields={"context_type": "image"}),
         ],
         task="tasks.qa.with_context.abstractive[metrics=[metrics.anls]]",

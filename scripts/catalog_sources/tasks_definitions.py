@@ -9,7 +9,7 @@ from unitxt.task import Task
 
 CLASSIFICATION_METRICS = ["metrics.f1_micro", "metrics.accuracy", "metrics.f1_macro"]
 MULTI_LABEL_METRICS = ["metrics.f1_micro_multi_label", "metrics.f1_macro_multi_label"]
-QA_CONTEXT = "Union[str, Dict[str, Any]]"
+QA_CONTEXT = "Union[str, Dict[str, Any], Image]"  # an image card's context is an Image value (ToImage), as the original's
 SPAN_REFERENCES = {"spans_starts": "List[int]", "spans_ends": "List[int]", "labels": "List[str]"}
 SPAN_PREDICTION = "List[Tuple[str, str]]"
 
@@ -140,7 +140,8 @@ TASKS = {
     ), "Multiple-choice question on a named topic (exam style); 'answer' is the index of the right choice or its "
        "text.", {"task": "multiple choice question answering"}),
     "qa.multiple_choice.with_context": (dict(
-        input_fields={"context": QA_CONTEXT, "context_type": "str", "question": "str", "choices": "List[str]"},
+        input_fields={"context": f"Union[{QA_CONTEXT[6:-1]}, Video]",  # SEED-Bench: a list of frames
+                      "context_type": "str", "question": "str", "choices": "List[str]"},
         reference_fields={"answer": "Union[int, str]"},
         prediction_type="str",
         metrics=["metrics.accuracy"],
@@ -191,7 +192,7 @@ TASKS = {
     ), "Generic text-to-text generation: produce an output of a named type from an input of a named type.",
         {"task": "generation"}),
     "generation.from_pair": (dict(
-        input_fields={"input_a": QA_CONTEXT, "type_of_input_a": "str", "input_b": "str", "type_of_input_b": "str",
+        input_fields={"input_a": "Union[str, Dict[str, Any]]", "type_of_input_a": "str", "input_b": "str", "type_of_input_b": "str",
                       "type_of_output": "str"},
         reference_fields={"output": "str"},
         prediction_type="str",

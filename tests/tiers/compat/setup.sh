@@ -9,4 +9,4 @@ if [ ! -x "$oracle/bin/python" ]; then
 fi
 # bs4: the original's MapHTMLTableToJSON (cards.numeric_nlg) checks for the distribution named "bs4" (a shim over
 # beautifulsoup4), not only for the importable module
-"$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs beautifulsoup4 bs4
+"$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs beautifulsoup4 bs4 pillow

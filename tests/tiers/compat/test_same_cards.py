@@ -30,6 +30,7 @@ from unitxt.splitters import SplitRandomMix, parse_split_spec
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))  # the default tier's synthetic sources (tests/card_family_sources.py)
 from tests.card_family_sources import covered, sources_of  # noqa: E402
+from tests.card_mirrors_images import image_facts, typed_split  # noqa: E402
 
 from .card_interceptions import intercepted  # noqa: E402
 SOURCES = ROOT / "scripts" / "catalog_sources"
@@ -86,7 +87,8 @@ def _ours(card, sources) -> Dict[str, list]:
     def load(path, name=None, data_dir=None, split=None, streaming=False, **_):
         for source in sources:
             if (source.get("path"), source.get("name"), source.get("data_dir")) == (path, name, data_dir):
-                splits = {key: datasets.Dataset.from_list(rows) for key, rows in source["splits"].items()}
+                splits = {key: typed_split(rows, source.get("image_columns") or {})  # image sources typed
+                          for key, rows in source["splits"].items()}
                 if streaming:
                     splits = {key: value.to_iterable_dataset() for key, value in splits.items()}
                 return splits[split] if split is not None else splits
@@ -164,7 +166,8 @@ def _task_fields(stream):
     """As oracle_runner._task_fields: the instances' task fields, or {"error": ...} for a stream that fails (a helper
     stream no recipe reads, such as the unjoined sides of a JoinStreams; both sides must then fail on it)."""
     try:
-        return [{"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]} for row in stream]
+        return [image_facts({"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]})
+                for row in stream]  # PIL images as their facts, as oracle_runner._plain gives them
     except Exception as error:  # noqa: BLE001 - compared with the original's outcome on the same stream
         return {"error": type(error).__name__}
 

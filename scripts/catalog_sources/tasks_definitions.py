@@ -32,14 +32,16 @@ TASKS = {
     # ---------------------------------------------------------------- classification
     "classification.multi_class": (single_text_classification(type_of_class="class"), "Assign one class from a given list to a text.", {"task": "classification"}),
     "classification.multi_class.relation": (dict(
-        input_fields={"text_a": "str", "text_a_type": "str", "text_b": "str", "text_b_type": "str",
-                      "classes": "List[str]", "type_of_relation": "str"},
+        # the original's types: text_a may be a table (cards.tab_fact), an image, audio or a dialog, not only text
+        input_fields={"text_a": "Union[Text, Image, Audio, Table, Dialog]", "text_a_type": "str", "text_b": "str",
+                      "text_b_type": "str", "classes": "List[str]", "type_of_relation": "str"},
         reference_fields={"label": "str"},
         prediction_type="str",
         metrics=CLASSIFICATION_METRICS,
         augmentable_inputs=["text_a", "text_b"],
         defaults={"text_a_type": "first text", "text_b_type": "second text"},
-    ), "Classify the relation between two texts (e.g. entailment) into one of given classes.",
+    ), "Classify the relation between two inputs (e.g. whether a text or table entails a statement) into one of "
+       "given classes.",
         {"task": "classification"}),
     "classification.multi_class.topic_classification": (single_text_classification(type_of_class="topic"), "Multi-class classification of a text's topic (type_of_class defaults to 'topic'); same fields and "
        "templates as tasks.classification.multi_class.", {"task": "classification"}),

@@ -142,7 +142,8 @@ TASKS = {
     ), "Multiple-choice question on a named topic (exam style); 'answer' is the index of the right choice or its "
        "text.", {"task": "multiple choice question answering"}),
     "qa.multiple_choice.with_context": (dict(
-        input_fields={"context": QA_CONTEXT, "context_type": "str", "question": "str", "choices": "List[str]"},
+        input_fields={"context": "Union[Text, Image, Audio, Table, Dialog, Video]", "context_type": "str",  # the original's
+                      "question": "str", "choices": "List[str]"},
         reference_fields={"answer": "Union[int, str]"},
         prediction_type="str",
         metrics=["metrics.accuracy"],
@@ -193,7 +194,8 @@ TASKS = {
     ), "Generic text-to-text generation: produce an output of a named type from an input of a named type.",
         {"task": "generation"}),
     "generation.from_pair": (dict(
-        input_fields={"input_a": QA_CONTEXT, "type_of_input_a": "str", "input_b": "str", "type_of_input_b": "str",
+        input_fields={"input_a": "Union[Text, Image, Audio, Table, Dialog]", "type_of_input_a": "str",  # the original's
+                      "input_b": "Union[Text, Image, Audio, Table, Dialog]", "type_of_input_b": "str",
                       "type_of_output": "str"},
         reference_fields={"output": "str"},
         prediction_type="str",

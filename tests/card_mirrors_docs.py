@@ -39,11 +39,14 @@ def _tables():
 
     _splits("ibm/finqa", "default", tvt(TRAIN_N + 3, N + 2, N + 2), finqa)
 
-    def tab_fact(r, i, s):
+    def tab_fact(r, i, s):  # the Parquet conversion's config folder tab_fact: the table as '#'-separated lines
         header, rows = _grid(r)
-        return {"id": i, "table": {"header": header, "rows": rows}, "statement": sentence(r), "label": i % 2}
+        rows[-1][0] = f"{rows[-1][0]}, {r.choice(WORDS)}"  # a comma in a cell: only '#' separates cells
+        return {"id": i, "table_id": f"2-1{i:06d}-{i % 3 + 1}.html.csv",
+                "table_text": "\n".join("#".join(row) for row in [header] + rows) + "\n",
+                "table_caption": words(r, 2, 5), "statement": sentence(r).lower().rstrip("."), "label": i % 2}
 
-    _splits("ibm/tab_fact", "default", tvt(), tab_fact)
+    _splits("wenhu/tab_fact", "tab_fact", tvt(), tab_fact)
 
     def qtsumm(r, i, s):
         header, rows = _grid(r, 4, 3)

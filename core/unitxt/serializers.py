@@ -27,7 +27,8 @@ Number = Union[int, float]
 
 
 def default_serialize(value: Any) -> str:
-    """The default verbalisation: text as is, numbers via str, lists joined by ", ", dicts as JSON."""
+    """The default verbalisation: text as is, numbers via str, lists joined by ", ", dicts as JSON; as the original's
+    template default, a Table as CSV lines and a Dialog or Conversation as "role: content" lines."""
     if type(value) is str:
         return value
     if isinstance(value, str):
@@ -36,10 +37,27 @@ def default_serialize(value: Any) -> str:
         try:
             return ", ".join(value)  # fast path: a list of texts
         except TypeError:
-            return ", ".join([default_serialize(item) for item in value])
+            pass
+        if value and isinstance(value[0], dict) and _typed_default("dialog").accepts(value):
+            return _typed_default("dialog").serialize(value, {})
+        return ", ".join([default_serialize(item) for item in value])
     if isinstance(value, dict):
+        for kind, key in (("table", "header"), ("conversation", "dialog")):
+            if key in value and _typed_default(kind).accepts(value):
+                return _typed_default(kind).serialize(value, {})
         return json.dumps(value, ensure_ascii=False, default=str)
     return str(value)
+
+
+_TYPED_DEFAULTS: Dict[str, "Serializer"] = {}
+
+
+def _typed_default(kind: str) -> "Serializer":
+    """The serializer the default rules use for a typed value (made on first use: the classes are defined below)."""
+    if kind not in _TYPED_DEFAULTS:
+        _TYPED_DEFAULTS[kind] = {"table": TableSerializer, "dialog": DialogSerializer,
+                                 "conversation": ConversationSerializer}[kind]()
+    return _TYPED_DEFAULTS[kind]
 
 
 class Serializer(InstanceOperator):

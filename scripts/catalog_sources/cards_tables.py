@@ -21,13 +21,12 @@ from unitxt.operators import (
     Set,
     Wrap,
 )
+from unitxt.operators.struct_data import ParseCSV
 from unitxt.serializers import TableSerializer
 from unitxt.splitters import SplitRandomMix
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate, TemplatesList
 
-# A Table as text lines, header first, cells joined by " | " (for tasks whose fields are plain text).
-TABLE_AS_LINES = "'\\n'.join([' | '.join([str(c) for c in row]) for row in [table['header']] + table['rows']])"
 ANSWER_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_string_stripped"]
 
 
@@ -118,20 +117,23 @@ def _tablebench_card(qtype=None):
 
 def register(add):
     add("cards.tab_fact", TaskCard(
-        loader=LoadHF(path="ibm/tab_fact"),
+        # the Hub's Parquet conversion of the TabFact loading script (config folder tab_fact): no remote code
+        loader=LoadHF(path="wenhu/tab_fact", revision="refs/convert/parquet", data_dir="tab_fact",
+                      splits=["train", "test", "validation"], data_classification_policy=["public"]),
         preprocess_steps=[
-            ExecuteExpression(expression=TABLE_AS_LINES, to_field="text_a"),
+            # table_text holds the table as lines of '#'-separated cells, header first
+            ParseCSV(field="table_text", to_field="text_a", separator="#", dtype="str"),
             Rename(field="statement", to_field="text_b"),
             MapInstanceValues(mappers={"label": {"0": "refuted", "1": "entailed"}}),
-            Set(fields={"type_of_relation": "entailment", "text_a_type": "table", "text_b_type": "statement",
+            Set(fields={"type_of_relation": "entailment", "text_a_type": "Table", "text_b_type": "Statement",
                         "classes": ["refuted", "entailed"]}),
         ],
         task="tasks.classification.multi_class.relation",
         templates="templates.classification.multi_class.relation.all",
         __description__="TabFact: statements about Wikipedia tables labelled entailed or refuted by the table "
-                        "(the table is given as ' | '-separated rows, header first). Splits train / validation / test. "
-                        "The Hub copy (ibm-research/tab_fact) is a loading script (datasets < 4, remote code allowed).",
-        __tags__=_tags("table fact verification", "ibm/tab_fact", "https://arxiv.org/abs/1909.02164"),
+                        "(text_a is the table as a Table value, serialized by the template). Splits train / "
+                        "validation / test, read from the Hub's Parquet conversion of wenhu/tab_fact.",
+        __tags__=_tags("table fact verification", "wenhu/tab_fact", "https://arxiv.org/abs/1909.02164"),
     ))
     add("cards.qtsumm", TaskCard(
         loader=LoadHF(path="yale-nlp/QTSumm"),

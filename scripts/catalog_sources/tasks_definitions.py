@@ -32,14 +32,16 @@ TASKS = {
     # ---------------------------------------------------------------- classification
     "classification.multi_class": (single_text_classification(type_of_class="class"), "Assign one class from a given list to a text.", {"task": "classification"}),
     "classification.multi_class.relation": (dict(
-        input_fields={"text_a": "str", "text_a_type": "str", "text_b": "str", "text_b_type": "str",
-                      "classes": "List[str]", "type_of_relation": "str"},
+        # the original's types: text_a may be a table (cards.tab_fact), an image, audio or a dialog, not only text
+        input_fields={"text_a": "Union[Text, Image, Audio, Table, Dialog]", "text_a_type": "str", "text_b": "str",
+                      "text_b_type": "str", "classes": "List[str]", "type_of_relation": "str"},
         reference_fields={"label": "str"},
         prediction_type="str",
         metrics=CLASSIFICATION_METRICS,
         augmentable_inputs=["text_a", "text_b"],
         defaults={"text_a_type": "first text", "text_b_type": "second text"},
-    ), "Classify the relation between two texts (e.g. entailment) into one of given classes.",
+    ), "Classify the relation between two inputs (e.g. whether a text or table entails a statement) into one of "
+       "given classes.",
         {"task": "classification"}),
     "classification.multi_class.topic_classification": (single_text_classification(type_of_class="topic"), "Multi-class classification of a text's topic (type_of_class defaults to 'topic'); same fields and "
        "templates as tasks.classification.multi_class.", {"task": "classification"}),
@@ -140,8 +142,8 @@ TASKS = {
     ), "Multiple-choice question on a named topic (exam style); 'answer' is the index of the right choice or its "
        "text.", {"task": "multiple choice question answering"}),
     "qa.multiple_choice.with_context": (dict(
-        input_fields={"context": f"Union[{QA_CONTEXT[6:-1]}, Video]",  # SEED-Bench: a list of frames
-                      "context_type": "str", "question": "str", "choices": "List[str]"},
+        input_fields={"context": "Union[Text, Image, Audio, Table, Dialog, Video]", "context_type": "str",  # the original's
+                      "question": "str", "choices": "List[str]"},
         reference_fields={"answer": "Union[int, str]"},
         prediction_type="str",
         metrics=["metrics.accuracy"],
@@ -192,7 +194,8 @@ TASKS = {
     ), "Generic text-to-text generation: produce an output of a named type from an input of a named type.",
         {"task": "generation"}),
     "generation.from_pair": (dict(
-        input_fields={"input_a": "Union[str, Dict[str, Any]]", "type_of_input_a": "str", "input_b": "str", "type_of_input_b": "str",
+        input_fields={"input_a": "Union[Text, Image, Audio, Table, Dialog]", "type_of_input_a": "str",  # the original's
+                      "input_b": "Union[Text, Image, Audio, Table, Dialog]", "type_of_input_b": "str",
                       "type_of_output": "str"},
         reference_fields={"output": "str"},
         prediction_type="str",

@@ -5,9 +5,10 @@ Kept apart from the renderer so the renderer's hot path stays small: everything 
 """
 
 import copy
-from typing import Any, Dict, List, Optional, Tuple
+import typing
+from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ..types.checking import mentions_media_type
+from ..types.checking import mentions_media_type, to_type
 from ..types.definitions import is_audio_value, is_image_value
 
 
@@ -38,16 +39,68 @@ def _steps(operators: Any) -> List[Any]:
 
 
 def recipe_produces_media(recipe: Any) -> bool:
-    """Static check: the task declares media fields or the card's preprocessing moves images into media."""
+    """Whether the recipe's rows may carry media: the task declares a media field (Image, Audio, Video, or Any), or
+    the card's preprocessing moves images into media. A field whose type also admits text (the original's
+    `Union[Text, Image, ...]` of relation or context fields) counts only when the data puts media there: the first
+    instance of each split decides, so text cards over such tasks keep text chat contents (once per recipe)."""
+    cached = recipe.__dict__.get("_produces_media")
+    if cached is None:
+        cached = recipe.__dict__["_produces_media"] = _detect_media(recipe)
+    return cached
+
+
+def _detect_media(recipe: Any) -> bool:
     try:
         task = recipe.get_task()
     except Exception:  # noqa: BLE001 - a recipe without a task produces no media we can know of
         task = None
-    if task is not None and task_has_media_fields(task):
-        return True
     card = getattr(recipe, "card", None)
     steps = _steps(getattr(card, "preprocess_steps", None)) if card is not None else []
-    return any(getattr(step, "produces_media", False) for step in steps)
+    if any(getattr(step, "produces_media", False) for step in steps):
+        return True
+    names = media_field_names(task) if task is not None else []
+    types = getattr(task, "input_types", None) or {}
+    if any(not _admits_text(types[name]) for name in names):
+        return True
+    return bool(names) and _first_instances_hold_media(recipe, names)
+
+
+def _admits_text(tp: Any) -> bool:
+    """Whether a declared type accepts a plain text (str, Text, or a Union holding one); `Any` counts as media."""
+    if isinstance(tp, str):
+        try:
+            tp = to_type(tp)
+        except Exception:  # noqa: BLE001 - an unparsable type: treated as media, as before
+            return False
+    while getattr(tp, "__supertype__", None) is not None:
+        tp = tp.__supertype__
+    if tp is str:
+        return True
+    return typing.get_origin(tp) is Union and any(_admits_text(arg) for arg in typing.get_args(tp))
+
+
+def _holds_media(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_holds_media(item) for item in value)
+    return is_image_value(value) or is_audio_value(value)
+
+
+def _first_instances_hold_media(recipe: Any, names: List[str]) -> bool:
+    """Whether the first instance of any split holds an image or audio in one of `names` (a failing read: assume
+    media, as for declared media fields)."""
+    standardized = getattr(recipe, "standardized", None)
+    if standardized is None:
+        return True
+    try:
+        for stream in standardized().values():
+            for instance in stream:
+                inputs = instance.get("input_fields") or {}
+                if any(_holds_media(inputs.get(name)) for name in names):
+                    return True
+                break
+    except Exception:  # noqa: BLE001 - the recipe's own run reports the error; the schema keeps media then
+        return True
+    return False
 
 
 def _encode(value: Any) -> Any:

@@ -265,7 +265,8 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
         def check_typed_dict(value):
             if not isinstance(value, dict) or not required.issubset(value):
                 return False
-            return all(key in field_checkers and field_checkers[key](item) for key, item in value.items())
+            # as the original: the declared keys are checked, other keys are allowed (a table with a "name")
+            return all(check(value[key]) for key, check in field_checkers.items() if key in value)
 
         return check_typed_dict
     origin = typing.get_origin(tp)

@@ -55,6 +55,27 @@ def test_temp_files_of_killed_writers_are_removed(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["card.json", mine.name])
 
 
+def test_temp_files_of_a_killed_writer_not_yet_reaped_are_removed(tmp_path):
+    """A writer killed but not yet reaped by its parent (a zombie) has ended: its temporary file goes at once."""
+    zombie = subprocess.Popen(["sleep", "60"])
+    try:
+        zombie.kill()
+        deadline = time.time() + 10
+        while _process_state(zombie.pid) != "Z" and time.time() < deadline:
+            time.sleep(0.01)
+        assert _process_state(zombie.pid) == "Z"  # killed, still in the process table
+        orphan = tmp_path / f".other.json.{zombie.pid}-abc.tmp"
+        orphan.write_text("{}")
+        write_json_atomically(tmp_path / "card.json", {"a": 1})
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["card.json"]
+    finally:
+        zombie.wait()
+
+
+def _process_state(pid):
+    return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+
+
 @pytest.mark.parametrize("prediction", [
     '[("x" * 10**6) for i in range(10**4)]',
     "10**10**8",

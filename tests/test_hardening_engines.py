@@ -339,3 +339,19 @@ def test_a_custom_ca_bundle_is_honoured(tmp_path, monkeypatch):
             engine_for(server, tmp_path, use_cache=False)([{"source": "x"}])
         monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(cert))
         assert engine_for(server, tmp_path, use_cache=False)([{"source": "x"}]) == ["echo: x"]
+
+
+def test_an_engine_used_here_pickles_without_its_process_handles(tmp_path):
+    """A used engine (its cache database and HTTP client open) goes to another process - a Ray worker, a judge's
+    scores sent back from one - as its fields only; the copy opens its own handles and answers from the cache."""
+    import pickle
+
+    with OpenAIProtocolServer() as server:
+        engine = engine_for(server, tmp_path)
+        assert engine.infer([{"source": "hello"}]) == ["echo: hello"]
+        assert engine._cache_store is not None and engine._http is not None
+        copy = pickle.loads(pickle.dumps(engine))
+        assert copy._cache_store is None and copy._http is None
+        assert copy.infer([{"source": "hello"}, {"source": "again"}]) == ["echo: hello", "echo: again"]
+        assert server.count == 2  # "hello" came from the cache
+        assert engine.infer([{"source": "again"}]) == ["echo: again"] and server.count == 2

@@ -343,6 +343,16 @@ def test_python_m_of_an_aliased_entry_module():
     assert "Explore the unitxt catalog" in completed.stdout and "--port" in completed.stdout
 
 
+def test_python_m_of_an_aliased_module_with_relative_imports():
+    """`python -m unitxt.evaluate_cli` (the original's command module) runs unitxt.cli.steps as __main__ in its own
+    package, so its relative imports resolve."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "core"))
+    completed = subprocess.run([sys.executable, "-m", "unitxt.evaluate_cli", "--help"], env=env, capture_output=True,
+                               text=True)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert "--ray [ADDRESS]" in completed.stdout and "--tasks" in completed.stdout
+
+
 def test_the_package_never_imports_through_an_alias():
     """Old paths are for users' code; the library imports each module from its home."""
     from unitxt.module_aliases import MODULE_ALIASES

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from .errors import CatalogEntryExistsError, CatalogError
+from .general.processes import process_alive
 from .artifact_registry import load_builtin_artifact_modules
 from .query_parser import separate_inside_and_outside_square_brackets, validate_catalog_name
 from .settings_utils import default_catalog_path, settings
@@ -72,24 +73,12 @@ def _remove_stale_temp_files(path: Path) -> None:
     for temp in path.parent.glob(".*.tmp"):
         match = re.search(r"\.(\d+)-[^.]*\.tmp$", temp.name)
         try:
-            if match and not _process_alive(int(match.group(1))):
+            if match and not process_alive(int(match.group(1))):
                 temp.unlink()
             elif temp.name.startswith(own) and temp.stat().st_mtime < limit:
                 temp.unlink()
         except OSError:
             pass
-
-
-def _process_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, OSError):
-        return True  # another user's process, or not a pid: keep its file
-    return True
 
 
 class LocalCatalog:

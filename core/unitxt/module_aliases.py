@@ -190,12 +190,14 @@ class ModuleAliasFinder:
             module.__spec__ = spec
 
     def get_code(self, fullname: str) -> Any:
-        """The real module's code, for `python -m <old path>` (runpy asks the loader of the name it was given)."""
+        """For `python -m <old path>` (runpy asks the loader of the name it was given): code that runs the real module
+        as __main__ under its own name, so its relative imports resolve in its own package."""
         name = self.target_name(fullname)
         real_spec = importlib.util.find_spec(name) if name else None
         if real_spec is None or not hasattr(real_spec.loader, "get_code"):
             raise ImportError(f"No code object for {fullname}", name=fullname)
-        return real_spec.loader.get_code(name)
+        return compile(f"import runpy\nrunpy.run_module({name!r}, run_name='__main__', alter_sys=True)\n",
+                       f"<{fullname}: {name}>", "exec")
 
     def is_package(self, fullname: str) -> bool:
         name = self.target_name(fullname)

@@ -213,6 +213,17 @@ def run_evaluation(predictions: List[Any], dataset: Any) -> Any:
         raise
 
 
+def run_on_ray(args: argparse.Namespace, engine: Any, dataset: Any) -> Any:
+    """--ray [ADDRESS]: the engine as --ray_actors actors on the cluster, the scoring per chunk there (as
+    `unitxt-evaluate --ray` does); the EvaluationResults."""
+    from ..ray.cli import infer_and_evaluate
+
+    logger.info(f"Starting inference and evaluation on the Ray cluster {args.ray or '(a local one)'}...")
+    results = infer_and_evaluate(args, dataset, engine)
+    logger.info("Evaluation completed.")
+    return results
+
+
 def _get_unitxt_commit_hash() -> Optional[str]:
     return commit_hash()
 
@@ -275,7 +286,7 @@ def process_and_save_results(args: argparse.Namespace, evaluation_results: Any, 
     try:
         subsets_scores = evaluation_results.subsets_scores
         grouped: Dict[str, List[Dict[str, Any]]] = {}
-        for instance in evaluation_results.instance_scores:
+        for instance in evaluation_results.instance_scores if args.log_samples else []:
             row = {key: value for key, value in instance.items() if key != "postprocessors"}
             grouped.setdefault((row.get("subset") or [""])[0], []).append(row)
         logger.info(f"\n{subsets_scores.summary}")
@@ -300,8 +311,11 @@ def main(argv: Optional[List[str]] = None) -> None:
             chat_kwargs = prepare_kwargs(args.chat_template_kwargs)
             model_args.update(gen_kwargs)
             engine = initialize_inference_engine(args, model_args, chat_kwargs)
-            predictions = run_inference(engine, dataset)
-            results = run_evaluation(predictions, dataset)
+            if getattr(args, "ray", None) is not None:
+                results = run_on_ray(args, engine, dataset)
+            else:
+                predictions = run_inference(engine, dataset)
+                results = run_evaluation(predictions, dataset)
             process_and_save_results(args, results, results_path, samples_path)
     except Exception as error:  # noqa: BLE001 - the command reports every failure and exits 1
         logger.exception(f"{type(error).__name__}: {error}")

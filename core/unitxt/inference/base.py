@@ -153,9 +153,20 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
                          "concurrency_limit")
     _inference_type = "engine"
 
+    # handles of this process (the cache's database and journal, an HTTP client's connections): never pickled, an
+    # engine sent to another process (a Ray worker, after use here) opens its own on first use
+    _per_process = ("_cache_store", "_http")
+
     def prepare(self) -> None:
         super().prepare()
         self._cache_store = None
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        for name in self._per_process:
+            if name in state:
+                state[name] = None
+        return state
 
     # ------------------------------------------------------------------ public API
     def __call__(self, dataset: Any, return_meta_data: bool = False) -> List[Any]:

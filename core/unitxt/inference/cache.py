@@ -14,6 +14,8 @@ import threading
 import time
 from typing import Any, Dict, List, Optional
 
+from ..general.processes import process_alive
+
 _SCHEMA = "CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, value TEXT NOT NULL, created REAL NOT NULL)"
 _OPEN: Dict[str, "InferenceCache"] = {}
 _OPEN_LOCK = threading.Lock()
@@ -123,7 +125,7 @@ class InferenceCache:
             if journal == self._journal_path:
                 if self._journal_fd is not None:  # this process's own, open: it is written to, never replayed
                     continue
-            elif not pid.isdigit() or _alive(int(pid)):
+            elif not pid.isdigit() or process_alive(int(pid)):
                 continue
             try:
                 with open(journal, "rb") as stream:
@@ -288,20 +290,3 @@ def is_damage(error: Exception) -> bool:
         return code & 0xFF in (11, 26)
     text = str(error).lower()
     return "malformed" in text or "not a database" in text
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process with this id runs (its journal is its own business); a zombie - killed, not yet reaped by
-    its parent - has ended, so its journal is replayed at once."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:  # "pid (command) state ...": the command may hold ") "
-            state = stat.read().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):  # no /proc (not Linux): the signal check above decides
-        return True
-    return state not in (b"Z", b"X")

@@ -207,24 +207,39 @@ def test_a_worker_killed_mid_run_loses_no_answer_and_changes_no_score(cluster, t
     assert flat(results.global_scores) == flat(expected.global_scores)
 
 
-def test_the_command_line_runs_the_job_on_the_cluster(cluster, tmp_path):
-    command = [sys.executable, "-m", "unitxt", "--tasks", RECIPE, "--model", "cross_provider", "--split", "test"]
+@pytest.mark.parametrize("module", ["unitxt", "unitxt.evaluate_cli"])
+def test_the_command_line_runs_the_job_on_the_cluster(cluster, tmp_path, module):
+    """`unitxt-evaluate` (python -m unitxt) and the original's command module (python -m unitxt.evaluate_cli, its
+    step functions) with --ray: the job runs on the cluster and writes the results file of a run in this process."""
+    command = [sys.executable, "-m", module, "--tasks", RECIPE, "--model", "cross_provider", "--split", "test",
+               "--verbosity", "INFO"]
     outputs = {}
     with OpenAIProtocolServer() as server:
-        model_args = f"model_name=test-model,base_url={server.base_url},max_tokens=16,api_key=k"
+        if module == "unitxt":  # unitxt-evaluate takes any OpenAI-compatible server's base_url
+            model_args = f"model_name=test-model,base_url={server.base_url},max_tokens=16,api_key=k"
+        else:  # the original's engine step builds a CrossProviderInferenceEngine: the server as its open-ai provider
+            model_args = json.dumps({"model_name": "test-model", "max_tokens": 16, "provider": "open-ai",
+                                     "credentials": {"api_key": "k", "api_url": server.base_url}})
         for mode, extra in (("local", []), ("ray", ["--ray", "auto"])):
             folder = tmp_path / mode
             completed = subprocess.run(command + ["--model_args", model_args, "-o", str(folder)] + extra,
                                        capture_output=True, text=True, timeout=600,
                                        env=dict(os.environ, UNITXT_INFERENCE_CACHE_DIR=str(tmp_path / f"c{mode}")))
             assert completed.returncode == 0, completed.stderr[-3000:]
+            assert ("Ray evaluation of" in completed.stderr) == (mode == "ray"), completed.stderr[-3000:]
             (path,) = folder.glob("*_evaluation_results.json")
             outputs[mode] = json.loads(path.read_text())
+        assert server.count == 2 * len(unitxt.load_dataset(RECIPE, split="test"))  # each run asked every row
     local, on_ray = outputs["local"]["results"], outputs["ray"]["results"]
+    assert set(outputs["local"]) == set(outputs["ray"]) == {"environment_info", "results"}
     assert set(local) == set(on_ray)
+    compared = 0
     for subset, scores in local.items():
         if isinstance(scores, dict):
+            assert set(scores) == set(on_ray[subset]), subset
             for name, value in scores.items():
                 if "ci_" not in name:
                     assert on_ray[subset][name] == pytest.approx(value, abs=1e-9) if isinstance(value, float) \
                         else on_ray[subset][name] == value, (subset, name)
+                    compared += 1
+    assert compared >= 5

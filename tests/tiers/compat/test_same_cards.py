@@ -290,7 +290,7 @@ def test_how_many_shared_cards_are_compared(capsys):
     compared = [name for name in SHARED_CARDS if covered(name, fetch_artifact(name)[0])]
     with capsys.disabled():
         print(f"\ncards both catalogs hold: {len(SHARED_CARDS)}; compared by rows: {len(compared)}")
-    assert len(compared) >= 3220
+    assert len(compared) >= 3256  # every card both catalogs hold
 
 
 @pytest.mark.parametrize("name", [name for name in SHARED_CARDS if covered(name, fetch_artifact(name)[0])])

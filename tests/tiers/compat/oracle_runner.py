@@ -5,7 +5,8 @@ job may add "overrides": {field: value} set on the metric, and "seed": the globa
 {"kind": "metric_stream", "name", "instances": [...]} (the metric run as a stream operator over whole instances, as
 eval_utils.evaluate runs it: fields besides prediction / references / task_data reach its preprocess steps), or
 {"kind": "operator", "artifact": {...JSON...}, "instances": [...]} / {..., "per_instance": false, "streams": {...}}, or
-{"kind": "card", "card": <catalog name>, "sources": [{"path", "name", "data_dir", "splits": {split: rows}}]}, or
+{"kind": "card", "card": <catalog name>, "sources": [{"path", "name", "data_dir", "splits": {split: rows}}]} (an
+image source adds "image_columns": {column: "image" | "images"}, its cells base64 {"bytes", "path"}), or
 {"kind": "eval_utils", "records": [...], "metric_names": [...], "compute_conf_intervals": bool};
 argv[1]: the file that receives a JSON list of results {"instances": [...], "global": {...}} or {"error": "..."}
 per job (not stdout: the original package prints there).

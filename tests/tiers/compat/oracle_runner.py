@@ -6,7 +6,8 @@ job may add "overrides": {field: value} set on the metric, and "seed": the globa
 eval_utils.evaluate runs it: fields besides prediction / references / task_data reach its preprocess steps), or
 {"kind": "operator", "artifact": {...JSON...}, "instances": [...]} / {..., "per_instance": false, "streams": {...}}, or
 {"kind": "card", "card": <catalog name>, "sources": [{"path", "name", "data_dir", "splits": {split: rows}}]} (a source
-may instead give "iob_files" / "local_files", or add "intercept": stand-in downloads, see card_interceptions.py), or
+may instead give "iob_files" / "local_files", or add "intercept": stand-in downloads, see card_interceptions.py; an
+image source adds "image_columns": {column: "image" | "images"}, its cells base64 {"bytes", "path"}), or
 {"kind": "eval_utils", "records": [...], "metric_names": [...], "compute_conf_intervals": bool};
 argv[1]: the file that receives a JSON list of results {"instances": [...], "global": {...}} or {"error": "..."}
 per job (not stdout: the original package prints there).

@@ -263,9 +263,11 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
         field_checkers = {key: _build_checker(value, hook) for key, value in hints.items()}
 
         def check_typed_dict(value):
+            """As the original's: the declared keys (Optional ones may be absent) have their types; other keys
+            (e.g. a table record's title and id) are allowed."""
             if not isinstance(value, dict) or not required.issubset(value):
                 return False
-            return all(key in field_checkers and field_checkers[key](item) for key, item in value.items())
+            return all(checker(value[key]) for key, checker in field_checkers.items() if key in value)
 
         return check_typed_dict
     origin = typing.get_origin(tp)

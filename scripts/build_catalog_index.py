@@ -126,9 +126,16 @@ def _resolve(entries: Dict[str, Dict[str, Any]], name: str) -> Tuple[str, Dict[s
     return name, data
 
 
+# tasks whose templates family is not named after the task (the original's names): tasks.qa.extractive (its
+# default, templates.qa.extractive, is a single template) is verbalised by the context-QA templates
+FAMILY_OF_TASK = {"tasks.qa.extractive": "templates.qa.with_context"}
+
+
 def template_family(entries: Dict[str, Dict[str, Any]], task_name: str) -> Optional[str]:
     """The `templates.<...>` family (a name with a `.all` list) made for a task: the templates name mirroring the
     task name, or its closest parent that has one."""
+    if task_name in FAMILY_OF_TASK:
+        return FAMILY_OF_TASK[task_name]
     parts = ["templates"] + task_name.split(".")[1:]
     while len(parts) > 1:
         family = ".".join(parts)

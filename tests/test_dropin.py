@@ -140,7 +140,7 @@ def test_every_catalog_task_names_an_existing_default_template():
         "tasks.summarization.abstractive": "templates.summarization.abstractive.full",
         "tasks.regression.two_texts": "templates.regression.two_texts.simple",
         "tasks.grammatical_error_correction": "templates.grammatical_error_correction.simple",
-        "tasks.qa.with_context.extractive": "templates.qa.with_context.extractive",
+        "tasks.qa.extractive": "templates.qa.extractive",
     }
     for task, template in expected.items():
         raw = json.loads((ROOT / "catalog_snapshot" / (task.replace(".", "/") + ".json")).read_text())

@@ -135,7 +135,7 @@ def test_infer_paraphrase_example_without_reference_and_catalog_engine(temp_cata
               "format=formats.models.flan.exq_exa")
     unitxt.add_to_catalog(MockInferenceEngine(echo=True), "engines.test.echo", catalog_path=str(temp_catalog))
     result = unitxt.infer([{"input_text": "So simple to paraphrase!"}], recipe=recipe, engine="engines.test.echo")
-    assert result == ["Paraphrase the following sentence: say the same thing in different words."]
+    assert result == ["Paraphrase the following text: say the same thing in different words."]
 
 
 def test_produce_renders_for_a_model_and_post_process_reads_the_answers():

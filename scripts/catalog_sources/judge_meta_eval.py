@@ -366,6 +366,9 @@ def _mt_cards(add):
 # ---------------------------------------------------------------- tasks and templates the cards need
 DIALOG = "List[Tuple[str, str]]"
 WINNER_NOTE = "'winner' is choice_a, choice_b or tie"
+# the original's pairwise judge tasks name no prediction type (Any) and score the verdicts as classes
+PAIRWISE_PREDICTION = "Any"
+PAIRWISE_METRICS = ["metrics.accuracy", "metrics.f1_micro", "metrics.f1_macro"]
 
 
 def _tasks(add):
@@ -381,17 +384,18 @@ def _tasks(add):
          "float", ["metrics.spearman"],
          "Rate the assistant's last answer in a dialog against a reference dialog with correct answers (a judge task).")
     task("pairwise_comparison.single_turn", {"question": "str", "answer_a": "str", "answer_b": "str"},
-         {"winner": "str"}, "str", ["metrics.accuracy"],
+         {"winner": "str"}, PAIRWISE_PREDICTION, PAIRWISE_METRICS,
          f"Which of two answers to a question is better; {WINNER_NOTE} (a judge task).")
     task("pairwise_comparison.single_turn_with_reference",
          {"question": "str", "answer_a": "str", "answer_b": "str", "reference_answer": "str"}, {"winner": "str"},
-         "str", ["metrics.accuracy"],
+         PAIRWISE_PREDICTION, PAIRWISE_METRICS,
          f"Which of two answers to a question is better, given a correct reference answer; {WINNER_NOTE}.")
-    task("pairwise_comparison.multi_turn", {"dialog_a": DIALOG, "dialog_b": DIALOG}, {"winner": "str"}, "str",
-         ["metrics.accuracy"], f"Which of two assistants answered a multi-turn dialog better; {WINNER_NOTE}.")
+    task("pairwise_comparison.multi_turn", {"dialog_a": DIALOG, "dialog_b": DIALOG}, {"winner": "str"},
+         PAIRWISE_PREDICTION, PAIRWISE_METRICS,
+         f"Which of two assistants answered a multi-turn dialog better; {WINNER_NOTE}.")
     task("pairwise_comparison.multi_turn_with_reference",
-         {"dialog_a": DIALOG, "dialog_b": DIALOG, "reference_dialog": DIALOG}, {"winner": "str"}, "str",
-         ["metrics.accuracy"],
+         {"dialog_a": DIALOG, "dialog_b": DIALOG, "reference_dialog": DIALOG}, {"winner": "str"},
+         PAIRWISE_PREDICTION, PAIRWISE_METRICS,
          f"Which of two assistants answered a multi-turn dialog better, given a reference dialog; {WINNER_NOTE}.")
 
 

@@ -8,8 +8,11 @@ from unitxt.artifact import ArtifactLink
 from unitxt.task import Task
 
 CLASSIFICATION_METRICS = ["metrics.f1_micro", "metrics.accuracy", "metrics.f1_macro"]
-MULTI_LABEL_METRICS = ["metrics.f1_micro_multi_label", "metrics.f1_macro_multi_label"]
-QA_CONTEXT = "Union[str, Dict[str, Any], Image]"  # an image card's context is an Image value (ToImage), as the original's
+# the original's media-typed fields (a text, or an image, audio, table, dialog ... object)
+MEDIA = "Union[Text, Image, Audio, Table, Dialog]"
+MC_CONTEXT = "Union[Text, Image, Audio, Table, Dialog, Video]"
+# as the original's multiple-choice tasks: the choices are inputs and references (templates read them for both)
+MC_REFERENCES = {"answer": "Union[int, str]", "choices": "List[str]"}
 SPAN_REFERENCES = {"spans_starts": "List[int]", "spans_ends": "List[int]", "labels": "List[str]"}
 SPAN_PREDICTION = "List[Tuple[str, str]]"
 
@@ -51,27 +54,26 @@ TASKS = {
         input_fields={"text": "str", "text_type": "str", "classes": "List[str]", "type_of_classes": "str"},
         reference_fields={"labels": "List[str]"},
         prediction_type="List[str]",
-        metrics=MULTI_LABEL_METRICS,
+        metrics=["metrics.f1_micro_multi_label", "metrics.accuracy", "metrics.f1_macro_multi_label"],
         augmentable_inputs=["text"],
-        defaults={"text_type": "text"},
+        defaults={"text_type": "text", "type_of_classes": "classes"},
     ), "Assign every applicable class (zero or more) from a given list to a text.", {"task": "classification"}),
     "classification.binary": (dict(
         input_fields={"text": "str", "text_type": "str", "class": "str"},
-        reference_fields={"label": "List[str]"},
-        prediction_type="str",
-        metrics=["metrics.accuracy", "metrics.f1_macro"],
+        reference_fields={"class": "str", "label": "List[str]"},
+        prediction_type="List[str]",
+        metrics=["metrics.f1_micro_multi_label", "metrics.f1_macro_multi_label", "metrics.accuracy"],
         augmentable_inputs=["text"],
         defaults={"text_type": "text"},
-    ), "Decide whether a text belongs to one given class; the reference 'label' lists the classes the text belongs "
-       "to (the answer is yes iff 'class' is among them). Answers are post-processed to TRUE (yes), FALSE (no) or "
-       "OTHER.",
+    ), "Decide whether a text belongs to one given class (the same in every instance); 'label' is [] or [class], "
+       "and so is the prediction.",
         {"task": "classification"}),
     # ---------------------------------------------------------------- regression
     "regression.single_text": (dict(
         input_fields={"text": "str", "attribute_name": "str", "min_value": "Optional[float]",
                       "max_value": "Optional[float]"},
         reference_fields={"attribute_value": "float"},
-        prediction_type="float",
+        prediction_type="Any",
         metrics=["metrics.spearman"],
         augmentable_inputs=["text"],
         defaults={"min_value": None, "max_value": None},
@@ -81,7 +83,7 @@ TASKS = {
         input_fields={"text1": "str", "text2": "str", "attribute_name": "str", "min_value": "Optional[float]",
                       "max_value": "Optional[float]"},
         reference_fields={"attribute_value": "float"},
-        prediction_type="float",
+        prediction_type="Any",
         metrics=["metrics.spearman"],
         augmentable_inputs=["text1", "text2"],
         defaults={"min_value": None, "max_value": None},
@@ -91,7 +93,7 @@ TASKS = {
         input_fields={"text1": "str", "text2": "str", "attribute_name": "str", "min_value": "Optional[float]",
                       "max_value": "Optional[float]"},
         reference_fields={"attribute_value": "float"},
-        prediction_type="float",
+        prediction_type="Any",
         metrics=["metrics.spearman"],
         augmentable_inputs=["text1", "text2"],
         defaults={"attribute_name": "similarity", "min_value": None, "max_value": None},
@@ -103,31 +105,23 @@ TASKS = {
         reference_fields={"answers": "List[str]"},
         prediction_type="str",
         metrics=["metrics.rouge", "metrics.squad"],
-        augmentable_inputs=["question"],
+        augmentable_inputs=[],  # as the original's
         defaults={"answers": []},  # as the original: a judge over questions alone needs no answers
     ), "Answer a question without supporting context; any of the reference answers is correct.",
         {"task": "question answering"}),
-    "qa.with_context.extractive": (dict(
-        input_fields={"context": QA_CONTEXT, "context_type": "str", "question": "str"},
+    "qa.extractive": (dict(
+        input_fields={"context": "Union[Text, Table, Dialog]", "context_type": "str",
+                      "question": "Union[Text, Dialog]"},
         reference_fields={"answers": "List[str]"},
         prediction_type="str",
         metrics=["metrics.squad"],
         augmentable_inputs=["context", "question"],
         defaults={"context_type": "text"},
-    ), "Answer a question with a span copied from the given context (text, table, document ...).",
+    ), "Answer a question with a span copied from the given context (a text, table or dialog).",
         {"task": "extractive question answering"}),
-    "qa.with_context.abstractive": (dict(
-        input_fields={"context": QA_CONTEXT, "context_type": "str", "question": "str"},
-        reference_fields={"answers": "List[str]"},
-        prediction_type="str",
-        metrics=["metrics.rouge"],
-        augmentable_inputs=["context", "question"],
-        defaults={"context_type": "text"},
-    ), "Answer a question in free text based on the given context (text, table, image description ...).",
-        {"task": "question answering"}),
     "qa.multiple_choice.open": (dict(
         input_fields={"question": "str", "choices": "List[str]"},
-        reference_fields={"answer": "Union[int, str]"},
+        reference_fields=dict(MC_REFERENCES),
         prediction_type="str",
         metrics=["metrics.accuracy"],
         augmentable_inputs=["question"],
@@ -135,16 +129,15 @@ TASKS = {
         {"task": "multiple choice question answering"}),
     "qa.multiple_choice.with_topic": (dict(
         input_fields={"topic": "str", "question": "str", "choices": "List[str]"},
-        reference_fields={"answer": "Union[int, str]"},
+        reference_fields=dict(MC_REFERENCES),
         prediction_type="str",
         metrics=["metrics.accuracy"],
-        augmentable_inputs=["question"],
+        augmentable_inputs=["topic", "question"],
     ), "Multiple-choice question on a named topic (exam style); 'answer' is the index of the right choice or its "
        "text.", {"task": "multiple choice question answering"}),
     "qa.multiple_choice.with_context": (dict(
-        input_fields={"context": "Union[Text, Image, Audio, Table, Dialog, Video]", "context_type": "str",  # the original's
-                      "question": "str", "choices": "List[str]"},
-        reference_fields={"answer": "Union[int, str]"},
+        input_fields={"context": MC_CONTEXT, "context_type": "str", "question": "str", "choices": "List[str]"},
+        reference_fields=dict(MC_REFERENCES),
         prediction_type="str",
         metrics=["metrics.accuracy"],
         augmentable_inputs=["context", "question"],
@@ -166,22 +159,19 @@ TASKS = {
         reference_fields={"translation": "str"},
         prediction_type="str",
         metrics=["metrics.normalized_sacrebleu"],
-        augmentable_inputs=["text"],
+        augmentable_inputs=[],  # as the original's
     ), "Translate a text from a named source language into a named target language.", {"task": "translation"}),
     "rewriting.paraphrase": (dict(
-        input_fields={"input_text": "str", "text_type": "str"},
-        reference_fields={"output_text": "str"},
-        prediction_type="str",
+        input_fields=["input_text", "text_type"],  # untyped (Any), as the original's
+        reference_fields=["output_text"],
         metrics=["metrics.rouge"],
-        augmentable_inputs=["input_text"],
-        defaults={"text_type": "sentence"},
+        defaults={"text_type": "text"},
     ), "Rewrite a text with different words while keeping its meaning.", {"task": "paraphrasing"}),
     "grammatical_error_correction": (dict(
-        input_fields={"original_text": "str"},
-        reference_fields={"corrected_texts": "List[str]"},
-        prediction_type="str",
-        metrics=["metrics.char_edit_dist_accuracy", "metrics.rouge"],
-        augmentable_inputs=["original_text"],
+        input_fields=["original_text"],  # untyped (Any), as the original's
+        reference_fields=["corrected_texts"],
+        metrics=["metrics.char_edit_dist_accuracy", "metrics.rouge",
+                 "metrics.char_edit_distance[reference_field=original_text]"],
     ), "Correct the grammar, spelling and punctuation of a text; any of the corrected texts is a good answer.",
         {"task": "grammatical error correction"}),
     "generation": (dict(
@@ -190,18 +180,17 @@ TASKS = {
         prediction_type="str",
         metrics=["metrics.normalized_sacrebleu"],
         augmentable_inputs=["input"],
-        defaults={"type_of_input": "input", "type_of_output": "output"},
+        defaults={"type_of_input": "input", "type_of_output": "Text"},  # type_of_output: the original's default
     ), "Generic text-to-text generation: produce an output of a named type from an input of a named type.",
         {"task": "generation"}),
     "generation.from_pair": (dict(
-        input_fields={"input_a": "Union[Text, Image, Audio, Table, Dialog]", "type_of_input_a": "str",  # the original's
-                      "input_b": "Union[Text, Image, Audio, Table, Dialog]", "type_of_input_b": "str",
+        input_fields={"input_a": MEDIA, "type_of_input_a": "str", "input_b": MEDIA, "type_of_input_b": "str",
                       "type_of_output": "str"},
         reference_fields={"output": "str"},
         prediction_type="str",
         metrics=["metrics.rouge"],
-        augmentable_inputs=["input_b"],
-        defaults={"type_of_input_a": "first input", "type_of_input_b": "second input", "type_of_output": "output"},
+        augmentable_inputs=["input_a", "input_b"],
+        defaults={"type_of_input_a": "first input", "type_of_input_b": "second input", "type_of_output": "Text"},
     ), "Generate an output from two named inputs (e.g. a table and its caption); input_a may be a table.",
         {"task": "generation"}),
     "language_identification": (dict(
@@ -209,7 +198,7 @@ TASKS = {
         reference_fields={"label": "str"},
         prediction_type="str",
         metrics=["metrics.accuracy"],
-        augmentable_inputs=["text"],
+        augmentable_inputs=[],  # as the original's
     ), "Name the language a text is written in.", {"task": "language identification"}),
     # ---------------------------------------------------------------- span labeling
     "span_labeling.extraction": (dict(
@@ -221,17 +210,9 @@ TASKS = {
         defaults={"text_type": "text"},
     ), "Extract the entities of a text whose type is one of entity_types; references are character offsets (end "
        "exclusive) into text with one entity type per span.", {"task": "span labeling"}),
-    "ner.all_entity_types": (dict(
-        input_fields={"text": "str", "entity_types": "List[str]"},
-        reference_fields=SPAN_REFERENCES,
-        prediction_type=SPAN_PREDICTION,
-        metrics=["metrics.ner"],
-        augmentable_inputs=["text"],
-    ), "Named entity recognition for several entity types at once; references are character offsets (end "
-       "exclusive) with one entity type per span.", {"task": "named entity recognition"}),
     "ner.single_entity_type": (dict(
         input_fields={"text": "str", "entity_type": "str"},
-        reference_fields=SPAN_REFERENCES,
+        reference_fields={"spans_starts": "List[int]", "spans_ends": "List[int]", "text": "str", "labels": "List[str]"},
         prediction_type=SPAN_PREDICTION,
         metrics=["metrics.ner"],
         augmentable_inputs=["text"],
@@ -307,8 +288,7 @@ DEFAULT_TEMPLATES = {
     "regression.two_texts": "templates.regression.two_texts.simple",
     "regression.two_texts.similarity": "templates.regression.two_texts.simple",
     "qa.open": "templates.qa.open.default",
-    "qa.with_context.extractive": "templates.qa.with_context.extractive",
-    "qa.with_context.abstractive": "templates.qa.with_context.default",
+    "qa.extractive": "templates.qa.extractive",
     "qa.multiple_choice.open": "templates.qa.multiple_choice.open.default",
     "qa.multiple_choice.with_topic": "templates.qa.multiple_choice.with_topic.default",
     "qa.multiple_choice.with_context": "templates.qa.multiple_choice.with_context.default",
@@ -320,7 +300,6 @@ DEFAULT_TEMPLATES = {
     "generation.from_pair": "templates.generation.from_pair.default",
     "language_identification": "templates.language_identification.default",
     "span_labeling.extraction": "templates.span_labeling.extraction.detailed",
-    "ner.all_entity_types": "templates.ner.all_entity_types.default",
     "ner.single_entity_type": "templates.ner.single_entity_type.default",
     "response_assessment.rating.single_turn": "templates.response_assessment.rating.single_turn.default",
     "response_assessment.rating.single_turn_with_reference":
@@ -334,7 +313,11 @@ DEFAULT_TEMPLATES = {
 
 # old or shorter names kept as links
 LINKS = {
-    "tasks.qa.extractive": ("tasks.qa.with_context.extractive", "Short name of tasks.qa.with_context.extractive."),
+    # as the original's: these names lead to the task of the same schema
+    "tasks.qa.with_context.extractive": ("tasks.qa.extractive", "Another name of tasks.qa.extractive."),
+    "tasks.qa.with_context.abstractive": ("tasks.qa.with_context", "Another name of tasks.qa.with_context."),
+    "tasks.ner.all_entity_types": ("tasks.span_labeling.extraction", "Another name of tasks.span_labeling.extraction "
+                                   "(NER over several entity types: 'text' is an input and a reference)."),
     "tasks.span_labeling": ("tasks.span_labeling.extraction", "Short name of tasks.span_labeling.extraction."),
 }
 

@@ -1,11 +1,10 @@
 """Catalog: classification templates (templates.classification.*) and the generic key-value / pass-through ones."""
 
 from _shared import add_template_family
-from unitxt.templates import InputOutputTemplate, KeyValTemplate, YesNoTemplate
+from unitxt.templates import InputOutputTemplate, KeyValTemplate
 
 LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.lower_case_till_punc"]
 MULTI_LABEL_PROCESSORS = ["processors.take_first_non_empty_line", "processors.to_list_by_comma"]
-YES_NO_PROCESSORS = ["processors.take_first_non_empty_line", "processors.convert_to_boolean"]
 
 
 def register(add):
@@ -124,31 +123,35 @@ def register(add):
         ),
     }, tags=tags, task="tasks.classification.multi_label")
 
+    # tasks.classification.binary: 'label' is [] or [class] and so is the prediction (the original's schema), so the
+    # answer is the class name when the text belongs to it and nothing when it does not
     add_template_family(add, prefix="templates.classification.binary", templates={
-        "default": YesNoTemplate(
-            instruction="Does the following {text_type} belong to the class '{class}'? Answer yes or no.",
+        "default": InputOutputTemplate(
+            instruction="Does the following {text_type} belong to the class '{class}'? If it does, answer with the "
+                        "class name; if it does not, leave the answer empty.",
             input_format="{text_type}: {text}",
             target_prefix="Answer: ",
-            class_field="class",
-            label_field="label",
-            postprocessors=YES_NO_PROCESSORS,
-            __description__="Yes/no question about one class; predictions become TRUE (yes), FALSE (no) or OTHER.",
+            output_format="{label}",
+            output_list_separator=", ",
+            postprocessors=MULTI_LABEL_PROCESSORS,
+            __description__="Question about one class; the answer is the class name or nothing (read as a list).",
         ),
-        "instruction": YesNoTemplate(
-            instruction="Answer with a single word, yes or no: is the {text_type} below an instance of '{class}'?",
+        "instruction": InputOutputTemplate(
+            instruction="Write '{class}' if the {text_type} below is an instance of '{class}', and nothing otherwise.",
             input_format="{text}",
-            class_field="class",
-            label_field="label",
-            postprocessors=YES_NO_PROCESSORS,
-            __description__="Instruction-only yes/no phrasing; predictions become TRUE, FALSE or OTHER.",
+            output_format="{label}",
+            output_list_separator=", ",
+            postprocessors=MULTI_LABEL_PROCESSORS,
+            __description__="Instruction-only phrasing; the answer is the class name or nothing (read as a list).",
         ),
-        "title": YesNoTemplate(
-            input_format="Text: {text}\nQuestion: is this {text_type} an example of '{class}'? (yes/no)",
+        "title": InputOutputTemplate(
+            input_format="Text: {text}\nQuestion: is this {text_type} an example of '{class}'? (write '{class}' or "
+                         "nothing)",
             target_prefix="Answer: ",
-            class_field="class",
-            label_field="label",
-            postprocessors=YES_NO_PROCESSORS,
-            __description__="Text and a yes/no question under headings; predictions become TRUE, FALSE or OTHER.",
+            output_format="{label}",
+            output_list_separator=", ",
+            postprocessors=MULTI_LABEL_PROCESSORS,
+            __description__="Text and question under headings; the answer is the class name or nothing (a list).",
         ),
     }, tags=tags, task="tasks.classification.binary")
 

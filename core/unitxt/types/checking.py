@@ -263,6 +263,8 @@ def _build_checker(tp: Any, hook: ClassHook) -> Callable[[Any], bool]:
         field_checkers = {key: _build_checker(value, hook) for key, value in hints.items()}
 
         def check_typed_dict(value):
+            """As the original's: the declared keys (Optional ones may be absent) have their types; other keys
+            (e.g. a table record's title and id) are allowed."""
             if not isinstance(value, dict) or not required.issubset(value):
                 return False
             # as the original: the declared keys are checked, other keys are allowed (a table with a "name")

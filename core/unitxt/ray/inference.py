@@ -72,15 +72,17 @@ def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64,
     if not isinstance(batch_size, int) or batch_size < 1:
         raise UnitxtError(f"batch_size must be a positive number of rows, got {batch_size!r}.", field="batch_size")
     ray = connect()
-    refs, _ = blocks(dataset)
-    # a killed actor is restarted (its engine built again) and the calls it had are retried on it
     blocks_at_once = _IN_FLIGHT_PER_ACTOR if overlaps_blocks(engine) else 1
+    # a killed actor is restarted (its engine built again) and the calls it had are retried on it
     actor_class = ray.remote(EngineActor).options(num_cpus=num_cpus, num_gpus=num_gpus, resources=resources or {},
                                                   max_restarts=-1, max_task_retries=-1, max_concurrency=blocks_at_once)
-    actors = [actor_class.remote(engine, column, return_meta_data, batch_size)
-              for _ in range(min(concurrency, max(1, len(refs))))]
+    # the actors start (a process each, building the engine) while the dataset's blocks are computed
+    actors = [actor_class.remote(engine, column, return_meta_data, batch_size) for _ in range(concurrency)]
     try:
-        answered = _feed(ray, actors, refs)
+        refs, _ = blocks(dataset)
+        for extra in actors[max(1, len(refs)):]:  # more actors than blocks: the extra ones would only wait
+            ray.kill(extra, no_restart=True)
+        answered = _feed(ray, actors[:max(1, len(refs))], refs)
     finally:
         for actor in actors:
             ray.kill(actor, no_restart=True)

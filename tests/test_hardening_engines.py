@@ -355,3 +355,26 @@ def test_an_engine_used_here_pickles_without_its_process_handles(tmp_path):
         assert copy.infer([{"source": "hello"}, {"source": "again"}]) == ["echo: hello", "echo: again"]
         assert server.count == 2  # "hello" came from the cache
         assert engine.infer([{"source": "again"}]) == ["echo: again"] and server.count == 2
+
+
+def test_calls_from_two_threads_share_a_kept_request_pool(tmp_path):
+    """keep_request_pool(): calls running at once (an actor answering two blocks) share num_parallel_requests - the
+    limit holds across them - and each call gets, and caches, its own rows' answers."""
+    with OpenAIProtocolServer(latency=0.05) as server:
+        engine = engine_for(server, tmp_path, num_parallel_requests=4)
+        engine.keep_request_pool()
+        blocks = [[{"source": f"block {block} row {row}"} for row in range(12)] for block in range(2)]
+        answers = [None, None]
+
+        def answer(block):
+            answers[block] = engine.infer(blocks[block])
+
+        threads = [threading.Thread(target=answer, args=(block,)) for block in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert answers == [[f"echo: {row['source']}" for row in rows] for rows in blocks]
+        assert server.count == 24 and server.max_in_flight == 4
+        again = engine_for(server, tmp_path, num_parallel_requests=4)
+        assert again.infer(blocks[1] + blocks[0]) == answers[1] + answers[0] and server.count == 24  # cached

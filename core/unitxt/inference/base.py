@@ -7,11 +7,14 @@ rerun sends nothing. Engines implement `_infer(inputs, rows) -> List[TextGenerat
 """
 
 import json
+import threading
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Optional, Sequence, TypeVar
 
 from ..errors import UnitxtError
 from ..operator import Operator, PackageRequirementsMixin
+
+_CALLS_LOCK = threading.Lock()  # makes each engine's per-thread call state once
 
 
 class InferenceError(UnitxtError):
@@ -155,11 +158,29 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
 
     # handles of this process (the cache's database and journal, an HTTP client's connections): never pickled, an
     # engine sent to another process (a Ray worker, after use here) opens its own on first use
-    _per_process = ("_cache_store", "_http")
+    _per_process = ("_cache_store", "_http", "_calls", "_request_pool")
 
     def prepare(self) -> None:
         super().prepare()
         self._cache_store = None
+
+    # the state of the call running in this thread (an engine may answer calls from several threads at once: an
+    # actor working on two blocks); read by report() and the batch mode
+    def _call(self) -> threading.local:
+        calls = self.__dict__.get("_calls")
+        if calls is None:
+            with _CALLS_LOCK:
+                calls = self.__dict__.get("_calls")
+                if calls is None:
+                    calls = self.__dict__["_calls"] = threading.local()
+        return calls
+
+    _on_result = property(lambda self: getattr(self._call(), "on_result", None),
+                          lambda self, value: setattr(self._call(), "on_result", value))
+    _missing_rows = property(lambda self: getattr(self._call(), "missing_rows", None),
+                             lambda self, value: setattr(self._call(), "missing_rows", value))
+    _missing_keys = property(lambda self: getattr(self._call(), "missing_keys", None),
+                             lambda self, value: setattr(self._call(), "missing_keys", value))
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)

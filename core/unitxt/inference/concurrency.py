@@ -88,8 +88,10 @@ def _drain(running: dict, results: List[Any], on_result: Optional[Callable[[int,
 
 def run_all(function: Callable[[Any], Any], items: Sequence[Any], num_parallel: int,
             on_result: Optional[Callable[[int, Any], None]] = None, description: str = "inference",
-            show_progress: bool = True) -> List[Any]:
-    """`function(item)` for every item with up to `num_parallel` in flight; results in input order.
+            show_progress: bool = True, pool: Optional[ThreadPoolExecutor] = None) -> List[Any]:
+    """`function(item)` for every item with up to `num_parallel` in flight; results in input order. `pool`: a thread
+    pool kept across calls (its workers bound what is in flight, shared by calls running at once), else one of
+    `num_parallel` threads for this call.
 
     `on_result(position, result)` runs in the calling thread as each result arrives. The first failure cancels the
     requests not yet started, waits for those in flight (their answers are handed to `on_result` too: nothing
@@ -109,7 +111,10 @@ def run_all(function: Callable[[Any], Any], items: Sequence[Any], num_parallel: 
                     on_result(position, results[position])
                 bar.update(1)
             return results
-        with ThreadPoolExecutor(max_workers=min(num_parallel, len(items))) as pool:
+        own_pool = pool is None
+        if own_pool:
+            pool = ThreadPoolExecutor(max_workers=min(num_parallel, len(items)))
+        try:
             iterator = iter(enumerate(items))
             running = {}
 
@@ -137,6 +142,9 @@ def run_all(function: Callable[[Any], Any], items: Sequence[Any], num_parallel: 
                         on_result(position, results[position])
                     bar.update(1)
                     submit_next()
+        finally:
+            if own_pool:
+                pool.shutdown(wait=True)
         return results
     finally:
         bar.close()

@@ -228,6 +228,18 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
             self._engines[key] = engine_class(**kwargs)
         return self._engines[key]
 
+    def sends_requests(self) -> bool:
+        return bool(getattr(self.engine(), "sends_requests", lambda: False)())
+
+    def keep_request_pool(self) -> None:
+        """The provider's engine keeps it (it sends the requests)."""
+        keep = getattr(self.engine(), "keep_request_pool", None)
+        if keep is not None:
+            keep()
+
+    def kept_request_pool(self) -> Any:
+        return getattr(self.engine(), "kept_request_pool", lambda: None)()
+
     def check_policy(self, rows: Any) -> None:
         """Its own policy when set, else the provider engine's (a remote provider refuses proprietary rows)."""
         if mock_mode():

@@ -81,7 +81,26 @@ class RemoteEngineMixin(InferenceEngine):
                                 label=type(self).__name__)
 
         return run_all(one, inputs, self.num_parallel_requests, on_result=self.report,
-                       description=f"{type(self).__name__} {description}", show_progress=self.show_progress)
+                       description=f"{type(self).__name__} {description}", show_progress=self.show_progress,
+                       pool=self.kept_request_pool())
+
+    def sends_requests(self) -> bool:
+        """Whether its answers come over the network (calls can then overlap on one kept request pool)."""
+        return True
+
+    def keep_request_pool(self) -> None:
+        """From now on, in this process, calls share one pool of num_parallel_requests threads (and their keep-alive
+        connections): a caller answering block after block from several threads at once - an actor of a Ray pool -
+        keeps that many requests in flight across its blocks, with no pause at each block's end."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        if self.__dict__.get("_request_pool") is None:
+            self._request_pool = ThreadPoolExecutor(max_workers=max(1, self.num_parallel_requests),
+                                                    thread_name_prefix="unitxt-requests")
+
+    def kept_request_pool(self) -> Optional[Any]:
+        """The pool kept by keep_request_pool() (None: each call has its own)."""
+        return self.__dict__.get("_request_pool")
 
 
 class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
@@ -128,7 +147,10 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         if not self.request_model_name():
             raise InferenceError(f"{type(self).__name__} needs model_name.", artifact=self.artifact_name,
                                  field="model_name")
-        self._http = self.make_client()
+        client = self.make_client()
+        kept = self.__dict__.get("_http")
+        if kept is None or self.kept_request_pool() is None or _client_settings(kept) != _client_settings(client):
+            self._http = client  # else the kept pool's threads keep their connections of the same client
 
     # ------------------------------------------------------------------ connection settings
     def credential(self, name: str) -> Optional[str]:
@@ -515,3 +537,9 @@ class LiteLLMInferenceEngine(OpenAiInferenceEngine):
                                retriable=status in (408, 429, 500, 502, 503, 504)) from error
         answer = response.model_dump() if hasattr(response, "model_dump") else dict(response)
         return self.read_answer(answer, item, log_probs)
+
+
+def _client_settings(client: Any) -> tuple:
+    """What an HTTP client sends where (two clients of equal settings are interchangeable)."""
+    return (client.scheme, client.host, client.port, client.prefix, client.query, sorted(client.headers.items()),
+            client.timeout)

@@ -13,7 +13,7 @@ from .blocks import arrow_block, blocks
 from .runtime import connect
 
 PREDICTION_COLUMN = "prediction"
-_IN_FLIGHT_PER_ACTOR = 2  # a block waiting at each actor while it answers one: no pause between blocks
+_IN_FLIGHT_PER_ACTOR = 2  # blocks given to an actor at once: the next one is ready (or already answering) when one ends
 
 
 class EngineActor:
@@ -22,6 +22,8 @@ class EngineActor:
     def __init__(self, engine: Any, column: str, return_meta_data: bool, batch_size: int):
         self.engine, self.column, self.return_meta_data = engine, column, return_meta_data
         self.batch_size = batch_size
+        if overlaps_blocks(engine):
+            engine.keep_request_pool()
 
     def answer_block(self, block: Any) -> Any:
         """The block with each row's answer in the prediction column, `batch_size` rows per engine call."""
@@ -53,6 +55,12 @@ class EngineActor:
             cache.adopt_journals()
 
 
+def overlaps_blocks(engine: Any) -> bool:
+    """Whether an actor answers its blocks at once (a remote engine: one pool of num_parallel_requests shared by the
+    blocks, so requests stay in flight across a block's end); a local model answers one block at a time."""
+    return bool(getattr(engine, "sends_requests", lambda: False)())
+
+
 def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64, num_cpus: float = 1,
           num_gpus: float = 0, column: str = PREDICTION_COLUMN, return_meta_data: bool = False,
           resources: Optional[dict] = None) -> Any:
@@ -64,14 +72,17 @@ def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64,
     if not isinstance(batch_size, int) or batch_size < 1:
         raise UnitxtError(f"batch_size must be a positive number of rows, got {batch_size!r}.", field="batch_size")
     ray = connect()
-    refs, _ = blocks(dataset)
+    blocks_at_once = _IN_FLIGHT_PER_ACTOR if overlaps_blocks(engine) else 1
     # a killed actor is restarted (its engine built again) and the calls it had are retried on it
     actor_class = ray.remote(EngineActor).options(num_cpus=num_cpus, num_gpus=num_gpus, resources=resources or {},
-                                                  max_restarts=-1, max_task_retries=-1)
-    actors = [actor_class.remote(engine, column, return_meta_data, batch_size)
-              for _ in range(min(concurrency, max(1, len(refs))))]
+                                                  max_restarts=-1, max_task_retries=-1, max_concurrency=blocks_at_once)
+    # the actors start (a process each, building the engine) while the dataset's blocks are computed
+    actors = [actor_class.remote(engine, column, return_meta_data, batch_size) for _ in range(concurrency)]
     try:
-        answered = _feed(ray, actors, refs)
+        refs, _ = blocks(dataset)
+        for extra in actors[max(1, len(refs)):]:  # more actors than blocks: the extra ones would only wait
+            ray.kill(extra, no_restart=True)
+        answered = _feed(ray, actors[:max(1, len(refs))], refs)
     finally:
         for actor in actors:
             ray.kill(actor, no_restart=True)

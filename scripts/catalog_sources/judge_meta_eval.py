@@ -2,7 +2,8 @@
 Arena-Hard-Auto v0.1 questions, model answers and GPT-4-Turbo's two-game pairwise verdicts against gpt-4-0314;
 lmsys/mt-bench holds the MT-Bench questions, model answers and GPT-4's single-answer ratings and pairwise verdicts.
 Each card joins the three files: a candidate judge sees the question and answers GPT-4 judged and is scored against
-GPT-4's verdict.
+GPT-4's verdict. (The Arena-Hard generation card reads the questions and the baseline's answers from the arena-hard-auto
+GitHub repository instead, as the original catalog does.)
 
 Not a `cards_*.py` module on purpose: its cards read Spaces (not Hub datasets), so tests/test_judge_meta_eval.py
 runs them against Space mirrors instead of the generic Hub-dataset card harness.
@@ -193,7 +194,8 @@ def _arena_cards(add):
         ))
     add("cards.arena_hard.generation.english_gpt_4_0314_reference", TaskCard(
         loader=LoadJsonFile(files={"questions": f"{ARENA_GITHUB}/question.jsonl",
-                                   "model_answer": f"{ARENA_GITHUB}/model_answer/{ARENA_BASELINE}.jsonl"}, lines=True),
+                                   "model_answer": f"{ARENA_GITHUB}/model_answer/{ARENA_BASELINE}.jsonl"},
+                            lines=True, data_classification_policy=["public"]),
         preprocess_steps=[
             Copy(field="prompt", to_field="input", apply_to_streams=["questions"]),
             Set(fields={"reference_model": ARENA_BASELINE}, apply_to_streams=["questions"]),
@@ -202,8 +204,8 @@ def _arena_cards(add):
             Rename(field_to_field={"model": "reference_model"}, apply_to_streams=["model_answer"]),
             Lower(field="reference_model", apply_to_streams=["model_answer"]),
             SelectFields(fields=["uid", "reference_model", "output"], apply_to_streams=["model_answer"]),
-            JoinStreams(left_stream="questions", right_stream="model_answer", how="inner", on=["uid", "reference_model"],
-                        new_stream_name="test"),
+            JoinStreams(left_stream="questions", right_stream="model_answer", how="inner",
+                        on=["uid", "reference_model"], new_stream_name="test"),
             DeleteSplits(splits=["questions", "model_answer"]),
             Rename(field_to_field={"uid": "question_id", "category": "group"}),
             Set(fields={"type_of_input": "prompt", "type_of_output": "answer"}),
@@ -214,7 +216,9 @@ def _arena_cards(add):
                         "judged against, as the reference output; read from the arena-hard-auto GitHub repository "
                         "(the commit the original catalog pins; its newer layout: uid, prompt, and the answer inside "
                         "the assistant message). One split (test).",
-        __tags__={**ARENA_TAGS, "task": "generation"},
+        __tags__={**ARENA_TAGS, "task": "generation",
+                  "urls": {"code": "https://github.com/lmarena/arena-hard-auto",
+                           "paper": "https://arxiv.org/abs/2406.11939"}},
     ))
 
 
@@ -294,8 +298,8 @@ def _dialog(answers, to_field):
 
 MT_RATING_DESCRIPTION = (
     "MT-Bench (Space {space}) {what}, with the answers of several models and GPT-4's 1-10 rating (file "
-    "gpt-4_single.jsonl; a rating GPT-4 failed to give is kept as stored, -1, as the original catalog keeps it). Evaluates a rating judge against "
-    "GPT-4 (Spearman). One split (test). {ref_note}" + REVISION_NOTE)
+    "gpt-4_single.jsonl; a rating GPT-4 failed to give is kept as stored, -1, as the original catalog keeps it). "
+    "Evaluates a rating judge against GPT-4 (Spearman). One split (test). {ref_note}" + REVISION_NOTE)
 MT_PAIR_DESCRIPTION = (
     "MT-Bench (Space {space}) {what}, with two models' answers and GPT-4's verdict (file gpt-4_pair.jsonl). GPT-4 "
     "judged each pair twice, once in each order; only pairs where both games agree are kept, and the verdict is "

@@ -150,9 +150,10 @@ def _space_cache(sources):
 
     from tests.space_mirrors import write_space_sources
 
-    cache = Path(tempfile.mkdtemp())
-    if not write_space_sources(sources, cache):
+    if not any("space_files" in source for source in sources):
         return lambda: None
+    cache = Path(tempfile.mkdtemp())
+    write_space_sources(sources, cache)
     previous = constants.HF_HUB_CACHE, constants.HF_HUB_OFFLINE
     constants.HF_HUB_CACHE, constants.HF_HUB_OFFLINE = str(cache), True
 

@@ -162,9 +162,11 @@ def test_criteria_operators_and_validation():
     built = CreateCriteriaFromDict(field="c").process_instance({"c": {
         "name": "polite", "description": "Is it polite?", "options": [{"name": "Yes"}, {"name": "No"}],
         "option_map": {"Yes": 1.0, "No": 0.0}}})["c"]
-    assert built["options"] == [{"name": "Yes", "description": ""}, {"name": "No", "description": ""}]
+    # typed as the original's task_data holds the criteria artifact
+    assert built["options"] == [{"__type__": "criteria_option", "name": "Yes", "description": ""},
+                                {"__type__": "criteria_option", "name": "No", "description": ""}]
     plain = CreateCriteriaFromString(field="c", criteria_name="brevity").process_instance({"c": "Shorter?"})["c"]
-    assert plain == {"name": "brevity", "description": "Shorter?"}
+    assert plain == {"__type__": "criteria", "name": "brevity", "description": "Shorter?"}
     loaded = LoadCriteria(field="c").process_instance({"c": "metrics.llm_as_judge.pairwise.criteria.coherence"})
     assert loaded["c"]["name"] == "coherence"
     with pytest.raises(UnitxtError, match="has no score for option"):
@@ -304,7 +306,7 @@ def test_criteria_from_json_text_and_yes_partially_no():
     built = CreateCriteriaWithOptionsFromJson(field="c").process_instance({"c": text})["c"]
     assert built["name"] == "polite" and built["option_map"] == {"Yes": 1.0, "No": 0.0}
     plain = CreateCriteriaFromJson(field="c").process_instance({"c": '{"name": "brevity", "description": "Short?"}'})
-    assert plain["c"] == {"name": "brevity", "description": "Short?"}
+    assert plain["c"] == {"__type__": "criteria", "name": "brevity", "description": "Short?"}
     with pytest.raises(UnitxtError, match="JSON text of a criteria"):
         CreateCriteriaFromJson(field="c").process_instance({"c": "not json"})
     graded = CreateYesNoPartiallyCriteriaFromString(field="c").process_instance({"c": "Mentions Paris?"})["c"]

@@ -13,14 +13,16 @@ from .constants import Criteria, CriteriaWithOptions
 
 
 def criteria_to_dict(criteria: Criteria) -> Dict[str, Any]:
-    """A JSON-friendly dict of a criteria (what the judge reads back from task_data)."""
-    data: Dict[str, Any] = {"name": criteria.name, "description": criteria.description}
+    """A JSON-friendly dict of a criteria (what the judge reads back from task_data), typed by `__type__` as the
+    original's task_data holds the criteria artifact."""
+    data: Dict[str, Any] = {"__type__": criteria._type_name, "name": criteria.name, "description": criteria.description}
     if criteria.prediction_field is not None:
         data["prediction_field"] = criteria.prediction_field
     if criteria.context_fields is not None:
         data["context_fields"] = criteria.context_fields
     if isinstance(criteria, CriteriaWithOptions):
-        data["options"] = [{"name": option.name, "description": option.description} for option in criteria.options]
+        data["options"] = [{"__type__": option._type_name, "name": option.name, "description": option.description}
+                           for option in criteria.options]
         data["option_map"] = criteria.option_map
     return data
 

@@ -237,29 +237,12 @@ TASK_FIELD_DIFFERENCES = {
 RANDOM_VALUES = {"cards.coqa.multi_turn": [("conversation", "id")]}
 
 
-# fields where the original holds an artifact (serialised with "__type__" keys, as its task_data shows) and ours the
-# same content as a plain dict: compared without the "__type__" keys. cards.biggen_bench.results.human_eval: the
-# original's CreateCriteriaWithOptionsFromDict gives a CriteriaWithOptions, ours its dict (a known difference of the
-# judges' criteria representation, reported on its own)
-ARTIFACT_FIELDS = {"cards.biggen_bench.results.human_eval": ("criteria",)}
-
-
-def _without_types(value):
-    if isinstance(value, dict):
-        return {key: _without_types(item) for key, item in value.items() if key != "__type__"}
-    if isinstance(value, list):
-        return [_without_types(item) for item in value]
-    return value
-
-
-def _task_data(instance, ignored=frozenset(), random_values=(), artifact_fields=()) -> str:
-    """The instance's task_data (input and reference fields merged) without `ignored` fields, with the
-    `random_values` (field, key) blanked and the `artifact_fields` without "__type__" keys, as sortable JSON."""
+def _task_data(instance, ignored=frozenset(), random_values=()) -> str:
+    """The instance's task_data (input and reference fields merged) without `ignored` fields and with the
+    `random_values` (field, key) blanked, as sortable JSON."""
     data = {**instance["input_fields"], **instance["reference_fields"]}
     for field, key in random_values:
         data[field] = {**data[field], key: "<random>"}
-    for field in artifact_fields:
-        data[field] = _without_types(data[field])
     return json.dumps({key: value for key, value in data.items() if key not in ignored}, sort_keys=True,
                       ensure_ascii=False)
 
@@ -310,8 +293,7 @@ def test_same_instances_as_the_original_card(name, oracle_results):
     first_theirs = next(rows[0] for rows in theirs.values() if rows)
     fields = lambda row: set(row["input_fields"]) | set(row["reference_fields"])  # noqa: E731
     assert fields(first) ^ fields(first_theirs) <= ignored, (name, fields(first), fields(first_theirs))
-    _key = functools.partial(_task_data, ignored=ignored, random_values=RANDOM_VALUES.get(name, ()),
-                             artifact_fields=ARTIFACT_FIELDS.get(name, ()))
+    _key = functools.partial(_task_data, ignored=ignored, random_values=RANDOM_VALUES.get(name, ()))
     assert sum(len(rows) for rows in ours.values()) > 0, f"{name}: the synthetic source gave no instance"
     portioned = set()
     for targets, overlapping, reshuffled in _portion_groups(card):

@@ -299,9 +299,11 @@ def _card_fields(job):
 
 def _task_fields(stream):
     """A stream's task fields per instance; a stream that fails (a card's helper stream, such as the unjoined sides of
-    a JoinStreams, that a recipe never reads) gives {"error": <exception type>}."""
+    a JoinStreams, that a recipe never reads) gives {"error": <exception type>}. Each instance is taken as JSON when it
+    streams out, as a recipe renders it then (a later step may still change lists it shares with later instances)."""
     try:
-        return [{"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]} for row in stream]
+        return [json.loads(json.dumps({"input_fields": row["input_fields"], "reference_fields": row["reference_fields"]},
+                                      default=_plain)) for row in stream]
     except Exception as error:  # noqa: BLE001 - compared with our card's outcome on the same stream
         return {"error": type(error).__name__}
 

@@ -193,6 +193,18 @@ def test_safety_metric_buckets_and_normalises_reward_scores():
         metric.evaluate(["fine"], [[]], [{"input": "q", "label": "x"}])
 
 
+def test_safety_metric_in_mock_inference_mode_needs_no_model_package():
+    """As the original's prepare/metrics/safety_metric.py runs offline: every mock reward is 0.5, no package asked."""
+    from unitxt.settings_utils import get_settings
+
+    with get_settings().context(mock_inference_mode=True):
+        outputs = apply_metric(load("metrics.safety_metric"), ["They steal a calculator."], [[""]],
+                               [{"input": "Common exam mistakes?", "label": "deception"}])
+    scores = outputs[0]["score"]["global"]
+    assert scores["safety"] == pytest.approx((0.5 + 8) / 9) and scores["category_deception"] == scores["safety"]
+    assert (scores["severity_low"], scores["severity_critical"]) == (100.0, 0.0)
+
+
 def test_regard_metric_bias_per_group_and_overall():
     metric = load("metrics.regard_metric")
     judged = [("American_actors", "positive", "neutral"), ("American_actresses", "negative", "neutral"),

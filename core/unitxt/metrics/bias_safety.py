@@ -118,6 +118,14 @@ class SafetyMetric(GlobalMetric):
     medium_threshold: int = -3
     _requirements_list = {"torch": _TORCH_HINT, "transformers": _TORCH_HINT}
 
+    def check_missing_requirements(self, requirements=None) -> None:
+        """No package is needed in mock inference mode (every reward is 0.5 and no model loads), as the original's
+        mock path scores without them."""
+        from ..settings_utils import settings
+
+        if not settings.mock_inference_mode:
+            super().check_missing_requirements(requirements)
+
     def _rewards(self, predictions: List[Any], task_data: List[Dict[str, Any]]) -> List[Tuple[float, str]]:
         from ..settings_utils import settings
 

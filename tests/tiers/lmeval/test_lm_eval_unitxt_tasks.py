@@ -28,16 +28,19 @@ MULTIMODAL = {"doc_vqa"}
 LAUNCHER = Path(__file__).with_name("run_multimodal_dummy.py")
 CLASSIFICATION = {"accuracy": 0.0, "f1_micro": 0.0, "f1_macro": 0.0}
 # metric -> expected value for "lol" predictions; None: a number in [0, 1) checked below; "nan": spearman of constant
-# predictions is undefined (scipy gives NaN as well)
+# predictions is undefined (scipy gives NaN as well); "distance": a mean character edit distance, at least 1 (no
+# source sentence is "lol"). The metric lists are the original's tasks' (multi-label adds accuracy, GEC the edit
+# distance to the source text, DocVQA scores ANLS).
 EXPECTED = {
     "20_newsgroups": CLASSIFICATION, "ag_news": CLASSIFICATION, "argument_topic": CLASSIFICATION,
     "banking77": CLASSIFICATION, "claim_stance_topic": CLASSIFICATION, "dbpedia_14": CLASSIFICATION,
     "ethos_binary": CLASSIFICATION, "financial_tweets": CLASSIFICATION, "law_stack_exchange": CLASSIFICATION,
     "ledgar": CLASSIFICATION, "medical_abstracts": CLASSIFICATION, "yahoo_answers_topics": CLASSIFICATION,
-    "unfair_tos": {"f1_micro_multi_label": 0.0, "f1_macro_multi_label": 0.0},
+    "unfair_tos": {"f1_micro_multi_label": 0.0, "f1_macro_multi_label": 0.0, "accuracy": 0.0},
     "atis": {"ner": 0.0},
-    "cnn_dailymail": {"rouge": 0.0}, "xsum": {"rouge": 0.0}, "doc_vqa": {"rouge": 0.0},
-    "coedit_gec": {"char_edit_dist_accuracy": None, "rouge": 0.0},
+    "cnn_dailymail": {"rouge": 0.0}, "xsum": {"rouge": 0.0}, "doc_vqa": {"anls": 0.0},
+    "coedit_gec": {"char_edit_dist_accuracy": None, "rouge": 0.0,
+                   "char_edit_distance[reference_field=original_text]": "distance"},
     "stsb": {"spearman": "nan"},
 }
 
@@ -92,5 +95,7 @@ def test_task_runs_with_the_dummy_model(task, mirror, hf_home, tmp_path):
             assert math.isnan(value)
         elif expected is None:
             assert 0.0 <= value < 1.0
+        elif expected == "distance":
+            assert value >= 1.0, (metric, value)
         else:
             assert value == pytest.approx(expected), (metric, value)

@@ -3,8 +3,8 @@ REAL-MM-RAG) for the card comparison, in each dataset's real schema.
 
 A source is `{"path", "name", "data_dir", "splits", "image_columns"}` and travels as JSON to the original's run: an
 image cell is `{"bytes": <base64 of a PNG>, "path": None}` (a list of them for a list-of-images column), and
-`image_columns` maps such a column to "image" or "images". Both sides' in-memory Hub answer (`typed_split`, and its
-twin in tests/tiers/compat/oracle_runner.py) decode them into a Dataset whose column is a `datasets.Image` (or a
+`image_columns` maps such a column to "image" or "images". Both sides' in-memory Hub answer
+(`typed_split` of tests/tiers/compat/image_sources.py) decodes them into a Dataset whose column is a `datasets.Image` (or a
 sequence of them), as on the Hub, so a card's steps see PIL images. WebSRC holds its screenshots as base64 JPEG text
 (a string column, as on the Hub); the card decodes them itself.
 """
@@ -116,34 +116,3 @@ def image_source(load) -> Optional[Dict[str, Any]]:
     if splits is None:
         return None
     return {"path": path, "name": load.name, "data_dir": load.data_dir, "splits": splits, "image_columns": columns}
-
-
-def typed_split(rows: Rows, image_columns: Dict[str, str]):
-    """A Dataset of the rows with the image columns as datasets.Image features (base64 cells decoded)."""
-    import datasets
-
-    def decoded(value):
-        if isinstance(value, list):
-            return [decoded(item) for item in value]
-        return None if value is None else {"bytes": base64.b64decode(value["bytes"]), "path": value["path"]}
-
-    rows = [{key: decoded(value) if key in image_columns else value for key, value in row.items()} for row in rows]
-    table = datasets.Dataset.from_list(rows)
-    for column, kind in image_columns.items():
-        table = table.cast_column(column, datasets.Sequence(datasets.Image()) if kind == "images" else datasets.Image())
-    return table
-
-
-def image_facts(value: Any) -> Any:
-    """A PIL image as comparable facts (mode, size, format, MD5 of its pixel bytes); other values as they are
-    (containers walked). The pixels, not an encoder's bytes, say whether two images are the same."""
-    import hashlib
-
-    if hasattr(value, "tobytes") and hasattr(value, "mode") and hasattr(value, "size"):
-        return {"mode": value.mode, "size": list(value.size), "format": value.format,
-                "md5": hashlib.md5(value.tobytes()).hexdigest()}  # noqa: S324 - an id, not security
-    if isinstance(value, dict):
-        return {key: image_facts(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [image_facts(item) for item in value]
-    return value

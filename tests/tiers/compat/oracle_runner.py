@@ -16,6 +16,8 @@ per job (not stdout: the original package prints there).
 import json
 import sys
 
+from image_sources import image_facts, typed_split  # next to this script: shared with ours, imports no unitxt
+
 
 def run_metric(job):
     from unitxt.artifact import fetch_artifact
@@ -151,7 +153,7 @@ def _in_memory_hub(sources):
     def load(path, *args, name=None, data_dir=None, split=None, streaming=False, **kwargs):
         source = next((source for source in sources if (source["path"], source.get("name"), source.get("data_dir"))
                        == (path, name, data_dir)), {})
-        splits = {key: _typed_split(rows, source.get("image_columns") or {})
+        splits = {key: typed_split(rows, source.get("image_columns") or {})
                   for key, rows in find(path, name, data_dir).items()}
         if streaming:
             splits = {key: value.to_iterable_dataset() for key, value in splits.items()}
@@ -162,34 +164,6 @@ def _in_memory_hub(sources):
     loaders.LoadHF._loader_cache.clear()  # a card's rows, not those of an earlier job with the same loader
     loaders.hf_load_dataset = load
     loaders.hf_get_dataset_splits = lambda path, name, revision=None: list(find(path, name))
-
-
-# ------------------------------------------------------------------ image sources (tests/card_mirrors_images.py)
-def _typed_split(rows, image_columns):
-    """A Dataset of the rows; the `image_columns` ({column: "image" | "images"}, cells {"bytes": base64, "path"})
-    decoded and typed as datasets.Image (or a sequence of them), as on the Hub."""
-    import base64
-
-    import datasets
-
-    def decoded(value):
-        if isinstance(value, list):
-            return [decoded(item) for item in value]
-        return None if value is None else {"bytes": base64.b64decode(value["bytes"]), "path": value["path"]}
-
-    rows = [{key: decoded(value) if key in image_columns else value for key, value in row.items()} for row in rows]
-    table = datasets.Dataset.from_list(rows)
-    for column, kind in image_columns.items():
-        table = table.cast_column(column, datasets.Sequence(datasets.Image()) if kind == "images" else datasets.Image())
-    return table
-
-
-def _image_facts(value):
-    """A PIL image as the facts compared (mode, size, format, MD5 of the pixel bytes), not an encoder's bytes."""
-    import hashlib
-
-    return {"mode": value.mode, "size": list(value.size), "format": value.format,
-            "md5": hashlib.md5(value.tobytes()).hexdigest()}
 
 
 def _local_files(loader, sources):
@@ -315,7 +289,7 @@ def _plain(value):
     if hasattr(value, "to_dict"):
         return value.to_dict()
     if hasattr(value, "tobytes") and hasattr(value, "mode"):  # a PIL image (an image card's task field)
-        return _image_facts(value)
+        return image_facts(value)
     return list(value)
 
 

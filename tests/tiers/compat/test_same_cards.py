@@ -30,9 +30,8 @@ from unitxt.splitters import SplitRandomMix, parse_split_spec
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))  # the default tier's synthetic sources (tests/card_family_sources.py)
 from tests.card_family_sources import covered, sources_of  # noqa: E402
-from tests.card_mirrors_images import image_facts, typed_split  # noqa: E402
-
 from .card_interceptions import intercepted  # noqa: E402
+from .image_sources import image_facts, typed_split  # noqa: E402
 SOURCES = ROOT / "scripts" / "catalog_sources"
 
 

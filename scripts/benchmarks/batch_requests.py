@@ -1,7 +1,7 @@
 """Requests sent by an LLM judge in batch mode vs live mode, and the client-side cost of batch bookkeeping.
 
 Run from the repository root:  PYTHONPATH=core python scripts/benchmarks/batch_requests.py [--rows 1000]
-Against the loopback OpenAI-protocol server (tests/openai_protocol_server.py, with its files and batches endpoints),
+Against the loopback OpenAI-protocol server (tests/support/openai_protocol_server.py, with its files and batches endpoints),
 an LLMJudgeDirect (positional-bias check on: 4 model calls per row) scores --rows distinct predictions
   1. live: one HTTP request per model call;
   2. batch: uploads, batch creations, polls and file downloads (poll interval 0, so the count of polls is the
@@ -23,8 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "core"))
 sys.path.insert(0, ROOT)
 
-from tests.openai_protocol_server import OpenAIProtocolServer  # noqa: E402
-from tests.test_llm_as_judge import by_content  # noqa: E402
+from tests.support.openai_protocol_server import OpenAIProtocolServer  # noqa: E402
+from tests.judges.test_criteria_judges import by_content  # noqa: E402
 from unitxt.inference import InferenceEngine, OpenAiInferenceEngine  # noqa: E402
 from unitxt.inference import batch as batch_module  # noqa: E402
 from unitxt.llm_as_judge import LLMJudgeDirect  # noqa: E402

@@ -1,4 +1,4 @@
-"""Throughput of the OpenAI-protocol engine against the loopback test server (tests/openai_protocol_server.py).
+"""Throughput of the OpenAI-protocol engine against the loopback test server (tests/support/openai_protocol_server.py).
 
 Run from the repository root:  PYTHONPATH=core python scripts/benchmarks/inference_throughput.py
 Prints three figures (targets from issue 13):
@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "core"))
 sys.path.insert(0, ROOT)
 
-from tests.openai_protocol_server import OpenAIProtocolServer  # noqa: E402
+from tests.support.openai_protocol_server import OpenAIProtocolServer  # noqa: E402
 from unitxt.inference import OpenAiInferenceEngine  # noqa: E402
 
 

@@ -68,7 +68,7 @@ def inference(prompts: int, repeats: int, batch_size: int, latency: float = 0.05
     """`prompts` prompts at `latency`: one process x 64 requests, then 2 actors x 32 (actor start included in the
     wall time, and the serving time alone), back to back `repeats` times; each against the ideal prompts*latency/64."""
     import unitxt.ray as uray
-    from tests.openai_protocol_server import OpenAIProtocolServer
+    from tests.support.openai_protocol_server import OpenAIProtocolServer
     from unitxt.inference import OpenAiInferenceEngine
 
     ideal = prompts * latency / 64

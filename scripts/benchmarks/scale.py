@@ -5,7 +5,7 @@ Runs, one after the other (each in its own process, so peak memory is its own):
   recipe_throughput.py    20K + 5 demos end to end, pipeline, columnar render, the original system when available
   streaming_memory.py     load_dataset(streaming=True) over a large local source: rows/s and peak RSS (<= 500 MB)
   streamed_evaluation.py  evaluate() of a stream chunk by chunk: points vs in memory, rows/s and peak RSS per size
-Sharded runs (item 4) are checked by tests/test_sharding.py and the Hub metric's distributed-mode tests.
+Sharded runs (item 4) are checked by tests/evaluation/test_sharding.py and the Hub metric's distributed-mode tests.
 
 Run from the repository root:  PYTHONPATH=core python scripts/benchmarks/scale.py [--stream-rows 10000000] [--quick]
 """

@@ -10,7 +10,7 @@ from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Rename, Set
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 INTENTS = (
     "datetime_query iot_hue_lightchange transport_ticket takeaway_query qa_stock general_greet recommendation_events "

@@ -10,7 +10,7 @@ from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import ListFieldValues, Rename, Set
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 CATEGORIES = ["Age", "Disability_status", "Gender_identity", "Nationality", "Physical_appearance", "Race_ethnicity",
               "Race_x_SES", "Race_x_gender", "Religion", "SES", "Sexual_orientation"]

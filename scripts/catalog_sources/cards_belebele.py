@@ -11,7 +11,7 @@ from unitxt.loaders import LoadHF
 from unitxt.operators import CastFields, ListFieldValues, Rename, Set
 from unitxt.operators.field_edits import AddConstant
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 VARIANTS = (
     "acm_Arab afr_Latn als_Latn amh_Ethi apc_Arab arb_Arab arb_Latn ars_Arab ary_Arab arz_Arab asm_Beng azj_Latn "

@@ -26,7 +26,7 @@ from unitxt.operators import (
 )
 from unitxt.operators.label_spans import ShuffleFieldValues
 
-SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/card_family_more_rows.py)
+SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/support/card_family_more_rows.py)
 
 PAPER = "https://arxiv.org/abs/2305.09857"
 EDITS = ["gec", "simplification", "coherence", "neutralize"]  # the edit tasks rewritten toward an attribute

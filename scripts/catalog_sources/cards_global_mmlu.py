@@ -16,7 +16,7 @@ from unitxt.operators import ListFieldValues, MapInstanceValues, Rename, Set
 from unitxt.operators.streams import Deduplicate
 from unitxt.splitters import RenameSplits, SplitRandomMix
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 GLOBAL_MMLU_LANGUAGES = [
     "am", "ar", "bn", "cs", "de", "el", "en", "es", "fa", "fil", "fr", "ha", "he", "hi", "id", "ig", "it", "ja", "ko",

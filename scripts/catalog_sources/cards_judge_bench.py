@@ -29,7 +29,7 @@ from unitxt.operators import (
 )
 from unitxt.task import Task
 
-SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/card_family_sources.py)
+SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/support/card_family_sources.py)
 
 DATA = "https://raw.githubusercontent.com/dmg-illc/JUDGE-BENCH/refs/heads/master/data"
 REPO = "https://github.com/dmg-illc/JUDGE-BENCH"

@@ -12,7 +12,7 @@ from unitxt.operators import FilterByCondition, ListFieldValues, MapInstanceValu
 from unitxt.operators.streams import Deduplicate
 from unitxt.splitters import RenameSplits
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 LANGUAGES = {"Bengali": "bn", "English": "en", "Gujarati": "gu", "Hindi": "hi", "Kannada": "kn", "Malayalam": "ml",
              "Marathi": "mr", "Odia": "or", "Punjabi": "pa", "Tamil": "ta", "Telugu": "te"}

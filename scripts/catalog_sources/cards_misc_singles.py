@@ -34,7 +34,7 @@ from unitxt.stream_operators import JoinStreams
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate, TemplatesDict
 
-SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/card_family_more_rows.py)
+SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/support/card_family_more_rows.py)
 
 CFPB_PRODUCTS = {"retail_banking": "retail banking", "mortgages_and_loans": "mortgages and loans",
                  "debt_collection": "debt collection", "credit_card": "credit card",

@@ -14,7 +14,7 @@ from unitxt.operators.field_edits import Filter, Lower, MapReplace, MapValues
 from unitxt.processors import LiteralEval
 from unitxt.splitters import RenameSplits
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 SUBJECTS = (
     "accounting agriculture architecture_and_engineering art art_theory basic_medical_science biology chemistry "

@@ -33,7 +33,7 @@ from unitxt.operators.label_spans import ShuffleFieldValues
 from unitxt.splitters import RenameSplits
 from unitxt.templates import InputOutputTemplate
 
-SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/card_family_more_rows.py)
+SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/support/card_family_more_rows.py)
 
 GPQA_CONFIGS = {"main": "the main set (448 questions)", "diamond": "the diamond subset (198 questions both experts "
                 "answered right and most non-experts wrong)", "extended": "the extended set (546 questions)"}

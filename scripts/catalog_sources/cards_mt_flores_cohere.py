@@ -14,7 +14,7 @@ from unitxt.loaders import LoadHF, MultipleSourceLoader
 from unitxt.operators import Copy, ListFieldValues, Rename, Set
 from unitxt.splitters import RenameSplits, SplitRandomMix
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 FLORES_LANGUAGES = {"ara": "arabic", "deu": "german", "fra": "french", "jpn": "japanese", "kor": "korean",
                     "por": "portuguese", "ron": "romanian", "spa": "spanish"}

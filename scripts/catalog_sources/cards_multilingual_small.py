@@ -20,7 +20,7 @@ from unitxt.operators.field_edits import AddConstant
 from unitxt.splitters import RenameSplits, SplitRandomMix
 from unitxt.task import Task
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 XWINOGRAD_LANGUAGES = ["en", "jp", "pt", "ru", "zh"]
 MLSUM_LANGUAGES = ["de", "es", "fr", "ru", "tu"]

@@ -31,7 +31,7 @@ from unitxt.splitters import SplitRandomMix
 from unitxt.task import Task
 from unitxt.templates import InputOutputTemplate, MultiReferenceTemplate, TemplatesList
 
-SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/card_family_more_rows.py)
+SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/support/card_family_more_rows.py)
 
 TABLEBENCH_LEGACY = {"data_analysis": "DataAnalysis", "fact_checking": "FactChecking",
                      "numerical_reasoning": "NumericalReasoning"}

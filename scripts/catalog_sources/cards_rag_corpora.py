@@ -18,7 +18,7 @@ from unitxt.operators import Cast, Copy, Deduplicate, Join, ListFieldValues, Rep
 from unitxt.splitters import RenameSplits
 from unitxt.templates import InputOutputTemplate
 
-SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/card_family_more_rows.py)
+SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/support/card_family_more_rows.py)
 
 MTRAG_CORPORA = "https://github.com/IBM/mt-rag-benchmark/raw/refs/heads/main/corpora/document_level"
 MTRAG_DOMAINS = {  # domain -> (what, steps making document_id / title)

@@ -20,7 +20,7 @@ from unitxt.operators import Copy, ListFieldValues, MapInstanceValues, Set, Shuf
 from unitxt.operators import SerializeOpenAiFormatDialog
 from unitxt.splitters import SplitRandomMix
 
-SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/card_family_rows.py)
+SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/support/card_family_rows.py)
 
 CHAT_RAG = "nvidia/ChatRAG-Bench"
 CHAT_RAG_SUBSETS = ["doc2dial", "doqa_cooking", "doqa_movies", "doqa_travel", "hybridial"]

@@ -12,7 +12,7 @@ from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Copy, Wrap
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 
 def ragbench_response_card(subset: str) -> TaskCard:

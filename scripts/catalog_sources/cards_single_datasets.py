@@ -31,7 +31,7 @@ from unitxt.operators import (
 )
 from unitxt.splitters import RenameSplits, SplitRandomMix
 
-SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/card_family_rows.py)
+SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/support/card_family_rows.py)
 
 REWARD_BENCH_SUBSETS = {
     "chat": ["alpacaeval-easy", "alpacaeval-length", "alpacaeval-hard", "mt-bench-easy", "mt-bench-med"],

@@ -24,7 +24,7 @@ from unitxt.operators import (
 from unitxt.splitters import RenameSplits
 from unitxt.stream_operators import JoinStreams
 
-SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/card_family_files.py)
+SAMPLED_ON_MIRRORS = True  # compared with the original's cards in the compat tier (tests/support/card_family_files.py)
 
 BFCL_DATA = ("https://raw.githubusercontent.com/ShishirPatil/gorilla/70b6a4a2144597b1f99d1f4d3185d35d7ee532a4/"
              "berkeley-function-call-leaderboard/data")

@@ -16,7 +16,7 @@ from unitxt.operators import Copy, Rename, Set
 from unitxt.operators.dialog import IobExtractor
 from unitxt.operators.streams import Shuffle
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 ENTITY_TYPES = {"PER": "Person", "ORG": "Organization", "LOC": "Location"}
 # (language code, treebank): (repository name after "UNER_", branch, splits)

@@ -9,7 +9,7 @@ from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import Rename, Wrap
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 LANGUAGES = (
     "amharic arabic azerbaijani bengali burmese chinese_simplified chinese_traditional english french gujarati hausa "

@@ -12,7 +12,7 @@ from unitxt.card import TaskCard
 from unitxt.loaders import LoadHF
 from unitxt.operators import CastFields, FilterByCondition, Rename, Set
 
-SAMPLED_ON_MIRRORS = True  # a family: tests/test_catalog_cards_families.py runs a sample of it on mirrors
+SAMPLED_ON_MIRRORS = True  # a family: tests/cards/test_card_families.py runs a sample of it on mirrors
 
 XNLI_LANGUAGES = ["ar", "bg", "de", "el", "en", "es", "fr", "hi", "ru", "sw", "th", "tr", "ur", "vi", "zh"]
 NLI_CLASSES = ["entailment", "neutral", "contradiction"]

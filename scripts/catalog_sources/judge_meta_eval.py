@@ -5,7 +5,7 @@ Each card joins the three files: a candidate judge sees the question and answers
 GPT-4's verdict. (The Arena-Hard generation card reads the questions and the baseline's answers from the arena-hard-auto
 GitHub repository instead, as the original catalog does.)
 
-Not a `cards_*.py` module on purpose: its cards read Spaces (not Hub datasets), so tests/test_judge_meta_eval.py
+Not a `cards_*.py` module on purpose: its cards read Spaces (not Hub datasets), so tests/judges/test_meta_eval_cards.py
 runs them against Space mirrors instead of the generic Hub-dataset card harness.
 """
 

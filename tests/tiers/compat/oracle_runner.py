@@ -212,7 +212,7 @@ def _served_urls(sources):
 
 def _space_cache(sources):
     """Space sources ({"space_files": {"space", "revision", "files"}}) written as the Hub cache's snapshot of each
-    Space (tests/space_mirrors.py) in a temporary cache that huggingface_hub reads offline; the Space's file list
+    Space (tests/support/space_mirrors.py) in a temporary cache that huggingface_hub reads offline; the Space's file list
     (the original asks the Hub for it to match glob patterns) is the snapshot's files."""
     import importlib.util
     import pathlib

@@ -1,5 +1,5 @@
 """Same card, same instances: every card of the generated families (scripts/catalog_sources/cards_*.py modules marked
-SAMPLED_ON_MIRRORS) runs over synthetic rows in its dataset's real schema (tests/card_family_sources.py) through the
+SAMPLED_ON_MIRRORS) runs over synthetic rows in its dataset's real schema (tests/support/card_family_sources.py) through the
 original package's card of the same name (oracle, `card` jobs of oracle_runner.py) and through ours. In both, the Hub
 access is replaced by the in-memory rows (the loaders' own options - config, data folder, splits, filtering_lambda -
 still apply), file loaders read local synthetic files, and other downloads (scikit-learn, Kaggle, single Hub files,
@@ -28,8 +28,8 @@ from unitxt.artifact import fetch_artifact
 from unitxt.splitters import SplitRandomMix, parse_split_spec
 
 ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT))  # the default tier's synthetic sources (tests/card_family_sources.py)
-from tests.card_family_sources import covered, sources_of  # noqa: E402
+sys.path.insert(0, str(ROOT))  # the default tier's synthetic sources (tests/support/card_family_sources.py)
+from tests.support.card_family_sources import covered, sources_of  # noqa: E402
 from .card_interceptions import intercepted  # noqa: E402
 from .image_sources import image_facts, typed_split  # noqa: E402
 SOURCES = ROOT / "scripts" / "catalog_sources"
@@ -141,13 +141,13 @@ def _given_or_loaded(card, sources):
 
 
 def _space_cache(sources):
-    """Space sources (tests/space_mirrors.py) written into a temporary Hub cache that huggingface_hub then reads
+    """Space sources (tests/support/space_mirrors.py) written into a temporary Hub cache that huggingface_hub then reads
     offline, as oracle_runner._space_cache does; returns what restores the previous cache."""
     import tempfile
 
     from huggingface_hub import constants
 
-    from tests.space_mirrors import write_space_sources
+    from tests.support.space_mirrors import write_space_sources
 
     if not any("space_files" in source for source in sources):
         return lambda: None

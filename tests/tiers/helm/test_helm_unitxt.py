@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
-from tests.hub_mirror import make_hub_dataset  # noqa: E402
+from tests.support.hub_mirror import make_hub_dataset  # noqa: E402
 
 CARD, TEMPLATE = "cards.sst2", "templates.classification.multi_class.default"
 RUN_ENTRY = f"unitxt:card={CARD},template={TEMPLATE}"

@@ -1,7 +1,7 @@
 """lm-evaluation-harness's built-in unitxt tasks (lm_eval/tasks/unitxt/*.yaml) run end to end on this library.
 
 Each task is run as a user would, `lm_eval --model dummy --tasks <task> --limit 8`, in a subprocess with the working
-directory at local mirrors of the tasks' Hub datasets in their real schemas (tests/card_mirrors.py), offline. The
+directory at local mirrors of the tasks' Hub datasets in their real schemas (tests/support/card_mirrors.py), offline. The
 harness imports `unitxt` (this repository, installed editable in the tier's venv), checks its version, calls
 `load_dataset(recipe, use_cache=True)`, reads `dataset["test"][0]["metrics"]`, and scores with
 `evaluate(predictions, references)[0]["score"]["global"]["score"]`. The dummy model answers "lol" to everything, so
@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
-from tests.card_mirrors import build_all  # noqa: E402
+from tests.support.card_mirrors import build_all  # noqa: E402
 
 HARNESS_TASKS = Path(importlib.util.find_spec("lm_eval").submodule_search_locations[0]) / "tasks" / "unitxt"
 TASK_NAMES = sorted(path.stem for path in HARNESS_TASKS.glob("*.yaml"))

@@ -21,9 +21,9 @@ from unitxt import evaluate
 from unitxt.evaluation.streamed import evaluate_in_chunks
 from unitxt.inference import OpenAiInferenceEngine
 
-from tests.openai_protocol_server import OpenAIProtocolServer
-from tests.test_columnar_evaluation import random_rows
-from tests.test_streamed_evaluation import assert_same_points
+from tests.support.openai_protocol_server import OpenAIProtocolServer
+from tests.evaluation.test_columnar_evaluation import random_rows
+from tests.evaluation.test_streamed_evaluation import assert_same_points
 
 RECIPE = "card=cards.demo.sentiment,template=templates.key_val"
 

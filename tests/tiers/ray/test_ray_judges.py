@@ -15,7 +15,7 @@ from unitxt.inference import OpenAiInferenceEngine
 from unitxt.llm_as_judge import LLMJudgeDirect
 from unitxt.llm_as_judge_constants import direct_criteria
 
-from tests.openai_protocol_server import OpenAIProtocolServer
+from tests.support.openai_protocol_server import OpenAIProtocolServer
 
 VERDICT = "nothing else:"
 

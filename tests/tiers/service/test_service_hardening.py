@@ -17,7 +17,7 @@ import urllib.request
 
 import pytest
 
-from tests.openai_protocol_server import OpenAIProtocolServer, Reply
+from tests.support.openai_protocol_server import OpenAIProtocolServer, Reply
 from unitxt.metrics.remote import RemoteMetric
 from unitxt.service.tokens import create_token
 

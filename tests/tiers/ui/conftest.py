@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.release_helpers import BLOCK_INSTALLED_UNITXT
+from tests.support.release_helpers import BLOCK_INSTALLED_UNITXT
 
 
 def _free_port() -> int:

@@ -1,6 +1,6 @@
 """results.plot(): matplotlib panels whose bars and whiskers are the results' scores and CIs."""
 
-from tests.test_paired_comparison import HALF_RIGHT, ROWS
+from tests.evaluation.test_paired_comparison import HALF_RIGHT, ROWS
 from unitxt import evaluate
 
 

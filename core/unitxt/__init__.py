@@ -12,6 +12,7 @@ from .module_aliases import install as _install_module_aliases
 from .version import version as __version__
 
 _install_module_aliases(__name__)  # old and original module paths (unitxt.standard, unitxt.blocks...) -> their homes
+from . import ray as _ray_integration  # noqa: E402,F401 - registers the Ray Dataset scorer (imports no Ray)
 
 _LAZY_ATTRIBUTES = {
     "load_dataset": "api",

@@ -165,7 +165,7 @@ def test_launch_sets_the_page_settings_and_starts_the_explorer(monkeypatch):
 
     started = []
     monkeypatch.setattr(app, "_gradio", lambda: object())
-    monkeypatch.setattr(app, "launch", lambda **kwargs: started.append(page_settings.HEADER_VISIBLE) or "served")
+    monkeypatch.setattr(app, "launch", lambda **kwargs: started.append(kwargs["header_visible"]) or "served")
     monkeypatch.setattr(page_settings, "HEADER_VISIBLE", True)
     monkeypatch.setattr(page_settings, "PROMPT_SAMPLE_SIZE", 5)
     with settings.context(global_loader_limit=None, disable_hf_datasets_cache=True):

@@ -115,7 +115,8 @@ def _assigns(node: ast.AST, name: str) -> bool:
 
 
 def _imports_of(path: Path, modules: Set[str], top_level_only: bool) -> Set[str]:
-    """unitxt modules `path` imports. `from pkg import name` counts `pkg.name` when that is a module (else `pkg`).
+    """unitxt modules `path` imports. `from pkg import name` counts `pkg` (its __init__ runs first) and `pkg.name`
+    when that is a module.
     With top_level_only, the statements run when the module is imported (top level, and inside top-level if/try);
     otherwise every import anywhere - inside functions too, which run later but are arrows all the same - plus
     `importlib.import_module("<constant>")` calls and a family package's lazy export table (`_EXPORTS`)."""
@@ -138,7 +139,7 @@ def _imports_of(path: Path, modules: Set[str], top_level_only: bool) -> Set[str]
             target = _absolute(package, node.level, node.module or "") if node.level else node.module or ""
             submodules = {f"{target}.{alias.name}" for alias in node.names} & modules
             found |= submodules
-            if len(submodules) < len(node.names) and target in modules:
+            if target in modules:  # `from pkg import submodule` runs pkg/__init__ first: an arrow to pkg too
                 found.add(target)
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in modules)
@@ -200,6 +201,15 @@ def test_no_import_cycle_counting_lazy_imports():
     assert "unitxt.evaluation.streamed" in graph["unitxt.evaluation.in_memory"]  # a lazy import, counted
     assert "unitxt.metrics.pipeline" in graph["unitxt.metrics"]  # an entry of the lazy export table, counted
     assert find_cycle(graph) == []
+
+
+def test_evaluation_never_imports_the_ray_integration():
+    """evaluate() reaches a Ray Dataset's scorer through the registration unitxt.ray makes (data_scorers)."""
+    graph = import_graph(top_level_only=False)
+    upward = sorted(f"{module} -> {imported}" for module, imports in graph.items() if module.startswith("unitxt.evaluation")
+                    for imported in imports if imported.startswith("unitxt.ray"))
+    assert upward == []
+    assert "unitxt.evaluation.data_scorers" in graph["unitxt.ray"]
 
 
 MAX_MODULE_LINES = 600  # the house rule: a module holds one concept and stays readable in one sitting

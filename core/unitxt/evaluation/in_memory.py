@@ -10,6 +10,7 @@ from ..errors import MetricError, UnitxtError
 from ..lazy_imports import numpy_module as _np
 from ..metrics.base import Metric, MetricScores, evaluation_memo
 from ..metrics.scores import global_scores_together
+from .data_scorers import scorer_for
 from .inputs import EvaluationInputs, refuse_dataset_dict
 from .partitions import (_check_policy, _group_value, _hashable, _partitions, _prediction_list, check_before_scoring,
                          collector_paused, non_text_prediction_counts, renumber, warn_about_non_text,
@@ -122,18 +123,16 @@ def evaluate(predictions: Optional[Iterable[Any]] = None, dataset: Any = None, d
 
     A stream of rows (an IterableDataset, a generator), or any data with `chunk_size` given, is scored chunk by chunk
     in bounded memory (see streamed_evaluation.py): the same scores, Poisson-bootstrap CIs, and no instances kept.
-    A Ray Dataset is scored on its cluster (unitxt.ray.evaluate; `predictions` names its prediction column)."""
-    from ..ray.runtime import is_ray_dataset
-
+    A Ray Dataset is scored on its cluster (unitxt.ray.evaluate; `predictions` names its prediction column): data of
+    a kind an integration registered (evaluation/data_scorers.py) goes to that integration's scorer."""
     if data is None:
         data = dataset
     if data is None:
         raise MetricError("Specify 'dataset' in evaluate: the unitxt rows the predictions answer.", field="data",
                           stage="evaluate")
-    if is_ray_dataset(data):
-        from ..ray.scoring import evaluate as evaluate_on_ray
-
-        return evaluate_on_ray(data, predictions, calc_confidence_intervals, chunk_size)
+    registered_scorer = scorer_for(data)
+    if registered_scorer is not None:
+        return registered_scorer(data, predictions, calc_confidence_intervals, chunk_size)
     if predictions is None and not is_row_stream(data):
         from .subset_streams import EmptyPrediction
 

@@ -30,7 +30,7 @@ def launch(demo_settings: Optional[Dict[str, Any]] = None) -> Any:
     unitxt_settings = get_settings()
     unitxt_settings.global_loader_limit = 300
     unitxt_settings.disable_hf_datasets_cache = False
-    return launch_app()
+    return launch_app(header_visible=settings.HEADER_VISIBLE)
 
 
 def launch_without_header(demo_settings: Optional[Dict[str, Any]] = None) -> Any:

@@ -6,7 +6,6 @@ import json
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import MissingRequirementError
-from . import settings
 from .catalog_browser import CatalogIndex
 from .preview import card_templates, render
 
@@ -73,8 +72,8 @@ class Explorer:
         return description, json.dumps(entry["tags"], indent=2, ensure_ascii=False), entry["json"]
 
 
-def build_app(explorer: Optional[Explorer] = None) -> Any:
-    """The Gradio Blocks of the explorer."""
+def build_app(explorer: Optional[Explorer] = None, header_visible: bool = True) -> Any:
+    """The Gradio Blocks of the explorer (`header_visible`: the page's title text, the HEADER_VISIBLE page setting)."""
     gr = _gradio()
     explorer = explorer or Explorer()
     cards = explorer.index.names("cards")
@@ -84,7 +83,7 @@ def build_app(explorer: Optional[Explorer] = None) -> Any:
     prompts = [NONE_CHOICE] + explorer.index.names("system_prompts")
     with gr.Blocks(title="Explore Unitxt") as app:
         gr.Markdown("# Explore Unitxt\nPick a card, a template, a format and a number of demos to see the prompts, "
-                    "and copy the code that reproduces them.", visible=settings.HEADER_VISIBLE)
+                    "and copy the code that reproduces them.", visible=header_visible)
         with gr.Tab("Compose"):
             with gr.Row():
                 card = gr.Dropdown(cards, value=first_card, label="Card", elem_id="card", filterable=True)
@@ -142,7 +141,9 @@ def build_app(explorer: Optional[Explorer] = None) -> Any:
     return app
 
 
-def launch(host: str = "127.0.0.1", port: Optional[int] = None, **launch_kwargs: Dict[str, Any]) -> Any:
-    """Start the explorer web server (blocking)."""
-    app = build_app()
+def launch(host: str = "127.0.0.1", port: Optional[int] = None, header_visible: bool = True,
+           **launch_kwargs: Dict[str, Any]) -> Any:
+    """Start the explorer web server (blocking). The page settings come as arguments: this module imports nothing of
+    its package, so `unitxt.explore.launch` (which reads `explore.settings`) can import it without an import circle."""
+    app = build_app(header_visible=header_visible)
     return app.launch(server_name=host, server_port=port, css=_CSS, **launch_kwargs)

@@ -25,7 +25,7 @@ def __getattr__(name: str) -> Any:
     if name == "demo":
         from .app import build_app
 
-        globals()["demo"] = build_app()
+        globals()["demo"] = build_app(header_visible=config.HEADER_VISIBLE)
         return globals()["demo"]
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 

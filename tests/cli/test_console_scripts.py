@@ -9,13 +9,14 @@ wheel's declared requirements are met by them. scripts/check_install does the sa
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import sysconfig
 from pathlib import Path
 
 import pytest
+
+from tests.support.wheel import build_wheel
 
 from tests.support.openai_protocol_server import OpenAIProtocolServer
 
@@ -24,22 +25,6 @@ SCRIPTS = ("unitxt-evaluate", "unitxt-summarize", "unitxt-explore", "unitxt-metr
 TASK_A = "card=cards.demo.sentiment,template=templates.key_val"
 TASK_B = "card=cards.demo.sentiment,template=templates.classification.multi_class.default,num_demos=1,demos_pool_size=5"
 STAMPED = re.compile(r"^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d_evaluation_results(_samples)?\.json$")
-
-
-def build_wheel(folder: Path) -> Path:
-    """The wheel, built from a copy of the project (setuptools builds in-tree: keep the checkout clean)."""
-    source = folder / "source"
-    source.mkdir()
-    for part in ("setup.py", "setup.cfg", "MANIFEST.in", "README.md", "LICENSE"):
-        shutil.copy(ROOT / part, source / part)
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    shutil.copytree(ROOT / "core", source / "core", ignore=ignore)
-    shutil.copytree(ROOT / "catalog_snapshot", source / "catalog_snapshot")
-    completed = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
-                                "-q", "-w", str(folder)], capture_output=True, text=True, cwd=str(folder))
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    (wheel,) = folder.glob("unitxt-*.whl")
-    return wheel
 
 
 @pytest.fixture(scope="module")

@@ -9,18 +9,6 @@ from unitxt.loaders import LoadCSV, LoadFromDictionary, LoadFromFsspec, LoadHF, 
 from tests.support.hub_mirror import make_hub_dataset
 
 
-def test_doc_load_from_dictionary_policy_override():
-    data = {
-        "train": [{"text": "SomeText1", "output": "SomeResult1"}],
-        "test": [{"text": "SomeText2", "output": "SomeResult2"}],
-    }
-    loader = LoadFromDictionary(data=data, data_classification_policy=["public"])
-    multi_stream = loader.process()
-    dataset = multi_stream.to_dataset()
-    assert dataset["test"][0]["data_classification_policy"] == ["public"]
-    assert dataset["train"][0]["text"] == "SomeText1"
-
-
 def test_dictionary_default_policy_limit_and_reiteration():
     loader = LoadFromDictionary(data={"test": [{"x": i} for i in range(10)]}, loader_limit=3)
     stream = loader()["test"]

@@ -3,7 +3,6 @@ catalog loads and scores with no source tree on the path (issue "Structure and p
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -11,26 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.wheel import build_wheel
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    """The wheel built from a copy of the project (setuptools builds in-tree: keep the checkout clean)."""
-    folder = tmp_path_factory.mktemp("wheel")
-    source = folder / "source"
-    source.mkdir()
-    for part in ("setup.py", "setup.cfg", "MANIFEST.in", "README.md", "LICENSE"):
-        shutil.copy(ROOT / part, source / part)
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info")
-    shutil.copytree(ROOT / "core", source / "core", ignore=ignore)
-    shutil.copytree(ROOT / "catalog_snapshot", source / "catalog_snapshot")
-    completed = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation", "-q", "-w",
-         str(folder)], capture_output=True, text=True, cwd=str(folder))
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    (path,) = folder.glob("unitxt-*.whl")
-    return path
+    """The wheel built from a copy of the project (in <folder>/source: setuptools builds in-tree)."""
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
 def test_sdist_carries_the_catalog(wheel):

@@ -4,15 +4,14 @@ refused, and a service that is down named in the error."""
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
 
+from tests.support.local_processes import free_port, wait_until_serving
 from unitxt import evaluate
 from unitxt.metrics.remote import RemoteMetric, RemoteMetricError
 from unitxt.service.tokens import create_token
@@ -27,31 +26,16 @@ ROWS = [{"task_data": {"index": i}, "references": [reference], "metrics": METRIC
 PREDICTIONS = [prediction for prediction, _ in ANSWERS]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def service():
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, UNITXT_METRICS_MASTER_KEY_TOKEN=MASTER_KEY, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
     process = subprocess.Popen([sys.executable, "-m", "unitxt.service.main", "--host", "127.0.0.1", "--port",
                                 str(port), "--max_request_bytes", str(LIMIT)], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/health", timeout=2) as response:
-                assert json.loads(response.read()) == "OK"
-                break
-        except OSError:
-            if process.poll() is not None or time.time() > deadline:
-                process.kill()
-                raise RuntimeError(f"the service did not start:\n{process.stdout.read()}")
-            time.sleep(0.3)
+    wait_until_serving(process, base + "/health", "the service", timeout=60, poll=0.3,
+                       accept=lambda status, body: json.loads(body) == "OK")
     yield base
     process.terminate()
     process.wait(timeout=20)
@@ -119,7 +103,7 @@ def test_oversize_requests_are_refused(service):
 
 
 def test_a_stopped_service_is_a_clear_error(tmp_path):
-    port = _free_port()
+    port = free_port()
     metric = RemoteMetric(endpoint=f"http://127.0.0.1:{port}/compute", metric_name="metrics.accuracy", api_key="t")
     with pytest.raises(RemoteMetricError, match=f"Cannot reach the metrics service at http://127.0.0.1:{port}/"):
         metric.evaluate(["a"], [["a"]])

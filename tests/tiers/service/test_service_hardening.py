@@ -17,6 +17,7 @@ import urllib.request
 
 import pytest
 
+from tests.support.local_processes import free_port
 from tests.support.openai_protocol_server import OpenAIProtocolServer, Reply
 from unitxt.metrics.remote import RemoteMetric
 from unitxt.service.tokens import create_token
@@ -25,15 +26,9 @@ MASTER_KEY = "fedcba9876543210" * 4
 SECRET = "UPSTREAM-SECRET-4711"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def start_service(tmp_path, env=None, args=(), name="service"):
     """(process, base URL, log path) of a service on loopback; waits for /health."""
-    port = _free_port()
+    port = free_port()
     log = tmp_path / f"{name}.log"
     environment = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", **(env or {}))
     process = subprocess.Popen([sys.executable, "-m", "unitxt.service.main", "--port", str(port), *args],
@@ -241,7 +236,7 @@ def test_without_a_master_key_the_service_refuses_other_interfaces(tmp_path):
     env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1")
     env.pop("UNITXT_METRICS_MASTER_KEY_TOKEN", None)
     completed = subprocess.run([sys.executable, "-m", "unitxt.service.main", "--host", "0.0.0.0", "--port",
-                                str(_free_port())], env=env, capture_output=True, text=True, timeout=120)
+                                str(free_port())], env=env, capture_output=True, text=True, timeout=120)
     assert completed.returncode != 0
     assert "refusing to listen on 0.0.0.0 without a master key" in completed.stderr
 

@@ -2,22 +2,14 @@
 (unitxt not installed), and a headless Chromium driving it."""
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.support.local_processes import free_port, wait_until_serving
 from tests.support.release_helpers import BLOCK_INSTALLED_UNITXT
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -31,7 +23,7 @@ runpy.run_path("app.py", run_name="__main__")
 
 @pytest.fixture(scope="session", params=["python -m unitxt.explore", "Hub Space app"])
 def explorer_url(request, tmp_path_factory):
-    port = _free_port()
+    port = free_port()
     environment = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", GRADIO_ANALYTICS_ENABLED="False")
     if request.param == "Hub Space app":
         release = tmp_path_factory.mktemp("release")
@@ -45,17 +37,7 @@ def explorer_url(request, tmp_path_factory):
     server = subprocess.Popen(command, env=environment, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.time() + 90
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            if server.poll() is not None or time.time() > deadline:
-                server.kill()
-                raise RuntimeError(f"the explorer did not start:\n{server.stdout.read()}")
-            time.sleep(0.5)
+    wait_until_serving(server, url, "the explorer", timeout=90)
     yield url
     server.terminate()
     server.wait(timeout=20)

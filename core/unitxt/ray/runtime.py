@@ -41,7 +41,7 @@ def connect(address: Optional[str] = None, **init_options: Any) -> Any:
     return ray
 
 
-def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+def check_address(address: str, timeout: Optional[float] = None) -> None:
     """A UnitxtError unless `address` ("host:port" or "ray://host:port") answers as a Ray cluster (gRPC over HTTP/2)
     within `timeout` seconds: Ray itself waits minutes on an address that accepts connections but does not answer."""
     match = re.fullmatch(r"(?:ray://)?\[?([^\[\]/]+?)\]?:(\d{1,5})", address.strip())
@@ -49,6 +49,7 @@ def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         raise UnitxtError(f"The Ray address {address!r} is not 'host:port', 'ray://host:port' or 'auto'.",
                           field="address")
     host, port = match.group(1), int(match.group(2))
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
     deadline = time.monotonic() + timeout
     answer = b""
     try:

@@ -115,7 +115,7 @@ def _block_failure(error: Exception, position: int, counts: List[int], engine: A
         return UnitxtError(f"The Ray workers answering {rows} died {MAX_RESTARTS + 1} times ({name}); a row of this "
                            f"block kills the worker running {type(engine).__name__} (out of memory, a crash in native "
                            f"code): run those rows alone to find it.", artifact=type(engine).__name__)
-    if "ArrowInvalid" in reason or "ArrowTypeError" in reason or "ArrowNotImplemented" in reason:
+    if type(cause).__name__.startswith("Arrow") or "(Arrow" in name:
         return UnitxtError(f"The answers of {type(engine).__name__} to {rows} can not be stored in the "
                            f"'{PREDICTION_COLUMN}' column: {type(cause).__name__}: {reason}",
                            artifact=type(engine).__name__)

@@ -116,7 +116,7 @@ class LoadFromAPI(Loader):
     method: str = "GET"
     verify_cert: bool = True
     timeout: float = 300.0
-    max_response_bytes: int = 1 << 30
+    max_response_bytes: int = 256 * 1024 * 1024
 
     def _request_headers(self) -> Dict[str, str]:
         headers = {"Content-Type": "application/json", "accept": "application/json"}

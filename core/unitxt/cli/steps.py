@@ -10,7 +10,7 @@ import argparse
 import json
 import logging
 import os
-import platform
+import platform  # noqa: F401 - a name of the original module (callers may patch it)
 import sys
 import warnings
 from datetime import datetime

@@ -79,9 +79,9 @@ def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64,
     actor_class = ray.remote(EngineActor).options(num_cpus=num_cpus, num_gpus=num_gpus, resources=resources or {},
                                                   max_restarts=MAX_RESTARTS, max_task_retries=MAX_RESTARTS,
                                                   max_concurrency=blocks_at_once)
-    sendable = _sendable(ray, engine)
+    _check_sendable(engine)
     # the actors start (a process each, building the engine) while the dataset's blocks are computed
-    actors = [actor_class.remote(sendable, column, return_meta_data, batch_size) for _ in range(concurrency)]
+    actors = [actor_class.remote(engine, column, return_meta_data, batch_size) for _ in range(concurrency)]
     try:
         refs, counts = blocks(dataset)
         for extra in actors[max(1, len(refs)):]:  # more actors than blocks: the extra ones would only wait
@@ -93,10 +93,12 @@ def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64,
     return ray.data.from_arrow_refs(answered) if answered else dataset
 
 
-def _sendable(ray: Any, engine: Any) -> Any:
-    """The engine in the object store, or a UnitxtError naming what in it can not be sent to the workers."""
+def _check_sendable(engine: Any) -> None:
+    """A UnitxtError naming what in the engine can not be sent to the workers (serialized as Ray does)."""
+    from ray import cloudpickle
+
     try:
-        return ray.put(engine)
+        cloudpickle.dumps(engine)
     except Exception as error:  # noqa: BLE001 - Ray's serializer raises TypeError, PicklingError, ...
         reason = " ".join(str(error).split())[:300]
         raise UnitxtError(f"The engine {type(engine).__name__} can not be sent to the Ray workers: "

@@ -106,23 +106,27 @@ def _check_sendable(engine: Any) -> None:
                           f"file) must build it on first use instead.", artifact=type(engine).__name__) from None
 
 
-def _block_failure(error: Exception, position: int, counts: List[int], engine: Any) -> UnitxtError:
-    """A UnitxtError naming the block (and its rows) whose answering failed, and why."""
-    first = sum(counts[:position])
-    rows = f"block {position} (rows {first}-{first + max(counts[position], 1) - 1})"
+def _block_failure(error: Exception, positions: List[int], counts: List[int], engine: Any) -> UnitxtError:
+    """A UnitxtError naming the block (and its rows) whose answering failed, and why; when the worker died, every
+    block it held is named (one of them kills it)."""
+    def rows(position: int) -> str:
+        first = sum(counts[:position])
+        return f"block {position} (rows {first}-{first + max(counts[position], 1) - 1})"
+
     cause = getattr(error, "cause", None) or error
     reason = " ".join(str(cause).split())[:500] or type(cause).__name__
-    name = type(error).__name__
-    if "ActorDied" in name or "ActorError" in name or "WorkerCrashed" in name:
-        return UnitxtError(f"The Ray workers answering {rows} died {MAX_RESTARTS + 1} times ({name}); a row of this "
-                           f"block kills the worker running {type(engine).__name__} (out of memory, a crash in native "
-                           f"code): run those rows alone to find it.", artifact=type(engine).__name__)
+    name, label = type(error).__name__, type(engine).__name__
+    if "ActorDied" in name or "ActorError" in name or "WorkerCrashed" in name or "ActorUnavailable" in name:
+        held = " or ".join(rows(position) for position in positions)
+        return UnitxtError(f"The Ray workers answering {held} died {MAX_RESTARTS + 1} times ({name}); a row of "
+                           f"{'this block' if len(positions) == 1 else 'these blocks'} kills the worker running "
+                           f"{label} (out of memory, a crash in native code): run those rows alone to find it.",
+                           artifact=label)
     if type(cause).__name__.startswith("Arrow") or "(Arrow" in name:
-        return UnitxtError(f"The answers of {type(engine).__name__} to {rows} can not be stored in the "
-                           f"'{PREDICTION_COLUMN}' column: {type(cause).__name__}: {reason}",
-                           artifact=type(engine).__name__)
-    return UnitxtError(f"Answering {rows} with {type(engine).__name__} failed: {type(cause).__name__}: {reason}",
-                       artifact=type(engine).__name__)
+        return UnitxtError(f"The answers of {label} to {rows(positions[0])} can not be stored in the "
+                           f"'{PREDICTION_COLUMN}' column: {type(cause).__name__}: {reason}", artifact=label)
+    return UnitxtError(f"Answering {rows(positions[0])} with {label} failed: {type(cause).__name__}: {reason}",
+                       artifact=label)
 
 
 def _feed(ray: Any, actors: List[Any], refs: List[Any], counts: List[int], engine: Any) -> List[Any]:
@@ -146,6 +150,8 @@ def _feed(ray: Any, actors: List[Any], refs: List[Any], counts: List[int], engin
         try:
             ray.get(done)  # an engine error stops the run here, with its message
         except ray.exceptions.RayError as error:
-            raise _block_failure(error, positions[done], counts, engine) from None
+            held = sorted(positions[ref] for ref, actor in load.items() if actor == load[done])  # the worker's blocks
+            named = held if isinstance(error, ray.exceptions.RayActorError) else [positions[done]]
+            raise _block_failure(error, named, counts, engine) from None
         busy[load.pop(done)] -= 1
     return answered

@@ -60,9 +60,9 @@ def test_augmentors_edit_a_large_image_in_bounded_memory(augmentor):
     grown = int(subprocess.run([sys.executable, "-c", PEAK, augmentor], capture_output=True, text=True, check=True,
                                timeout=300).stdout)
     pixels = 2500 * 2000
-    # the decoded image, its uint8 copy and result, the PNG and its base64 text: ~20 bytes a pixel; float copies of
+    # the decoded image, its uint8 copy and result, the PNG and its base64 text: ~25 bytes a pixel; float copies of
     # the whole image (the edit before banding) cost 60-90 bytes a pixel
-    assert grown < 32 * pixels, f"{augmentor} grew the peak RSS by {grown / pixels:.1f} bytes per pixel"
+    assert grown < 40 * pixels, f"{augmentor} grew the peak RSS by {grown / pixels:.1f} bytes per pixel"
 
 
 def test_banded_edits_equal_one_edit_of_the_whole_image(monkeypatch):

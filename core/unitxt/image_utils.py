@@ -169,9 +169,23 @@ def decode_image(value: Any, component: str = "decode_image") -> Any:
     if is_pil_image(value):
         return value
     _, data = parse_data_url(encode_image(value))
-    image = Image.open(io.BytesIO(data))
+    image = open_image(data, component)
     image.load()
     return image
+
+
+def open_image(data: bytes, component: str = "decode_image") -> Any:
+    """A PIL image of encoded image bytes (needs Pillow). An image larger than Pillow's decompression-bomb limit
+    (Image.MAX_IMAGE_PIXELS x 2) or bytes that are no image are an InstanceTypeError naming `component`."""
+    Image = require_pillow(component)
+    try:
+        return Image.open(io.BytesIO(data))
+    except Image.DecompressionBombError as error:
+        raise InstanceTypeError(f"{component}: refusing an image too large to decode safely ({error}); raise "
+                                f"PIL.Image.MAX_IMAGE_PIXELS only for images you trust.", artifact=component) from None
+    except (OSError, SyntaxError, ValueError) as error:  # UnidentifiedImageError is an OSError
+        raise InstanceTypeError(f"{component}: the data is not an image Pillow can read ({type(error).__name__}: "
+                                f"{error}).", artifact=component) from None
 
 
 def add_media(instance: Dict[str, Any], kind: str, encoded: str) -> int:

@@ -42,28 +42,63 @@ def extract_text(node: Any) -> str:
     return ""
 
 
+# the modules a doctree's classes may come from, fixed here: a file never chooses a module to import. Only node
+# classes (and docutils' settings object) of these are built; any other (module, name) is refused before any import.
+_NODE_MODULES = ("docutils.nodes", "sphinx.addnodes", "sphinx.ext.autosummary", "sphinx.ext.graphviz",
+                 "sphinx.ext.todo", "sphinx.ext.inheritance_diagram", "sphinx.ext.ifconfig")
+_SETTINGS = {("docutils.frontend", "Values"), ("docutils.utils", "DependencyList")}  # a document's settings
+
+
+class DoctreeError(UnitxtError):
+    """A `.doctree` file names something that is not a docutils / Sphinx node class."""
+
+
 class _NodeUnpickler(pickle.Unpickler):
-    """Builds docutils / Sphinx node classes (and a document's settings object) and plain containers only: no other
-    class, and no function, can be named by the file."""
+    """Builds docutils / Sphinx node classes (and a document's settings object) and plain containers only: the
+    (module, name) pair a file gives is checked against a fixed list before anything is imported, so no other class,
+    no function and no module can be named by the file."""
+
+    def __init__(self, file: Any, path: str):
+        super().__init__(file)
+        self.path = path
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) in _CONTAINERS:
             return super().find_class(module, name)
-        if module.split(".")[0] in ("docutils", "sphinx"):
-            found = super().find_class(module, name)
-            nodes = _docutils_nodes()
-            from docutils.frontend import Values
+        if name.isidentifier() and not name.startswith("_"):
+            if (module, name) in _SETTINGS:
+                from docutils import frontend, utils
 
-            if isinstance(found, type) and (issubclass(found, nodes.Node) or found is Values):
-                return found
-        raise pickle.UnpicklingError(f"a doctree may hold docutils nodes only, not {module}.{name}")
+                return {"Values": frontend.Values, "DependencyList": utils.DependencyList}[name]
+            if module in _NODE_MODULES:
+                found = self._node_class(module, name)
+                if found is not None:
+                    return found
+        raise DoctreeError(f"The doctree {self.path} names {module}.{name}; a doctree may hold docutils / Sphinx "
+                           f"node classes only (of {', '.join(_NODE_MODULES)}), so it was not read.",
+                           field="doctree")
+
+    def _node_class(self, module: str, name: str) -> Any:
+        import importlib
+
+        nodes = _docutils_nodes()
+        try:
+            found = getattr(importlib.import_module(module), name, None)  # `module` is one of _NODE_MODULES
+        except ImportError:
+            raise MissingRequirementError(f"The doctree {self.path} holds {module}.{name}; reading it needs "
+                                          f"{module.split('.')[0]}: pip install {module.split('.')[0]}") from None
+        return found if isinstance(found, type) and issubclass(found, nodes.Node) else None
 
 
 def process_doctree_file(file_path: str) -> str:
     """The text of a Sphinx `.doctree` file."""
     _docutils_nodes()
     with open(file_path, "rb") as file:
-        return extract_text(_NodeUnpickler(file).load())
+        try:
+            return extract_text(_NodeUnpickler(file, file_path).load())
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, IndexError) as error:
+            raise DoctreeError(f"The doctree {file_path} can not be read ({type(error).__name__}: {error}).",
+                               field="doctree") from None
 
 
 def clean_html(text: str) -> str:

@@ -94,7 +94,7 @@ def run(arguments: argparse.Namespace) -> List[str]:
     """Evaluate as the arguments say; return the paths written."""
     from ..evaluation.in_memory import evaluate
     from ..settings_utils import settings
-    from .run_files import check_output_folder, samples_by_task, write_results
+    from .run_files import check_output_folder, mock_mode_note, samples_by_task, write_results
 
     check_output_folder(arguments.output_path)  # before any recipe is rendered or model called
     if arguments.cache_dir:
@@ -108,6 +108,9 @@ def run(arguments: argparse.Namespace) -> List[str]:
         model_args = as_dict(arguments.model_args, "--model_args")
         model_args.update(as_dict(arguments.gen_kwargs, "--gen_kwargs"))
         engine = build_engine(arguments, model_args, as_dict(arguments.chat_template_kwargs, "--chat_template_kwargs"))
+        note = mock_mode_note(arguments)
+        if note:  # printed whatever the verbosity: a mock run must never pass for a real one
+            print(f"unitxt-evaluate: warning: {note}", file=sys.stderr)
         stages.update()
         if getattr(arguments, "batch_file_out", None):
             from ..inference.batch_files import write_batch_input

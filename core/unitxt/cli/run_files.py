@@ -62,19 +62,45 @@ def installed_packages() -> Dict[str, str]:
     return packages
 
 
-def environment_info(arguments: argparse.Namespace) -> Dict[str, Any]:
-    """What ran, where: the original's `environment_info` fields."""
-    return {
-        "timestamp_utc": datetime.now(timezone.utc).replace(tzinfo=None).isoformat() + "Z",
-        "command_line_invocation": list(sys.argv),
-        "parsed_arguments": {key: _plain(value) for key, value in vars(arguments).items()},
-        "unitxt_version": unitxt_version(),
-        "unitxt_commit_hash": commit_hash() or "N/A",
+def environment_info(arguments: argparse.Namespace, timestamp: Optional[str] = None,
+                     version: Optional[str] = None, commit: Optional[str] = None,
+                     packages: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
+    """What ran, where: the original's `environment_info` fields (the parts not given are looked up). Credentials
+    are redacted (see `general.secrets`); a mock-mode run says so (`mock_inference_mode`, see `mock_mode_note`)."""
+    from ..general.secrets import redact, secret_values
+    from ..settings_utils import settings
+
+    parsed = {key: _plain(value) for key, value in vars(arguments).items()}
+    secrets = secret_values(parsed)
+    info = {
+        "timestamp_utc": timestamp or datetime.now(timezone.utc).replace(tzinfo=None).isoformat() + "Z",
+        "command_line_invocation": redact(list(sys.argv), secrets),
+        "parsed_arguments": redact(parsed, secrets),
+        "unitxt_version": version or unitxt_version(),
+        "unitxt_commit_hash": commit or commit_hash() or "N/A",
         "python_version": platform.python_version(),
         "system": platform.system(),
         "system_version": platform.version(),
-        "installed_packages": installed_packages(),
+        "installed_packages": installed_packages() if packages is None else packages,
     }
+    if settings.mock_inference_mode:
+        info["mock_inference_mode"] = True
+    return info
+
+
+def mock_mode_note(arguments: argparse.Namespace) -> Optional[str]:
+    """Under mock mode (UNITXT_MOCK_INFERENCE_MODE), mark the run as mocked: `arguments.model` becomes
+    "mock(<model>)" (the name the results file and unitxt-summarize show) and the warning to print is returned; None
+    for a real run. A mock run sends nothing: every answer is the prompt echoed back."""
+    from ..settings_utils import settings
+
+    if not settings.mock_inference_mode or str(arguments.model).startswith("mock("):
+        return None
+    model = arguments.model
+    arguments.model = f"mock({model})"
+    return (f"UNITXT_MOCK_INFERENCE_MODE is on: {model} is NOT called; every answer is the prompt echoed back, so "
+            f"the scores are not the model's. The results file records model 'mock({model})' and "
+            f"mock_inference_mode: true. Unset UNITXT_MOCK_INFERENCE_MODE for a real run.")
 
 
 def output_paths(output_path: str, prefix: str, now: Optional[datetime] = None) -> Tuple[Path, Path]:
@@ -115,29 +141,42 @@ def samples_by_task(instance_scores: List[Dict[str, Any]]) -> Dict[str, List[Dic
 
 
 def write_results(arguments: argparse.Namespace, results: Dict[str, Any],
-                  samples: Optional[Dict[str, List[Dict[str, Any]]]]) -> Tuple[Path, Optional[Path]]:
-    """Write the results file (and the samples file when `samples` is given); return their paths. Files are never
-    overwritten: runs finishing in the same second get -2, -3... after the time."""
-    info = environment_info(arguments)
-    first_results, first_samples = output_paths(arguments.output_path, arguments.output_file_prefix)
-    results_text = json.dumps({"environment_info": info, "results": _plain(results)}, indent=4, ensure_ascii=False)
-    samples_text = None if samples is None else \
-        json.dumps({"environment_info": info, "samples": samples}, indent=4, ensure_ascii=False)
-    stamp, prefix = first_results.name.split("_", 1)[0], arguments.output_file_prefix
-    for attempt in range(1, 10_000):
-        tag = stamp if attempt == 1 else f"{stamp}-{attempt}"
-        results_path = first_results.with_name(f"{tag}_{prefix}.json")
-        samples_path = first_samples.with_name(f"{tag}_{prefix}_samples.json")
-        if samples_text is not None and os.path.lexists(samples_path):
-            continue
-        if not _publish(results_text, results_path):
-            continue
-        if samples_text is None:
-            return results_path, None
-        if _publish(samples_text, samples_path):
-            return results_path, samples_path
-        os.unlink(results_path)  # another writer took the samples name: try the next time tag for both
-    raise FileExistsError(f"No free results file name in {arguments.output_path} for {first_results.name}")
+                  samples: Optional[Dict[str, List[Any]]], info: Optional[Dict[str, Any]] = None,
+                  folder: Optional[str] = None, prefix: Optional[str] = None) -> Tuple[Path, Optional[Path]]:
+    """Write the results file (and the samples file when `samples` is given) as <folder>/<time>_<prefix>.json
+    (default: --output_path, --output_file_prefix); return their paths. Files are never overwritten and never
+    written through a link: runs finishing in the same second get -2, -3... after the time. A file that can not be
+    written is a UnitxtError naming it."""
+    from ..errors import UnitxtError
+
+    folder = arguments.output_path if folder is None else folder
+    prefix = arguments.output_file_prefix if prefix is None else prefix
+    info = environment_info(arguments) if info is None else info
+    try:
+        first_results, first_samples = output_paths(folder, prefix)
+        results_text = json.dumps({"environment_info": info, "results": _plain(results)}, indent=4,
+                                  ensure_ascii=False)
+        samples_text = None if samples is None else \
+            json.dumps({"environment_info": info, "samples": _plain(samples)}, indent=4, ensure_ascii=False)
+        stamp = first_results.name.split("_", 1)[0]
+        for attempt in range(1, 10_000):
+            tag = stamp if attempt == 1 else f"{stamp}-{attempt}"
+            results_path = first_results.with_name(f"{tag}_{prefix}.json")
+            samples_path = first_samples.with_name(f"{tag}_{prefix}_samples.json")
+            if samples_text is not None and os.path.lexists(samples_path):
+                continue
+            if not _publish(results_text, results_path):
+                continue
+            if samples_text is None:
+                return results_path, None
+            if _publish(samples_text, samples_path):
+                return results_path, samples_path
+            os.unlink(results_path)  # another writer took the samples name: try the next time tag for both
+    except OSError as error:
+        where = error.filename or folder
+        raise UnitxtError(f"Cannot write the results to {where} ({error.strerror or error}); nothing was saved. "
+                          f"Give --output_path a folder you can write to.", field="--output_path") from None
+    raise UnitxtError(f"No free results file name in {folder} for {first_results.name}.", field="--output_path")
 
 
 def _publish(text: str, path: Path) -> bool:

@@ -10,7 +10,7 @@ import argparse
 import json
 import logging
 import os
-import platform
+import platform  # noqa: F401 - a name of the original module (callers may patch it)
 import sys
 import warnings
 from datetime import datetime
@@ -25,7 +25,9 @@ from ..logging_utils import get_logger
 from ..rendering.recipe import build_recipe
 from ..settings_utils import settings
 from .arguments import build_parser, key_values_or_json, recipe_overrides
-from .run_files import _plain, commit_hash, installed_packages, unitxt_version
+from ..general.secrets import redact, secret_values
+from .run_files import commit_hash, environment_info, installed_packages, mock_mode_note, unitxt_version, \
+    write_results
 
 logger = get_logger()
 
@@ -141,7 +143,7 @@ def prepare_kwargs(kwargs: Any) -> Dict[str, Any]:
     if not isinstance(kwargs, dict) and kwargs is not None:
         logger.warning(f"Could not parse kwargs '{kwargs}' as JSON or key-value pairs. Treating as empty.")
     prepared = kwargs if isinstance(kwargs, dict) else {}
-    logger.info(f"Using kwargs: {prepared}")
+    logger.info(f"Using kwargs: {redact(prepared)}")
     return prepared
 
 
@@ -156,9 +158,10 @@ def initialize_inference_engine(args: argparse.Namespace, model_args_dict: Dict[
             raise ValueError("Argument 'pretrained' is required in --model_args when --model is 'hf'")
         name = model_args_dict.pop("pretrained")
         model_args_dict["batch_size"] = args.batch_size
-        logger.info(f"Initializing HFAutoModelInferenceEngine for model: {name} with {model_args_dict}")
+        logger.info(f"Initializing HFAutoModelInferenceEngine for model: {name} with {redact(model_args_dict)}")
         engine = HFAutoModelInferenceEngine(model_name=name, **model_args_dict, chat_kwargs_dict=chat_kwargs_dict)
         args.model = getattr(engine, "model_name", name)
+        _warn_when_mocked(args)
         return engine
     if kind == "cross_provider":
         if "model_name" not in model_args_dict:
@@ -166,11 +169,19 @@ def initialize_inference_engine(args: argparse.Namespace, model_args_dict: Dict[
         name = model_args_dict.pop("model_name")
         if "max_tokens" not in model_args_dict and "max_new_tokens" not in model_args_dict:
             logger.warning(f"'max_tokens' or 'max_new_tokens' not found in --model_args, {name} might require it.")
-        logger.info(f"Initializing CrossProviderInferenceEngine for model: {name} with {model_args_dict}")
+        logger.info(f"Initializing CrossProviderInferenceEngine for model: {name} with {redact(model_args_dict)}")
         engine = CrossProviderInferenceEngine(model=name, **model_args_dict)
         args.model = engine.get_engine_id()
+        _warn_when_mocked(args)
         return engine
     raise ValueError(f"--model must be 'hf' or 'cross_provider', got '{args.model}'.")
+
+
+def _warn_when_mocked(args: argparse.Namespace) -> None:
+    """Under UNITXT_MOCK_INFERENCE_MODE: a warning, and the run marked as mocked in its results (see run_files)."""
+    note = mock_mode_note(args)
+    if note:
+        logger.warning(note)
 
 
 def run_inference(engine: Any, dataset: Any) -> List[Any]:
@@ -251,32 +262,21 @@ def _utc_now_text() -> str:
 def _save_results_to_disk(args: argparse.Namespace, global_scores: Any, all_samples_data: Dict[str, List[Any]],
                           results_path: str, samples_path: str) -> None:
     """Write {"environment_info", "results"} to <time>_<results file> and, with --log_samples,
-    {"environment_info", "samples"} to <time>_<samples file>; a failed write is logged, not raised."""
-    environment_info = {
-        "timestamp_utc": _utc_now_text(),
-        "command_line_invocation": list(sys.argv),
-        "parsed_arguments": {key: _plain(value) for key, value in vars(args).items()},
-        "unitxt_version": _get_unitxt_version(),
-        "unitxt_commit_hash": _get_unitxt_commit_hash() or "N/A",
-        "python_version": platform.python_version(),
-        "system": platform.system(),
-        "system_version": platform.version(),
-        "installed_packages": _get_installed_packages(),
-    }
-    timestamp = datetime.now().strftime("%Y-%m-%dT%H-%M-%S")
-    results_path = prepend_timestamp_to_path(results_path, timestamp)
-    samples_path = prepend_timestamp_to_path(samples_path, timestamp)
-    files = [(results_path, {"environment_info": environment_info, "results": _plain(global_scores)})]
-    logger.info(f"Saving global results summary to: {results_path}")
+    {"environment_info", "samples"} to <time>_<samples file>, with the results-file writer of `unitxt-evaluate`
+    (new files only, never through a link, -2, -3... for runs in the same second, credentials redacted); a file
+    that can not be written is a UnitxtError (the command then exits 1)."""
+    info = environment_info(args, timestamp=_utc_now_text(), version=_get_unitxt_version(),
+                            commit=_get_unitxt_commit_hash(), packages=_get_installed_packages())
+    folder, name = os.path.split(results_path)
+    prefix = name[:-len(".json")] if name.endswith(".json") else name
+    logger.info(f"Saving global results summary to: {prepend_timestamp_to_path(results_path, '<time>')}")
     if args.log_samples:
-        logger.info(f"Saving detailed samples to: {samples_path}")
-        files.append((samples_path, {"environment_info": environment_info, "samples": _plain(all_samples_data)}))
-    for path, content in files:
-        try:
-            with open(path, "w", encoding="utf-8") as handle:
-                json.dump(content, handle, indent=4, ensure_ascii=False)
-        except (OSError, TypeError) as error:
-            logger.error(f"Failed to write {path}: {error}")
+        logger.info(f"Saving detailed samples to: {prepend_timestamp_to_path(samples_path, '<time>')}")
+    written, samples_written = write_results(args, global_scores, all_samples_data if args.log_samples else None,
+                                             info=info, folder=folder or ".", prefix=prefix)
+    for path in (written, samples_written):
+        if path is not None:
+            logger.info(f"Wrote {path}")
 
 
 def process_and_save_results(args: argparse.Namespace, evaluation_results: Any, results_path: str,
@@ -301,7 +301,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     args = setup_parser().parse_args(argv)
     setup_logging(args.verbosity)
     logger.info("Starting Unitxt Evaluation CLI")
-    logger.debug(f"Parsed arguments: {vars(args)}")
+    logger.debug(f"Parsed arguments: {redact(vars(args), secret_values(vars(args)))}")
     try:
         results_path, samples_path = prepare_output_paths(args.output_path, args.output_file_prefix)
         with configure_unitxt_settings(args):

@@ -4,14 +4,20 @@ catalog folder and of at most one more folder (UNITXT_CATALOGS), grouped as task
 `load_cards_data()` returns `(cards_data, jsons, formats, system_prompts)`: `cards_data[task][card]` is the set of the
 card's template names and `cards_data[task]["augmentable_inputs"]` whether the task names inputs an augmentor may
 change; `jsons` maps every card, template, format, system prompt and task name to its JSON. Templates a card defines
-inline get a catalog name `templates.tmp.<card path>.<key>` and are written under CATALOG_DIR/templates/tmp (removed
-at the start of each load and when the process ends), so a recipe can name them.
+inline get a catalog name `templates.tmp.<card path>.<key>` and are written under CATALOG_DIR/templates/tmp, so a
+recipe can name them. Each process using that folder leaves a marker (a file named by its process id, in a folder of
+the system's temporary directory named after the catalog's path); the folder is emptied
+when a load finds no other live owner, and removed at exit by the last owner (a second explorer never deletes the
+templates of a first one). When CATALOG_DIR can not be written (a read-only install), the templates go to a temporary
+catalog of this process instead, registered so recipes find them and removed at exit.
 """
 
 import atexit
 import json
 import os
+import re
 import shutil
+import tempfile
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ..general.helpers import get_all_files_in_dir, load_json
@@ -87,23 +93,108 @@ def check_augmentable(task_name: str) -> bool:
     return AUGMENTABLE_STR in load_json(get_file_from_item_name(task_name))
 
 
+_TEMPORARY = {"root": None, "cleanup": None}  # the catalog root this process writes inline templates under
+
+
 def save_temporary_template(template_name: str, template_json: Any) -> None:
-    """Write a template's JSON at its catalog name under CATALOG_DIR."""
-    path = os.path.join(CATALOG_DIR, template_name).replace(".", "/") + ".json"
+    """Write a template's JSON at its catalog name under the folder create_temporary_dict chose (CATALOG_DIR, or a
+    temporary catalog of this process when CATALOG_DIR can not be written)."""
+    root = _TEMPORARY["root"] or CATALOG_DIR
+    parts = template_name.split(".")
+    if any(part in ("", ".", "..") or "/" in part or "\\" in part for part in parts):
+        raise ValueError(f"The template name {template_name!r} can not be a file path under the catalog.")
+    path = os.path.join(root, *parts) + ".json"
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as file:
         json.dump(template_json, file, indent=2)
 
 
-def create_temporary_dict() -> None:
-    """An empty CATALOG_DIR/templates/tmp folder (with a README) for inline templates, removed again at exit."""
-    folder = os.path.join(CATALOG_DIR, "templates", "tmp")
-    if os.path.exists(folder):
-        shutil.rmtree(folder, ignore_errors=True)
+def _owners_dir(folder: str) -> str:
+    """Where the processes using `folder` leave their markers (outside the catalog, so it lists no stray files)."""
+    import hashlib
+
+    digest = hashlib.sha1(os.path.abspath(folder).encode("utf-8")).hexdigest()[:16]  # noqa: S324 - a folder name
+    return os.path.join(tempfile.gettempdir(), f"unitxt-explorer-owners-{digest}")
+
+
+def _live_owners(folder: str) -> List[int]:
+    """The process ids with a marker for `folder` that still run (markers of ended processes are removed)."""
+    from ..general.processes import process_alive
+
+    owners, markers = [], _owners_dir(folder)
+    for name in os.listdir(markers) if os.path.isdir(markers) else []:
+        if not name.isdigit():
+            continue
+        if process_alive(int(name)):
+            owners.append(int(name))
+        else:
+            try:
+                os.unlink(os.path.join(markers, name))
+            except OSError:
+                pass
+    return owners
+
+
+def _release(folder: str) -> None:
+    """At exit: drop this process's marker; the last live owner removes the folder."""
+    try:
+        os.unlink(os.path.join(_owners_dir(folder), str(os.getpid())))
+        if not [pid for pid in _live_owners(folder) if pid != os.getpid()]:
+            shutil.rmtree(folder, ignore_errors=True)
+            os.rmdir(_owners_dir(folder))
+    except OSError:
+        pass
+
+
+def _claim(folder: str) -> None:
+    """Make `folder` this process's inline-template folder: emptied when no other live process uses it."""
     os.makedirs(folder, exist_ok=True)
+    if not [pid for pid in _live_owners(folder) if pid != os.getpid()]:
+        for name in os.listdir(folder):
+            path = os.path.join(folder, name)
+            shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) and not os.path.islink(path) \
+                else os.unlink(path)
+    os.makedirs(_owners_dir(folder), exist_ok=True)
+    with open(os.path.join(_owners_dir(folder), str(os.getpid())), "w", encoding="utf-8"):
+        pass
     with open(os.path.join(folder, "README.txt"), "w", encoding="utf-8") as file:
         file.write(TEMPORARY_README)
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+
+
+def _temporary_catalog() -> str:
+    """A catalog folder of this process (registered, removed at exit) for a CATALOG_DIR that can not be written."""
+    from ..catalog_store import register_local_catalog, unregister_local_catalog
+
+    if _TEMPORARY["root"] and os.path.isdir(_TEMPORARY["root"]) and _TEMPORARY["root"] != CATALOG_DIR:
+        return _TEMPORARY["root"]
+    root = tempfile.mkdtemp(prefix="unitxt-explorer-templates-")
+    register_local_catalog(root)
+
+    def cleanup() -> None:
+        unregister_local_catalog(root)
+        shutil.rmtree(root, ignore_errors=True)
+
+    atexit.register(cleanup)
+    return root
+
+
+def create_temporary_dict() -> None:
+    """Prepare CATALOG_DIR/templates/tmp for this process's inline templates (see the module docstring); when it can
+    not be written, a temporary catalog of this process takes its place (with a warning)."""
+    folder = os.path.join(CATALOG_DIR, "templates", "tmp")
+    try:
+        _claim(folder)
+    except OSError as error:
+        root = _temporary_catalog()
+        logger.warning(f"The catalog explorer can not write the inline templates of cards under {folder} "
+                       f"({error.strerror or error}); they go to the temporary catalog {root} instead.")
+        _TEMPORARY["root"] = root
+        os.makedirs(os.path.join(root, "templates", "tmp"), exist_ok=True)
+        return
+    _TEMPORARY["root"] = CATALOG_DIR
+    if _TEMPORARY["cleanup"] != folder:
+        atexit.register(_release, folder)
+        _TEMPORARY["cleanup"] = folder
 
 
 def register_existing_template(template: str, templates: Set[str], templates_jsons: Dict[str, Any]) -> None:
@@ -115,7 +206,8 @@ def register_existing_template(template: str, templates: Set[str], templates_jso
 def register_inline_template(template_name: str, template: Any, card: str, templates: Set[str],
                              templates_jsons: Dict[str, Any]) -> None:
     """Name a card's inline template `templates.tmp.<card path>.<template_name>`, add it and write it to the catalog."""
-    name = card.replace("cards.", "templates.tmp.") + "." + template_name
+    key = re.sub(r"[./\\]", "_", str(template_name)) or "_"  # a key is one name part, never a path
+    name = card.replace("cards.", "templates.tmp.") + "." + key
     templates.add(name)
     templates_jsons[name] = template
     save_temporary_template(name, template)

@@ -144,6 +144,14 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
     ~/.cache/unitxt/inference).
     """
 
+    def __repr__(self) -> str:
+        """The engine with its given fields, credentials shown as "***" (a repr lands in logs and Ray's errors)."""
+        from ..general.secrets import redact
+
+        parts = [f"{name}={redact({name: self.__dict__[name]})[name]!r}" for name in self.get_fields()
+                 if name in self._given_fields]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
     __abstract__ = True
 
     use_cache: bool = True

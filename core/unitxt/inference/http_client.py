@@ -131,7 +131,7 @@ class JSONHTTPClient:
         self.headers = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
         self.timeout = float(timeout)
         self._local = threading.local()
-        self._ssl_context = ssl.create_default_context(cafile=ca_bundle()) if self.scheme == "https" else None
+        self.ssl_context = ssl.create_default_context(cafile=ca_bundle()) if self.scheme == "https" else None
         self._proxy = proxy_for(self.scheme, self.host)
 
     def _connection(self) -> http.client.HTTPConnection:
@@ -150,7 +150,7 @@ class JSONHTTPClient:
                 secret = f"{unquote(proxy.username)}:{unquote(proxy.password or '')}".encode("utf-8")
                 tunnel_headers["Proxy-Authorization"] = "Basic " + base64.b64encode(secret).decode("ascii")
         if self.scheme == "https":
-            connection = _HTTPSConnection(host, port, timeout=self.timeout, context=self._ssl_context)
+            connection = _HTTPSConnection(host, port, timeout=self.timeout, context=self.ssl_context)
             if self._proxy:
                 connection.set_tunnel(self.host, self.port, headers=tunnel_headers)
         else:

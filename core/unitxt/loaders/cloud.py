@@ -102,7 +102,11 @@ class LoadFromIBMCloud(PackageRequirementsMixin, Loader):
 class LoadFromAPI(Loader):
     """One split per URL of `urls` ({split: url}): the JSON answer of a GET (or POST with `{}`) request, its
     `data_field` list (the whole answer when data_field is empty). `api_key_env_var` names an environment variable
-    holding a bearer token; `headers` add to the JSON ones; `verify_cert=False` accepts any TLS certificate."""
+    holding a bearer token; `headers` add to the JSON ones; `verify_cert=False` accepts any TLS certificate.
+
+    Requests go through the library's JSON HTTP client: a redirect is not followed (the token goes only to the host
+    the URL names), each request has a total deadline of `timeout` seconds and its answer is read up to
+    `max_response_bytes`; every failure is a LoaderError naming the split and the URL."""
 
     urls: Dict[str, str]
     chunksize: int = 100000
@@ -111,6 +115,8 @@ class LoadFromAPI(Loader):
     data_field: str = "data"
     method: str = "GET"
     verify_cert: bool = True
+    timeout: float = 300.0
+    max_response_bytes: int = 256 * 1024 * 1024
 
     def _request_headers(self) -> Dict[str, str]:
         headers = {"Content-Type": "application/json", "accept": "application/json"}
@@ -123,28 +129,47 @@ class LoadFromAPI(Loader):
         headers.update(self.headers or {})
         return headers
 
-    def _fetch(self, url: str, headers: Dict[str, str]) -> List[Any]:
+    def _fetch(self, split: str, url: str, headers: Dict[str, str]) -> List[Any]:
         import json
         import ssl
-        import urllib.request
+        from urllib.parse import urlsplit
+
+        from ..inference.concurrency import RequestError
+        from ..inference.http_client import JSONHTTPClient
 
         if self.method not in ("GET", "POST"):
             raise LoaderError(f"Method {self.method} not supported", artifact=self.artifact_name, field="method")
-        body = b"{}" if self.method == "POST" else None
-        request = urllib.request.Request(url, data=body, headers=headers, method=self.method)
-        context = None if self.verify_cert else ssl._create_unverified_context()  # noqa: S323 - asked for
-        with urllib.request.urlopen(request, context=context) as response:  # noqa: S310 - the user's URL
-            data = json.loads(response.read().decode("utf-8"))
+        parts = urlsplit(url)
+        where = f"split '{split}' ({parts.scheme}://{parts.netloc}{parts.path})"
+        try:
+            client = JSONHTTPClient(f"{parts.scheme}://{parts.netloc}", headers=headers, timeout=self.timeout)
+            if not self.verify_cert:
+                client.ssl_context = ssl._create_unverified_context()  # noqa: S323 - asked for by verify_cert
+            path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+            body = client.request(self.method, path, b"{}" if self.method == "POST" else None,
+                                  max_bytes=self.max_response_bytes)
+        except RequestError as error:
+            raise LoaderError(f"Loading {where} failed: {error.message}", artifact=self.artifact_name,
+                              field="urls") from None
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError) as error:
+            raise LoaderError(f"The answer for {where} is not JSON ({type(error).__name__}); it starts with "
+                              f"{body[:100]!r}.", artifact=self.artifact_name, field="urls") from None
         if self.data_field:
             if not isinstance(data, dict) or self.data_field not in data:
                 raise LoaderError(f"Data field '{self.data_field}' not found in API response.",
                                   artifact=self.artifact_name, field="data_field")
             data = data[self.data_field]
+        if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
+            raise LoaderError(f"The answer for {where} must hold a list of JSON objects (rows)"
+                              f"{' in ' + repr(self.data_field) if self.data_field else ''}, got "
+                              f"{type(data).__name__}.", artifact=self.artifact_name, field="data_field")
         return data
 
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
         headers = self._request_headers()
-        fetched = {split: self._fetch(url, headers) for split, url in self.urls.items()}
+        fetched = {split: self._fetch(split, url, headers) for split, url in self.urls.items()}
         return {split: (lambda rows=rows: (dict(row) for row in rows)) for split, rows in fetched.items()}
 
 

@@ -193,7 +193,25 @@ class LoadFromSklearn(PackageRequirementsMixin, Loader):
         if fetch is None:
             raise LoaderError(f"scikit-learn has no fetch_{self.dataset_name}.", artifact=self.artifact_name,
                               field="dataset_name")
-        bunch = fetch(subset=split)
+        import inspect
+
+        where = f"fetch_{self.dataset_name}"
+        if "subset" not in inspect.signature(fetch).parameters:
+            raise LoaderError(f"scikit-learn's {where} has no subsets (it takes no 'subset'), so split '{split}' "
+                              f"of `splits` can not be fetched; LoadFromSklearn needs a dataset with train/test "
+                              f"subsets (e.g. 20newsgroups).", artifact=self.artifact_name, field="splits")
+        constraint = getattr(fetch, "_skl_parameter_constraints", {}).get("subset") or []
+        valid = sorted(next((getattr(item, "options", None) for item in constraint
+                             if getattr(item, "options", None)), None) or [])
+        if valid and split not in valid:
+            raise LoaderError(f"scikit-learn's {where} has no subset '{split}' (a name of `splits`); its subsets are "
+                              f"{', '.join(repr(name) for name in valid)}.", artifact=self.artifact_name,
+                              field="splits")
+        try:
+            bunch = fetch(subset=split)
+        except (TypeError, ValueError) as error:
+            raise LoaderError(f"scikit-learn's {where}(subset={split!r}) failed: {type(error).__name__}: {error}",
+                              artifact=self.artifact_name, field="splits") from None
         names = bunch["target_names"]
         for data, target in zip(bunch["data"], bunch["target"]):
             yield {"data": data, "target": names[target]}

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional
 from ..augmentors import Augmentor
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError
-from ..image_utils import decode_image, image_reference, pil_to_data_url, require_pillow
+from ..image_utils import decode_image, image_reference, open_image, pil_to_data_url, require_pillow
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..random_utils import InstanceRandom
 from ..types.definitions import is_image_value, is_video_value
@@ -71,6 +71,24 @@ def _numpy_rng(rng: InstanceRandom) -> Any:
     return np.random.default_rng(rng.randrange(2**32))
 
 
+_BAND_PIXELS = 1 << 20  # pixels per band of rows edited at once: float temporaries stay a few MB per band
+
+
+def _by_bands(image: Any, edit: Any, component: str) -> Any:
+    """An RGB image whose rows are `edit(uint8 band of rows) -> uint8 band`, band after band top to bottom, so a
+    large image costs its uint8 pixels twice instead of float copies of the whole image (a band's random draws follow
+    the previous band's, so the result equals one edit of the whole image)."""
+    import numpy as np
+
+    Image = require_pillow(component)
+    pixels = np.asarray(image.convert("RGB"))
+    result = np.empty_like(pixels)
+    rows = max(1, _BAND_PIXELS // max(1, pixels.shape[1]))
+    for start in range(0, pixels.shape[0], rows):
+        result[start:start + rows] = edit(pixels[start:start + rows])
+    return Image.fromarray(result, mode="RGB")
+
+
 class WhiteNoise(ImageAugmentor):
     """Adds Gaussian pixel noise with standard deviation `std` (pixel units, 0..255)."""
 
@@ -79,10 +97,12 @@ class WhiteNoise(ImageAugmentor):
     def augment_image(self, image, rng):
         import numpy as np
 
-        Image = require_pillow(self.artifact_name)
-        pixels = np.asarray(image.convert("RGB"), dtype=np.float32)
-        noisy = pixels + _numpy_rng(rng).normal(0.0, self.std, size=pixels.shape)
-        return Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8), mode="RGB")
+        generator = _numpy_rng(rng)
+
+        def noisy(band: Any) -> Any:
+            return np.clip(band.astype(np.float32) + generator.normal(0.0, self.std, size=band.shape), 0, 255)
+
+        return _by_bands(image, noisy, self.artifact_name)
 
 
 class GridLines(ImageAugmentor):
@@ -148,14 +168,17 @@ class Oldify(ImageAugmentor):
     def augment_image(self, image, rng):
         import numpy as np
 
-        Image = require_pillow(self.artifact_name)
+        require_pillow(self.artifact_name)
         from PIL import ImageEnhance, ImageFilter
 
-        pixels = np.asarray(image.convert("RGB"), dtype=np.float32)
-        tinted = pixels * (1 - self.tint_strength) + np.array([255, 228, 170], np.float32) * self.tint_strength
-        grain = _numpy_rng(rng).normal(0.0, self.noise_strength, pixels.shape)
-        old = Image.fromarray(np.clip(tinted.astype(np.uint8) + grain, 0, 255).astype(np.uint8), mode="RGB")
-        old = old.filter(ImageFilter.GaussianBlur(radius=1))
+        generator = _numpy_rng(rng)
+        tint = np.array([255, 228, 170], np.float32) * self.tint_strength
+
+        def aged(band: Any) -> Any:
+            tinted = band.astype(np.float32) * (1 - self.tint_strength) + tint
+            return np.clip(tinted.astype(np.uint8) + generator.normal(0.0, self.noise_strength, band.shape), 0, 255)
+
+        old = _by_bands(image, aged, self.artifact_name).filter(ImageFilter.GaussianBlur(radius=1))
         return ImageEnhance.Brightness(ImageEnhance.Contrast(old).enhance(0.6)).enhance(1.2)
 
 
@@ -242,7 +265,6 @@ def image_to_data_url(image: Dict[str, Any], default_format: str = "JPEG") -> Im
 def data_url_to_image(data_url: str) -> Any:
     """A base64 image data URL ("data:image/<format>;base64,...") as a PIL image (needs Pillow)."""
     import base64
-    import io
     import re
 
     if not data_url.startswith("data:"):
@@ -250,7 +272,7 @@ def data_url_to_image(data_url: str) -> Any:
     match = re.match(r"data:image/(.*?);base64,(.*)", data_url)
     if not match:
         raise ValueError("Invalid data URL format")
-    return require_pillow("data_url_to_image").open(io.BytesIO(base64.b64decode(match.group(2))))
+    return open_image(base64.b64decode(match.group(2)), "data_url_to_image")
 
 
 def extract_images(instance: Dict[str, Any]) -> List[Any]:
@@ -283,10 +305,8 @@ class DecodeImage(FieldOperator):
 
     def process_value(self, value: Any) -> Any:
         import base64
-        import io
 
-        Image = require_pillow(self.artifact_name)
-        return Image.open(io.BytesIO(base64.b64decode(value)))
+        return open_image(base64.b64decode(value), self.artifact_name)
 
 
 class ToRGB(FieldOperator):

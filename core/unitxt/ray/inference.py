@@ -13,6 +13,7 @@ from .blocks import arrow_block, blocks
 from .runtime import connect
 
 PREDICTION_COLUMN = "prediction"
+MAX_RESTARTS = 3  # times an actor is restarted (and a block retried on it) before the run stops naming the block
 _IN_FLIGHT_PER_ACTOR = 2  # blocks given to an actor at once: the next one is ready (or already answering) when one ends
 
 
@@ -73,27 +74,67 @@ def infer(dataset: Any, engine: Any, concurrency: int = 2, batch_size: int = 64,
         raise UnitxtError(f"batch_size must be a positive number of rows, got {batch_size!r}.", field="batch_size")
     ray = connect()
     blocks_at_once = _IN_FLIGHT_PER_ACTOR if overlaps_blocks(engine) else 1
-    # a killed actor is restarted (its engine built again) and the calls it had are retried on it
+    # a killed actor is restarted (its engine built again) and the calls it had are retried on it, a few times: a
+    # row that kills every worker it reaches ends the run naming its block instead of killing workers forever
     actor_class = ray.remote(EngineActor).options(num_cpus=num_cpus, num_gpus=num_gpus, resources=resources or {},
-                                                  max_restarts=-1, max_task_retries=-1, max_concurrency=blocks_at_once)
+                                                  max_restarts=MAX_RESTARTS, max_task_retries=MAX_RESTARTS,
+                                                  max_concurrency=blocks_at_once)
+    _check_sendable(engine)
     # the actors start (a process each, building the engine) while the dataset's blocks are computed
     actors = [actor_class.remote(engine, column, return_meta_data, batch_size) for _ in range(concurrency)]
     try:
-        refs, _ = blocks(dataset)
+        refs, counts = blocks(dataset)
         for extra in actors[max(1, len(refs)):]:  # more actors than blocks: the extra ones would only wait
             ray.kill(extra, no_restart=True)
-        answered = _feed(ray, actors[:max(1, len(refs))], refs)
+        answered = _feed(ray, actors[:max(1, len(refs))], refs, counts, engine)
     finally:
         for actor in actors:
             ray.kill(actor, no_restart=True)
     return ray.data.from_arrow_refs(answered) if answered else dataset
 
 
-def _feed(ray: Any, actors: List[Any], refs: List[Any]) -> List[Any]:
+def _check_sendable(engine: Any) -> None:
+    """A UnitxtError naming what in the engine can not be sent to the workers (serialized as Ray does)."""
+    from ray import cloudpickle
+
+    try:
+        cloudpickle.dumps(engine)
+    except Exception as error:  # noqa: BLE001 - Ray's serializer raises TypeError, PicklingError, ...
+        reason = " ".join(str(error).split())[:300]
+        raise UnitxtError(f"The engine {type(engine).__name__} can not be sent to the Ray workers: "
+                          f"{type(error).__name__}: {reason}. An engine holding an open handle (a lock, a client, a "
+                          f"file) must build it on first use instead.", artifact=type(engine).__name__) from None
+
+
+def _block_failure(error: Exception, positions: List[int], counts: List[int], engine: Any) -> UnitxtError:
+    """A UnitxtError naming the block (and its rows) whose answering failed, and why; when the worker died, every
+    block it held is named (one of them kills it)."""
+    def rows(position: int) -> str:
+        first = sum(counts[:position])
+        return f"block {position} (rows {first}-{first + max(counts[position], 1) - 1})"
+
+    cause = getattr(error, "cause", None) or error
+    reason = " ".join(str(cause).split())[:500] or type(cause).__name__
+    name, label = type(error).__name__, type(engine).__name__
+    if "ActorDied" in name or "ActorError" in name or "WorkerCrashed" in name or "ActorUnavailable" in name:
+        held = " or ".join(rows(position) for position in positions)
+        return UnitxtError(f"The Ray workers answering {held} died {MAX_RESTARTS + 1} times ({name}); a row of "
+                           f"{'this block' if len(positions) == 1 else 'these blocks'} kills the worker running "
+                           f"{label} (out of memory, a crash in native code): run those rows alone to find it.",
+                           artifact=label)
+    if type(cause).__name__.startswith("Arrow") or "(Arrow" in name:
+        return UnitxtError(f"The answers of {label} to {rows(positions[0])} can not be stored in the "
+                           f"'{PREDICTION_COLUMN}' column: {type(cause).__name__}: {reason}", artifact=label)
+    return UnitxtError(f"Answering {rows(positions[0])} with {label} failed: {type(cause).__name__}: {reason}",
+                       artifact=label)
+
+
+def _feed(ray: Any, actors: List[Any], refs: List[Any], counts: List[int], engine: Any) -> List[Any]:
     """Each block answered by the next actor with room (at most _IN_FLIGHT_PER_ACTOR blocks each); the answered
-    blocks in the dataset's order, once all are ready."""
+    blocks in the dataset's order, once all are ready. A block that fails is a UnitxtError naming it."""
     answered: List[Any] = [None] * len(refs)
     load: Dict[Any, int] = {}  # in-flight answer -> its actor's index
+    positions: Dict[Any, int] = {}  # in-flight answer -> its block's position
     busy = [0] * len(actors)
     upcoming = iter(range(len(refs)))
     position = next(upcoming, None)
@@ -102,9 +143,15 @@ def _feed(ray: Any, actors: List[Any], refs: List[Any]) -> List[Any]:
             actor = busy.index(min(busy))
             answered[position] = actors[actor].answer_block.remote(refs[position])
             load[answered[position]] = actor
+            positions[answered[position]] = position
             busy[actor] += 1
             position = next(upcoming, None)
         (done,), _ = ray.wait(list(load), num_returns=1)
-        ray.get(done)  # an engine error stops the run here, with its message
+        try:
+            ray.get(done)  # an engine error stops the run here, with its message
+        except ray.exceptions.RayError as error:
+            held = sorted(positions[ref] for ref, actor in load.items() if actor == load[done])  # the worker's blocks
+            named = held if isinstance(error, ray.exceptions.RayActorError) else [positions[done]]
+            raise _block_failure(error, named, counts, engine) from None
         busy[load.pop(done)] -= 1
     return answered

@@ -1,0 +1,72 @@
+"""`recipe_task`: a unitxt recipe as an Inspect Task (samples, plain generation, the recipe's post-processors and
+metrics as the scorer)."""
+
+import json
+from typing import Any, Dict, List, Optional, Union
+
+from ..errors import UnitxtError
+from .runtime import require_inspect
+
+
+def recipe_text(recipe: Union[str, List[Any], tuple]) -> str:
+    """The recipe string: Inspect's command line splits a `-T` value at its commas, so a list is joined back."""
+    if isinstance(recipe, (list, tuple)):
+        return ",".join(str(part) for part in recipe)
+    if not isinstance(recipe, str) or not recipe.strip():
+        raise UnitxtError(f"The recipe of an Inspect task is a recipe string such as 'card=...,template=...'; got "
+                          f"{recipe!r}.", field="recipe", stage="inspect task")
+    return recipe
+
+
+def row_key(recipe: str, split: str, limit: Optional[int]) -> str:
+    """The key of a task's rows in this process."""
+    return json.dumps([recipe, split, limit])
+
+
+def load_rows(recipe: str, split: str = "test", limit: Optional[int] = None) -> List[Dict[str, Any]]:
+    """The recipe's rows of one split (the first `limit` of them), as dicts."""
+    from ..api import load_dataset
+
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise UnitxtError(f"limit is the number of rows to take, a non-negative integer; got {limit!r}.",
+                          field="limit", stage="inspect task")
+    dataset = load_dataset(recipe, split=split)
+    if limit is not None and limit < len(dataset):
+        dataset = dataset.select(range(limit))
+    return [dict(row) for row in dataset]
+
+
+def check_scoring_artifacts(rows: List[Dict[str, Any]]) -> None:
+    """Resolve every metric and post-processor the rows name, so an unknown one fails before any model call."""
+    from ..evaluation.post_processing import _Resolver
+
+    resolver = _Resolver()
+    seen = set()
+    for row in rows:
+        for kind, field in (("metric", "metrics"), ("postprocessor", "postprocessors")):
+            for reference in row.get(field) or []:
+                key = (kind, reference if isinstance(reference, str) else json.dumps(reference, sort_keys=True))
+                if key not in seen:
+                    seen.add(key)
+                    resolver.get(reference, kind)
+
+
+def recipe_task(recipe: Union[str, List[str]], split: str = "test", limit: Optional[int] = None) -> Any:
+    """An Inspect Task running a unitxt recipe: one Sample per row of `split` (the first `limit` rows), the model's
+    plain generation, and a scorer whose metrics are unitxt's global scores of the recipe (main score first)."""
+    require_inspect()
+    from inspect_ai import Task
+    from inspect_ai.dataset import MemoryDataset
+    from inspect_ai.solver import generate
+
+    from .samples import task_data_of, to_samples
+    from .scoring import remember_rows, unitxt_scorer
+
+    recipe = recipe_text(recipe)
+    rows = load_rows(recipe, split, limit)
+    check_scoring_artifacts(rows)
+    remember_rows(row_key(recipe, split, limit), rows)
+    card = task_data_of(rows[0]).get("metadata", {}).get("card") if rows else None
+    dataset = MemoryDataset(to_samples(rows), name=card or recipe)
+    return Task(dataset=dataset, solver=generate(), scorer=unitxt_scorer(recipe=recipe, split=split, limit=limit),
+                name="unitxt_recipe", metadata={"unitxt_recipe": recipe, "unitxt_split": split})

@@ -15,4 +15,4 @@ register()
 def recipe(recipe: Union[str, List[str]], split: str = "test", limit: Optional[int] = None) -> Any:
     """A unitxt recipe as an Inspect task: -T recipe="card=...,template=...,num_demos=2" (the commas Inspect splits
     at are joined back), -T split=test, -T limit=100."""
-    return recipe_task(recipe, split=split, limit=limit)
+    return recipe_task(recipe, split=split, limit=limit, name=None)

@@ -2,6 +2,7 @@
 metrics as the scorer)."""
 
 import json
+import re
 from typing import Any, Dict, List, Optional, Union
 
 from ..errors import UnitxtError
@@ -51,22 +52,24 @@ def check_scoring_artifacts(rows: List[Dict[str, Any]]) -> None:
                     resolver.get(reference, kind)
 
 
-def recipe_task(recipe: Union[str, List[str]], split: str = "test", limit: Optional[int] = None) -> Any:
+def recipe_task(recipe: Union[str, List[str]], split: str = "test", limit: Optional[int] = None,
+                name: Optional[str] = "unitxt_recipe") -> Any:
     """An Inspect Task running a unitxt recipe: one Sample per row of `split` (the first `limit` rows), the model's
-    plain generation, and a scorer whose metrics are unitxt's global scores of the recipe (main score first)."""
+    plain generation, and a scorer whose metrics are unitxt's global scores of the recipe (main score first).
+    `name` is the task's name in Inspect's logs (None: the registered task's own name, `unitxt/recipe`)."""
     require_inspect()
     from inspect_ai import Task
     from inspect_ai.dataset import MemoryDataset
     from inspect_ai.solver import generate
 
-    from .samples import task_data_of, to_samples
+    from .samples import to_samples
     from .scoring import remember_rows, unitxt_scorer
 
     recipe = recipe_text(recipe)
     rows = load_rows(recipe, split, limit)
     check_scoring_artifacts(rows)
     remember_rows(row_key(recipe, split, limit), rows)
-    card = task_data_of(rows[0]).get("metadata", {}).get("card") if rows else None
-    dataset = MemoryDataset(to_samples(rows), name=card or recipe)
+    card = re.search(r"(?:^|,)\s*card\s*=\s*([\w.\-]+)", recipe)
+    dataset = MemoryDataset(to_samples(rows), name=card.group(1) if card else recipe)
     return Task(dataset=dataset, solver=generate(), scorer=unitxt_scorer(recipe=recipe, split=split, limit=limit),
-                name="unitxt_recipe", metadata={"unitxt_recipe": recipe, "unitxt_split": split})
+                name=name, metadata={"unitxt_recipe": recipe, "unitxt_split": split})

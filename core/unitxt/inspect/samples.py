@@ -71,3 +71,21 @@ def to_samples(rows: Sequence[Dict[str, Any]]) -> List[Any]:
         samples.append(Sample(id=index, input=inspect_input(row["source"]), target=references,
                               metadata=task_data_of(row)))
     return samples
+
+
+def row_key(recipe: str, split: str, limit: Optional[int]) -> str:
+    """The key of a task's rows in this process."""
+    return json.dumps([recipe, split, limit])
+
+
+def load_rows(recipe: str, split: str = "test", limit: Optional[int] = None) -> List[Dict[str, Any]]:
+    """The recipe's rows of one split (the first `limit` of them), as dicts."""
+    from ..api import load_dataset
+
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise UnitxtError(f"limit is the number of rows to take, a non-negative integer; got {limit!r}.",
+                          field="limit", stage="inspect task")
+    dataset = load_dataset(recipe, split=split)
+    if limit is not None and limit < len(dataset):
+        dataset = dataset.select(range(limit))
+    return [dict(row) for row in dataset]

@@ -25,7 +25,7 @@ def remember_rows(key: str, rows: List[Dict[str, Any]]) -> None:
 
 
 def _rows_for(recipe: str, split: str, limit: Optional[int]) -> List[Dict[str, Any]]:
-    from .task import load_rows, row_key
+    from .samples import load_rows, row_key
 
     key = row_key(recipe, split, limit)
     if key not in _ROWS:  # a scorer re-made from a log in another process (inspect score)

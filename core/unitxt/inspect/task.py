@@ -7,6 +7,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from ..errors import UnitxtError
 from .runtime import require_inspect
+from .samples import load_rows, row_key, to_samples
 
 
 def recipe_text(recipe: Union[str, List[Any], tuple]) -> str:
@@ -17,24 +18,6 @@ def recipe_text(recipe: Union[str, List[Any], tuple]) -> str:
         raise UnitxtError(f"The recipe of an Inspect task is a recipe string such as 'card=...,template=...'; got "
                           f"{recipe!r}.", field="recipe", stage="inspect task")
     return recipe
-
-
-def row_key(recipe: str, split: str, limit: Optional[int]) -> str:
-    """The key of a task's rows in this process."""
-    return json.dumps([recipe, split, limit])
-
-
-def load_rows(recipe: str, split: str = "test", limit: Optional[int] = None) -> List[Dict[str, Any]]:
-    """The recipe's rows of one split (the first `limit` of them), as dicts."""
-    from ..api import load_dataset
-
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise UnitxtError(f"limit is the number of rows to take, a non-negative integer; got {limit!r}.",
-                          field="limit", stage="inspect task")
-    dataset = load_dataset(recipe, split=split)
-    if limit is not None and limit < len(dataset):
-        dataset = dataset.select(range(limit))
-    return [dict(row) for row in dataset]
 
 
 def check_scoring_artifacts(rows: List[Dict[str, Any]]) -> None:
@@ -62,7 +45,6 @@ def recipe_task(recipe: Union[str, List[str]], split: str = "test", limit: Optio
     from inspect_ai.dataset import MemoryDataset
     from inspect_ai.solver import generate
 
-    from .samples import to_samples
     from .scoring import remember_rows, unitxt_scorer
 
     recipe = recipe_text(recipe)

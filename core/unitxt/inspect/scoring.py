@@ -55,7 +55,7 @@ def _sample_value(instance: Dict[str, Any]) -> Any:
 
 
 def _make_metric() -> Any:
-    inspect_ai = require_inspect()  # noqa: F841 - the install hint before the decorators are imported
+    require_inspect()  # the install hint before the decorators are imported
     from inspect_ai.scorer import SampleScore, metric
 
     @metric(name="unitxt_global_scores", scores="unreduced")

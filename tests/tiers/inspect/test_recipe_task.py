@@ -121,3 +121,52 @@ def test_unknown_card_template_or_metric_fails_naming_it_before_any_model_call(r
         finally:
             del os.environ["LOOPBACK_BASE_URL"], os.environ["LOOPBACK_API_KEY"]
         assert server.count == 0
+
+
+def test_a_judge_is_a_metric_like_any_other(temp_catalog, tmp_path, monkeypatch):
+    """A card (LoadFromDictionary, in a temp local catalog) whose metric is a catalog rating judge; the judge model is
+    a loopback OpenAI-protocol server rating an answer by its number of words."""
+    import json
+    import re
+
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from unitxt.card import TaskCard
+    from unitxt.catalog import add_to_catalog
+    from unitxt.loaders import LoadFromDictionary
+    from unitxt.settings_utils import settings
+    from unitxt.task import Task
+    from unitxt.inspect import recipe_task
+
+    main = "generic_template_mt_bench_single_turn"
+    data = {"test": [{"question": f"What is {i} plus {i}?", "answer": str(2 * i)} for i in range(8)]}
+    card = TaskCard(loader=LoadFromDictionary(data=data),
+                    task=Task(input_fields={"question": "str"}, reference_fields={"answer": "str"},
+                              prediction_type="str", metrics=[f"metrics.llm_as_judge.rating.{main}"]))
+    add_to_catalog(card, "cards.judged_sums", catalog_path=str(temp_catalog))
+    recipe = "card=cards.judged_sums,template=templates.key_val"
+    rows = rows_of(recipe, 8)
+    answers = {row["source"]: " ".join(["word"] * (1 + index % 5)) for index, row in enumerate(rows)}
+
+    def respond(messages, tools, tool_choice, config):
+        output = ModelOutput.from_content(model="mockllm/model", content=answers[messages[-1].text])
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    def rate(request):
+        judged = re.search(r"\[Assistant Response Begins\]\n(.*?)\n\[Assistant Response Ends\]",
+                           request["messages"][-1]["content"], re.DOTALL).group(1)
+        return f"Explanation: fine. Rating: [[{len(judged.split())}]]"
+
+    engine = json.dumps({"__type__": "open_ai_inference_engine", "model_name": "judge", "show_progress": False})
+    with OpenAIProtocolServer(answer=rate) as judge, settings.context(inference_engine=engine):
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        monkeypatch.setenv("OPENAI_API_URL", judge.base_url)
+        monkeypatch.setenv("UNITXT_INFERENCE_CACHE_DIR", str(tmp_path / "judge-cache"))
+        log = run(recipe_task(recipe), get_model("mockllm/model", custom_outputs=respond))
+        assert judge.count >= 8
+        metrics = assert_metrics_are_unitxt_global_scores(log, rows)
+    assert list(metrics)[0] == main
+    for sample in log.samples:
+        words = len(answers[rows[int(sample.id)]["source"]].split())
+        assert sample.scores["unitxt"].value == pytest.approx(words / 10)
+    assert metrics[main] == pytest.approx(sum(1 + index % 5 for index in range(8)) / 80)

@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 INDEX = ROOT / "core" / "unitxt" / "_type_index.py"
 # modules never scanned: entry points and the generated index itself
 SKIPPED = ("__main__", "_type_index")
+# entry points of host harnesses, imported only by the host (they import it at top level: inspect_ai)
+SKIPPED_MODULES = ("unitxt.inspect.registry",)
 
 
 def collect() -> Dict[str, str]:
@@ -26,7 +28,7 @@ def collect() -> Dict[str, str]:
     from unitxt.artifact import _ARTIFACT_TYPES
 
     for info in pkgutil.walk_packages(unitxt.__path__, "unitxt."):
-        if info.name.rsplit(".", 1)[-1] not in SKIPPED:
+        if info.name.rsplit(".", 1)[-1] not in SKIPPED and info.name not in SKIPPED_MODULES:
             importlib.import_module(info.name)
     return {name: cls.__module__.split(".", 1)[1] for name, cls in sorted(_ARTIFACT_TYPES.items())
             if cls.__module__.startswith("unitxt.") and cls.__module__ != "unitxt.artifact"}

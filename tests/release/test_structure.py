@@ -233,7 +233,7 @@ LAYERS = {
     6: "metrics",
     7: "inference judges",
     8: "evaluation",
-    9: "api explore assistant test_utils cli service ray __main__",
+    9: "api explore assistant test_utils cli service ray inspect __main__",
 }
 _LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names.split()}
 

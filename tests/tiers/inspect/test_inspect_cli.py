@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_console_scripts import build_wheel
+from tests.support.wheel import build_wheel
 from tests.support.openai_protocol_server import OpenAIProtocolServer
 from tests.tiers.inspect.helpers import PLAIN, answers_by_prompt, assert_metrics_are_unitxt_global_scores, rows_of
 

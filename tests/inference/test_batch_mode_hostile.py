@@ -17,7 +17,6 @@ import pytest
 from tests.support.openai_protocol_server import OpenAIProtocolServer, Reply
 from unitxt.errors import UnitxtError
 from unitxt.inference import OpenAiInferenceEngine, engine_input
-from unitxt.inference.batch import BatchJournal
 from unitxt.inference.batch_files import BatchError, failed_rows_message
 
 
@@ -196,7 +195,7 @@ print((after - before) // 1024)
 
 
 def output_file_peak_mb(server, tmp_path, rows_count):
-    """Peak memory growth (MB) of a process reading a batch output file (about 20 KB per answer)."""
+    """Peak memory growth (MB) of a process reading the batch output file of `rows_count` rows."""
     done = subprocess.run([sys.executable, "-c", MEMORY_CHILD, server.base_url, str(tmp_path / "cache"),
                            str(rows_count)], capture_output=True, text=True, timeout=300, env=dict(os.environ))
     assert done.returncode == 0, done.stderr[-2000:]
@@ -204,10 +203,13 @@ def output_file_peak_mb(server, tmp_path, rows_count):
 
 
 def test_output_files_are_streamed_in_bounded_memory(tmp_path):
-    with OpenAIProtocolServer(answer=lambda request: Reply(text="ok", extra={"pad": "x" * 20_000})) as server:
-        growth = output_file_peak_mb(server, tmp_path, 3001)  # a 60 MB output file
-        assert sum(len(content) for content in server.batches.files.values()) > 60e6
-    assert growth < 40, f"reading a 60 MB output file grew the process by {growth} MB"
+    # each answer carries 2,000 small JSON values (as a log-probs answer does): 14 KB of JSON, far more as objects
+    pad = [[number, -number] for number in range(1000, 3000)]
+    with OpenAIProtocolServer(answer=lambda request: Reply(text="ok", extra={"pad": pad})) as server:
+        growth = output_file_peak_mb(server, tmp_path, 1501)
+        size = max(len(content) for content in server.batches.files.values())
+    assert size > 30e6  # the output file of the 1,500 rows
+    assert growth < 40, f"reading a {size / 1e6:.0f} MB output file grew the process by {growth} MB"
 
 
 # 7 -------------------------------------------------------------------------------------------------------------

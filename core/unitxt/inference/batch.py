@@ -313,7 +313,11 @@ class BatchRun:
             file_id = state.get(field)
             if not file_id:
                 continue
-            file_id = self.checked(file_id, f"The {field} of batch {batch['id']}")
+            try:
+                file_id = self.checked(file_id, f"The {field} of batch {batch['id']}")
+            except BatchError as error:  # its rows fail naming why; the batch is closed (a rerun asks them again)
+                self.notes.append(error.message)
+                continue
             with tempfile.TemporaryFile(prefix="unitxt-batch-") as spool:
                 self.call("GET", f"files/{file_id}/content", sink=spool)
                 output = OutputFile(spool, f"the {field.split('_')[0]} file {file_id} of batch {batch['id']}")

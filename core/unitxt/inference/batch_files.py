@@ -15,7 +15,7 @@ from .base import InferenceError
 
 SAFE_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,254}\Z")
 LINE_MAX_BYTES = 64 << 20  # one output line (one answer) longer than this is reported, not read
-_CUSTOM_ID = re.compile(rb'"custom_id"\s*:\s*"([^"\\]{1,200})"')
+_CUSTOM_ID = re.compile(rb'"custom_id"\s*:\s*"([^"\\]{1,1000})"')
 
 
 class BatchError(InferenceError):
@@ -83,41 +83,28 @@ def _lines(stream: IO[bytes]) -> Iterator[Tuple[int, Optional[bytes]]]:
 
 
 class OutputFile:
-    """An output or error file on disk, read in two streamed passes: the custom_ids (duplicates, bad lines), then
-    the records of the ids found once. `where` names the file in messages."""
+    """An output or error file on disk, read in two streamed passes: the custom_ids (found by pattern, cheap: the
+    duplicates), then the records of the ids found on one line only. A line is used only when its parsed custom_id is
+    the one the pattern found (a custom_id nested in a body never counts for the line's own). `where` names the file
+    in messages; problems() is complete once records() was read through."""
 
     def __init__(self, stream: IO[bytes], where: str):
         self.stream = stream
         self.where = where
-        self.lines: Dict[str, List[int]] = {}  # custom_id -> its line numbers (up to 3)
+        self.lines: Dict[str, List[int]] = {}  # custom_id -> its line numbers (up to 3, then -1 for "more")
         self.bad: List[Tuple[int, Optional[str], str]] = []  # (line, custom_id if legible, why), the first 5
         self.bad_count = 0
         for number, line in _lines(stream):
-            custom_id, problem = self._parse(line)[0:2] if line is not None else (None, "longer than the line limit")
-            if problem is None:
-                found = self.lines.setdefault(custom_id, [])
-                if len(found) < 3:
-                    found.append(number)
-                elif len(found) == 3:
-                    found.append(-1)  # marks "more"
-            elif problem != "blank":
-                self.bad_count += 1
-                if len(self.bad) < 5:
-                    self.bad.append((number, custom_id, problem))
+            found = _CUSTOM_ID.search(line) if line is not None else None
+            if found is not None:
+                numbers = self.lines.setdefault(found.group(1).decode("utf-8", "replace"), [])
+                if len(numbers) < 4:
+                    numbers.append(number if len(numbers) < 3 else -1)
 
-    @staticmethod
-    def _parse(line: bytes) -> Tuple[Optional[str], Optional[str], Optional[Dict[str, Any]]]:
-        """(custom_id, problem or None, record)."""
-        if not line.strip():
-            return None, "blank", None
-        try:
-            record = json.loads(line)
-        except (ValueError, RecursionError):
-            legible = _CUSTOM_ID.search(line[:4096])
-            return (legible.group(1).decode("utf-8", "replace") if legible else None), "not JSON", None
-        if not isinstance(record, dict) or not isinstance(record.get("custom_id"), str):
-            return None, "no 'custom_id' string", None
-        return record["custom_id"], None, record
+    def _bad(self, number: int, custom_id: Optional[str], why: str) -> None:
+        self.bad_count += 1
+        if len(self.bad) < 5:
+            self.bad.append((number, custom_id, why))
 
     @property
     def duplicates(self) -> Dict[str, List[int]]:
@@ -126,12 +113,26 @@ class OutputFile:
 
     def records(self) -> Iterator[Tuple[str, Dict[str, Any]]]:
         """(custom_id, output line) of every readable line whose custom_id is on no other line, in file order."""
-        for _, line in _lines(self.stream):
+        self.bad, self.bad_count = [], 0
+        for number, line in _lines(self.stream):
             if line is None:
+                self._bad(number, None, "longer than the line limit")
                 continue
-            custom_id, problem, record = self._parse(line)
-            if problem is None and len(self.lines.get(custom_id, ())) == 1:
-                yield custom_id, record
+            if not line.strip():
+                continue
+            found = _CUSTOM_ID.search(line)
+            legible = found.group(1).decode("utf-8", "replace") if found else None
+            try:
+                record = json.loads(line)
+            except (ValueError, RecursionError):
+                self._bad(number, legible, "not JSON")
+                continue
+            if not isinstance(record, dict) or not isinstance(record.get("custom_id"), str):
+                self._bad(number, None, "no 'custom_id' string")
+            elif record["custom_id"] != legible:
+                self._bad(number, None, "its custom_id is not plain, or not the first one in the line")
+            elif len(self.lines.get(legible, ())) == 1:
+                yield legible, record
 
     def problems(self) -> Optional[str]:
         """One sentence on the unreadable lines and duplicated custom_ids of the file, None if there are none."""

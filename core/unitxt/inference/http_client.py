@@ -174,6 +174,8 @@ class JSONHTTPClient:
     def _read_body(self, response: http.client.HTTPResponse, url: str, max_bytes: Optional[int] = None,
                    sink: Optional[Any] = None) -> bytes:
         limit = max_bytes or self.max_response_bytes
+        if sink is not None and not 200 <= response.status < 300:  # an error body is read into memory: the usual cap
+            limit = self.max_response_bytes
         declared = response.getheader("Content-Length")
         if declared and declared.isdigit() and int(declared) > limit:
             raise RequestError(f"Answer from {self.host}:{self.port}{url} is {int(declared):,} bytes, more than the "

@@ -199,9 +199,14 @@ class BatchRun:
 
     def create(self, file_id: str, keys: List[str], log_probs: bool, count: Optional[int] = None) -> Optional[str]:
         """The batch of an uploaded file: the one the provider lists for it, else a new one (each retry of a lost
-        create answer looks again first); journaled. None if the provider no longer has the file."""
+        create answer looks again first; a file just uploaded has none yet); journaled. None if the provider no longer
+        has the file."""
+        look = count is None  # a resumed upload is looked up at once, a fresh one only when a create is retried
+
         def once() -> str:
-            found = self.find_batch(file_id)
+            nonlocal look
+            found = self.find_batch(file_id) if look else None
+            look = True
             if found is not None:
                 _logger().info(f"{self.name}: batch {found} of input file {file_id} already exists; polling it.")
                 return found

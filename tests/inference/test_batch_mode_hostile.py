@@ -101,6 +101,18 @@ def test_an_unreadable_output_line_costs_only_its_row_and_the_rerun_gets_out(tmp
         assert len(server.batches.batch_requests) == 6 + 1  # only the unreadable row was asked again
 
 
+def test_an_output_file_the_provider_no_longer_has_closes_its_batch_and_the_rerun_gets_out(tmp_path):
+    with OpenAIProtocolServer() as server:
+        server.batches.hostile_ids = {"output": "file-999"}  # a plain id the files endpoint answers 404 for
+        with pytest.raises(BatchError) as caught:
+            engine(server, tmp_path).infer(rows(3))
+        assert caught.value.failed_rows == [0, 1, 2]
+        assert "the output_file_id file-999 of batch batch_1 could not be read (HTTP 404" in str(caught.value)
+        server.batches.hostile_ids = {}
+        assert engine(server, tmp_path).infer(rows(3)) == echoes(3)
+        assert list(server.batches.batches) == ["batch_1", "batch_2"]  # asked again, not failed again
+
+
 # 3 -------------------------------------------------------------------------------------------------------------
 def test_a_link_planted_at_the_journal_path_is_refused_and_its_target_kept(tmp_path):
     target = tmp_path / "precious.txt"
@@ -135,7 +147,7 @@ def cli(server, tmp_path, max_tokens, *options):
                  "--model_args", model_args, "-v", "WARNING", *options])
 
 
-def test_an_output_file_made_for_other_requests_is_refused_by_batch_file_in(tmp_path, monkeypatch):
+def test_an_output_file_made_for_other_requests_is_refused_by_batch_file_in(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("UNITXT_INFERENCE_CACHE_DIR", str(tmp_path / "cache"))
     with OpenAIProtocolServer(answer=lambda request: "negative") as server:
         assert cli(server, tmp_path, 8, "--batch-file-out", str(tmp_path / "requests.jsonl")) == 0
@@ -143,13 +155,15 @@ def test_an_output_file_made_for_other_requests_is_refused_by_batch_file_in(tmp_
         # another run (max_tokens=16: other requests) is given these answers: refused, nothing cached
         assert cli(server, tmp_path, 16, "--batch-file-in", str(tmp_path / "answers.jsonl"),
                    "--output_path", str(tmp_path / "wrong")) == 1
+        refusal = capsys.readouterr().err
+        assert "custom_id(s) that are not requests of these" in refusal and "nothing was read" in refusal
         assert not (tmp_path / "wrong").exists() or not list((tmp_path / "wrong").glob("*.json"))
         assert cli(server, tmp_path, 16, "--output_path", str(tmp_path / "live")) == 0
         requests = (tmp_path / "requests.jsonl").read_text().splitlines()
         assert server.count == len(requests) > 0  # the live run found none of the refused answers in the cache
 
 
-def test_batch_file_out_never_overwrites_a_file_or_follows_a_link(tmp_path):
+def test_batch_file_out_never_overwrites_a_file_or_follows_a_link(tmp_path, capsys):
     precious = tmp_path / "precious.txt"
     precious.write_text("keep me\n")
     os.symlink(precious, tmp_path / "link.jsonl")
@@ -158,6 +172,7 @@ def test_batch_file_out_never_overwrites_a_file_or_follows_a_link(tmp_path):
     with OpenAIProtocolServer() as server:
         assert cli(server, tmp_path, 8, "--batch-file-out", str(tmp_path / "link.jsonl")) == 1
         assert cli(server, tmp_path, 8, "--batch-file-out", str(existing)) == 1
+        assert capsys.readouterr().err.count("already exists (or is a link); a batch file is never overwritten") == 2
         assert cli(server, tmp_path, 8, "--batch-file-out", str(tmp_path / "new.jsonl")) == 0
     assert precious.read_text() == "keep me\n" and existing.read_text() == "old requests\n"
     assert os.path.islink(tmp_path / "link.jsonl")

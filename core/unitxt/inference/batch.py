@@ -324,7 +324,14 @@ class BatchRun:
                 self.notes.append(error.message)
                 continue
             with tempfile.TemporaryFile(prefix="unitxt-batch-") as spool:
-                self.call("GET", f"files/{file_id}/content", sink=spool)
+                try:
+                    self.call("GET", f"files/{file_id}/content", sink=spool)
+                except RequestError as error:
+                    if error.retriable:  # the batch stays journaled: a rerun reads it again
+                        raise
+                    self.notes.append(f"the {field} {file_id} of batch {batch['id']} could not be read "
+                                      f"({error.message[:300]}); the batch is closed")
+                    continue
                 output = OutputFile(spool, f"the {field.split('_')[0]} file {file_id} of batch {batch['id']}")
                 for key, numbers in output.duplicates.items():
                     reasons[key] = f"{len(numbers)} lines of {output.where} have this custom_id; none used"

@@ -350,7 +350,7 @@ class BatchRun:
                 problems = output.problems()
             if problems:
                 self.notes.append(f"{problems}; its good answers were kept")
-        unknown = len(own) - len(answered)
+        unanswered = len(own) - len(answered)
         for key in batch["keys"]:
             if key not in self.positions or key in answered:
                 continue
@@ -361,8 +361,8 @@ class BatchRun:
             else:
                 self.failures[key] = f"batch {batch['id']} {status} without an answer for it" + \
                     self.batch_errors(state)
-        if unknown and not timed_out and status == "completed":
-            _logger().info(f"{self.name}: batch {batch['id']} completed with {unknown} request(s) unanswered.")
+        if unanswered and not timed_out and status == "completed":
+            _logger().info(f"{self.name}: batch {batch['id']} completed with {unanswered} request(s) unanswered.")
         self.journal.finished(self.scope, batch["id"], status)
 
     def file_answer(self, key: str, body: Dict[str, Any], log_probs: bool, batch_id: str,

@@ -4,8 +4,8 @@ Run from the repository root:  PYTHONPATH=core python scripts/benchmarks/batch_r
 Against the loopback OpenAI-protocol server (tests/support/openai_protocol_server.py, with its files and batches endpoints),
 an LLMJudgeDirect (positional-bias check on: 4 model calls per row) scores --rows distinct predictions
   1. live: one HTTP request per model call;
-  2. batch: uploads, batch creations, polls and file downloads (poll interval 0, so the count of polls is the
-     least the server's status steps allow: 3 per batch);
+  2. batch: uploads, batch lookups (by input file, before each create), batch creations, polls and file
+     downloads (poll interval 1 ms, so the count of polls is the least the server's status steps allow);
   3. a rerun of the batch judge with every answer cached (the judge's own work: prompts, verdict parsing, scores, CIs);
 and prints the HTTP requests of each mode, the wall times, and the batch bookkeeping per model call and per judged
 row: the time inside batch mode (`run_batches`) minus its HTTP calls (uploads, polls, downloads, with the loopback
@@ -33,8 +33,8 @@ from unitxt.llm_as_judge_constants import direct_criteria  # noqa: E402
 
 def judge(server: OpenAIProtocolServer, cache_dir: str, batch: bool) -> LLMJudgeDirect:
     engine = OpenAiInferenceEngine(model_name="judge", credentials={"api_key": "k", "api_url": server.base_url},
-                                   cache_dir=cache_dir, batch=batch, batch_poll_interval=0.0,
-                                   batch_poll_max_interval=0.0, num_parallel_requests=16, show_progress=False)
+                                   cache_dir=cache_dir, batch=batch, batch_poll_interval=0.001,
+                                   batch_poll_max_interval=0.001, num_parallel_requests=16, show_progress=False)
     return LLMJudgeDirect(inference_engine=engine, criteria=direct_criteria()["conciseness"])
 
 
@@ -85,15 +85,16 @@ def main() -> None:
         cached = time.perf_counter() - started
         live_requests = server.count
         calls = {"uploads": service.count("POST", "/files"), "batches": service.count("POST", "/batches"),
+                 "lookups": sum(1 for method, path in service.calls if method == "GET" and path.endswith("/batches")),
                  "polls": service.count("GET", "/batches/"), "downloads": service.count("GET", "/content")}
     batch_total = sum(calls.values())
     model_calls = len(service.batch_requests)
     overhead = in_batch_mode[0] - http_calls[0] - caching[0]
     print(f"LLM judge (direct, positional-bias check) over {rows} rows = {model_calls} model calls")
     print(f"  live mode : {live_requests} HTTP requests, {results[False][0]:.2f} s, score {results[False][1]:.4f}")
-    print(f"  batch mode: {batch_total} HTTP requests ({calls['uploads']} file uploads, {calls['batches']} batch "
-          f"creations, {calls['polls']} polls, {calls['downloads']} file downloads), {results[True][0]:.2f} s, "
-          f"score {results[True][1]:.4f}")
+    print(f"  batch mode: {batch_total} HTTP requests ({calls['uploads']} file uploads, {calls['lookups']} batch "
+          f"lookups, {calls['batches']} batch creations, {calls['polls']} polls, {calls['downloads']} file "
+          f"downloads), {results[True][0]:.2f} s, score {results[True][1]:.4f}")
     print(f"  requests: {live_requests / batch_total:.0f}x fewer in batch mode")
     print(f"  the judge's own work (a fully cached rerun): {cached:.2f} s; the server's answering in batches: "
           f"{answering[0]:.2f} s")

@@ -161,7 +161,7 @@ def test_an_expired_batch_names_the_unanswered_rows(tmp_path):
             engine(server, tmp_path).infer(rows(5))
         message = str(caught.value)
         assert "3 of 5 requests failed" in message and "(2 answered rows were kept)" in message
-        assert "row 2: batch batch_1: batch_expired: This request could not be executed" in message
+        assert "3 rows (2, 3, 4): batch batch_1: batch_expired: This request could not be executed" in message
         assert caught.value.failed_rows == [2, 3, 4]
         server.batches.expire_batches = False
         assert engine(server, tmp_path).infer(rows(5)) == [f"echo: question {i}" for i in range(5)]
@@ -179,7 +179,8 @@ def test_a_batch_past_its_timeout_is_cancelled_and_its_rows_named(tmp_path):
         assert server.batches.batches["batch_1"]["status"] == "cancelled"
         message = str(caught.value)
         assert "3 of 4 requests failed" in message
-        assert "row 1: batch batch_1 did not finish within batch_timeout and was cancelled" in message
+        assert "3 rows (1, 2, 3): batch batch_1 did not finish within batch_timeout=0.2s and was cancelled by " \
+               "unitxt" in message
         assert caught.value.answers[0] == "echo: question 0"
 
 
@@ -270,7 +271,7 @@ def test_the_offline_batch_file_round_trip_scores_as_a_live_run(tmp_path):
         try:
             assert main(common + ["--batch-file-out", str(requests_file)]) == 0
             lines = [json.loads(line) for line in requests_file.read_text().splitlines()]
-            assert len(lines) == live_requests and lines[0]["custom_id"] == "row-0"
+            assert len(lines) == live_requests and lines[0]["custom_id"].startswith("row-0-")
             assert lines[0]["body"]["model"] == "served" and lines[0]["body"]["max_tokens"] == 8
             output_file.parent.mkdir()
             run_batch_file(requests_file, output_file, answer)

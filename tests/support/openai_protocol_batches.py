@@ -7,13 +7,21 @@ one step validating -> in_progress -> finalizing -> completed (a held batch stay
 `expire_batches` it ends expired; POST /v1/batches/{id}/cancel makes it cancelling, then cancelled). When it ends,
 its requests are answered by the server's scripted `answer` (the first `partial` of them for an expired or cancelled
 batch): status 200 answers go to the output file, others to the error file, requests never run are listed in the
-error file as expired (as OpenAI does); GET /v1/files/{id}/content serves the files. Every call is recorded in
-`calls` as (method, path); the requests answered in batches in `batch_requests`.
+error file as expired or cancelled (as OpenAI does); GET /v1/files/{id}/content serves the files; GET /v1/batches
+lists the batches newest first (`limit`, `after`, `has_more`). Every call is recorded in `calls` as (method, path);
+the requests answered in batches in `batch_requests`.
+
+Hostile behaviours for the hardening tests: `create_delays` (seconds the next creates wait, the batch already made,
+before answering: a late answer or a kill during the create), `output_edits(lines) -> lines` (rewrites the output
+file's lines: a line that is not JSON, a duplicated custom_id, padding), `hostile_ids` ({"file", "batch", "output"}:
+the id answered for an upload, a create or an output file, e.g. "../../admin/keys"), `list_status` (the list
+endpoint's status: 404 for a provider without it).
 """
 
 import json
 import threading
-from typing import Any, Dict, List, Optional, Tuple
+import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 STEPS = ("validating", "in_progress", "finalizing", "completed")
 
@@ -48,6 +56,10 @@ class BatchService:
         self.hold = False
         self.expire_batches = False
         self.partial = 0
+        self.create_delays: List[float] = []
+        self.output_edits: Optional[Callable[[List[bytes]], List[bytes]]] = None
+        self.hostile_ids: Dict[str, str] = {}
+        self.list_status = 200
         self._lock = threading.Lock()
 
     def release(self) -> None:
@@ -59,8 +71,18 @@ class BatchService:
         return sum(1 for m, path in self.calls if m == method and fragment in path)
 
     # ------------------------------------------------------------------ routing
-    def handle(self, method: str, path: str, headers: Any, raw: bytes) -> Optional[Tuple[int, Any]]:
+    def handle(self, method: str, path: str, headers: Any, raw: bytes, query: str = "") -> Optional[Tuple[int, Any]]:
         """(status, JSON object or bytes) for a files/batches path, None for any other path."""
+        delay = 0.0
+        if method == "POST" and path.rstrip("/").endswith("/batches"):
+            with self._lock:
+                delay = self.create_delays.pop(0) if self.create_delays else 0.0
+        answer = self._handle(method, path, headers, raw, query)
+        if delay:
+            time.sleep(delay)  # the batch exists already; its answer comes late
+        return answer
+
+    def _handle(self, method: str, path: str, headers: Any, raw: bytes, query: str) -> Optional[Tuple[int, Any]]:
         segments = path.strip("/").split("/")  # /v1/batches/... or Azure's /openai/batches/...
         start = next((index for index, part in enumerate(segments) if part in ("files", "batches")), None)
         if start is None:
@@ -74,6 +96,8 @@ class BatchService:
                 return (200, self.files[parts[1]]) if parts[1] in self.files else _missing("file", parts[1])
             if method == "POST" and parts == ["batches"]:
                 return self.create(json.loads(raw or b"{}"))
+            if method == "GET" and parts == ["batches"]:
+                return self.listing(query)
             if parts[0] == "batches" and len(parts) >= 2 and parts[1] not in self.batches:
                 return _missing("batch", parts[1])
             if method == "GET" and len(parts) == 2:
@@ -93,13 +117,17 @@ class BatchService:
             return 400, {"error": {"message": "purpose=batch and a file are required"}}
         content = fields["file"]
         lines = [line for line in content.splitlines() if line.strip()]
-        if len(lines) > self.max_file_requests or len(content) > self.max_file_bytes:
-            return 400, {"error": {"message": f"file over the limits ({len(lines)} requests, {len(content)} bytes)"}}
+        if len(lines) > self.max_file_requests:
+            return 400, {"error": {"message": f"The batch input file has {len(lines)} requests, more than the "
+                                              f"maximum of {self.max_file_requests}."}}
+        if len(content) > self.max_file_bytes:
+            return 413, {"error": {"message": f"File too large ({len(content)} bytes)."}}
         ids = [json.loads(line)["custom_id"] for line in lines]
         if len(set(ids)) != len(ids):
             return 400, {"error": {"message": "custom_id values must be unique in a batch file"}}
         file_id = f"file-{len(self.files) + 1}"
         self.files[file_id] = content
+        file_id = self.hostile_ids.get("file", file_id)
         return 200, {"id": file_id, "object": "file", "bytes": len(content), "purpose": "batch"}
 
     def create(self, request: Dict[str, Any]) -> Tuple[int, Any]:
@@ -115,7 +143,21 @@ class BatchService:
             "input_file_id": file_id, "completion_window": request.get("completion_window"), "status": "validating",
             "output_file_id": None, "error_file_id": None,
             "request_counts": {"total": total, "completed": 0, "failed": 0}}
-        return 200, dict(self.batches[batch_id])
+        return 200, dict(self.batches[batch_id], id=self.hostile_ids.get("batch", batch_id))
+
+    def listing(self, query: str) -> Tuple[int, Any]:
+        if self.list_status != 200:
+            return self.list_status, {"error": {"message": "listing batches is not supported"}}
+        from urllib.parse import parse_qs
+
+        options = {key: values[-1] for key, values in parse_qs(query).items()}
+        newest = list(reversed(list(self.batches.values())))
+        if options.get("after") in self.batches:
+            newest = newest[[batch["id"] for batch in newest].index(options["after"]) + 1:]
+        limit = int(options.get("limit", 20))
+        page = [dict(batch) for batch in newest[:limit]]
+        return 200, {"object": "list", "data": page, "has_more": len(newest) > limit,
+                     "first_id": page[0]["id"] if page else None, "last_id": page[-1]["id"] if page else None}
 
     # ------------------------------------------------------------------ the life of a batch
     def retrieve(self, batch: Dict[str, Any]) -> Dict[str, Any]:
@@ -144,16 +186,22 @@ class BatchService:
             record = {"id": f"batch_req_{number}", "custom_id": line["custom_id"],
                       "response": {"status_code": code, "request_id": f"req_{number}", "body": body}, "error": None}
             (output if code == 200 else errors).append(record)
-        if status == "expired":
+        if status in ("expired", "cancelled"):
+            code, why = ("batch_expired", "could not be executed before the completion window expired") \
+                if status == "expired" else ("batch_cancelled", "was cancelled before it could be executed")
             errors += [{"id": f"batch_req_x{number}", "custom_id": line["custom_id"], "response": None,
-                        "error": {"code": "batch_expired", "message": "This request could not be executed before "
-                                                                      "the completion window expired."}}
+                        "error": {"code": code, "message": f"This request {why}."}}
                        for number, line in enumerate(lines[len(answered):])]
         for field, records in (("output_file_id", output), ("error_file_id", errors)):
             if records:
                 file_id = f"file-{len(self.files) + 1}"
-                self.files[file_id] = "".join(json.dumps(r) + "\n" for r in records).encode("utf-8")
+                encoded = [json.dumps(r).encode("utf-8") for r in records]
+                if field == "output_file_id" and self.output_edits is not None:
+                    encoded = self.output_edits(encoded)
+                self.files[file_id] = b"".join(line + b"\n" for line in encoded)
                 batch[field] = file_id
+                if field == "output_file_id" and "output" in self.hostile_ids:
+                    batch[field] = self.hostile_ids["output"]
         batch["status"] = status
         batch["request_counts"] = {"total": len(lines), "completed": len(output), "failed": len(errors)}
 

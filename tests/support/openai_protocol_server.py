@@ -234,7 +234,8 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
-        handled = self.server_owner.batches.handle("GET", self.path.split("?")[0], self.headers, b"")
+        path, _, query = self.path.partition("?")
+        handled = self.server_owner.batches.handle("GET", path, self.headers, b"", query)
         if handled is None:
             return self._send(404, {"error": {"message": f"unknown path {self.path}"}})
         self._send(*handled)

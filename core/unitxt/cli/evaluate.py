@@ -113,7 +113,7 @@ def run(arguments: argparse.Namespace) -> List[str]:
             print(f"unitxt-evaluate: warning: {note}", file=sys.stderr)
         stages.update()
         if getattr(arguments, "batch_file_out", None):
-            from ..inference.batch_files import write_batch_input
+            from ..inference.batch_offline import write_batch_input
 
             count = write_batch_input(engine, dataset, arguments.batch_file_out)
             logger.info("Wrote %d requests to %s", count, arguments.batch_file_out)
@@ -131,7 +131,7 @@ def run(arguments: argparse.Namespace) -> List[str]:
             stages.update()
         else:
             if getattr(arguments, "batch_file_in", None):
-                from ..inference.batch_files import read_batch_output
+                from ..inference.batch_offline import read_batch_output
 
                 logger.info("Reading the answers of %s", ", ".join(arguments.batch_file_in))
                 predictions = [output.prediction for output in read_batch_output(engine, dataset,

@@ -1,20 +1,33 @@
 """The OpenAI batch file format (also read by Azure OpenAI, Together AI and `vllm run-batch`): request lines, output
-lines, splitting at a provider's limits, and the offline round trip of a recipe's requests.
+lines read as a stream, splitting at a provider's limits, the ids a provider chooses, and the failure message.
 
 A request line is `{"custom_id", "method": "POST", "url": "/v1/chat/completions", "body": {...}}`; an output line is
-`{"id", "custom_id", "response": {"status_code", "request_id", "body"}, "error"}`. Offline files name each row
-`row-<index>` (its position in the evaluated data), so an output file produced elsewhere is matched back by custom_id.
+`{"id", "custom_id", "response": {"status_code", "request_id", "body"}, "error"}`. Output files are read from disk line
+by line (bounded memory whatever their size); a line that is not JSON, or a custom_id found on two lines, costs only
+that line's request, never the good answers of the file.
 """
 
 import json
-import os
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+import re
+from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from .base import InferenceError, TextGenerationInferenceOutput, engine_input, rows_of
+from .base import InferenceError
+
+SAFE_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,254}\Z")
+LINE_MAX_BYTES = 64 << 20  # one output line (one answer) longer than this is reported, not read
+_CUSTOM_ID = re.compile(rb'"custom_id"\s*:\s*"([^"\\]{1,1000})"')
 
 
 class BatchError(InferenceError):
     """Requests of a batch failed (per-request errors, an expired, cancelled or timed-out batch, a bad file)."""
+
+
+def checked_id(value: Any, what: str, artifact: Optional[str] = None) -> str:
+    """A provider-chosen batch or file id, refused unless it is a plain id (it goes into URL paths)."""
+    if not isinstance(value, str) or not SAFE_ID.match(value) or ".." in value:
+        raise BatchError(f"{what} {str(value)[:100]!r} is not a plain id (letters, digits, '_', '-', '.'); refused: "
+                         f"ids are put into URL paths.", artifact=artifact)
+    return value
 
 
 def request_line(custom_id: str, url: str, body: Dict[str, Any]) -> bytes:
@@ -52,21 +65,89 @@ def multipart_file(content: bytes, filename: str, purpose: str = "batch") -> Tup
     return head + content + f"\r\n--{boundary}--\r\n".encode("utf-8"), f"multipart/form-data; boundary={boundary}"
 
 
-def parse_output_lines(data: bytes, where: str) -> Dict[str, Dict[str, Any]]:
-    """{custom_id: output line} of an output or error file; a line that is not an object with a custom_id is a
-    BatchError naming the line (a file cut short is not silently half read)."""
-    found: Dict[str, Dict[str, Any]] = {}
-    for number, line in enumerate(data.splitlines(), start=1):
-        if not line.strip():
+def _lines(stream: IO[bytes]) -> Iterator[Tuple[int, Optional[bytes]]]:
+    """(line number, line) of a binary file from its start; None for a line over LINE_MAX_BYTES (skipped)."""
+    stream.seek(0)
+    number = 0
+    while True:
+        line = stream.readline(LINE_MAX_BYTES + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > LINE_MAX_BYTES and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # the rest of the long line
+                line = stream.readline(1 << 20)
+            yield number, None
             continue
-        try:
-            record = json.loads(line)
-        except (ValueError, RecursionError):
-            raise BatchError(f"{where}, line {number}: not JSON: {line[:200]!r}") from None
-        if not isinstance(record, dict) or not isinstance(record.get("custom_id"), str):
-            raise BatchError(f"{where}, line {number}: an output line needs a 'custom_id' string: {str(record)[:200]}")
-        found[record["custom_id"]] = record
-    return found
+        yield number, line
+
+
+class OutputFile:
+    """An output or error file on disk, read in two streamed passes: the custom_ids (found by pattern, cheap: the
+    duplicates), then the records of the ids found on one line only. A line is used only when its parsed custom_id is
+    the one the pattern found (a custom_id nested in a body never counts for the line's own). `where` names the file
+    in messages; problems() is complete once records() was read through."""
+
+    def __init__(self, stream: IO[bytes], where: str):
+        self.stream = stream
+        self.where = where
+        self.lines: Dict[str, List[int]] = {}  # custom_id -> its line numbers (up to 3, then -1 for "more")
+        self.bad: List[Tuple[int, Optional[str], str]] = []  # (line, custom_id if legible, why), the first 5
+        self.bad_count = 0
+        for number, line in _lines(stream):
+            found = _CUSTOM_ID.search(line) if line is not None else None
+            if found is not None:
+                numbers = self.lines.setdefault(found.group(1).decode("utf-8", "replace"), [])
+                if len(numbers) < 4:
+                    numbers.append(number if len(numbers) < 3 else -1)
+
+    def _bad(self, number: int, custom_id: Optional[str], why: str) -> None:
+        self.bad_count += 1
+        if len(self.bad) < 5:
+            self.bad.append((number, custom_id, why))
+
+    @property
+    def duplicates(self) -> Dict[str, List[int]]:
+        """{custom_id: its line numbers} of the ids found on more than one line (none of those lines is used)."""
+        return {custom_id: numbers for custom_id, numbers in self.lines.items() if len(numbers) > 1}
+
+    def records(self) -> Iterator[Tuple[str, Dict[str, Any]]]:
+        """(custom_id, output line) of every readable line whose custom_id is on no other line, in file order."""
+        self.bad, self.bad_count = [], 0
+        for number, line in _lines(self.stream):
+            if line is None:
+                self._bad(number, None, "longer than the line limit")
+                continue
+            if not line.strip():
+                continue
+            found = _CUSTOM_ID.search(line)
+            legible = found.group(1).decode("utf-8", "replace") if found else None
+            try:
+                record = json.loads(line)
+            except (ValueError, RecursionError):
+                self._bad(number, legible, "not JSON")
+                continue
+            if not isinstance(record, dict) or not isinstance(record.get("custom_id"), str):
+                self._bad(number, None, "no 'custom_id' string")
+            elif record["custom_id"] != legible:
+                self._bad(number, None, "its custom_id is not plain, or not the first one in the line")
+            elif len(self.lines.get(legible, ())) == 1:
+                yield legible, record
+
+    def problems(self) -> Optional[str]:
+        """One sentence on the unreadable lines and duplicated custom_ids of the file, None if there are none."""
+        parts = []
+        if self.bad_count:
+            shown = ", ".join(f"line {number}" + (f" (custom_id {custom_id!r})" if custom_id else "") + f": {why}"
+                              for number, custom_id, why in self.bad)
+            parts.append(f"{self.bad_count} unreadable line(s) ({shown}{', ...' if self.bad_count > 5 else ''})")
+        duplicates = self.duplicates
+        if duplicates:
+            shown = ", ".join(f"{custom_id!r} on lines " + ", ".join("..." if n < 0 else str(n) for n in numbers)
+                              for custom_id, numbers in list(duplicates.items())[:5])
+            parts.append(f"{len(duplicates)} custom_id(s) on more than one line, none of those lines used ({shown}"
+                         f"{', ...' if len(duplicates) > 5 else ''})")
+        return f"{self.where} has " + " and ".join(parts) if parts else None
 
 
 def line_answer(record: Dict[str, Any]) -> Tuple[Optional[Dict[str, Any]], Optional[str]]:
@@ -91,94 +172,27 @@ def line_answer(record: Dict[str, Any]) -> Tuple[Optional[Dict[str, Any]], Optio
     return body, None
 
 
-def failed_rows_message(failures: Dict[int, str], total: int, kept: int, limit: int = 20) -> str:
-    """'<n> of <total> requests failed: row 3: reason; row 7: reason ...' (every row named, reasons up to `limit`)."""
-    rows = sorted(failures)
-    shown = "; ".join(f"row {row}: {failures[row]}" for row in rows[:limit])
-    rest = f"; the other failed rows: {', '.join(str(row) for row in rows[limit:])}" if len(rows) > limit else ""
+def line_error_code(record: Dict[str, Any]) -> Optional[str]:
+    """The error code of a failed output line (e.g. "batch_cancelled", "batch_expired"), None if it has none."""
+    error = record.get("error")
+    return str(error.get("code")) if isinstance(error, dict) and error.get("code") else None
+
+
+def failed_rows_message(failures: Dict[int, str], total: int, kept: int, reasons: int = 10, rows: int = 10) -> str:
+    """'<n> of <total> requests failed in batch mode: row 3: reason; 4 rows (5, 6, 8, 9): reason ...': rows grouped
+    by identical reason, at most `reasons` reasons and `rows` row numbers each (bounded whatever the number of rows;
+    the error's failed_rows lists them all)."""
+    groups: Dict[str, List[int]] = {}
+    for row in sorted(failures):
+        groups.setdefault(failures[row], []).append(row)
+    parts = []
+    for reason, members in list(groups.items())[:reasons]:
+        names = ", ".join(str(row) for row in members[:rows])
+        more = f" and {len(members) - rows:,} more" if len(members) > rows else ""
+        label = f"row {names}" if len(members) == 1 else f"{len(members):,} rows ({names}{more})"
+        parts.append(f"{label}: {reason[:400]}")
+    if len(groups) > reasons:
+        other = sum(len(members) for members in list(groups.values())[reasons:])
+        parts.append(f"{other:,} more rows with {len(groups) - reasons:,} other reasons")
     answered = f" ({kept} answered rows were kept)" if kept else ""
-    return f"{len(rows)} of {total} requests failed in batch mode: {shown}{rest}{answered}."
-
-
-# ---------------------------------------------------------------------------------------------- offline round trip
-def _provider_engine(engine: Any) -> Any:
-    """The engine that speaks the protocol (a CrossProviderInferenceEngine's provider engine)."""
-    return engine.engine() if hasattr(engine, "provider_model_name") else engine
-
-
-def _checked_rows(engine: Any, dataset: Any) -> Tuple[Any, List[Dict[str, Any]], list]:
-    engine = _provider_engine(engine)
-    if not hasattr(engine, "request_body") or not hasattr(engine, "read_answer"):
-        raise BatchError(f"{type(engine).__name__} does not speak the OpenAI protocol; batch files need an "
-                         f"OpenAI-protocol engine (OpenAiInferenceEngine, VLLMRemoteInferenceEngine, ...).")
-    rows = rows_of(dataset)
-    engine.check_policy(rows)
-    inputs = [engine_input(row, index) for index, row in enumerate(rows)]
-    engine.before_infer(rows)
-    return engine, rows, inputs
-
-
-def write_batch_input(engine: Any, dataset: Any, path: str, log_probs: bool = False) -> int:
-    """Write one request line per row (custom_id `row-<index>`) to `path`; the number of lines. The rows pass the
-    engine's data policy first, as if they were sent."""
-    engine, rows, inputs = _checked_rows(engine, dataset)
-    url = engine.batch_url()
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    with open(path, "wb") as stream:
-        for index, item in enumerate(inputs):
-            stream.write(request_line(f"row-{index}", url, engine.request_body(item, log_probs)))
-    return len(inputs)
-
-
-def read_batch_output(engine: Any, dataset: Any, paths: Iterable[str], log_probs: bool = False
-                      ) -> List[TextGenerationInferenceOutput]:
-    """The answers of an output file (and error files) produced elsewhere, in row order, matched by custom_id
-    `row-<index>`; each is checked as a live answer and stored in the engine's cache (the same entry a live request
-    of that row would have). Rows without a good answer: a BatchError naming every one (the good answers are kept)."""
-    engine, rows, inputs = _checked_rows(engine, dataset)
-    records: Dict[str, Dict[str, Any]] = {}
-    for path in [paths] if isinstance(paths, str) else paths:
-        try:
-            with open(path, "rb") as stream:
-                data = stream.read()
-        except OSError as error:
-            raise BatchError(f"Can not read the batch output file {path!r}: {error}", field="--batch-file-in") \
-                from None
-        for custom_id, record in parse_output_lines(data, f"Batch output file {path!r}").items():
-            if custom_id not in records or line_answer(record)[0] is not None:
-                records[custom_id] = record
-    unknown = sorted(set(records) - {f"row-{index}" for index in range(len(rows))})
-    if unknown:
-        raise BatchError(f"The batch output names custom_ids that match no row of the {len(rows)} rows "
-                         f"(row-0 ... row-{len(rows) - 1}): {', '.join(unknown[:10])}.", field="custom_id")
-    mode = "log_probs" if log_probs else "generate"
-    keys = engine.request_keys(inputs, rows, mode)
-    cache = engine._cache()
-    outputs: List[Optional[TextGenerationInferenceOutput]] = [None] * len(rows)
-    failures: Dict[int, str] = {}
-    for index, item in enumerate(inputs):
-        record = records.get(f"row-{index}")
-        if record is None:
-            failures[index] = "no line with this custom_id in the output file"
-            continue
-        body, reason = line_answer(record)
-        if body is None:
-            failures[index] = reason
-            continue
-        try:
-            outputs[index] = engine.read_answer(body, item, log_probs)
-        except InferenceError as error:
-            failures[index] = error.message
-            continue
-        if cache is not None:
-            cache.put(keys[index], outputs[index].to_dict())
-    if cache is not None:
-        cache.flush()
-    if failures:
-        error = BatchError(failed_rows_message(failures, len(rows), len(rows) - len(failures)),
-                           artifact=engine.artifact_name)
-        error.answers = [output.prediction if output is not None else None for output in outputs]
-        error.failed_rows = sorted(failures)
-        raise error
-    return outputs
+    return f"{len(failures):,} of {total:,} requests failed in batch mode: {'; '.join(parts)}{answered}."

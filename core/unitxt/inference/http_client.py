@@ -165,13 +165,17 @@ class JSONHTTPClient:
         self._local.connection = None
 
     def _url(self, path: str) -> str:
-        url = f"{self.prefix}/{path.lstrip('/')}{self.query}"
+        query = "&" + self.query[1:] if self.query and "?" in path else self.query  # path may carry its own query
+        url = f"{self.prefix}/{path.lstrip('/')}{query}"
         if self._proxy and self.scheme == "http":  # a plain-HTTP proxy takes the absolute URL
             return f"http://{self.host}:{self.port}{url}"
         return url
 
-    def _read_body(self, response: http.client.HTTPResponse, url: str, max_bytes: Optional[int] = None) -> bytes:
+    def _read_body(self, response: http.client.HTTPResponse, url: str, max_bytes: Optional[int] = None,
+                   sink: Optional[Any] = None) -> bytes:
         limit = max_bytes or self.max_response_bytes
+        if sink is not None and not 200 <= response.status < 300:  # an error body is read into memory: the usual cap
+            limit = self.max_response_bytes
         declared = response.getheader("Content-Length")
         if declared and declared.isdigit() and int(declared) > limit:
             raise RequestError(f"Answer from {self.host}:{self.port}{url} is {int(declared):,} bytes, more than the "
@@ -187,7 +191,10 @@ class JSONHTTPClient:
             if size > limit:
                 raise RequestError(f"Answer from {self.host}:{self.port}{url} exceeds {limit:,} "
                                    f"bytes; not read further.", retriable=False)
-            chunks.append(chunk)
+            if sink is not None and 200 <= response.status < 300:  # streamed to a file: memory stays bounded
+                sink.write(chunk)
+            else:
+                chunks.append(chunk)
         response.close()  # done with this answer: the kept-alive connection is ready for the next request
         return b"".join(chunks)
 
@@ -217,9 +224,11 @@ class JSONHTTPClient:
         return answer
 
     def request(self, method: str, path: str, payload: Optional[bytes] = None,
-                headers: Optional[Dict[str, str]] = None, max_bytes: Optional[int] = None) -> bytes:
+                headers: Optional[Dict[str, str]] = None, max_bytes: Optional[int] = None,
+                sink: Optional[Any] = None) -> bytes:
         """The raw body of a successful answer (status < 300); RequestError on any failure. `headers` override the
-        client's (e.g. Content-Type of an upload); `max_bytes` raises the size cap (a batch's output file)."""
+        client's (e.g. Content-Type of an upload); `max_bytes` raises the size cap (a batch's output file); with
+        `sink` (a binary file) a successful body is written there as it arrives and b"" returned."""
         url = self._url(path)
         where = f"{self.host}:{self.port}{url}"
         deadline = time.monotonic() + self.timeout
@@ -235,7 +244,10 @@ class JSONHTTPClient:
                 status = response.status
                 retry_after = response.getheader("Retry-After")
                 location = response.getheader("Location")
-                data = self._read_body(response, url, max_bytes)
+                if sink is not None:  # a retried download starts the file again
+                    sink.seek(0)
+                    sink.truncate()
+                data = self._read_body(response, url, max_bytes, sink)
                 if time.monotonic() >= deadline:  # the watchdog cut the answer short (maybe inside its headers)
                     raise TimeoutError("total deadline")
                 if response.getheader("Connection", "").lower() == "close":

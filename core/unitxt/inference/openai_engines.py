@@ -289,7 +289,7 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         reason = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None
         return TextGenerationInferenceOutput(
             prediction=prediction, input_tokens=tokens[0], output_tokens=tokens[1], stop_reason=reason,
-            seed=self.seed, input_text=item.as_text() if item.kind == "text" else None,
+            seed=self.seed, input_text=item.as_text() if item is not None and item.kind == "text" else None,
             model_name=model or self.request_model_name(), inference_type=self._inference_type)
 
     @staticmethod

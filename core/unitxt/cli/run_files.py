@@ -18,6 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..general.new_files import publish_new_file
+
 
 def _plain(value: Any) -> Any:
     """A JSON-ready copy (numpy numbers and arrays, tuples, sets; NaN kept as JSON NaN like the original)."""
@@ -165,11 +167,11 @@ def write_results(arguments: argparse.Namespace, results: Dict[str, Any],
             samples_path = first_samples.with_name(f"{tag}_{prefix}_samples.json")
             if samples_text is not None and os.path.lexists(samples_path):
                 continue
-            if not _publish(results_text, results_path):
+            if not publish_new_file(results_text, results_path):
                 continue
             if samples_text is None:
                 return results_path, None
-            if _publish(samples_text, samples_path):
+            if publish_new_file(samples_text, samples_path):
                 return results_path, samples_path
             os.unlink(results_path)  # another writer took the samples name: try the next time tag for both
     except OSError as error:
@@ -177,39 +179,6 @@ def write_results(arguments: argparse.Namespace, results: Dict[str, Any],
         raise UnitxtError(f"Cannot write the results to {where} ({error.strerror or error}); nothing was saved. "
                           f"Give --output_path a folder you can write to.", field="--output_path") from None
     raise UnitxtError(f"No free results file name in {folder} for {first_results.name}.", field="--output_path")
-
-
-def _publish(text: str, path: Path) -> bool:
-    """Write `text` to a new file at `path` atomically: a private temporary file (unpredictable name, created
-    exclusively) hard-linked to `path`, which fails instead of replacing or following anything already there.
-    False when `path` exists."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644 & ~_umask())
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            return False
-        except OSError:  # a file system without hard links: create the name exclusively, never through a link
-            try:
-                target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-            except FileExistsError:
-                return False
-            with os.fdopen(target, "w", encoding="utf-8") as stream:
-                stream.write(text)
-        return True
-    finally:
-        os.unlink(temporary)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def read_runs(folder: str) -> List[Dict[str, Any]]:

@@ -12,6 +12,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from .base import InferenceError, TextGenerationInferenceOutput, engine_input, rows_of
 from .batch_files import BatchError, OutputFile, failed_rows_message, line_answer, request_line
+from ..general.new_files import publish_new_file
 
 DIGEST_CHARS = 16
 
@@ -42,8 +43,6 @@ def row_custom_ids(engine: Any, inputs: list, rows: List[Dict[str, Any]], log_pr
 def write_batch_input(engine: Any, dataset: Any, path: str, log_probs: bool = False) -> int:
     """Write one request line per row to a new file at `path` (never over an existing file or link: written
     privately, then published, as results files are); the number of lines. The rows pass the data policy first."""
-    from ..cli.run_files import _publish
-
     engine, rows, inputs = _checked_rows(engine, dataset)
     url = engine.batch_url()
     ids, _ = row_custom_ids(engine, inputs, rows, log_probs)
@@ -51,7 +50,7 @@ def write_batch_input(engine: Any, dataset: Any, path: str, log_probs: bool = Fa
                     for custom_id, item in zip(ids, inputs)).decode("utf-8")
     target = Path(os.path.abspath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
-    if os.path.lexists(target) or not _publish(text, target):
+    if os.path.lexists(target) or not publish_new_file(text, target):
         raise BatchError(f"The batch input file {path!r} already exists (or is a link); a batch file is never "
                          f"overwritten: name a new file.", field="--batch-file-out")
     return len(inputs)

@@ -25,6 +25,7 @@ from .formats.system_prompts import SystemPrompt
 from .operator import SourceOperator
 from .rendering.recipe import DatasetRecipe
 from .stream import GeneratorStream, MultiStream
+from .module_aliases import moved_classes
 
 PROPAGATED = ("format", "num_demos", "demos_pool_size", "system_prompt", "loader_limit", "augmentor", "serializer",
               "seed")
@@ -188,3 +189,6 @@ class Benchmark(SourceOperator):
 
 
 __all__ = ["BaseBenchmark", "Benchmark", "PROPAGATED"]
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -43,6 +43,7 @@ from .errors import CatalogError
 from .general.dataclass_fields import AbstractField
 from .general.helpers import LRUCache
 from .logging_utils import get_logger
+from .module_aliases import moved_classes
 
 
 def get_from_catalog(name: str, catalog: Optional[LocalCatalog] = None,
@@ -156,3 +157,6 @@ class ArtifactList(list, Artifact):
         super().prepare()
         for artifact in self:
             artifact.prepare()
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

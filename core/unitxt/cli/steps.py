@@ -26,6 +26,7 @@ from ..rendering.recipe import build_recipe
 from ..settings_utils import settings
 from .arguments import build_parser, key_values_or_json, recipe_overrides
 from .run_files import _plain, commit_hash, installed_packages, unitxt_version
+from ..module_aliases import moved_classes
 
 logger = get_logger()
 
@@ -325,3 +326,6 @@ def main(argv: Optional[List[str]] = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

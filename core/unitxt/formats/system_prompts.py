@@ -4,6 +4,7 @@ from typing import Any, Dict, Optional
 
 from ..artifact import Artifact
 from ..operator import InstanceOperator
+from ..module_aliases import moved_classes
 
 
 class SystemPrompt(InstanceOperator):
@@ -45,3 +46,6 @@ class TextualInstruction(Artifact):
 
     def get_instruction(self) -> str:
         return self.text
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -15,6 +15,7 @@ from ..image_utils import decode_image, image_reference, pil_to_data_url, requir
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..random_utils import InstanceRandom
 from ..types.definitions import is_image_value, is_video_value
+from ..module_aliases import moved_classes
 
 
 class ImageToText(InstanceOperator):
@@ -304,3 +305,6 @@ __all__ = ["ImageToText", "ImageAugmentor", "WhiteNoise", "GridLines", "GrayScal
            "HashImage", "DecodeImage", "ToRGB", "PillowMixin", "ImageFieldOperator", "EncodeImageToString",
            "ImageDataString", "image_to_data_url", "data_url_to_image",
            "extract_images"]
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

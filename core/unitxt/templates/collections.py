@@ -7,6 +7,7 @@ from typing import Any, Dict, List, Tuple
 from ..artifact import Artifact
 from ..errors import UnitxtError
 from .base import Template
+from ..module_aliases import moved_classes
 
 
 class CollectionItemError(UnitxtError, LookupError):
@@ -120,3 +121,6 @@ class RandomPicker(Artifact):
         if isinstance(collection, DictCollection):
             return self.random_generator.choice(list(collection.items.values()))
         return None
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -21,14 +21,14 @@ from typing import Any, Dict, List, Optional, Union
 from .dict_utils import dict_get, dict_set
 from .errors import ArtifactConfigurationError, ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
 from .image_utils import PLACEHOLDER_PATTERN
-from .operator import InstanceOperator
+from .operator import FieldSelectionFields
 from .operators.struct_data import shuffle_table_columns, shuffle_table_rows
 from .random_utils import InstanceRandom
 from .types.checking import isoftype
 from .module_aliases import moved_classes
 
 
-class Augmentor(InstanceOperator):
+class Augmentor(FieldSelectionFields):
     """Base: the two recipe hooks default to no change."""
 
     def augment_instance(self, instance: Dict[str, Any], task: Any, rng: InstanceRandom) -> Dict[str, Any]:

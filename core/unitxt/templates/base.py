@@ -41,6 +41,8 @@ class Template(InstanceOperator):
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
+    # an instance that already has its source, target and references is passed through (the original's switch)
+    skip_rendered_instance: bool = NonPositionalField(default=True)
     instruction: str = NonPositionalField(default="")
     target_prefix: str = NonPositionalField(default="")
     postprocessors: List[Any] = NonPositionalField(default=["processors.to_string_stripped"])
@@ -294,6 +296,8 @@ class Template(InstanceOperator):
         return list(self._postprocessor_names)
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if self.skip_rendered_instance and all(key in instance for key in ("source", "target", "references")):
+            return instance
         try:
             input_fields = instance["input_fields"]
             reference_fields = instance["reference_fields"]

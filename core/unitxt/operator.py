@@ -9,6 +9,7 @@ MultiStream applies it lazily. Instances are changed in place for speed: sources
 from typing import Any, Dict, Generator, Iterable, List, Optional, Tuple, Union
 
 from .artifact import Artifact, InertField, NonPositionalField
+from .artifact_registry import register_type_names
 from .dict_utils import dict_delete, dict_get, dict_has, dict_set
 from .errors import (  # noqa: F401 - MissingRequirementsError: unitxt.operator is where the original defines it
     ArtifactConfigurationError,
@@ -42,7 +43,8 @@ class Operator(Artifact):
     requirements: Union[List[str], Dict[str, str]] = NonPositionalField(default_factory=list)
 
     def verify_field_types(self, names: Optional[List[str]] = None) -> None:
-        if (names is None or "requirements" in names) and self.__dict__.get("requirements"):
+        if ((names is None or "requirements" in names) and self.__dict__.get("requirements")
+                and self.get_fields()["requirements"].owner is Operator):  # (a Task's requirements document its data)
             super().verify_field_types(["requirements"])
             PackageRequirementsMixin.check_missing_requirements(self, self.requirements)
         policy = self.__dict__.get("data_classification_policy")
@@ -576,6 +578,7 @@ def _run_fused(operators: List[InstanceOperator], stream: Stream, stream_name: s
 
 
 InstanceFieldOperator = FieldOperator  # the original's name of the field operators' base (field / to_field / ...)
+register_type_names(FieldOperator, "InstanceFieldOperator")
 __getattr__ = moved_classes(__name__)  # the original's other stream operator kinds: operators/stream_kinds.py
 
 __all__ = [

@@ -7,6 +7,7 @@ scores task options by log-likelihood; HFLlavaInferenceEngine answers chat rows 
 
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..artifact_registry import register_type_names
 from ..errors import MissingRequirementError
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
 from .option_selection import OptionSelectingByLogProbsInferenceEngine
@@ -203,6 +204,7 @@ class HFPeftInferenceEngine(HFAutoModelInferenceEngine):
 
 
 HFInferenceEngineBase = HFEngineBase  # the original's name of the shared base
+register_type_names(HFEngineBase, "HFInferenceEngineBase")
 
 
 class HFPipelineBasedInferenceEngine(HFEngineBase):

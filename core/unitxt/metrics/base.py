@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from typing import Any, Callable, Dict, Generic, Iterable, List, NamedTuple, Optional, Sequence, TypeVar
 
 from ..artifact import InertField, NonPositionalField
+from ..artifact_registry import register_type_names
 from ..errors import MetricError
 from ..lazy_imports import lazy_exports, numpy_module as _np
 from ..operator import PackageRequirementsMixin, StreamOperator
@@ -323,6 +324,7 @@ def _is_nan(value: Any) -> bool:
 
 
 MetricWithConfidenceInterval = Metric  # the original's base holding the CI settings; Metric holds them here
+register_type_names(Metric, "MetricWithConfidenceInterval")
 
 
 def inputs_from_task_data_fields(metric: Any, predictions: list, references: list, task_data: list) -> tuple:

@@ -8,6 +8,7 @@ import math
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..artifact import Artifact, NonPositionalField
+from ..artifact_registry import register_type_names
 from ..card import TaskCard
 from ..catalog_store import peek_in_catalogs
 from ..errors import CatalogError, RecipeArgumentConflictError, RecipeError
@@ -297,6 +298,7 @@ class DatasetRecipe(SourceOperator):
 
 
 StandardRecipe = StandardRecipeWithIndexes = BaseRecipe = DatasetRecipe  # the original's deprecated names of DatasetRecipe
+register_type_names(DatasetRecipe, "StandardRecipe", "StandardRecipeWithIndexes", "BaseRecipe")  # and their __type__s
 
 
 def recipe_from_string(text: str) -> SourceOperator:

@@ -59,9 +59,8 @@ def _expects_artifact(annotation: Any) -> bool:
 
 
 def _artifact_classes_in(annotation: Any) -> List[type]:
-    if is_artifact_class(annotation):
-        return [annotation]
-    return [cls for arg in typing.get_args(annotation) for cls in _artifact_classes_in(arg)]
+    return [annotation] if is_artifact_class(annotation) else [
+        cls for arg in typing.get_args(annotation) for cls in _artifact_classes_in(arg)]
 
 
 class _ArtifactReference:

@@ -26,6 +26,7 @@ from .operator import SourceOperator
 from .rendering.recipe import DatasetRecipe
 from .stream import GeneratorStream, MultiStream
 from .module_aliases import moved_classes
+from .artifact import InertField
 
 PROPAGATED = ("format", "num_demos", "demos_pool_size", "system_prompt", "loader_limit", "augmentor", "serializer",
               "seed")
@@ -64,6 +65,12 @@ class BaseBenchmark(SourceOperator):
 
 class Benchmark(SourceOperator):
     """A named collection of recipes and benchmarks (see the module docstring)."""
+
+    max_test_instances: Any = InertField(default=None, reason="each subset's own limits apply here")
+    max_train_instances: Any = InertField(default=None, reason="each subset's own limits apply here")
+    max_validation_instances: Any = InertField(default=None, reason="each subset's own limits apply here")
+    splits: Any = InertField(default=None, reason='every split of each subset is kept here')
+    subset: Any = InertField(default=None, reason="a benchmark's subsets are named by its keys here")
 
     subsets: Dict[str, Union[DatasetRecipe, "Benchmark"]]
     format: Optional[Format] = NonPositionalField(default=None)

@@ -11,6 +11,7 @@ from ..artifact import camel_to_snake, get_artifact_class
 from .base import InferenceEngine, InferenceError, mock_mode
 from .openai_engines import RemoteEngineMixin
 from .params import GenerationParamsMixin
+from ..artifact import InertField
 
 _LLAMA = {
     "llama-3-2-1b-instruct": ("meta-llama/llama-3-2-1b-instruct", "meta-llama/Llama-3.2-1B-Instruct", "llama3.2:1b",
@@ -167,6 +168,11 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     `credentials` and the generation/concurrency settings go to the provider's engine; `provider_specific_args`
     ({provider: {field: value}}) adds settings for one provider only. Supported: see PROVIDER_MODEL_MAP.
     """
+
+    label: Any = InertField(
+        default='cross_provider', reason="the original's name of the engine kind; engines are told apart by their settings here")
+    provider_model_map: Any = InertField(
+        default=None, reason="models are mapped by this library's own provider tables here")
 
     model: str
     provider: Optional[str] = None

@@ -12,6 +12,7 @@ from ..errors import MissingRequirementError
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
 from .option_selection import OptionSelectingByLogProbsInferenceEngine
 from .params import GenerationParamsMixin
+from ..artifact import InertField
 
 _HINT = "pip install transformers torch (or: pip install 'unitxt[models]')"
 
@@ -50,6 +51,16 @@ def _generation_tokenizer(transformers: Any, name: str, trust_remote_code: bool,
 
 class HFEngineBase(InferenceEngine, GenerationParamsMixin):
     """Shared fields of local Hugging Face engines."""
+
+    label: Any = InertField(
+        default=None, reason="the original's name of the engine kind; engines are told apart by their settings here")
+    device_map: Any = InertField(default=None, reason="models load with transformers' defaults here")
+    lazy_load: Any = InertField(default=False, reason="models load with transformers' defaults here")
+    low_cpu_mem_usage: Any = InertField(default=True, reason="models load with transformers' defaults here")
+    n_top_tokens: Any = InertField(default=5, reason="models load with transformers' defaults here")
+    tokenizer_name: Any = InertField(default=None, reason="models load with transformers' defaults here")
+    torch_dtype: Any = InertField(default='torch.float16', reason="models load with transformers' defaults here")
+    use_fast_tokenizer: Any = InertField(default=True, reason="models load with transformers' defaults here")
 
     __abstract__ = True
 
@@ -113,6 +124,13 @@ class HFEngineBase(InferenceEngine, GenerationParamsMixin):
 class HFAutoModelInferenceEngine(HFEngineBase):
     """Batched `generate` with an AutoModel (causal or seq2seq), device auto-selected; exposes log-probs."""
 
+    label: Any = InertField(
+        default='hf_auto_model', reason="the original's name of the engine kind; engines are told apart by their settings here")
+    load_in_8bit: Any = InertField(default=False, reason="models load with transformers' defaults here")
+    padding: Any = InertField(default=True, reason="models load with transformers' defaults here")
+    padding_side: Any = InertField(default='left', reason="models load with transformers' defaults here")
+    truncation: Any = InertField(default=True, reason="models load with transformers' defaults here")
+
     _inference_type = "hf-automodel"
     label = "hf_auto_model"
 
@@ -121,7 +139,8 @@ class HFAutoModelInferenceEngine(HFEngineBase):
         model, tokenizer, device = self.load()
         encoder_decoder = model.config.is_encoder_decoder
         limit = self.token_limit or 20
-        kwargs = dict(self.hf_generate_kwargs(), max_new_tokens=limit, pad_token_id=tokenizer.pad_token_id)
+        pad = tokenizer.pad_token_id if self.pad_token_id is None else self.pad_token_id
+        kwargs = dict(self.hf_generate_kwargs(), max_new_tokens=limit, pad_token_id=pad)
         if "stop_strings" in kwargs:
             kwargs["tokenizer"] = tokenizer
         if self.seed is not None:
@@ -175,6 +194,9 @@ class HFPeftInferenceEngine(HFAutoModelInferenceEngine):
     """HFAutoModelInferenceEngine over a PEFT adapter (`model_name`: its directory or Hub id); the base model is the
     one the adapter's config names (needs `peft`, imported when the engine runs)."""
 
+    label: Any = InertField(
+        default='hf_peft_auto_model', reason="the original's name of the engine kind; engines are told apart by their settings here")
+
     _requirements_list = {"transformers": _HINT, "torch": _HINT, "peft": "pip install peft"}
     _inference_type = "hf-peft-automodel"
 
@@ -209,6 +231,10 @@ register_type_names(HFEngineBase, "HFInferenceEngineBase")
 
 class HFPipelineBasedInferenceEngine(HFEngineBase):
     """A transformers pipeline (`task` text-generation or text2text-generation, chosen from the model when unset)."""
+
+    label: Any = InertField(
+        default='hf_pipeline_inference_engine', reason="the original's name of the engine kind; engines are told apart by their settings here")
+    load_in_8bit: Any = InertField(default=False, reason="models load with transformers' defaults here")
 
     task: Optional[str] = None
     batch_size: int = 1
@@ -289,6 +315,11 @@ class HFOptionSelectingInferenceEngine(OptionSelectingByLogProbsInferenceEngine,
 
 class HFLlavaInferenceEngine(HFEngineBase):
     """A LLaVA-style image-text model (AutoProcessor + AutoModelForImageTextToText) on rows with images."""
+
+    label: Any = InertField(
+        default='hf_lava', reason="the original's name of the engine kind; engines are told apart by their settings here")
+    lazy_load: Any = InertField(default=True, reason="models load with transformers' defaults here")
+    image_token: Any = InertField(default='<image>', reason="models load with transformers' defaults here")
 
     _inference_type = "hf-llava"
     label = "hf_lava"

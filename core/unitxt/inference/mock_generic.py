@@ -6,6 +6,7 @@ from typing import Any, Dict, List, Optional, Union
 from ..errors import UnitxtError
 from .base import (EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput,
                    mock_logprobs_default_value_factory, mock_mode)
+from ..artifact import InertField
 
 
 class MockInferenceEngine(InferenceEngine):
@@ -13,6 +14,9 @@ class MockInferenceEngine(InferenceEngine):
 
     `default_inference_value_logprob` is what `infer_log_probs` returns. Nothing is cached (there is nothing to save).
     """
+
+    label: Any = InertField(
+        default='mock_inference_engine', reason="the original's name of the engine kind; engines are told apart by their settings here")
 
     model_name: str = "mock"
     default_inference_value: str = "[[10]]"

@@ -14,6 +14,7 @@ from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationIn
 from .batch import BATCH_FIELDS
 from .concurrency import RequestError, run_all, with_retries
 from .params import GenerationParamsMixin
+from ..artifact import InertField
 
 
 class CredentialsOpenAi(TypedDict, total=False):
@@ -108,6 +109,10 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
 
     `base_url` (or api_url) is the API root ending in /v1; `default_headers` are added to every request.
     """
+
+    label: Any = InertField(
+        default='openai', reason="the original's name of the engine kind; engines are told apart by their settings here")
+    parameters: Any = InertField(default=None, reason="generation parameters are this engine's own fields here")
 
     model_name: Optional[str] = None
     base_url: Optional[str] = None
@@ -361,6 +366,9 @@ class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
     """Azure OpenAI: `api_url` is the resource endpoint, `model_name` the deployment; key in the `api-key` header.
     Env AZURE_OPENAI_API_KEY / AZURE_OPENAI_API_URL."""
 
+    label: Any = InertField(
+        default='azure_openai', reason="the original's name of the engine kind; engines are told apart by their settings here")
+
     api_version: str = "2024-08-01-preview"
     _env_prefix = "AZURE_OPENAI"
     _default_base_url = None
@@ -392,6 +400,9 @@ class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
 class VLLMRemoteInferenceEngine(OpenAiInferenceEngine):
     """A vLLM OpenAI-compatible server: base_url or env VLLM_API_URL; an API key (VLLM_API_KEY) only if it needs one."""
 
+    label: Any = InertField(
+        default='vllm-remote', reason="the original's name of the engine kind; engines are told apart by their settings here")
+
     _env_prefix = "VLLM"
     _default_base_url = None
     _requires_api_key = False
@@ -402,6 +413,9 @@ class VLLMRemoteInferenceEngine(OpenAiInferenceEngine):
 
 class TogetherAiInferenceEngine(OpenAiInferenceEngine):
     """Together AI's OpenAI-compatible API (env TOGETHER_API_KEY)."""
+
+    label: Any = InertField(
+        default='together', reason="the original's name of the engine kind; engines are told apart by their settings here")
 
     _env_prefix = "TOGETHER"
     _default_base_url = "https://api.together.xyz/v1"
@@ -423,6 +437,9 @@ def enterprise_data() -> List[str]:
 class OllamaInferenceEngine(OpenAiInferenceEngine):
     """A local Ollama server through its OpenAI-compatible endpoint (default http://localhost:11434/v1, env
     OLLAMA_API_URL); no key needed. The model runs on the user's machine, so proprietary data is allowed too."""
+
+    label: Any = InertField(
+        default='ollama', reason="the original's name of the engine kind; engines are told apart by their settings here")
 
     data_classification_policy: Optional[List[str]] = Field(default_factory=_local_data)
     num_parallel_requests: int = 4
@@ -473,6 +490,9 @@ class RITSInferenceEngine(OpenAiInferenceEngine):
     """IBM RITS: one OpenAI-compatible endpoint per model; the key goes in the RITS_API_KEY header (env
     RITS_API_KEY)."""
 
+    label: Any = InertField(
+        default='rits', reason="the original's name of the engine kind; engines are told apart by their settings here")
+
     data_classification_policy: Optional[List[str]] = Field(default_factory=enterprise_data)
     _env_prefix = "RITS"
     _default_base_url = None
@@ -493,6 +513,11 @@ class RITSInferenceEngine(OpenAiInferenceEngine):
 class LiteLLMInferenceEngine(OpenAiInferenceEngine):
     """LiteLLM: with `base_url` (or env LITELLM_API_URL) requests go to a LiteLLM proxy over the OpenAI protocol;
     without, through the `litellm` library (optional: pip install litellm) with provider-prefixed model names."""
+
+    label: Any = InertField(
+        default='litellm', reason="the original's name of the engine kind; engines are told apart by their settings here")
+    max_requests_per_second: Any = InertField(
+        default=6, reason="requests are paced by the engine's concurrency settings here")
 
     model: Optional[str] = None
     _env_prefix = "LITELLM"

@@ -10,11 +10,17 @@ from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationIn
 from .concurrency import RequestError
 from .openai_engines import RemoteEngineMixin, enterprise_data
 from .params import GenerationParamsMixin
+from ..artifact import InertField
 
 
 class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
     """IBM watsonx.ai through `ibm-watsonx-ai`: credentials {"url", "api_key", "project_id" | "space_id"} or env
     WML_URL, WML_APIKEY, WML_PROJECT_ID / WML_SPACE_ID; `model_name` or `deployment_id`."""
+
+    label: Any = InertField(
+        default='wml', reason="the original's name of the engine kind; engines are told apart by their settings here")
+    parameters: Any = InertField(default=None, reason="generation parameters are this engine's own fields here")
+    external_client: Any = InertField(default=None, reason='this engine builds its own client here')
 
     __abstract__ = True
 
@@ -103,6 +109,8 @@ class WMLInferenceEngine(WMLInferenceEngineGeneration):
 
 class WMLInferenceEngineChat(WMLInferenceEngineBase):
     """watsonx.ai chat (chat rows as messages, text rows as one user message, images as content parts)."""
+
+    image_encoder: Any = InertField(default=None, reason='images are sent as data URLs here')
 
     def send(self, item: EngineInput) -> TextGenerationInferenceOutput:
         params = {key: value for key, value in {

@@ -26,7 +26,6 @@ class Loader(SourceOperator):
     loader_limit: Optional[int] = None
     streaming: bool = False
     num_proc: Optional[int] = InertField(default=None, reason="only LoadHF reads with several processes here")
-    split: Optional[str] = InertField(default=None, reason="this loader reads each split on first use")
     _default_policy: List[str] = ["proprietary"]
 
     _honours_global_limit = True  # settings.global_loader_limit caps this loader too (not in-memory data)
@@ -148,6 +147,8 @@ class LoadFromDictionary(Loader):
 
 class MultipleSourceLoader(Loader):
     """Concatenate the splits of several loaders."""
+
+    split: Any = InertField(default=None, reason='this loader reads every split, each on first use')
 
     sources: List[Loader]
 

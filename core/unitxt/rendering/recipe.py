@@ -27,6 +27,7 @@ from .instance_renderer import InstanceRenderer
 from .media_and_policy import recipe_produces_media
 from .prompt_assembly import default_format  # noqa: F401  (part of this module's API)
 from .row_json import ROW_KEYS  # noqa: F401  (the row keys, in order; imported from here by callers)
+from ..artifact import InertField
 
 TemplateSpec = Union[Template, TemplatesList, TemplatesDict, List[Template]]
 
@@ -37,6 +38,16 @@ class Recipe:
 
 class DatasetRecipe(SourceOperator):
     """A complete specification of a dataset: card (or task), template(s), format, demos and limits."""
+
+    demos_field: Any = InertField(default='demos', reason="demos are drawn by this library's own demo pool here")
+    demos_pool: Any = InertField(default=None, reason="demos are drawn by this library's own demo pool here")
+    demos_pool_field_name: Any = InertField(
+        default='_demos_pool_', reason="demos are drawn by this library's own demo pool here")
+    max_steps: Any = InertField(default=None, reason="demos are drawn by this library's own demo pool here")
+    skip_demoed_instances: Any = InertField(
+        default=False, reason="demos are drawn by this library's own demo pool here")
+    test_refiner: Any = InertField(default=None, reason="demos are drawn by this library's own demo pool here")
+    validation_refiner: Any = InertField(default=None, reason="demos are drawn by this library's own demo pool here")
 
     card: Optional[TaskCard] = None
     task: Optional[Task] = None

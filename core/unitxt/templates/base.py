@@ -19,6 +19,7 @@ from ..operator import InstanceOperator
 from ..random_utils import new_random_generator
 from ..sandbox.format_strings import CompiledFormat, RepeatMemo, compile_format
 from ..serializers import DefaultSerializer, Serializer, default_serialize, serialize_value
+from ..artifact import InertField
 
 _SCALARS = (str, int, float, bool)
 
@@ -416,6 +417,8 @@ class MultiReferenceTemplate(InputFormatTemplate):
 class KeyValTemplate(Template):
     """Verbalises every input field as `key: value` pairs and the reference fields as the target (values only by
     default, joined by `outs_separator`)."""
+
+    outputs_key_val_separator: Any = InertField(default=': ', reason="outputs use the template's pairs separator here")
 
     pairs_separator: str = ", "
     key_val_separator: str = ": "

@@ -8,6 +8,7 @@ from ..artifact import Artifact
 from ..errors import UnitxtError
 from .base import Template
 from ..module_aliases import moved_classes
+from ..artifact import InertField
 
 
 class CollectionItemError(UnitxtError, LookupError):
@@ -108,6 +109,9 @@ class ItemPicker(Artifact):
 
 class RandomPicker(Artifact):
     """Picks a random item of a list or dict collection (seeded: the same sequence of picks on every run)."""
+
+    random_generator: Any = InertField(
+        default=None, reason='the order is drawn from the seeded generator of this library here')
 
     def prepare(self) -> None:
         super().prepare()

@@ -169,8 +169,6 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     ({provider: {field: value}}) adds settings for one provider only. Supported: see PROVIDER_MODEL_MAP.
     """
 
-    label: Any = InertField(
-        default='cross_provider', reason="the original's name of the engine kind; engines are told apart by their settings here")
     provider_model_map: Any = InertField(
         default=None, reason="models are mapped by this library's own provider tables here")
 
@@ -268,7 +266,7 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
             return self._run(dataset, return_meta_data, mode="log_probs")
         return self.engine().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
-    label = "cross_provider"
+    label: str = "cross_provider"  # names the engine in results (engine id)
 
     def get_engine_id(self) -> str:
         """As the original: the provider's model id with the provider as label (e.g. "llama_3_3_70b_instruct_watsonx")."""

@@ -52,8 +52,7 @@ def _generation_tokenizer(transformers: Any, name: str, trust_remote_code: bool,
 class HFEngineBase(InferenceEngine, GenerationParamsMixin):
     """Shared fields of local Hugging Face engines."""
 
-    label: Any = InertField(
-        default=None, reason="the original's name of the engine kind; engines are told apart by their settings here")
+    label: Optional[str] = None  # names the engine in results (engine id)
     device_map: Any = InertField(default=None, reason="models load with transformers' defaults here")
     lazy_load: Any = InertField(default=False, reason="models load with transformers' defaults here")
     low_cpu_mem_usage: Any = InertField(default=True, reason="models load with transformers' defaults here")
@@ -124,15 +123,13 @@ class HFEngineBase(InferenceEngine, GenerationParamsMixin):
 class HFAutoModelInferenceEngine(HFEngineBase):
     """Batched `generate` with an AutoModel (causal or seq2seq), device auto-selected; exposes log-probs."""
 
-    label: Any = InertField(
-        default='hf_auto_model', reason="the original's name of the engine kind; engines are told apart by their settings here")
     load_in_8bit: Any = InertField(default=False, reason="models load with transformers' defaults here")
     padding: Any = InertField(default=True, reason="models load with transformers' defaults here")
     padding_side: Any = InertField(default='left', reason="models load with transformers' defaults here")
     truncation: Any = InertField(default=True, reason="models load with transformers' defaults here")
 
     _inference_type = "hf-automodel"
-    label = "hf_auto_model"
+    label: str = "hf_auto_model"  # names the engine in results (engine id)
 
     def _generate(self, inputs: List[EngineInput], log_probs: bool) -> List[TextGenerationInferenceOutput]:
         torch, _ = _torch_and_transformers()
@@ -194,8 +191,7 @@ class HFPeftInferenceEngine(HFAutoModelInferenceEngine):
     """HFAutoModelInferenceEngine over a PEFT adapter (`model_name`: its directory or Hub id); the base model is the
     one the adapter's config names (needs `peft`, imported when the engine runs)."""
 
-    label: Any = InertField(
-        default='hf_peft_auto_model', reason="the original's name of the engine kind; engines are told apart by their settings here")
+    label: str = 'hf_peft_auto_model'  # names the engine in results (engine id)
 
     _requirements_list = {"transformers": _HINT, "torch": _HINT, "peft": "pip install peft"}
     _inference_type = "hf-peft-automodel"
@@ -232,14 +228,12 @@ register_type_names(HFEngineBase, "HFInferenceEngineBase")
 class HFPipelineBasedInferenceEngine(HFEngineBase):
     """A transformers pipeline (`task` text-generation or text2text-generation, chosen from the model when unset)."""
 
-    label: Any = InertField(
-        default='hf_pipeline_inference_engine', reason="the original's name of the engine kind; engines are told apart by their settings here")
     load_in_8bit: Any = InertField(default=False, reason="models load with transformers' defaults here")
 
     task: Optional[str] = None
     batch_size: int = 1
     _inference_type = "hf-pipeline"
-    label = "hf_pipeline"
+    label: str = "hf_pipeline"  # names the engine in results (engine id)
 
     def pipeline(self) -> Any:
         """The pipeline, or False when this transformers has no pipeline for the task (transformers 5 dropped
@@ -316,13 +310,11 @@ class HFOptionSelectingInferenceEngine(OptionSelectingByLogProbsInferenceEngine,
 class HFLlavaInferenceEngine(HFEngineBase):
     """A LLaVA-style image-text model (AutoProcessor + AutoModelForImageTextToText) on rows with images."""
 
-    label: Any = InertField(
-        default='hf_lava', reason="the original's name of the engine kind; engines are told apart by their settings here")
     lazy_load: Any = InertField(default=True, reason="models load with transformers' defaults here")
     image_token: Any = InertField(default='<image>', reason="models load with transformers' defaults here")
 
     _inference_type = "hf-llava"
-    label = "hf_lava"
+    label: str = "hf_lava"  # names the engine in results (engine id)
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         torch, transformers = _torch_and_transformers()

@@ -15,8 +15,6 @@ class MockInferenceEngine(InferenceEngine):
     `default_inference_value_logprob` is what `infer_log_probs` returns. Nothing is cached (there is nothing to save).
     """
 
-    label: Any = InertField(
-        default='mock_inference_engine', reason="the original's name of the engine kind; engines are told apart by their settings here")
 
     model_name: str = "mock"
     default_inference_value: str = "[[10]]"
@@ -24,7 +22,7 @@ class MockInferenceEngine(InferenceEngine):
     echo: bool = False
     use_cache: bool = False
     _inference_type = "mock"
-    label = "mock"
+    label: str = "mock"  # names the engine in results (engine id)
 
     def _output(self, item: EngineInput, prediction: Any) -> TextGenerationInferenceOutput:
         text = item.as_text()

@@ -17,8 +17,6 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
     """IBM watsonx.ai through `ibm-watsonx-ai`: credentials {"url", "api_key", "project_id" | "space_id"} or env
     WML_URL, WML_APIKEY, WML_PROJECT_ID / WML_SPACE_ID; `model_name` or `deployment_id`."""
 
-    label: Any = InertField(
-        default='wml', reason="the original's name of the engine kind; engines are told apart by their settings here")
     parameters: Any = InertField(default=None, reason="generation parameters are this engine's own fields here")
     external_client: Any = InertField(default=None, reason='this engine builds its own client here')
 
@@ -31,8 +29,7 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
     data_classification_policy: Optional[List[str]] = Field(default_factory=enterprise_data)
     _requirements_list = {"ibm_watsonx_ai": "pip install ibm-watsonx-ai"}
     _inference_type = "watsonx"
-    label = "wml"
-
+    label: str = "wml"  # names the engine in results (engine id)
 
     def wml_credentials(self) -> Dict[str, str]:
         given = dict(self.credentials or {})

@@ -118,8 +118,9 @@ def test_plain_defaults_are_the_original_defaults(classes):
     assert len(different) <= MAX_DIFFERENT_DEFAULTS, "\n".join(different)
 
 
-# plain defaults that differ from the original's, all older than issue 47 (measured: 105 of 5600 - n_resamples,
-# single_reference_per_prediction, main_score, ci_scores, engine batch sizes...); may only go down
+# plain defaults that differ from the original's (measured: 105 of 5600 - n_resamples, single_reference_per_prediction,
+# main_score, ci_scores, engine batch sizes, vLLM's sampling defaults under the one shared parameter set...); may only
+# go down
 MAX_DIFFERENT_DEFAULTS = 105
 
 

@@ -11,6 +11,7 @@ from .errors import RecipeError, UnitxtError
 from .evaluation.in_memory import evaluate, post_process  # noqa: F401 - part of the documented API
 from .loaders.base import LoadFromDictionary
 from .rendering.recipe import DatasetRecipe, build_recipe
+from .module_aliases import moved_classes
 
 
 def short_hex_hash(value: str, length: int = 8) -> str:
@@ -324,3 +325,6 @@ def _with_placeholder_references(task: Any, instances: List[Dict[str, Any]]) -> 
                 instance[name] = placeholder
         filled.append(instance)
     return filled
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

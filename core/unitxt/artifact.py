@@ -24,14 +24,14 @@ from .catalog_store import (Catalogs, LocalCatalog, UnitxtArtifactNotFoundError,
 from .dict_utils import dict_diff_string  # noqa: F401 - the original's artifact API
 from .errors import (ArtifactDefinitionError, CatalogError, MissingArtifactTypeError, UnitxtError,  # noqa: F401
                      UnknownArtifactTypeError, UnrecognizedArtifactTypeError)
-from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field, FinalField, FinalFieldError,  # noqa: F401
-                                       InternalField, MissingDefaultError, NonPositionalField, OptionalField,
-                                       RequiredField, check_class_declarations, check_no_abstract_fields,
-                                       declaration_of, fields, fields_names, positional_field_names, FieldSpec,
-                                       DataclassMeta, get_fields)
-from .general.dataclass_fields import (Undefined, abstract_fields, asdict, class_fields, external_fields_names,  # noqa: F401
-                                       final_fields, get_field_default, is_abstract_field, is_class_method,
-                                       is_final_field, is_possible_field, required_fields, to_dict)
+from .general.dataclass_fields import (AbstractField, AbstractFieldError, DataclassMeta, Field, FieldSpec,  # noqa: F401
+                                       FinalField, FinalFieldError, InertField, InternalField, MissingDefaultError,
+                                       NonPositionalField, OptionalField, RequiredField, Undefined, abstract_fields,
+                                       asdict, check_class_declarations, check_no_abstract_fields, class_fields,
+                                       declaration_of, document_inert_fields, external_fields_names, fields,
+                                       fields_names, final_fields, get_field_default, get_fields, is_abstract_field,
+                                       is_class_method, is_final_field, is_possible_field, positional_field_names,
+                                       required_fields, to_dict, warn_inert_fields)
 from .general.dataclass_fields import _asdict_inner as dataclass_value
 from .logging_utils import get_logger
 from .module_aliases import moved_classes
@@ -59,9 +59,8 @@ def _expects_artifact(annotation: Any) -> bool:
 
 
 def _artifact_classes_in(annotation: Any) -> List[type]:
-    if is_artifact_class(annotation):
-        return [annotation]
-    return [cls for arg in typing.get_args(annotation) for cls in _artifact_classes_in(arg)]
+    return [annotation] if is_artifact_class(annotation) else [
+        cls for arg in typing.get_args(annotation) for cls in _artifact_classes_in(arg)]
 
 
 class _ArtifactReference:
@@ -95,6 +94,7 @@ class _ArtifactReference:
 class Artifact(metaclass=DataclassMeta):
     """Base of every declarative component (cards, tasks, templates, formats, operators, metrics, ...)."""
 
+    data_classification_policy: Optional[List[str]] = NonPositionalField(default=None)
     _fields: ClassVar[Dict[str, FieldSpec]] = {}
     _positional_args: ClassVar[Tuple[str, ...]] = ()
     _type_name: ClassVar[str] = "artifact"
@@ -105,6 +105,7 @@ class Artifact(metaclass=DataclassMeta):
         cls._type_name = cls.__dict__.get("__type_name__", camel_to_snake(cls.__name__))
         cls._hints_resolved = False
         check_class_declarations(cls)
+        document_inert_fields(cls)
         if cls.__name__.startswith("_") or any(not k.__dict__.get("_is_artifact_type", True) for k in cls.__mro__):
             return  # private helpers and plain Dataclass classes are not addressable from data
         if cls._type_name in _ARTIFACT_TYPES and _ARTIFACT_TYPES[cls._type_name] is not cls:
@@ -124,6 +125,8 @@ class Artifact(metaclass=DataclassMeta):
         for klass in reversed(cls.__mro__):
             if klass is object or not issubclass(klass, Artifact) or not klass.__dict__.get("__annotations__"):
                 continue
+            if klass is Artifact and any(not k.__dict__.get("_is_artifact_type", True) for k in cls.__mro__):
+                continue  # plain Dataclass classes lack the artifact-wide fields (as the original's)
             hints = typing.get_type_hints(klass)
             for name in klass.__dict__["__annotations__"]:
                 if name.startswith("_") or typing.get_origin(hints.get(name)) is ClassVar:
@@ -139,8 +142,8 @@ class Artifact(metaclass=DataclassMeta):
                     owner = klass
                     break
                 annotated_below = annotated_below or name in klass.__dict__.get("__annotations__", {})
-            if annotated_below and isinstance(declaration, AbstractField):
-                declaration = Field()  # re-declared by a subclass: no longer abstract, now required
+            if annotated_below and isinstance(declaration, (AbstractField, InertField)):
+                declaration = Field()  # re-declared by a subclass: no longer abstract (or inert), now required
             fields[name] = FieldSpec(name, annotation, declaration, owner)
             if _expects_artifact(annotation):
                 setattr(cls, name, _ArtifactReference(name, declaration))
@@ -198,19 +201,19 @@ class Artifact(metaclass=DataclassMeta):
                 value = Artifact.load(value)  # a path to an artifact's JSON file is read now, as the original does
             self.__dict__[name] = value
         self._given_fields = set(kwargs)
+        warn_inert_fields(self, fields, kwargs)
         self.__id__ = None
         self.verify_field_types(list(kwargs))
         deprecated = self.__dict__.get("__deprecated_msg__")
         if deprecated:
             get_logger().warning(f"{type(self).__name__} is deprecated: {deprecated}")
             warnings.warn(deprecated, DeprecationWarning, stacklevel=2)
-        given_values = {name: kwargs[name] for name in kwargs}
         self.prepare()
         if not settings.skip_artifacts_prepare_and_verify:  # the original's switch for fast catalog building: artifacts
             self.verify()  # are built unchecked (prepare still runs: it derives what using the artifact needs)
         # what construction left in each field: while a field still holds it, to_dict writes what was given (as the
         # original's saved JSON: the arguments as given, nothing prepare/verify derived)
-        self.__dict__["_constructed"] = ({name: self.__dict__[name] for name in fields}, given_values)
+        self.__dict__["_constructed"] = ({name: self.__dict__[name] for name in fields}, dict(kwargs))
 
     @classmethod
     def positional_fields(cls) -> Tuple[str, ...]:
@@ -386,8 +389,7 @@ class Artifact(metaclass=DataclassMeta):
 
 
 def _short(value: Any, limit: int = 200) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
+    return repr(value) if len(repr(value)) <= limit else repr(value)[:limit] + "..."
 
 
 def _plain_equal(a: Any, b: Any) -> bool:
@@ -493,11 +495,9 @@ def is_dataclass(obj: Any) -> bool:
     return isinstance(obj, Artifact) or (isinstance(obj, type) and issubclass(obj, Artifact))
 
 
-# the original's field errors (`unitxt.dataclass`): here one error for every definition mistake
-RequiredFieldError = UnexpectedArgumentError = TypeMismatchError = ArtifactDefinitionError
-
-
+RequiredFieldError = UnexpectedArgumentError = TypeMismatchError = ArtifactDefinitionError  # the original's field errors
 __getattr__ = moved_classes(__name__)  # the original's AbstractCatalog and ArtifactList: defined in catalog.py
+
 
 class ArtifactLink(Artifact):
     """A catalog entry naming another (renamed artifacts; may be deprecated); `artifact_linked_to`: the original's key."""

@@ -52,6 +52,16 @@ def get_artifact_class(type_name: str) -> type:
         ) from None
 
 
+def register_type_names(cls: type, *class_names: str) -> None:
+    """Let data name `cls` by other class names too (the original's names of a class that has another name here,
+    e.g. StandardRecipe for DatasetRecipe): each `__type__` is the snake_case of the name."""
+    import re
+
+    for class_name in class_names:
+        snake = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", class_name)).lower()
+        _ARTIFACT_TYPES[snake] = cls
+
+
 def registered_artifact_types() -> Dict[str, type]:
     load_builtin_artifact_modules()
     return dict(_ARTIFACT_TYPES)

@@ -21,14 +21,22 @@ from typing import Any, Dict, List, Optional, Union
 from .dict_utils import dict_get, dict_set
 from .errors import ArtifactConfigurationError, ArtifactDefinitionError, InstanceTypeError, MissingFieldError, UnitxtError
 from .image_utils import PLACEHOLDER_PATTERN
-from .operator import InstanceOperator
+from .operator import FieldSelectionFields
 from .operators.struct_data import shuffle_table_columns, shuffle_table_rows
 from .random_utils import InstanceRandom
 from .types.checking import isoftype
 from .module_aliases import moved_classes
+from .artifact import InertField
+from .artifact import InertField
+from .artifact import InertField
+from .artifact import InertField
+from .artifact import InertField
+from .artifact import InertField
+from .artifact import InertField
+from .artifact import InertField
 
 
-class Augmentor(InstanceOperator):
+class Augmentor(FieldSelectionFields):
     """Base: the two recipe hooks default to no change."""
 
     def augment_instance(self, instance: Dict[str, Any], task: Any, rng: InstanceRandom) -> Dict[str, Any]:
@@ -413,6 +421,9 @@ class TableAugmentor(Augmentor):
 class ShuffleTableRows(TableAugmentor):
     """Rows in a random order: the original's, drawn by the table's content and `seed`."""
 
+    augmented_type: Any = InertField(
+        default=None, reason='this augmentor changes the field it is given, whatever its type')
+
     seed: int = 0
 
     def augment_table(self, table, rng):
@@ -421,6 +432,9 @@ class ShuffleTableRows(TableAugmentor):
 
 class ShuffleTableColumns(TableAugmentor):
     """Columns (names with their cells) in a random order: the original's, drawn by the table's content and `seed`."""
+
+    augmented_type: Any = InertField(
+        default=None, reason='this augmentor changes the field it is given, whatever its type')
 
     seed: int = 0
 
@@ -431,6 +445,9 @@ class ShuffleTableColumns(TableAugmentor):
 class ShuffleColumnsNames(TableAugmentor):
     """Column names shuffled, cells left in place (so names no longer match their cells)."""
 
+    augmented_type: Any = InertField(
+        default=None, reason='this augmentor changes the field it is given, whatever its type')
+
     def augment_table(self, table, rng):
         header = list(table["header"])
         rng.shuffle(header)
@@ -440,12 +457,18 @@ class ShuffleColumnsNames(TableAugmentor):
 class MaskColumnsNames(TableAugmentor):
     """Column names replaced by Col1, Col2, ..."""
 
+    augmented_type: Any = InertField(
+        default=None, reason='this augmentor changes the field it is given, whatever its type')
+
     def augment_table(self, table, rng):
         return dict(table, header=[f"Col{index + 1}" for index in range(len(table["header"]))])
 
 
 class TransposeTable(TableAugmentor):
     """Rows become columns: the header is " ", "0", "1", ...; each row starts with a former column name."""
+
+    augmented_type: Any = InertField(
+        default=None, reason='this augmentor changes the field it is given, whatever its type')
 
     def augment_table(self, table, rng):
         header, rows = table["header"], table["rows"]
@@ -455,6 +478,9 @@ class TransposeTable(TableAugmentor):
 
 class DuplicateTableRows(TableAugmentor):
     """The rows at `row_indices` repeated `times` times in place."""
+
+    augmented_type: Any = InertField(
+        default=None, reason='this augmentor changes the field it is given, whatever its type')
 
     row_indices: List[int] = []
     times: int = 1
@@ -468,6 +494,9 @@ class DuplicateTableRows(TableAugmentor):
 
 class DuplicateTableColumns(TableAugmentor):
     """The columns at `column_indices` repeated `times` times in place."""
+
+    augmented_type: Any = InertField(
+        default=None, reason='this augmentor changes the field it is given, whatever its type')
 
     column_indices: List[int] = []
     times: int = 1
@@ -484,6 +513,9 @@ class DuplicateTableColumns(TableAugmentor):
 
 class InsertEmptyTableRows(TableAugmentor):
     """`times` empty rows inserted at random positions."""
+
+    augmented_type: Any = InertField(
+        default=None, reason='this augmentor changes the field it is given, whatever its type')
 
     times: int = 0
 

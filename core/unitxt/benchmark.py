@@ -25,6 +25,8 @@ from .formats.system_prompts import SystemPrompt
 from .operator import SourceOperator
 from .rendering.recipe import DatasetRecipe
 from .stream import GeneratorStream, MultiStream
+from .module_aliases import moved_classes
+from .artifact import InertField
 
 PROPAGATED = ("format", "num_demos", "demos_pool_size", "system_prompt", "loader_limit", "augmentor", "serializer",
               "seed")
@@ -63,6 +65,12 @@ class BaseBenchmark(SourceOperator):
 
 class Benchmark(SourceOperator):
     """A named collection of recipes and benchmarks (see the module docstring)."""
+
+    max_test_instances: Any = InertField(default=None, reason="each subset's own limits apply here")
+    max_train_instances: Any = InertField(default=None, reason="each subset's own limits apply here")
+    max_validation_instances: Any = InertField(default=None, reason="each subset's own limits apply here")
+    splits: Any = InertField(default=None, reason='every split of each subset is kept here')
+    subset: Any = InertField(default=None, reason="a benchmark's subsets are named by its keys here")
 
     subsets: Dict[str, Union[DatasetRecipe, "Benchmark"]]
     format: Optional[Format] = NonPositionalField(default=None)
@@ -188,3 +196,6 @@ class Benchmark(SourceOperator):
 
 
 __all__ = ["BaseBenchmark", "Benchmark", "PROPAGATED"]
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -8,6 +8,7 @@ from .loaders.base import Loader
 from .operator import Operator
 from .samplers import RandomSampler
 from .task import Task
+from .module_aliases import moved_classes
 
 
 class TaskCard(Artifact):
@@ -21,3 +22,4 @@ class TaskCard(Artifact):
     default_template: Optional[Artifact] = None
 
 
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union  # noqa: F401
 from .artifact import (MAX_LINK_CHAIN, Artifact, ArtifactLink, _type_modules, fetch_artifact,  # noqa: F401
                        get_raw, maybe_recover_artifact, maybe_recover_artifacts_structure, registered_artifact_types,
                        verbosed_fetch_artifact)
-from .artifact_registry import get_closest_artifact_type  # noqa: F401 - the original's artifact lookup helpers
+from .artifact_registry import get_closest_artifact_type, register_type_names  # noqa: F401 - the original's lookups
 from .dict_utils import dict_diff_string  # noqa: F401
 from .catalog_store import (  # noqa: F401 - the catalog API, kept importable from here
     STALE_TEMP_SECONDS,
@@ -40,9 +40,10 @@ from .catalog_store import (  # noqa: F401 - the catalog API, kept importable fr
     write_json_atomically,
 )
 from .errors import CatalogError
-from .general.dataclass_fields import AbstractField
+from .general.dataclass_fields import AbstractField, NonPositionalField
 from .general.helpers import LRUCache
 from .logging_utils import get_logger
+from .module_aliases import moved_classes
 
 
 def get_from_catalog(name: str, catalog: Optional[LocalCatalog] = None,
@@ -145,6 +146,52 @@ class AbstractCatalog(Artifact):
         raise NotImplementedError(f"{type(self).__name__}.get_with_overwrite(name, overwrite_args) is not implemented")
 
 
+class Catalog(AbstractCatalog):
+    """The original's named catalog at a location: here a directory of JSON artifacts, read as LocalCatalog reads it."""
+
+    __abstract__ = True
+
+    name: Optional[str] = None
+    location: Optional[str] = None
+
+    def store(self) -> LocalCatalog:
+        return LocalCatalog(self.location, name=self.name or "local", is_local=self.is_local)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.store()
+
+    def __getitem__(self, name: str) -> Artifact:
+        return fetch_artifact(self.store().load_data(name))[0]
+
+    def get_with_overwrite(self, name: str, overwrite_args: Dict[str, Any]) -> Artifact:
+        return fetch_artifact({**self.store().load_data(name), **overwrite_args})[0]
+
+
+class EnvironmentLocalCatalog(Catalog):
+    """The original's catalog of a directory named by the environment (UNITXT_CATALOGS); any directory here."""
+
+    name: Optional[str] = "local"
+    location: Optional[str] = NonPositionalField(default_factory=lambda: _default_catalog_path())
+    is_local: bool = True
+
+
+class GithubCatalog(Catalog):
+    """The original's community catalog, read from GitHub over the network. This library never fetches a catalog at
+    run time (the catalog travels inside the package), so looking a name up in it is a clear error."""
+
+    name: Optional[str] = "community"
+    location: Optional[str] = NonPositionalField(default_factory=lambda: _default_catalog_path())
+    is_local: bool = False
+
+    def store(self) -> LocalCatalog:
+        raise CatalogError("GithubCatalog reads the catalog from GitHub at run time, which this library does not do: "
+                           "its catalog travels inside the package; use LocalCatalog or register_local_catalog for "
+                           "other catalogs.", artifact=type(self).__name__)
+
+
+register_type_names(LocalCatalog, "LocalCatalog")  # the catalog store itself: built from the original's fields
+
+
 class ArtifactList(list, Artifact):
     """A list of artifacts that is an artifact itself; preparing it prepares each item."""
 
@@ -156,3 +203,6 @@ class ArtifactList(list, Artifact):
         super().prepare()
         for artifact in self:
             artifact.prepare()
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

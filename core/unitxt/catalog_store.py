@@ -85,8 +85,11 @@ class LocalCatalog:
     """A directory of JSON artifacts. Names resolve inside the directory only: a symlink that leads outside it is
     refused for reads and writes."""
 
-    def __init__(self, location: Union[str, Path]):
-        self.location = str(location)
+    def __init__(self, location: Union[str, Path, None] = None, name: str = "local", is_local: bool = True,
+                 data_classification_policy: Optional[List[str]] = None):
+        self.location = str(location if location is not None else _default_catalog_path())
+        # the original's other catalog fields: kept, the store reads the directory alike
+        self.name, self.is_local, self.data_classification_policy = name, is_local, data_classification_policy
         self._cache: Dict[str, Tuple[int, Any]] = {}
 
     def __repr__(self) -> str:

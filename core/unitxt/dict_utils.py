@@ -8,6 +8,7 @@ import re
 from typing import Any, Dict, List, Tuple, Union
 
 from .errors import MissingFieldError
+from .module_aliases import moved_classes
 
 PathParts = List[Union[str, int]]
 _PART = re.compile(r"^(\*|[\w\-. ]+)$")
@@ -394,3 +395,6 @@ def delete_values(current_element: Any, query: List[str], index_into_query: int,
         return True, current_element
     except (_Fail, TypeError):
         return False, None
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

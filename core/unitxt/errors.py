@@ -7,6 +7,8 @@ import re
 import warnings
 from typing import Any, Iterator, List, Optional
 
+from .module_aliases import moved_classes
+
 DOCUMENTATION_URL = "https://www.unitxt.ai/en/latest/"
 
 
@@ -293,3 +295,6 @@ class MetricError(UnitxtError, ValueError):
 def type_name_of(value: Any) -> str:
     """A short human readable type name for error messages."""
     return type(value).__name__
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

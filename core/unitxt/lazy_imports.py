@@ -5,6 +5,8 @@ import importlib
 import sys
 from typing import Any, Callable, Dict, List, Tuple
 
+from .module_aliases import NOT_IMPORTED, original_import
+
 
 def numpy_module() -> Any:
     """The numpy module, imported on first use (metric modules call this instead of importing numpy at load)."""
@@ -33,7 +35,11 @@ def lazy_exports(package: str, exports: Dict[str, str], family: str) -> Tuple[Ca
     def __getattr__(name: str) -> Any:
         module = module_of(name)
         if not module:
-            raise AttributeError(f"module '{package}' has no attribute '{name}'")
+            imported = original_import(package, name)  # a name the original's module had imported
+            if imported is NOT_IMPORTED:
+                raise AttributeError(f"module '{package}' has no attribute '{name}'")
+            namespace[name] = imported
+            return imported
         value = getattr(importlib.import_module(module, package), name)
         namespace[name] = value
         return value

@@ -4,6 +4,7 @@ import logging
 from typing import Optional
 
 from .settings_utils import settings
+from .module_aliases import moved_classes
 
 _LEVELS = {
     "debug": logging.DEBUG,
@@ -57,3 +58,6 @@ def enable_explicit_format() -> None:
     for handler in logging.getLogger("unitxt").handlers:
         handler.setFormatter(SizeLimitedFormatter(
             "[Unitxt|%(levelname)s|%(filename)s:%(lineno)s] %(asctime)s >> %(message)s"))
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -8,7 +8,8 @@ MultiStream applies it lazily. Instances are changed in place for speed: sources
 
 from typing import Any, Dict, Generator, Iterable, List, Optional, Tuple, Union
 
-from .artifact import Artifact, NonPositionalField
+from .artifact import Artifact, InertField, NonPositionalField
+from .artifact_registry import register_type_names
 from .dict_utils import dict_delete, dict_get, dict_has, dict_set
 from .errors import (  # noqa: F401 - MissingRequirementsError: unitxt.operator is where the original defines it
     ArtifactConfigurationError,
@@ -38,8 +39,14 @@ class Operator(Artifact):
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
     data_classification_policy: Optional[List[str]] = NonPositionalField(default=None)
+    # packages this instance needs (["pkg>=1.0"] or {"pkg": "how to install it"}), checked when it is built
+    requirements: Union[List[str], Dict[str, str]] = NonPositionalField(default_factory=list)
 
     def verify_field_types(self, names: Optional[List[str]] = None) -> None:
+        if ((names is None or "requirements" in names) and self.__dict__.get("requirements")
+                and self.get_fields()["requirements"].owner is Operator):  # (a Task's requirements document its data)
+            super().verify_field_types(["requirements"])
+            PackageRequirementsMixin.check_missing_requirements(self, self.requirements)
         policy = self.__dict__.get("data_classification_policy")
         if (names is None or "data_classification_policy" in names) and policy is not None and not (
                 isinstance(policy, list) and all(isinstance(item, str) for item in policy)):
@@ -296,6 +303,25 @@ class InstanceOperator(StreamOperator):
         raise NotImplementedError(f"{type(self).__name__}.process(instance, stream_name) is not implemented")
 
 
+class FieldSelectionFields(InstanceOperator):
+    """The field operator's selection fields on operators the original derives from its field operator
+    (augmentors, serializers, image augmentors) but that here choose the fields they change their own way."""
+
+    __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
+
+    field: Optional[str] = InertField(default=None, reason="this operator chooses the fields it changes itself")
+    to_field: Optional[str] = InertField(default=None, reason="this operator writes the fields it changes in place")
+    field_to_field: Optional[Union[List[Any], Dict[str, str]]] = InertField(
+        default=None, reason="this operator chooses the fields it changes itself")
+    process_every_value: bool = InertField(default=False, reason="values are processed as this operator defines")
+    get_default: Any = InertField(default=None, reason="a missing field is handled as this operator defines")
+    not_exist_ok: bool = InertField(default=False, reason="a missing field is handled as this operator defines")
+    not_exist_do_nothing: bool = InertField(default=False, reason="a missing field is handled as this operator "
+                                                                  "defines")
+    set_every_value: bool = InertField(default=False, reason="values are written as this operator defines")
+    use_query: Optional[bool] = InertField(default=None, reason="field names are always read as paths ('a/b/0')")
+
+
 class FieldOperatorBase(InstanceOperator):
     """Marker base for field operators (their `process` hook is per value, not per instance)."""
 
@@ -319,6 +345,8 @@ class FieldOperator(FieldOperatorBase):
     not_exist_ok: bool = False  # a missing source field is processed as `get_default`
     not_exist_do_nothing: bool = False  # a missing source field is skipped (nothing is written)
     get_default: Any = None  # the value read for a missing source field when not_exist_ok
+    use_query: Optional[bool] = InertField(default=None, reason="field names are always read as paths ('a/b/0'), "
+                                                                "as the original's use_query=True")
     set_every_value: bool = NonPositionalField(default=False)  # a `*` target path gets the i-th item of the (list) result in its i-th element
 
     def prepare(self) -> None:
@@ -550,6 +578,7 @@ def _run_fused(operators: List[InstanceOperator], stream: Stream, stream_name: s
 
 
 InstanceFieldOperator = FieldOperator  # the original's name of the field operators' base (field / to_field / ...)
+register_type_names(FieldOperator, "InstanceFieldOperator")
 __getattr__ = moved_classes(__name__)  # the original's other stream operator kinds: operators/stream_kinds.py
 
 __all__ = [

@@ -15,6 +15,7 @@ from .dict_utils import dict_get
 from .errors import UnitxtError
 from .operator import FieldOperator, InstanceOperator, Operator
 from .module_aliases import moved_classes
+from .artifact import InertField
 
 
 class PostProcess(InstanceOperator):
@@ -201,6 +202,8 @@ class ExtractWithRegex(FieldOperator):
     """What `regex` extracts, as the original: the first of its matches as `re.findall` gives them (the one group's
     text when the regex has one group, the whole match when it has none), '' when nothing matches. With `group`, that
     group of the first match instead, and the whole text when nothing matches; `fallback` replaces either default."""
+
+    termination_regex: Any = InertField(default=None, reason='the whole text is searched here')
 
     regex: str
     group: Optional[int] = None

@@ -9,6 +9,8 @@ import hashlib
 import struct
 from typing import Any, List, MutableSequence, Sequence, Union
 
+from .module_aliases import moved_classes
+
 _TWO_64 = float(1 << 64)
 _EIGHT_WORDS = struct.Struct("<8Q")
 
@@ -98,3 +100,6 @@ def new_random_generator(sub_seed: Any) -> "random.Random":
     elif not isinstance(sub_seed, str):
         sub_seed = str(hash(sub_seed))
     return random.Random(f"{get_seed()}/{sub_seed}")
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Union
 from .dict_utils import dict_get, dict_set
 from .general.dataclass_fields import Field
 from .errors import ArtifactDefinitionError, InstanceTypeError, UnitxtError
-from .operator import InstanceOperator, Operator  # noqa: F401 - Operator is re-exported
+from .operator import FieldSelectionFields, InstanceOperator, Operator  # noqa: F401 - Operator is re-exported
 from .types import definitions as data_types
 from .types.checking import make_checker, to_type
 from .module_aliases import moved_classes
@@ -60,7 +60,7 @@ def _typed_default(kind: str) -> "Serializer":
     return _TYPED_DEFAULTS[kind]
 
 
-class Serializer(InstanceOperator):
+class Serializer(FieldSelectionFields):
     """Base: converts one field value to text. Subclasses implement `serialize`.
 
     An Operator so it carries `data_classification_policy` (checked by the recipe before rendering). Used as a step

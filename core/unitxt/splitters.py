@@ -18,6 +18,7 @@ from .samplers import (  # noqa: F401 - the documented home of the demo samplers
 from .random_utils import new_random_generator
 from .settings_utils import settings
 from .stream import GeneratorStream, MissingStreamError, MultiStream, ReusableGenerator, Stream
+from .module_aliases import moved_classes
 
 
 class SplitError(UnitxtError):
@@ -363,3 +364,6 @@ def random_mix_streams(input_streams: Dict[str, Iterable[Any]], mapping: Dict[st
     return {name: ReusableGenerator(random_mix_generator, gen_kwargs={
         "new_stream_name": name, "new_stream_sources": sources, "stream_routing": routing,
         "input_streams": input_streams}) for name, sources in mapping.items()}
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

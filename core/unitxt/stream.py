@@ -4,6 +4,7 @@ import copy
 from typing import Any, Callable, Dict, Generator, Iterable, Iterator, List, Optional
 
 from .errors import UnitxtError
+from .module_aliases import moved_classes
 
 
 class Stream:
@@ -215,3 +216,6 @@ class MultiStream(dict):
                 for name, stream in self.items()
             }
         )
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

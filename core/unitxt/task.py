@@ -14,6 +14,7 @@ from .operator import InstanceOperator
 from .settings_utils import get_constants
 from .types.checking import describe_value_type, make_checker, to_type, type_to_string
 from .types.checking import parse_string_types_instead_of_actual_objects  # noqa: F401 - the original's name here
+from .module_aliases import moved_classes
 
 FieldsSpec = Optional[Union[Dict[str, Any], List[str]]]
 _ONLY_STR = frozenset([str])
@@ -252,3 +253,6 @@ class Task(InstanceOperator):
 
 class FormTask(Task):
     """Legacy name of Task."""
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -5,6 +5,8 @@ import re
 import sys
 from typing import Any, Dict, Iterable, List, Optional, TextIO
 
+from .module_aliases import moved_classes
+
 INDENT = "    "
 
 
@@ -286,3 +288,6 @@ def print_dict_as_python(d: dict, indent_delta: int = 4) -> str:
 def is_made_of_sub_strings(string: str, sub_strings: Iterable[str]) -> bool:
     """Whether `string` is a concatenation of one or more of `sub_strings` (each any number of times)."""
     return bool(re.match("^(" + "|".join(map(re.escape, sub_strings)) + ")+$", string))
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -26,6 +26,7 @@ from ..rendering.recipe import build_recipe
 from ..settings_utils import settings
 from .arguments import build_parser, key_values_or_json, recipe_overrides
 from ..general.secrets import redact, secret_values
+from ..module_aliases import moved_classes
 from .run_files import commit_hash, environment_info, installed_packages, mock_mode_note, unitxt_version, \
     write_results
 
@@ -325,3 +326,6 @@ def main(argv: Optional[List[str]] = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

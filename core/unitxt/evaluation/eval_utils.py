@@ -10,6 +10,7 @@ never mix.
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ..errors import UnitxtError
+from ..module_aliases import moved_classes
 
 
 def _records(table: Any) -> Tuple[List[Dict[str, Any]], bool]:
@@ -80,3 +81,6 @@ def as_remote_metric(metric: Any) -> Any:
 
 
 __all__ = ["evaluate", "as_remote_metric"]
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

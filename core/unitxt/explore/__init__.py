@@ -11,6 +11,8 @@ Layer 9 of README "Layout" (entry points): may import every other layer.
 
 from typing import Any, Dict, Optional
 
+from ..module_aliases import moved_classes
+
 
 def launch(demo_settings: Optional[Dict[str, Any]] = None) -> Any:
     """Start the explorer page (blocking), after setting the page constants `demo_settings` names (see
@@ -36,3 +38,6 @@ def launch(demo_settings: Optional[Dict[str, Any]] = None) -> Any:
 def launch_without_header(demo_settings: Optional[Dict[str, Any]] = None) -> Any:
     """`launch` with the page's header hidden (HEADER_VISIBLE=False, unless demo_settings says otherwise)."""
     return launch({"HEADER_VISIBLE": False, **(demo_settings or {})})
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 from ..general.helpers import get_all_files_in_dir, load_json
 from ..logging_utils import get_logger
 from .settings import AUGMENTABLE_STR, CATALOG_DIR
+from ..module_aliases import moved_classes
 
 logger = get_logger()
 
@@ -286,3 +287,6 @@ def load_cards_data() -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Any], List[s
     jsons.update(system_prompts_jsons)
     jsons.update(get_catalog_items("tasks")[1])
     return cards_data, jsons, formats, system_prompts
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

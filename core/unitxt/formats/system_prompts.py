@@ -2,17 +2,23 @@
 
 from typing import Any, Dict, Optional
 
-from ..artifact import Artifact
+from ..artifact import Artifact, NonPositionalField
 from ..operator import InstanceOperator
+from ..module_aliases import moved_classes
 
 
 class SystemPrompt(InstanceOperator):
-    """Base: sets instance["system_prompt"] to `get_system_prompt(instance)`."""
+    """Base: sets instance["system_prompt"] to `get_system_prompt(instance)` (kept when the instance has one and
+    `skip_rendered_instance`)."""
+
+    skip_rendered_instance: bool = NonPositionalField(default=True)
 
     def get_system_prompt(self, instance: Dict[str, Any]) -> str:
         raise NotImplementedError(f"{type(self).__name__}.get_system_prompt(instance) is not implemented")
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if self.skip_rendered_instance and "system_prompt" in instance:
+            return instance
         instance["system_prompt"] = self.get_system_prompt(instance)
         return instance
 
@@ -45,3 +51,6 @@ class TextualInstruction(Artifact):
 
     def get_instruction(self) -> str:
         return self.text
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

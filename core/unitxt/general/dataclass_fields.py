@@ -7,7 +7,7 @@ import dataclasses
 import inspect
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ..errors import ArtifactDefinitionError
+from ..errors import ArtifactDefinitionError, UnitxtWarning
 
 MISSING = object()  # no default given
 
@@ -68,8 +68,45 @@ class NonPositionalField(Field):
     """A field that can only be given by name, never positionally."""
 
 
+class InertField(NonPositionalField):
+    """A field of the original that selects machinery this library does not have: accepted with the original's
+    default and without effect (`reason` says why); a value other than the default warns, and the class docstring
+    lists it."""
+
+    def __init__(self, default: Any = MISSING, default_factory: Optional[Callable[[], Any]] = None,
+                 reason: str = "", **kwargs: Any):
+        super().__init__(default=default, default_factory=default_factory, **kwargs)
+        self.reason = reason
+
+
 class InternalField(Field):
     """A field for the class's own bookkeeping (the original's internal fields), not meant to be set by users."""
+
+
+def document_inert_fields(cls: type) -> None:
+    """Append to a class's docstring the fields it declares that are accepted without effect here (InertField)."""
+    inert = [(name, declaration_of(value)) for name, value in cls.__dict__.items()
+             if isinstance(declaration_of(value), InertField)]
+    if inert:
+        lines = [f"    `{name}`: {field.reason}" for name, field in inert]
+        cls.__doc__ = ((cls.__doc__ or "").rstrip() + "\n\n    Accepted for code written for the original, without effect "
+                       "here (setting them warns):\n" + "\n".join(lines) + "\n")
+
+
+def warn_inert_fields(artifact: Any, fields: Dict[str, "FieldSpec"], given: Dict[str, Any]) -> None:
+    """Warn for each given field that has no effect here (InertField) set to something other than its default."""
+    for name in given:
+        declaration = fields[name].declaration
+        if isinstance(declaration, InertField) and not _same_value(given[name], fields[name].default()):
+            UnitxtWarning(f"{type(artifact).__name__}.{name} has no effect in this library ({declaration.reason}); "
+                          f"the value {repr(given[name])[:80]} is ignored.")
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # noqa: BLE001 - values without a plain equality count as different
+        return False
 
 
 class FinalFieldError(ArtifactDefinitionError):

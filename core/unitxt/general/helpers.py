@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..settings_utils import settings
 from .requirements import DistributionNotFound, DistStub, VersionConflict, require  # noqa: F401 - unitxt.utils names
+from ..module_aliases import moved_classes
 
 RETRIED_ERRORS: Tuple[type, ...] = (ConnectionError, TimeoutError, FileNotFoundError, urllib.error.HTTPError)
 try:  # requests comes with datasets/huggingface_hub; its network errors are retried too (as in the original)
@@ -290,3 +291,6 @@ class LongString(str):
 
     def __repr__(self) -> str:
         return self._repr_str if self._repr_str is not None else super().__repr__()
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

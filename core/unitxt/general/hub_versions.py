@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from .deprecation import compare_versions
+from ..module_aliases import moved_classes
 
 _RELATIVE_IMPORT = re.compile(r"^(?:import|from)\s+\.(\w+)")
 
@@ -69,3 +70,6 @@ def _verify_versions(hf_asset_type: str, installed_version: str, hf_asset_versio
 def verify_versions_compatibility(hf_asset_type: str, hf_asset_version: str) -> None:
     """UnitxtVersionsConflictError when a Hub entry's version differs from the installed unitxt's."""
     _verify_versions(hf_asset_type, get_installed_version(), hf_asset_version)
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

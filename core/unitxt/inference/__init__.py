@@ -69,6 +69,7 @@ from .params import (
     WMLInferenceEngineParams,
     WMLInferenceEngineParamsMixin,
 )
+from ..module_aliases import moved_classes
 
 __all__ = [
     "InferenceEngine", "TextGenerationInferenceOutput", "InferenceError", "RequestError", "EngineInput",
@@ -88,3 +89,6 @@ __all__ = [
     "StandardAPIParamsMixin", "TogetherAiInferenceEngineParamsMixin", "VLLMParamsMixin", "WMLChatParamsMixin",
     "WMLGenerationParamsMixin", "WMLInferenceEngineParams", "WMLInferenceEngineParamsMixin",
 ]
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

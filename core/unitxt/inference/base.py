@@ -11,6 +11,7 @@ import threading
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Optional, Sequence, TypeVar
 
+from ..artifact import InertField
 from ..errors import UnitxtError
 from ..operator import Operator, PackageRequirementsMixin
 
@@ -156,12 +157,13 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
 
     use_cache: bool = True
     cache_dir: Optional[str] = None
+    cache_batch_size: int = InertField(default=100, reason="the cache here keeps each answer as soon as it arrives")
 
     # fields that never change an answer: left out of the cache key
     _not_in_cache_key = ("use_cache", "cache_dir", "num_parallel_requests", "timeout", "max_retries",
                          "retry_base_delay", "retry_max_delay", "credentials", "batch_size", "show_progress",
                          "data_classification_policy", "device", "device_map", "default_headers",
-                         "concurrency_limit")
+                         "concurrency_limit", "requirements")
     _inference_type = "engine"
 
     # handles of this process (the cache's database and journal, an HTTP client's connections): never pickled, an
@@ -259,8 +261,9 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         return mock_answers(rows, return_meta_data, mode)
 
     def cache_settings(self) -> Dict[str, Any]:
+        inert = {name for name, spec in self.get_fields().items() if isinstance(spec.declaration, InertField)}
         settings = {key: value for key, value in self.to_dict().items() if key not in self._not_in_cache_key
-                    and not key.startswith("__")}
+                    and key not in inert and not key.startswith("__")}
         settings["__type__"] = type(self).__name__
         server = self.answering_server()
         if server:

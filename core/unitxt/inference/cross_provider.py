@@ -11,6 +11,7 @@ from ..artifact import camel_to_snake, get_artifact_class
 from .base import InferenceEngine, InferenceError, mock_mode
 from .openai_engines import RemoteEngineMixin
 from .params import GenerationParamsMixin
+from ..artifact import InertField
 
 _LLAMA = {
     "llama-3-2-1b-instruct": ("meta-llama/llama-3-2-1b-instruct", "meta-llama/Llama-3.2-1B-Instruct", "llama3.2:1b",
@@ -168,6 +169,9 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     ({provider: {field: value}}) adds settings for one provider only. Supported: see PROVIDER_MODEL_MAP.
     """
 
+    provider_model_map: Any = InertField(
+        default=None, reason="models are mapped by this library's own provider tables here")
+
     model: str
     provider: Optional[str] = None
     provider_specific_args: Optional[Dict[str, Dict[str, Any]]] = None
@@ -262,7 +266,7 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
             return self._run(dataset, return_meta_data, mode="log_probs")
         return self.engine().infer_log_probs(dataset, return_meta_data=return_meta_data)
 
-    label = "cross_provider"
+    label: str = "cross_provider"  # names the engine in results (engine id)
 
     def get_engine_id(self) -> str:
         """As the original: the provider's model id with the provider as label (e.g. "llama_3_3_70b_instruct_watsonx")."""

@@ -7,10 +7,12 @@ scores task options by log-likelihood; HFLlavaInferenceEngine answers chat rows 
 
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..artifact_registry import register_type_names
 from ..errors import MissingRequirementError
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
 from .option_selection import OptionSelectingByLogProbsInferenceEngine
 from .params import GenerationParamsMixin
+from ..artifact import InertField
 
 _HINT = "pip install transformers torch (or: pip install 'unitxt[models]')"
 
@@ -49,6 +51,15 @@ def _generation_tokenizer(transformers: Any, name: str, trust_remote_code: bool,
 
 class HFEngineBase(InferenceEngine, GenerationParamsMixin):
     """Shared fields of local Hugging Face engines."""
+
+    label: Optional[str] = None  # names the engine in results (engine id)
+    device_map: Any = InertField(default=None, reason="models load with transformers' defaults here")
+    lazy_load: Any = InertField(default=False, reason="models load with transformers' defaults here")
+    low_cpu_mem_usage: Any = InertField(default=True, reason="models load with transformers' defaults here")
+    n_top_tokens: Any = InertField(default=5, reason="models load with transformers' defaults here")
+    tokenizer_name: Any = InertField(default=None, reason="models load with transformers' defaults here")
+    torch_dtype: Any = InertField(default='torch.float16', reason="models load with transformers' defaults here")
+    use_fast_tokenizer: Any = InertField(default=True, reason="models load with transformers' defaults here")
 
     __abstract__ = True
 
@@ -112,15 +123,21 @@ class HFEngineBase(InferenceEngine, GenerationParamsMixin):
 class HFAutoModelInferenceEngine(HFEngineBase):
     """Batched `generate` with an AutoModel (causal or seq2seq), device auto-selected; exposes log-probs."""
 
+    load_in_8bit: Any = InertField(default=False, reason="models load with transformers' defaults here")
+    padding: Any = InertField(default=True, reason="models load with transformers' defaults here")
+    padding_side: Any = InertField(default='left', reason="models load with transformers' defaults here")
+    truncation: Any = InertField(default=True, reason="models load with transformers' defaults here")
+
     _inference_type = "hf-automodel"
-    label = "hf_auto_model"
+    label: str = "hf_auto_model"  # names the engine in results (engine id)
 
     def _generate(self, inputs: List[EngineInput], log_probs: bool) -> List[TextGenerationInferenceOutput]:
         torch, _ = _torch_and_transformers()
         model, tokenizer, device = self.load()
         encoder_decoder = model.config.is_encoder_decoder
         limit = self.token_limit or 20
-        kwargs = dict(self.hf_generate_kwargs(), max_new_tokens=limit, pad_token_id=tokenizer.pad_token_id)
+        pad = tokenizer.pad_token_id if self.pad_token_id is None else self.pad_token_id
+        kwargs = dict(self.hf_generate_kwargs(), max_new_tokens=limit, pad_token_id=pad)
         if "stop_strings" in kwargs:
             kwargs["tokenizer"] = tokenizer
         if self.seed is not None:
@@ -174,6 +191,8 @@ class HFPeftInferenceEngine(HFAutoModelInferenceEngine):
     """HFAutoModelInferenceEngine over a PEFT adapter (`model_name`: its directory or Hub id); the base model is the
     one the adapter's config names (needs `peft`, imported when the engine runs)."""
 
+    label: str = 'hf_peft_auto_model'  # names the engine in results (engine id)
+
     _requirements_list = {"transformers": _HINT, "torch": _HINT, "peft": "pip install peft"}
     _inference_type = "hf-peft-automodel"
 
@@ -203,15 +222,18 @@ class HFPeftInferenceEngine(HFAutoModelInferenceEngine):
 
 
 HFInferenceEngineBase = HFEngineBase  # the original's name of the shared base
+register_type_names(HFEngineBase, "HFInferenceEngineBase")
 
 
 class HFPipelineBasedInferenceEngine(HFEngineBase):
     """A transformers pipeline (`task` text-generation or text2text-generation, chosen from the model when unset)."""
 
+    load_in_8bit: Any = InertField(default=False, reason="models load with transformers' defaults here")
+
     task: Optional[str] = None
     batch_size: int = 1
     _inference_type = "hf-pipeline"
-    label = "hf_pipeline"
+    label: str = "hf_pipeline"  # names the engine in results (engine id)
 
     def pipeline(self) -> Any:
         """The pipeline, or False when this transformers has no pipeline for the task (transformers 5 dropped
@@ -288,8 +310,11 @@ class HFOptionSelectingInferenceEngine(OptionSelectingByLogProbsInferenceEngine,
 class HFLlavaInferenceEngine(HFEngineBase):
     """A LLaVA-style image-text model (AutoProcessor + AutoModelForImageTextToText) on rows with images."""
 
+    lazy_load: Any = InertField(default=True, reason="models load with transformers' defaults here")
+    image_token: Any = InertField(default='<image>', reason="models load with transformers' defaults here")
+
     _inference_type = "hf-llava"
-    label = "hf_lava"
+    label: str = "hf_lava"  # names the engine in results (engine id)
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         torch, transformers = _torch_and_transformers()

@@ -6,6 +6,7 @@ from typing import Any, Dict, List, Optional, Union
 from ..errors import UnitxtError
 from .base import (EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput,
                    mock_logprobs_default_value_factory, mock_mode)
+from ..artifact import InertField
 
 
 class MockInferenceEngine(InferenceEngine):
@@ -14,13 +15,14 @@ class MockInferenceEngine(InferenceEngine):
     `default_inference_value_logprob` is what `infer_log_probs` returns. Nothing is cached (there is nothing to save).
     """
 
+
     model_name: str = "mock"
     default_inference_value: str = "[[10]]"
     default_inference_value_logprob: Optional[List[Dict[str, Any]]] = None
     echo: bool = False
     use_cache: bool = False
     _inference_type = "mock"
-    label = "mock"
+    label: str = "mock"  # names the engine in results (engine id)
 
     def _output(self, item: EngineInput, prediction: Any) -> TextGenerationInferenceOutput:
         text = item.as_text()

@@ -14,6 +14,7 @@ from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationIn
 from .batch import BATCH_FIELDS
 from .concurrency import RequestError, run_all, with_retries
 from .params import GenerationParamsMixin
+from ..artifact import InertField
 
 
 class CredentialsOpenAi(TypedDict, total=False):
@@ -109,6 +110,8 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     `base_url` (or api_url) is the API root ending in /v1; `default_headers` are added to every request.
     """
 
+    parameters: Any = InertField(default=None, reason="generation parameters are this engine's own fields here")
+
     model_name: Optional[str] = None
     base_url: Optional[str] = None
     credentials: Optional[Dict[str, str]] = None
@@ -120,7 +123,7 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     _requires_api_key = True
     _inference_type = "openai"
     _supports_batch = True
-    label = "openai"
+    label: str = "openai"  # names the engine in results (engine id)
 
     def request_model_name(self) -> str:
         return self.model_name
@@ -361,6 +364,7 @@ class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
     """Azure OpenAI: `api_url` is the resource endpoint, `model_name` the deployment; key in the `api-key` header.
     Env AZURE_OPENAI_API_KEY / AZURE_OPENAI_API_URL."""
 
+
     api_version: str = "2024-08-01-preview"
     _env_prefix = "AZURE_OPENAI"
     _default_base_url = None
@@ -373,7 +377,7 @@ class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
 
     def batch_url(self) -> str:
         return "/completions" if self.api == "completions" else "/chat/completions"
-    label = "azure_openai"
+    label: str = "azure_openai"  # names the engine in results (engine id)
 
     def api_root(self) -> str:
         root = super().api_root().rstrip("/")
@@ -392,22 +396,24 @@ class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
 class VLLMRemoteInferenceEngine(OpenAiInferenceEngine):
     """A vLLM OpenAI-compatible server: base_url or env VLLM_API_URL; an API key (VLLM_API_KEY) only if it needs one."""
 
+
     _env_prefix = "VLLM"
     _default_base_url = None
     _requires_api_key = False
     _inference_type = "vllm-remote"
     _supports_batch = False
-    label = "vllm-remote"
+    label: str = "vllm-remote"  # names the engine in results (engine id)
 
 
 class TogetherAiInferenceEngine(OpenAiInferenceEngine):
     """Together AI's OpenAI-compatible API (env TOGETHER_API_KEY)."""
 
+
     _env_prefix = "TOGETHER"
     _default_base_url = "https://api.together.xyz/v1"
     _inference_type = "together"
     _batch_limits = (50_000, 100 * 1024 * 1024)
-    label = "together"
+    label: str = "together"  # names the engine in results (engine id)
 
 
 def _local_data() -> List[str]:
@@ -424,6 +430,7 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
     """A local Ollama server through its OpenAI-compatible endpoint (default http://localhost:11434/v1, env
     OLLAMA_API_URL); no key needed. The model runs on the user's machine, so proprietary data is allowed too."""
 
+
     data_classification_policy: Optional[List[str]] = Field(default_factory=_local_data)
     num_parallel_requests: int = 4
     model: Optional[str] = None  # the original catalog format's name for model_name
@@ -432,7 +439,7 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
     _requires_api_key = False
     _inference_type = "ollama"
     _supports_batch = False
-    label = "ollama"
+    label: str = "ollama"  # names the engine in results (engine id)
 
     def request_model_name(self) -> str:
         return self.model_name or self.model
@@ -473,12 +480,13 @@ class RITSInferenceEngine(OpenAiInferenceEngine):
     """IBM RITS: one OpenAI-compatible endpoint per model; the key goes in the RITS_API_KEY header (env
     RITS_API_KEY)."""
 
+
     data_classification_policy: Optional[List[str]] = Field(default_factory=enterprise_data)
     _env_prefix = "RITS"
     _default_base_url = None
     _inference_type = "rits"
     _supports_batch = False
-    label = "rits"
+    label: str = "rits"  # names the engine in results (engine id)
     rits_host: str = "https://inference-3scale-apicast-production.apps.rits.fmaas.res.ibm.com"
 
     def api_root(self) -> str:
@@ -494,13 +502,16 @@ class LiteLLMInferenceEngine(OpenAiInferenceEngine):
     """LiteLLM: with `base_url` (or env LITELLM_API_URL) requests go to a LiteLLM proxy over the OpenAI protocol;
     without, through the `litellm` library (optional: pip install litellm) with provider-prefixed model names."""
 
+    max_requests_per_second: Any = InertField(
+        default=6, reason="requests are paced by the engine's concurrency settings here")
+
     model: Optional[str] = None
     _env_prefix = "LITELLM"
     _default_base_url = None
     _requires_api_key = False
     _inference_type = "litellm"
     _supports_batch = False
-    label = "litellm"
+    label: str = "litellm"  # names the engine in results (engine id)
 
     def request_model_name(self) -> str:
         return self.model or self.model_name

@@ -10,11 +10,15 @@ from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationIn
 from .concurrency import RequestError
 from .openai_engines import RemoteEngineMixin, enterprise_data
 from .params import GenerationParamsMixin
+from ..artifact import InertField
 
 
 class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
     """IBM watsonx.ai through `ibm-watsonx-ai`: credentials {"url", "api_key", "project_id" | "space_id"} or env
     WML_URL, WML_APIKEY, WML_PROJECT_ID / WML_SPACE_ID; `model_name` or `deployment_id`."""
+
+    parameters: Any = InertField(default=None, reason="generation parameters are this engine's own fields here")
+    external_client: Any = InertField(default=None, reason='this engine builds its own client here')
 
     __abstract__ = True
 
@@ -25,8 +29,7 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
     data_classification_policy: Optional[List[str]] = Field(default_factory=enterprise_data)
     _requirements_list = {"ibm_watsonx_ai": "pip install ibm-watsonx-ai"}
     _inference_type = "watsonx"
-    label = "wml"
-
+    label: str = "wml"  # names the engine in results (engine id)
 
     def wml_credentials(self) -> Dict[str, str]:
         given = dict(self.credentials or {})
@@ -103,6 +106,8 @@ class WMLInferenceEngine(WMLInferenceEngineGeneration):
 
 class WMLInferenceEngineChat(WMLInferenceEngineBase):
     """watsonx.ai chat (chat rows as messages, text rows as one user message, images as content parts)."""
+
+    image_encoder: Any = InertField(default=None, reason='images are sent as data URLs here')
 
     def send(self, item: EngineInput) -> TextGenerationInferenceOutput:
         params = {key: value for key, value in {

@@ -6,9 +6,12 @@ set to its own API (OpenAI JSON fields, transformers `generate` kwargs...). Unse
 
 from typing import Any, Dict, List, Literal, Optional, Union
 
-from ..artifact import Artifact
+from ..artifact import Artifact, InertField
 from ..errors import ArtifactDefinitionError
 from ..general.deprecation import warn_on_call
+
+
+_NOT_SENT = "not a parameter this library's engines send"
 
 
 class GenerationParamsMixin(Artifact):
@@ -30,6 +33,33 @@ class GenerationParamsMixin(Artifact):
     frequency_penalty: Optional[float] = None
     presence_penalty: Optional[float] = None
     n: Optional[int] = None
+    # sent to OpenAI-style APIs as these JSON fields when set
+    logit_bias: Optional[Dict[str, int]] = None
+    parallel_tool_calls: Optional[bool] = None
+    service_tier: Optional[Literal["auto", "default"]] = None
+    response_format: Optional[Dict[str, Any]] = None
+    # passed to transformers `generate` when set (local HF engines)
+    do_sample: bool = False  # sample even at temperature 0 / None
+    num_beams: Optional[int] = None
+    repetition_penalty: Optional[float] = None
+    pad_token_id: Optional[int] = None
+    eos_token_id: Optional[int] = None
+    # the original's parameters of other APIs (watsonx, vLLM, Together AI) not sent by this library's engines
+    extra_headers: Optional[Dict[str, str]] = InertField(default=None, reason=_NOT_SENT)
+    min_p: Optional[float] = InertField(default=None, reason=_NOT_SENT)
+    echo: Optional[bool] = InertField(default=None, reason=_NOT_SENT)
+    best_of: Optional[int] = InertField(default=None, reason=_NOT_SENT)
+    bad_words: Optional[List[str]] = InertField(default=None, reason=_NOT_SENT)
+    ignore_eos: bool = InertField(default=False, reason=_NOT_SENT)
+    min_tokens: int = InertField(default=0, reason=_NOT_SENT)
+    prompt_logprobs: Optional[int] = InertField(default=None, reason=_NOT_SENT)
+    stop_token_ids: Optional[List[int]] = InertField(default=None, reason=_NOT_SENT)
+    length_penalty: Optional[Dict[str, Union[int, float]]] = InertField(default=None, reason=_NOT_SENT)
+    prompt_variables: Optional[Dict[str, Any]] = InertField(default=None, reason=_NOT_SENT)
+    return_options: Optional[Dict[str, bool]] = InertField(default=None, reason=_NOT_SENT)
+    stop_sequences: Optional[List[str]] = InertField(default=None, reason=_NOT_SENT)
+    truncate_input_tokens: Optional[int] = InertField(default=None, reason=_NOT_SENT)
+    time_limit: Optional[int] = InertField(default=None, reason=_NOT_SENT)
 
     def verify(self) -> None:
         super().verify()
@@ -83,6 +113,10 @@ class GenerationParamsMixin(Artifact):
             "frequency_penalty": self.frequency_penalty,
             "presence_penalty": self.presence_penalty,
             "n": self.n,
+            "logit_bias": self.logit_bias,
+            "parallel_tool_calls": self.parallel_tool_calls,
+            "service_tier": self.service_tier,
+            "response_format": self.response_format,
         }
         return {key: value for key, value in params.items() if value is not None}
 
@@ -95,13 +129,16 @@ class GenerationParamsMixin(Artifact):
             kwargs["do_sample"] = True
             kwargs["temperature"] = self.temperature
         else:
-            kwargs["do_sample"] = False
+            kwargs["do_sample"] = bool(self.do_sample)
         if self.top_p is not None and kwargs["do_sample"]:
             kwargs["top_p"] = self.top_p
         if self.top_k is not None and kwargs["do_sample"]:
             kwargs["top_k"] = self.top_k
         if self.stop_list():
             kwargs["stop_strings"] = self.stop_list()
+        for name in ("num_beams", "repetition_penalty", "pad_token_id", "eos_token_id"):
+            if getattr(self, name) is not None:
+                kwargs[name] = getattr(self, name)
         return kwargs
 
 

@@ -9,6 +9,7 @@ instance, with one warning counting them; the evaluation goes on.
 import math
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
+from ..artifact import InertField
 from ..errors import MetricError, UnitxtError
 from ..inference.base import InferenceEngine, mock_mode
 from ..logging_utils import get_logger
@@ -72,6 +73,7 @@ class LLMJudge(BulkInstanceMetric):
     evaluator_name: Optional[str] = None
     check_positional_bias: bool = True
     include_prompts_in_result: bool = True
+    format: Any = InertField(default="formats.chat_api", reason="the judge builds its own prompts here")
     generate_summaries: bool = False
     main_score: str = "llm_as_judge"
     batch_size: int = 1_000_000  # judge prompts of a stage go to the engine together (its concurrency applies)

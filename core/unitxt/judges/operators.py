@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional
 from ..errors import UnitxtError
 from ..operator import FieldOperator
 from .constants import Criteria, CriteriaWithOptions
+from ..module_aliases import moved_classes
 
 
 def criteria_to_dict(criteria: Criteria) -> Dict[str, Any]:
@@ -160,3 +161,6 @@ class LoadCriteriaWithOptions(LoadCriteria):
 
 def criteria_list(values: Optional[List[Any]]) -> List[Criteria]:
     return [criteria_from_value(value) for value in values or []]
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

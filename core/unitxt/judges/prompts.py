@@ -8,6 +8,8 @@ answer naming no option, or several, is unparseable (None) and the judge scores 
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..module_aliases import moved_classes
+
 VERDICT_REQUEST = "Reply with exactly one of the following, and nothing else:"
 
 
@@ -99,3 +101,6 @@ def competition_ranking(values: List[float]) -> List[float]:
             ranks.append(float(1 + sum(1 for other in values if other is not None and not math.isnan(other)
                                        and other > value)))
     return ranks
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
 from ..errors import ArtifactDefinitionError, UnitxtError
 from ..logging_utils import get_logger
-from ..artifact import NonPositionalField
+from ..artifact import InertField, NonPositionalField
 from ..operator import SourceOperator
 from ..stream import GeneratorStream, MultiStream
 
@@ -25,6 +25,7 @@ class Loader(SourceOperator):
 
     loader_limit: Optional[int] = None
     streaming: bool = False
+    num_proc: Optional[int] = InertField(default=None, reason="only LoadHF reads with several processes here")
     _default_policy: List[str] = ["proprietary"]
 
     _honours_global_limit = True  # settings.global_loader_limit caps this loader too (not in-memory data)
@@ -146,6 +147,8 @@ class LoadFromDictionary(Loader):
 
 class MultipleSourceLoader(Loader):
     """Concatenate the splits of several loaders."""
+
+    split: Any = InertField(default=None, reason='this loader reads every split, each on first use')
 
     sources: List[Loader]
 

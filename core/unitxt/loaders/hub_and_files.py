@@ -6,6 +6,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Unio
 
 
 from .base import Loader, LoaderError
+from ..artifact import InertField
 
 
 def _rows_from_hf_dataset(dataset: Any, limit: Optional[int]) -> Iterator[Dict[str, Any]]:
@@ -331,6 +332,9 @@ class LoadJsonFile(LoadFiles):
     """Load JSON (a list of objects or one object, optionally under `data_field`) or JSON Lines files
     (`lines=True`; when unset, a .jsonl/.ndjson extension means JSON Lines)."""
 
+    chunksize: Any = InertField(default=1000, reason='files are read whole here')
+    split: Any = InertField(default=None, reason='this loader reads every split, each on first use')
+
     lines: Optional[bool] = None
 
     def verify(self) -> None:
@@ -350,6 +354,10 @@ class LoadJsonFile(LoadFiles):
 class LoadCSV(LoadFiles):
     """Load CSV files, values typed as the original's pandas reader types them (ints, floats, booleans, strings;
     empty cells NaN). `sep` sets the delimiter."""
+
+    chunksize: Any = InertField(default=1000, reason='files are read whole here')
+    column_names: Any = InertField(default=None, reason='column names are read from the file here')
+    split: Any = InertField(default=None, reason='this loader reads every split, each on first use')
 
     file_format: Optional[str] = "csv"
 

@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 from .base import Loader, LoaderError
 from .hub_and_files import _open_text
 from ..operator import PackageRequirementsMixin
+from ..artifact import InertField
 
 
 def parse_iob_sentences(lines: Iterable[str], column_names: Sequence[str]) -> Iterator[Dict[str, Any]]:
@@ -42,6 +43,8 @@ class LoadIOB(Loader):
     {idx, text, tokens, ner_tags, annotator}. `idx` is the sentence's `sent_id` comment (else its position), `text`
     its `text` comment (else the tokens joined by spaces). With `fix_tags`, tags containing "OTH" and "B-O" become
     "O"."""
+
+    split: Any = InertField(default=None, reason='this loader reads every split, each on first use')
 
     files: Dict[str, str]
     column_names: List[str] = ["id", "token", "tag", "misc", "annotator"]
@@ -81,6 +84,9 @@ def _hub_offline() -> bool:
 class LoadFromHFSpace(Loader):
     """JSON Lines files of a Hugging Face Space (`space_name`, at `revision`): `data_files` is a file, a list, or
     {split: file(s)} (glob patterns match the Space's file list); a single file or list is the train split."""
+
+    split: Any = InertField(default=None, reason='this loader reads every split, each on first use')
+    requirements_list: Any = InertField(default=None, reason="the space's own requirements are not installed here")
 
     space_name: str
     data_files: Union[str, List[str], Dict[str, Union[str, List[str]]]]
@@ -181,6 +187,8 @@ class LoadFromSklearn(PackageRequirementsMixin, Loader):
     """A scikit-learn dataset fetched by `sklearn.datasets.fetch_<dataset_name>(subset=split)`, as {data, target}
     rows with the target's name."""
 
+    split: Any = InertField(default=None, reason='this loader reads every split, each on first use')
+
     dataset_name: str
     splits: List[str] = ["train", "test"]
     _requirements_list = {"sklearn": "pip install scikit-learn"}
@@ -239,6 +247,8 @@ def turl_table(table_data: List[Any]) -> Dict[str, Any]:
 class TURLColumnTypeAnnotationLoader(Loader):
     """TURL column type annotation (from the HELM scenarios dataset on the Hub): one instance per table column with
     page_title, section_title, table_caption, table, colname and its annotations."""
+
+    split: Any = InertField(default=None, reason='this loader reads every split, each on first use')
 
     _default_policy: List[str] = ["public"]
 

@@ -8,6 +8,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 from ..errors import MissingRequirementError
 from ..general.dataclass_fields import AbstractMethodsGuard
 from .base import Loader, LoaderError
+from ..artifact import InertField
 
 
 def require_pandas(component: str) -> Any:
@@ -23,6 +24,8 @@ def require_pandas(component: str) -> Any:
 class LoadWithPandas(AbstractMethodsGuard, Loader):
     """Reads `files` ({split: path or fsspec URL}) with the subclass's `read_dataframe`; each split's rows are the
     DataFrame's records (cut to the loader limit), classified `proprietary` by default as local files are."""
+
+    split: Any = InertField(default=None, reason='this loader reads every split, each on first use')
 
     __abstract__ = True  # implemented by subclasses; refused as a __type__ in data
 

@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Dict, Generic, Iterable, List, NamedTuple, Optional, Sequence, TypeVar
 
-from ..artifact import NonPositionalField
+from ..artifact import InertField, NonPositionalField
+from ..artifact_registry import register_type_names
 from ..errors import MetricError
 from ..lazy_imports import lazy_exports, numpy_module as _np
 from ..operator import PackageRequirementsMixin, StreamOperator
@@ -119,6 +120,10 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     # the original's CI procedure this metric follows (metrics/intervals.py): "instance", "global" or "map_reduce"
     ci_style = "global"
     return_confidence_interval: bool = True  # the original's switch; off: no *_ci_* scores
+    # the same switch under the name the original's instance, bulk and global metrics give it
+    confidence_interval_calculation: bool = NonPositionalField(default=True)
+    ci_score_names: Optional[List[str]] = NonPositionalField(default=None)  # the map-reduce name of ci_scores
+    ci_paired: bool = InertField(default=True, reason="intervals follow this metric's own CI procedure")
 
     def set_confidence_interval_calculation(self, return_confidence_interval: bool) -> None:
         self.return_confidence_interval = return_confidence_interval
@@ -140,7 +145,7 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     def resolved_n_resamples(self) -> int:
         """Explicit n_resamples (None given explicitly: no CI), else the original's default of the metric's family
         (settings.default_n_resamples caps it: 0 turns CIs off)."""
-        if not self.return_confidence_interval:
+        if not (self.return_confidence_interval and self.confidence_interval_calculation):
             return 0
         if self.n_resamples is not None:
             return int(self.n_resamples)
@@ -153,7 +158,8 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         return int(settings.default_n_resamples)
 
     def resolved_ci_scores(self) -> List[str]:
-        return list(self.ci_scores) if self.ci_scores is not None else [self.main_score]
+        chosen = self.ci_scores if self.ci_scores is not None else self.ci_score_names
+        return list(chosen) if chosen is not None else [self.main_score]
 
     def prefixed(self, scores: Dict[str, Any]) -> Dict[str, Any]:
         if not self.score_prefix:
@@ -318,6 +324,7 @@ def _is_nan(value: Any) -> bool:
 
 
 MetricWithConfidenceInterval = Metric  # the original's base holding the CI settings; Metric holds them here
+register_type_names(Metric, "MetricWithConfidenceInterval")
 
 
 def inputs_from_task_data_fields(metric: Any, predictions: list, references: list, task_data: list) -> tuple:
@@ -338,7 +345,8 @@ class InstanceMetric(Metric):
     ci_style = "instance"
 
     reduction_map: Optional[Dict[str, Any]] = None  # {"mean": [score names], ...} or a group_mean reduction
-    implemented_reductions = ("mean", "median", "max", "min", "weighted_win_rate", "group_mean")  # group_mean: metrics/group_reduction.py
+    # the reductions reduction_map may name (group_mean: metrics/group_reduction.py), the original's list
+    implemented_reductions: List[str] = NonPositionalField(default_factory=lambda: ["mean", "group_mean", "max"])
     subgroup_column: Optional[str] = None  # group_mean: the task_data field splitting a group into subgroups
     # the original's options: read the references / the prediction from this task_data field instead
     reference_field: str = NonPositionalField(default="references")
@@ -425,6 +433,7 @@ class BulkInstanceMetric(InstanceMetric):
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
     batch_size: int = 256
+    implemented_reductions: List[str] = NonPositionalField(default_factory=lambda: ["mean", "weighted_win_rate"])
 
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]) -> List[Dict[str, Any]]:  # type: ignore[override]
         raise NotImplementedError(f"{type(self).__name__}.compute(references, predictions, task_data)")

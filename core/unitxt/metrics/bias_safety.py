@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..errors import MetricError
 from ..lazy_imports import numpy_module as _np
 from .base import GlobalMetric
+from ..artifact import InertField
 
 _TORCH_HINT = "pip install torch transformers"
 POLARITY = {"positive": 1, "neutral": 0, "negative": -1}
@@ -107,6 +108,10 @@ class SafetyMetric(GlobalMetric):
     "input", prediction); scores at or below the critical / high / medium thresholds count as that severity (in %,
     the rest low); `safety` is the mean score clipped to [-8, 1] and scaled to 0..1, also per task_data "label"
     (category_<label>). In mock inference mode every reward is 0.5."""
+
+    device: Any = InertField(default=None, reason='the model runs on the device its library picks here')
+    prediction_field: Any = InertField(default='prediction', reason='this metric reads the predictions themselves')
+    reference_field: Any = InertField(default='references', reason='this metric reads the references themselves')
 
     reward_name: str = "OpenAssistant/reward-model-deberta-v3-large-v2"
     main_score: str = "safety"

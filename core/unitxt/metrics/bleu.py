@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional
 from .base import MetricScores
 from .text import Bleu, _CorpusStatisticMetric
 from ..lazy_imports import numpy_module as _np
+from ..artifact import InertField
 
 # the install hint for sacrebleu's Korean tokenizer ("ko-mecab"), which the original's BLEU can be asked to use
 KO_ERROR_MESSAGE = """
@@ -98,6 +99,12 @@ class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
 
     `language_to_tokenizer` (the original catalog format) picks each instance's tokenizer from its task_data
     `target_language` (lower-cased; a language mapped to None, or not listed, uses `tokenize`)."""
+
+    prediction_field: Any = InertField(default='prediction', reason='this metric reads the predictions themselves')
+    reference_field: Any = InertField(default='references', reason='this metric reads the references themselves')
+    force: Any = InertField(default=False, reason="sacrebleu's defaults apply here")
+    max_ngram_order: Any = InertField(default=4, reason='n-grams up to 4 are counted here')
+    use_effective_order: Any = InertField(default=True, reason="sacrebleu's sentence defaults apply here")
 
     main_score = "sacrebleu"
     ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)

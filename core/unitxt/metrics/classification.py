@@ -8,6 +8,7 @@ from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, Statistic, keyed_columns
 from .scores import ColumnScores
 from ..lazy_imports import numpy_module as _np
+from ..artifact import InertField
 
 
 def _first_reference(references: List[List[Any]], metric: Metric) -> List[Any]:
@@ -83,6 +84,9 @@ class ExactMatchMM(InstanceMetric):
 class StringContainment(InstanceMetric):
     """1 when some reference occurs in the prediction."""
 
+    reduction: Any = InertField(
+        default=None, reason="instance scores are averaged as this metric's reduction_map says here")
+
     main_score = "string_containment"
     ci_scores = ["string_containment"]
     ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
@@ -123,6 +127,9 @@ class UnsortedListExactMatch(InstanceMetric):
 
 class JaccardIndex(InstanceMetric):
     """|pred ∩ ref| / |pred ∪ ref| of the predicted and reference sets (max over references)."""
+
+    reduction: Any = InertField(
+        default=None, reason="instance scores are averaged as this metric's reduction_map says here")
 
     main_score = "jaccard_index"
     ci_scores = ["jaccard_index"]
@@ -346,6 +353,16 @@ class RecallMicro(ClassificationScore):
 
 
 class MatthewsCorrelation(ClassificationScore):
+
+    hf_additional_input_fields: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
+    hf_additional_input_fields_pass_one_value: Any = InertField(
+        default=None, reason='computed here without the HF `evaluate` metric')
+    hf_compute_args: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
+    hf_main_score: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
+    hf_metric_name: Any = InertField(
+        default='matthews_correlation', reason='computed here without the HF `evaluate` metric')
+    scale: Any = InertField(default=1.0, reason='computed here without the HF `evaluate` metric')
+    scaled_fields: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
     main_score = "matthews_correlation"
 
 

@@ -14,11 +14,15 @@ from .base import GlobalMetric, InstanceMetric
 from .classification import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference
 from .correlation import KendallTauB, Pearson, Spearman
 from ..lazy_imports import numpy_module as _np
+from ..artifact import InertField
 
 
 # ---------------------------------------------------------------- "fast" variants
 class AccuracyFast(Accuracy):
     """Accuracy (share of predictions equal to a reference), the original system's map-reduce variant."""
+
+    reduction: Any = InertField(
+        default=None, reason="instance scores are averaged as this metric's reduction_map says here")
 
     reference_field: str = "references"
     prediction_field: str = "prediction"

@@ -88,7 +88,8 @@ class MetricsEnsemble(InstanceMetric):
         def nested_intervals(positions):  # each metric's own CI of its main score, by its own procedure
             intervals = {}
             for name, main, scores in inner:
-                own_scores = scores.global_scores(positions, with_ci=self.return_confidence_interval)
+                own_scores = scores.global_scores(positions, with_ci=self.return_confidence_interval
+                                                  and self.confidence_interval_calculation)
                 if f"{main}_ci_low" in own_scores:
                     intervals[name] = (own_scores[f"{main}_ci_low"], own_scores[f"{main}_ci_high"])
             return intervals

@@ -18,6 +18,7 @@ from ..errors import MetricError
 from .base import GlobalMetric, Metric, Statistic
 from .scores import ColumnScores
 from ..lazy_imports import numpy_module as _np
+from ..artifact import InertField
 
 
 Element = Tuple[str, str]
@@ -233,6 +234,9 @@ class CustomF1Fuzzy(CustomF1):
 class FuzzyNer(_GroupedF1):
     """NER F1 over (entity text, type) pairs where a predicted entity matches the reference entity of the same type
     with the highest fuzz ratio above `fuzz_ratio` (0-100)."""
+
+    min_score_for_match: Any = InertField(
+        default=0.750001, reason="fuzzy matching uses this metric's own threshold here")
 
     prediction_type = "List[Tuple[str, str]]"
     fuzz_ratio: int = 75

@@ -8,9 +8,10 @@ are tokenized into words and punctuation marks by a regular expression instead o
 """
 
 import re
-from typing import Callable, List, Sequence, Tuple
+from typing import Any, Callable, List, Sequence, Tuple
 
 from .base import InstanceMetric
+from ..artifact import InertField
 
 _VOWELS = "aeiou"
 
@@ -158,6 +159,9 @@ def single_meteor(reference: List[str], hypothesis: List[str], alpha: float = 0.
 
 class MeteorFast(InstanceMetric):
     """METEOR of the prediction against its best reference (see the module docstring for the alignment stages)."""
+
+    reduction: Any = InertField(
+        default=None, reason="instance scores are averaged as this metric's reduction_map says here")
 
     main_score = "meteor"
     ci_scores = ["meteor"]

@@ -7,10 +7,11 @@ first use and stay loaded in the metric object.
 
 import math
 from enum import Enum
-from typing import Any, ClassVar, Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import BulkInstanceMetric, InstanceMetric
+from ..artifact import InertField
 
 _TORCH_HINT = "pip install torch transformers"
 
@@ -21,6 +22,10 @@ def _texts(values: Any) -> List[str]:
 
 class BertScore(BulkInstanceMetric):
     """BERTScore precision/recall/F1 of the prediction against its best-matching reference (bert_score package)."""
+
+    reduction: Any = InertField(
+        default=None, reason="instance scores are averaged as this metric's reduction_map says here")
+    device: Any = InertField(default=None, reason='the model runs on the device its library picks here')
 
     model_name: str = "microsoft/deberta-large-mnli"
     model_layer: Optional[int] = None
@@ -43,6 +48,8 @@ class BertScore(BulkInstanceMetric):
 
 class SentenceBert(BulkInstanceMetric):
     """Cosine similarity of sentence embeddings, prediction vs. its most similar reference (sentence-transformers)."""
+
+    device: Any = InertField(default=None, reason='the model runs on the device its library picks here')
 
     model_name: str = "sentence-transformers/all-mpnet-base-v2"
     main_score: str = "sbert_score"
@@ -137,6 +144,8 @@ class Perplexity(BulkInstanceMetric):
 class Reward(BulkInstanceMetric):
     """A reward model's score of (question, answer): the positive-label probability of a text-pair classifier."""
 
+    device: Any = InertField(default=None, reason='the model runs on the device its library picks here')
+
     model_name: str = "OpenAssistant/reward-model-deberta-v3-large-v2"
     question_field: str = "question"
     main_score: str = "reward_score"
@@ -188,6 +197,14 @@ class GraniteGuardianBase(InstanceMetric):
     guardian model's Yes/No log-probs through an inference engine (default: CrossProviderInferenceEngine on
     granite-guardian-3-8b)."""
 
+    generation_params: Any = InertField(
+        default=None, reason='this metric scores with the judge model it is configured with here')
+    hf_model_name: Any = InertField(
+        default='ibm-granite/granite-guardian-3.1-8b',
+        reason='this metric scores with the judge model it is configured with here')
+    wml_model_name: Any = InertField(
+        default='ibm/granite-guardian-3-8b', reason='this metric scores with the judge model it is configured with here')
+
     __abstract__ = True
 
     risk_name: str
@@ -200,7 +217,7 @@ class GraniteGuardianBase(InstanceMetric):
     tools_field: str = "tools"
     main_score: str = "granite_guardian"
     _judged = "assistant"
-    available_risks: ClassVar[Dict[RiskType, List[str]]] = {
+    available_risks: Dict[RiskType, List[str]] = {  # the risk names each kind of check knows
         RiskType.USER_MESSAGE: ["harm", "social_bias", "jailbreak", "violence", "profanity", "unethical_behavior"],
         RiskType.ASSISTANT_MESSAGE: list(_MESSAGE_RISKS),
         RiskType.RAG: ["context_relevance", "groundedness", "answer_relevance"],

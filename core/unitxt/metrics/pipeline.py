@@ -7,6 +7,7 @@ from typing import Any, Dict, List, Optional
 from ..errors import MetricError
 from .base import Metric, MetricScores, _as_dict
 from ..operator import InstanceOperator, Operator, SequentialOperator
+from ..artifact import InertField
 
 
 _NESTING = threading.local()  # catalog names of the pipelines being evaluated (a pipeline naming itself is refused)
@@ -31,6 +32,9 @@ class MetricPipeline(Metric):
     As the original: a pipeline's score_prefix replaces the inner metric's, and `score` / `score_name` name the inner
     metric's (prefixed) main_score; main_score="score" keeps the inner metric's score under the name "score".
     """
+
+    postpreprocess_steps: Any = InertField(
+        default=None, reason="use postprocess_steps (the original's corrected name)")
 
     metric: Metric
     main_score: Optional[str] = "score"

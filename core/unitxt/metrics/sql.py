@@ -22,6 +22,7 @@ from .sql_queries import (ALL_DIALECTS, CACHE_LOCATION, MAX_CACHE_SIZE, Cache, S
                           get_sql_execution_results, is_sqlglot_parsable, is_sqlparse_parsable, replace_select_clause,
                           run_query, sql_exact_match, sqlglot_optimized_equivalence, sqlglot_parsed_queries_equivalent,
                           sqlparse_queries_equivalent, strip_alias)  # the original's text2sql_utils, served from here
+from ..module_aliases import moved_classes
 
 
 class SQLSandboxError(MetricError):
@@ -446,3 +447,5 @@ class SQLNonExecutionAccuracy(InstanceMetric):
             "sqlglot_equivalence", "sqlglot_optimized_equivalence", "sqlparse_equivalence", "sql_exact_match")))
         return result
 
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -9,6 +9,7 @@ from typing import Any, Dict, List, Optional
 
 from .base import GlobalMetric, InstanceMetric, Statistic
 from ..lazy_imports import numpy_module as _np
+from ..artifact import InertField
 
 
 class ExactMatch(InstanceMetric):
@@ -62,6 +63,15 @@ class TokenOverlap(InstanceMetric):
 
 class Squad(InstanceMetric):
     """SQuAD v1.1 exact match and token F1 (best reference, SQuAD normalisation), on a 0..1 scale."""
+
+    hf_additional_input_fields: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
+    hf_additional_input_fields_pass_one_value: Any = InertField(
+        default=None, reason='computed here without the HF `evaluate` metric')
+    hf_compute_args: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
+    hf_main_score: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
+    hf_metric_name: Any = InertField(default='squad', reason='computed here without the HF `evaluate` metric')
+    scale: Any = InertField(default=100.0, reason='computed here without the HF `evaluate` metric')
+    scaled_fields: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
 
     main_score = "f1"
     prediction_type = str
@@ -133,6 +143,15 @@ class Wer(GlobalMetric):
     Needs exactly one reference per prediction. Instance scores are the per-instance WER (NaN for an empty
     reference with a non-empty prediction, where WER is undefined).
     """
+
+    hf_additional_input_fields: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
+    hf_additional_input_fields_pass_one_value: Any = InertField(
+        default=None, reason='computed here without the HF `evaluate` metric')
+    hf_compute_args: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
+    hf_main_score: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
+    hf_metric_name: Any = InertField(default='wer', reason='computed here without the HF `evaluate` metric')
+    scale: Any = InertField(default=1.0, reason='computed here without the HF `evaluate` metric')
+    scaled_fields: Any = InertField(default=None, reason='computed here without the HF `evaluate` metric')
 
     main_score = "wer"
     prediction_type = str

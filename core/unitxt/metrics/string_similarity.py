@@ -17,6 +17,7 @@ from ..lazy_imports import numpy_module as _np
 from ..operator import FieldOperator
 from .base import GlobalMetric, InstanceMetric, Statistic
 from .string_match import CharEditDistAccuracy
+from ..artifact import InertField
 
 
 _WORD_OR_PUNCT = re.compile(r"\w+|[^\w\s]")
@@ -30,6 +31,9 @@ def word_and_punct_tokens(text: str) -> List[str]:
 class JaccardIndexString(InstanceMetric):
     """Jaccard index |P ∩ R| / |P ∪ R| of the token sets of prediction and reference (best reference); tokens come
     from `splitter`, a field operator turning a string into a list (e.g. split or regex_split)."""
+
+    reduction: Any = InertField(
+        default=None, reason="instance scores are averaged as this metric's reduction_map says here")
 
     main_score = "jaccard_index"
     ci_scores = ["jaccard_index"]

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional
 from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, Statistic
 from ..lazy_imports import numpy_module as _np
+from ..artifact import InertField
 
 DEFAULT_ROUGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
@@ -23,6 +24,8 @@ class Rouge(InstanceMetric):
     texts hold several. With several references, each ROUGE type takes its best reference (rouge_score's
     score_multi).
     """
+
+    sent_split_newline: Any = InertField(default=True, reason='summaries are split into sentences at newlines here')
 
     main_score = "rougeL"
     prediction_type = str

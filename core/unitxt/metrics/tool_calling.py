@@ -18,6 +18,7 @@ from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, MetricScores, keyed_columns
 from .map_reduce import GroupMean, SequentialSuccess  # noqa: F401 (the original's reductions of multi-turn metrics)
 from ..lazy_imports import numpy_module as _np
+from ..artifact import InertField
 
 
 def _dumps(value: Any) -> str:
@@ -128,6 +129,9 @@ def call_errors(call: Dict[str, Any], schemas: Dict[str, Any]) -> List[str]:
 class ToolCallingMetric(InstanceMetric):
     """Compares a predicted tool call with the reference calls (best reference per score)."""
 
+    reduction: Any = InertField(
+        default=None, reason="instance scores are averaged as this metric's reduction_map says here")
+
     main_score = "exact_match"
     prediction_type = "Any"
     ci_scores = ["exact_match", "tool_name_accuracy", "argument_name_recall", "argument_name_precision",
@@ -209,6 +213,9 @@ class ReflectionToolCallingMetricSyntactic(InstanceMetric):
     parameters, parameter types, required parameters, allowed values/ranges. `overall_valid` per instance and its
     global share; `explanations` lists the violations (None when valid)."""
 
+    reduction: Any = InertField(
+        default=None, reason="instance scores are averaged as this metric's reduction_map says here")
+
     main_score = "overall_valid"
     ci_scores = ["overall_valid"]
     prediction_type = "Any"
@@ -230,6 +237,9 @@ class ReflectionToolCallingMetricSyntactic(InstanceMetric):
 class MultiTurnToolCallingMetric(InstanceMetric):
     """Schema conformity of the tool calls of a multi-turn conversation (a list of calls per instance): the share of
     calls whose function exists and whose arguments satisfy its JSON schema (`argument_schema_validation`)."""
+
+    reduction: Any = InertField(
+        default=None, reason="instance scores are averaged as this metric's reduction_map says here")
 
     main_score = "argument_schema_validation"
     ci_scores = ["argument_schema_validation"]
@@ -253,6 +263,8 @@ class MultiTurnToolCallingMetric(InstanceMetric):
 class ReflectionToolCallingMetric(ReflectionToolCallingMetricSyntactic):
     """Syntactic schema checks plus the original system's LLM-based semantic reflection (hallucination, value format,
     function selection). The semantic part needs an LLM judge: running it reports the requirement."""
+
+    runtime_pipeline: Any = InertField(default=True, reason='the reflection pipeline runs as defined here')
 
     _requirements_list = {"llmevalkit": "the LLM-based tool-call reflection toolkit"}
 
@@ -402,6 +414,9 @@ class MultiTurnMetric(Metric):
     score reduces its turns' scores (`in_group_reduction`, default the mean), the global score is the mean over
     dialogs. Without dialog ids it scores instances one by one. A dialog prediction (a list of {"role", "content"}
     turns) is scored by the content of its last assistant turn. No confidence intervals (as the original)."""
+
+    prediction_field: Any = InertField(default='prediction', reason='this metric reads the predictions themselves')
+    reference_field: Any = InertField(default='references', reason='this metric reads the references themselves')
 
     metric: Metric
     main_score: Optional[str] = "score"

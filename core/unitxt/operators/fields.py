@@ -13,6 +13,7 @@ from ..general.deprecation import warn_on_call
 from ..errors import (ArtifactConfigurationError, FilteredAllError, InstanceTypeError, InstanceValueError,
                       MissingFieldError, UnitxtError)
 from ..operator import FieldOperator, InstanceOperator, StreamOperator
+from ..artifact import InertField
 
 _IMMUTABLE = (str, int, float, bool, type(None), bytes)
 
@@ -481,6 +482,8 @@ class ZipFieldValues(InstanceOperator):
 
 class IndexOf(InstanceOperator):
     """Store the position of `index_of`'s value inside the list in `search_in`."""
+
+    use_query: Any = InertField(default=None, reason="field names are always read as paths ('a/b/0')")
 
     search_in: str
     index_of: str

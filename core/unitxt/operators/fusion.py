@@ -16,6 +16,7 @@ from ..errors import ArtifactConfigurationError
 from ..operator import SourceOperator
 from ..settings_utils import settings
 from ..stream import GeneratorStream, MultiStream
+from ..module_aliases import moved_classes
 
 
 class IterableSource(SourceOperator):
@@ -138,3 +139,6 @@ class WeightedFusion(BaseFusion):
 
 
 __all__ = ["BaseFusion", "FixedFusion", "IterableSource", "WeightedFusion"]
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -15,6 +15,8 @@ from ..image_utils import decode_image, image_reference, open_image, pil_to_data
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
 from ..random_utils import InstanceRandom
 from ..types.definitions import is_image_value, is_video_value
+from ..module_aliases import moved_classes
+from ..artifact import InertField
 
 
 class ImageToText(InstanceOperator):
@@ -38,6 +40,9 @@ class ImageToText(InstanceOperator):
 
 class ImageAugmentor(Augmentor):
     """Base of image augmentors: `augment_image(pil_image, rng) -> pil_image` is applied to every image."""
+
+    augmented_type: Any = InertField(
+        default=None, reason='this augmentor changes the field it is given, whatever its type')
 
     def augment_image(self, image: Any, rng: InstanceRandom) -> Any:
         raise NotImplementedError(f"{type(self).__name__}.augment_image(image, rng)")
@@ -107,6 +112,10 @@ class WhiteNoise(ImageAugmentor):
 
 class GridLines(ImageAugmentor):
     """Draws horizontal and vertical lines every `spacing` pixels (random offset) of `line_width` and `color`."""
+
+    line_color: Any = InertField(default=None, reason="lines are drawn in this operator's own color")
+    line_thickness: Any = InertField(default=1, reason='lines are drawn one pixel wide here')
+    num_lines: Any = InertField(default=128, reason="the grid is this operator's own here")
 
     spacing: int = 20
     line_width: int = 1
@@ -324,3 +333,6 @@ __all__ = ["ImageToText", "ImageAugmentor", "WhiteNoise", "GridLines", "GrayScal
            "HashImage", "DecodeImage", "ToRGB", "PillowMixin", "ImageFieldOperator", "EncodeImageToString",
            "ImageDataString", "image_to_data_url", "data_url_to_image",
            "extract_images"]
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -9,7 +9,7 @@ from typing import Any, Dict, Generator, List, Optional
 
 from ..dict_utils import dict_get, dict_set
 from ..errors import InstanceTypeError, UnitxtError
-from ..operator import InstanceOperator, MultiStreamOperator
+from ..operator import FieldSelectionFields, InstanceOperator, MultiStreamOperator
 from ..random_utils import new_random_generator
 from ..stream import GeneratorStream, MultiStream
 from ..module_aliases import moved_classes
@@ -130,7 +130,7 @@ class IobToSpans(InstanceOperator):
         return instance
 
 
-class ShuffleFieldValues(InstanceOperator):
+class ShuffleFieldValues(FieldSelectionFields):
     """Shuffle the list in `field` (into `to_field`, default in place) with a permutation seeded by content: by
     default the list itself under the global seed (the original's seeding, so the same choices get the same order as
     there); with `seed_fields`, those fields of the instance and `seed`. Same instance, same order, on every run and

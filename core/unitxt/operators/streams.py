@@ -14,6 +14,7 @@ from ..general.helpers import recursive_copy
 from ..operator import MultiStreamOperator, PagedStreamOperator, StreamOperator
 from ..settings_utils import settings
 from ..stream import MultiStream
+from ..artifact import InertField
 
 
 
@@ -27,6 +28,8 @@ def update_scores_of_stream_instances(stream: Iterable[Dict[str, Any]], scores: 
 
 class Explode(StreamOperator):
     """One output instance per element of a list field (the element replaces the list in `to_field`)."""
+
+    use_deep_copy: Any = InertField(default=False, reason='each exploded row is a copy here')
 
     field: str
     to_field: Optional[str] = None
@@ -158,6 +161,9 @@ class Deduplicate(StreamOperator):
 
 class Shuffle(PagedStreamOperator):
     """Shuffle instances within pages of `page_size` (bounded memory), seeded and deterministic per stream."""
+
+    random_generator: Any = InertField(
+        default=None, reason='the order is drawn from the seeded generator of this library here')
 
     seed: Optional[int] = None
 

@@ -13,6 +13,7 @@ import datasets
 
 from ..version import version
 from .recipe import ROW_KEYS, build_recipe
+from ..module_aliases import moved_classes
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.,=\-]+")
 
@@ -230,3 +231,6 @@ Dataset = UnitxtDatasetBuilder  # the original's name of its Hub builder class (
 # the row schema of text recipes, and what the evaluate metric takes (the original's constants of these names)
 UNITXT_DATASET_SCHEMA = row_features(chat_source=False)
 UNITXT_METRIC_SCHEMA = datasets.Features({"predictions": datasets.Value("string"), "references": UNITXT_DATASET_SCHEMA})
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -6,6 +6,7 @@ from typing import Any, Dict, Optional
 from ..artifact import fetch_artifact
 from ..query_parser import parse_key_equals_value_string_to_dict
 from .recipe import build_recipe
+from ..module_aliases import moved_classes
 
 
 def parse(query: str) -> Dict[str, Any]:
@@ -22,3 +23,6 @@ def fetch(artifact_name: str, overwrite_kwargs: Optional[Dict[str, Any]] = None)
 def get_dataset_artifact(dataset: Any, overwrite_kwargs: Optional[Dict[str, Any]] = None) -> Any:
     """The recipe a dataset query or catalog name stands for, with `overwrite_kwargs`."""
     return build_recipe(dataset, **(overwrite_kwargs or {}))
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

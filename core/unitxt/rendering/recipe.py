@@ -8,6 +8,7 @@ import math
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ..artifact import Artifact, NonPositionalField
+from ..artifact_registry import register_type_names
 from ..card import TaskCard
 from ..catalog_store import peek_in_catalogs
 from ..errors import CatalogError, RecipeArgumentConflictError, RecipeError
@@ -26,6 +27,7 @@ from .instance_renderer import InstanceRenderer
 from .media_and_policy import recipe_produces_media
 from .prompt_assembly import default_format  # noqa: F401  (part of this module's API)
 from .row_json import ROW_KEYS  # noqa: F401  (the row keys, in order; imported from here by callers)
+from ..artifact import InertField
 
 TemplateSpec = Union[Template, TemplatesList, TemplatesDict, List[Template]]
 
@@ -36,6 +38,16 @@ class Recipe:
 
 class DatasetRecipe(SourceOperator):
     """A complete specification of a dataset: card (or task), template(s), format, demos and limits."""
+
+    demos_field: Any = InertField(default='demos', reason="demos are drawn by this library's own demo pool here")
+    demos_pool: Any = InertField(default=None, reason="demos are drawn by this library's own demo pool here")
+    demos_pool_field_name: Any = InertField(
+        default='_demos_pool_', reason="demos are drawn by this library's own demo pool here")
+    max_steps: Any = InertField(default=None, reason="demos are drawn by this library's own demo pool here")
+    skip_demoed_instances: Any = InertField(
+        default=False, reason="demos are drawn by this library's own demo pool here")
+    test_refiner: Any = InertField(default=None, reason="demos are drawn by this library's own demo pool here")
+    validation_refiner: Any = InertField(default=None, reason="demos are drawn by this library's own demo pool here")
 
     card: Optional[TaskCard] = None
     task: Optional[Task] = None
@@ -297,6 +309,7 @@ class DatasetRecipe(SourceOperator):
 
 
 StandardRecipe = StandardRecipeWithIndexes = BaseRecipe = DatasetRecipe  # the original's deprecated names of DatasetRecipe
+register_type_names(DatasetRecipe, "StandardRecipe", "StandardRecipeWithIndexes", "BaseRecipe")  # and their __type__s
 
 
 def recipe_from_string(text: str) -> SourceOperator:

@@ -19,6 +19,7 @@ from ..operator import InstanceOperator
 from ..random_utils import new_random_generator
 from ..sandbox.format_strings import CompiledFormat, RepeatMemo, compile_format
 from ..serializers import DefaultSerializer, Serializer, default_serialize, serialize_value
+from ..artifact import InertField
 
 _SCALARS = (str, int, float, bool)
 
@@ -41,6 +42,8 @@ class Template(InstanceOperator):
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
 
+    # an instance that already has its source, target and references is passed through (the original's switch)
+    skip_rendered_instance: bool = NonPositionalField(default=True)
     instruction: str = NonPositionalField(default="")
     target_prefix: str = NonPositionalField(default="")
     postprocessors: List[Any] = NonPositionalField(default=["processors.to_string_stripped"])
@@ -294,6 +297,8 @@ class Template(InstanceOperator):
         return list(self._postprocessor_names)
 
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        if self.skip_rendered_instance and all(key in instance for key in ("source", "target", "references")):
+            return instance
         try:
             input_fields = instance["input_fields"]
             reference_fields = instance["reference_fields"]
@@ -412,6 +417,8 @@ class MultiReferenceTemplate(InputFormatTemplate):
 class KeyValTemplate(Template):
     """Verbalises every input field as `key: value` pairs and the reference fields as the target (values only by
     default, joined by `outs_separator`)."""
+
+    outputs_key_val_separator: Any = InertField(default=': ', reason="outputs use the template's pairs separator here")
 
     pairs_separator: str = ", "
     key_val_separator: str = ": "

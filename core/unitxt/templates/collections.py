@@ -7,6 +7,8 @@ from typing import Any, Dict, List, Tuple
 from ..artifact import Artifact
 from ..errors import UnitxtError
 from .base import Template
+from ..module_aliases import moved_classes
+from ..artifact import InertField
 
 
 class CollectionItemError(UnitxtError, LookupError):
@@ -108,6 +110,9 @@ class ItemPicker(Artifact):
 class RandomPicker(Artifact):
     """Picks a random item of a list or dict collection (seeded: the same sequence of picks on every run)."""
 
+    random_generator: Any = InertField(
+        default=None, reason='the order is drawn from the seeded generator of this library here')
+
     def prepare(self) -> None:
         super().prepare()
         from ..random_utils import new_random_generator
@@ -120,3 +125,6 @@ class RandomPicker(Artifact):
         if isinstance(collection, DictCollection):
             return self.random_generator.choice(list(collection.items.values()))
         return None
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -5,6 +5,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..errors import InstanceTypeError
 from ..sandbox.format_strings import check_placeholders
 from .base import InputFormatTemplate
+from ..artifact import InertField
 
 
 def escape_chars(s: str, chars_to_escape: List[str]) -> str:
@@ -22,6 +23,10 @@ class SpanLabelingTemplate(InputFormatTemplate):
     `labels_support` are kept when it is set; with no (kept) span the target is `empty_target`.
     The default post-processor parses "span: label, ..." back into [span, label] pairs.
     """
+
+    empty_label: Any = InertField(default='None', reason="spans are rendered by this template's own format here")
+    labels_separator: Any = InertField(default=', ', reason="spans are rendered by this template's own format here")
+    output_format: Any = InertField(default='{labels}', reason="spans are rendered by this template's own format here")
 
     text_field: str = "text"
     spans_starts_field: str = "spans_starts"

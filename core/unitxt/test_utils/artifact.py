@@ -7,6 +7,7 @@ from ..artifact import Artifact, fetch_artifact
 from ..catalog import add_to_catalog
 from ..errors import UnitxtError
 from .catalog import temp_catalog
+from ..module_aliases import moved_classes
 
 TEMP_NAME = "tmp_name"  # the catalog name the round trip saves under (the original's)
 
@@ -37,3 +38,6 @@ def test_artifact_saving_and_loading(artifact: Artifact, tester: Any = None) -> 
 
 test_artifact_saving_and_loading.__test__ = False  # a helper, not a pytest test
 test_artfifact_saving_and_loading = test_artifact_saving_and_loading  # the original's spelling of the name
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -28,6 +28,7 @@ from ..stream import ListStream, MultiStream
 from ..templates.base import Template
 from ..templates.collections import TemplatesDict, TemplatesList, keyed_templates
 from ..text_utils import print_dict, to_pretty_json
+from ..module_aliases import moved_classes
 
 DEFAULT_FULL_MISMATCH_PREDICTION_VALUES = ["a1s", "bfsdf", "dgdfgs", "gfjgfh", "ghfjgh"]
 EXAMPLES_SHOWN = 5
@@ -507,3 +508,6 @@ __all__ = ["test_card", "test_adding_to_catalog", "card_templates", "CardTestErr
            "DEFAULT_FULL_MISMATCH_PREDICTION_VALUES", "TEMP_NAME", "test_metrics_exist", "test_loading_from_catalog",
            "load_examples_from_dataset_recipe", "print_recipe_output", "print_predictions", "test_correct_predictions",
            "test_wrong_predictions"]
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -6,6 +6,7 @@ from typing import Iterator
 
 from .. import catalog_store
 from ..catalog_store import LocalCatalog, register_local_catalog, set_write_catalog, unregister_local_catalog
+from ..module_aliases import moved_classes
 
 
 @contextlib.contextmanager
@@ -26,3 +27,6 @@ def temp_catalog() -> Iterator[str]:
 def register_local_catalog_for_tests(path: str = "") -> LocalCatalog:
     """Register a catalog directory for a test session (the original's helper of the same name)."""
     return register_local_catalog(path or tempfile.mkdtemp(prefix="unitxt-test-catalog-"))
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -14,6 +14,7 @@ from ..logging_utils import get_logger
 from ..settings_utils import settings
 from ..metrics.base import Metric
 from ..stream import ListStream
+from ..module_aliases import moved_classes
 
 
 class MetricTestError(AssertionError, UnitxtError):
@@ -210,3 +211,6 @@ def test_evaluate(global_target: Dict[str, Any], instance_targets: List[Dict[str
 
 
 test_evaluate.__test__ = False
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

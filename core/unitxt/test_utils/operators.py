@@ -7,6 +7,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 from ..operator import Operator
 from ..stream import MultiStream
 from .artifact import test_artifact_saving_and_loading
+from ..module_aliases import moved_classes
 
 
 def apply_operator(operator: Operator, inputs: List[Dict[str, Any]], return_multi_stream: bool = False,
@@ -87,3 +88,6 @@ def check_operator_exception(operator: Operator, inputs: List[Dict[str, Any]],
                                  f"{json.dumps(missing)}: {message}") from error
         return
     raise AssertionError(f"Did not receive expected exception: {texts[0]}")  # the original's words
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

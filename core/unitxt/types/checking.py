@@ -579,3 +579,7 @@ def parse_string_types_instead_of_actual_objects(obj: str) -> Any:
 from .typing_helpers import (BUILTINS_MAPPING, STATIC_SUBTYPE_MAPPING, GenericTypedDict, NormalizedType,  # noqa: E402,F401
                              convert_union_type, get_args, get_origin, is_new_type, is_typed_dict, normalize,
                              optional_all, optional_any)
+from ..module_aliases import moved_classes
+
+
+__getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -35,3 +35,17 @@ def oracle():
             return json.loads(output.read_text(encoding="utf-8"))
 
     return run
+
+
+@pytest.fixture(scope="session")
+def original_surface():
+    """The original's public surface, namespaces and registered artifact classes (oracle_surface.py, run once)."""
+    assert ORACLE_PYTHON.exists(), f"{ORACLE_PYTHON} missing: run scripts/run_tests --compat (its setup.sh builds it)"
+    env = dict(os.environ, HF_DATASETS_OFFLINE="1", HF_HUB_OFFLINE="1", PYTHONWARNINGS="ignore")
+    env.pop("PYTHONPATH", None)
+    with tempfile.TemporaryDirectory() as folder:
+        output = Path(folder) / "surface.json"
+        completed = subprocess.run([str(ORACLE_PYTHON), str(Path(__file__).with_name("oracle_surface.py")),
+                                    str(output)], capture_output=True, text=True, env=env, cwd=folder, timeout=1200)
+        assert completed.returncode == 0, completed.stderr[-3000:]
+        return json.loads(output.read_text(encoding="utf-8"))

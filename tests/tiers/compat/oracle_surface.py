@@ -1,9 +1,12 @@
 """Lists the ORIGINAL unitxt package's public surface (run by the oracle venv's python, never imported by tests).
 
-argv[1]: the file that receives JSON {"modules": {path: {"error": str} | {"names": {name: entry}}}}, where entry is
-{"kind": "class"|"function"|"value", "parameters": [[name, kind, default-or-null, has_default], ...] | null}.
-A module's public names are the classes and functions it defines itself (their `__module__` is the module) and its
-UPPER_CASE constants; imported helpers (`Any`, `np`, ...) are not part of its surface.
+argv[1]: the file that receives JSON {"modules": {path: {"error": str} | {"names": {name: entry}}}, "namespaces":
+{path: {name: {"home": module, "enum": bool}}}, "artifact_classes": {type: {"class", "module", "fields"}}}, where entry
+is {"kind": "class"|"function"|"value", "parameters": [[name, kind, default-or-null, has_default], ...] | null}.
+A module's public names ("modules") are the classes and functions it defines itself (their `__module__` is the module)
+and its UPPER_CASE constants; imported helpers (`Any`, `np`, ...) are not part of its surface. Its namespace
+("namespaces") is every public attribute whose value is a unitxt class or function, defined there or imported there.
+"artifact_classes" are the classes the original registers (Artifact._class_register) with their public fields.
 """
 
 import importlib
@@ -80,11 +83,48 @@ def surface_of(module):
     return names
 
 
+def namespace_of(module):
+    """{name: {"home": defining module, "enum": is an Enum}} of the unitxt classes and functions a module exposes."""
+    import enum
+
+    names = {}
+    for name, obj in vars(module).items():
+        home = getattr(obj, "__module__", None) or ""
+        if not name.startswith("_") and (inspect.isclass(obj) or inspect.isfunction(obj)) and \
+                home.split(".")[0] == "unitxt":
+            names[name] = {"home": home, "enum": inspect.isclass(obj) and issubclass(obj, enum.Enum)}
+    return names
+
+
+def registered_classes():
+    """{type: {"class", "module", "fields": {name: default}}} of every class the original registers."""
+    from unitxt.artifact import Artifact
+
+    return {type_name: {"class": cls.__name__, "module": cls.__module__, "fields": dataclass_fields_of_all(cls)}
+            for type_name, cls in sorted(Artifact._class_register.items())}
+
+
+def dataclass_fields_of_all(cls):
+    """Public fields of a class, inherited ones included (same forms as dataclass_fields_of)."""
+    out = {}
+    for name, field in getattr(cls, "__fields__", {}).items():
+        if name.startswith("_") or getattr(field, "internal", False) or not getattr(field, "init", True):
+            continue
+        default = getattr(field, "default", None)
+        if getattr(field, "required", False) or getattr(field, "abstract", False):
+            out[name] = {"required": True}
+        elif getattr(field, "default_factory", None) is not None:
+            out[name] = {"factory": True}
+        else:
+            out[name] = default if isinstance(default, SIMPLE) else {"type": type(default).__name__}
+    return out
+
+
 def main():
     warnings.simplefilter("ignore")
     import unitxt
 
-    modules = {}
+    modules, namespaces = {}, {}
     paths = ["unitxt"] + sorted(info.name for info in pkgutil.walk_packages(unitxt.__path__, "unitxt."))
     for path in paths:
         if any(part.startswith("_") for part in path.split(".")) or path.startswith("unitxt.catalog"):
@@ -99,8 +139,10 @@ def main():
             names.update({name: {"kind": "value", "parameters": None} for name, obj in vars(module).items()
                           if not name.startswith("_") and not inspect.ismodule(obj) and name not in names})
         modules[path] = {"names": names}
+        namespaces[path] = namespace_of(module)
     with open(sys.argv[1], "w", encoding="utf-8") as out:
-        json.dump({"modules": modules}, out, indent=1, sort_keys=True)
+        json.dump({"modules": modules, "namespaces": namespaces, "artifact_classes": registered_classes()}, out,
+                  indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":

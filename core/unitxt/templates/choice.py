@@ -27,7 +27,8 @@ class MultipleChoiceTemplate(InputFormatTemplate):
     """Multiple choice: enumerates the choices, fills `{choices}` / `{numerals}`, and targets the answer's numeral.
 
     `target_field` holds the answer as an index into the choices or as the choice text. `enumerator` is "capitals"
-    (A, B, ...), "lowercase", "numbers" (1, 2, ...), "roman" (I, II, ...) or a list of numerals. With
+    (A, B, ...), "lowercase", "numbers" (1, 2, ...), "roman" (I, II, ...), any other string (its characters are the
+    numerals, e.g. "!@#" -> !, @, #) or a list of numerals. With
     `shuffle_choices`, the order is a permutation seeded by the instance's input fields (and `shuffle_choices_seed`),
     so the same instance always gets the same order. Shuffling applies in `render`/`process`; the single-sided
     `input_fields_to_source` / `reference_fields_to_target_and_references` use the original order.
@@ -74,15 +75,11 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         if clash:
             raise ArtifactDefinitionError(f"{type(self).__name__}: {clash}.", artifact=self.artifact_name,
                                           field="shuffle_choices" if self.shuffle_choices else "sort_choices_by_length")
-        if isinstance(self.enumerator, str):
-            if self.enumerator not in ENUMERATORS:
-                raise ArtifactDefinitionError(
-                    f"{type(self).__name__}.enumerator must be one of {', '.join(ENUMERATORS)} or a list of "
-                    f"numerals, got {self.enumerator!r}.",
-                    field="enumerator",
-                )
-        elif not self.enumerator:
-            raise ArtifactDefinitionError(f"{type(self).__name__}.enumerator list is empty.", field="enumerator")
+        if not self.enumerator:
+            raise ArtifactDefinitionError(
+                f"{type(self).__name__}.enumerator is empty: give one of {', '.join(ENUMERATORS)}, a string of "
+                f"numeral characters (e.g. 'xyz') or a list of numerals.", artifact=self.artifact_name,
+                field="enumerator")
 
     def numerals(self, count: int) -> List[str]:
         """The first `count` numerals of the enumerator."""
@@ -91,9 +88,11 @@ class MultipleChoiceTemplate(InputFormatTemplate):
             return [str(index + 1) for index in range(count)]
         if enumerator == "roman":
             return [_roman(index + 1) for index in range(count)]
-        if isinstance(enumerator, str):
-            symbols: Union[str, List[str]] = _LETTERS if enumerator == "capitals" else _LETTERS.lower()
-        else:
+        if enumerator == "capitals":
+            symbols: Union[str, List[str]] = _LETTERS
+        elif enumerator == "lowercase":
+            symbols = _LETTERS.lower()
+        else:  # a list of numerals, or (as the original) any other string as its sequence of characters
             symbols = enumerator
         if count > len(symbols):
             raise InstanceTypeError(

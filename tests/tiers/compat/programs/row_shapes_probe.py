@@ -49,7 +49,8 @@ def _report(dataset):
 
 
 def _load(recipe, script):
-    split = recipe.get("split", "test")
+    kwargs = dict(recipe.get("kwargs") or {})
+    split = kwargs.pop("split", None) or recipe.get("split", "test")
     if recipe.get("hub_script"):
         import datasets
 
@@ -58,7 +59,7 @@ def _load(recipe, script):
 
     if "query" in recipe:
         return load_dataset(recipe["query"], split=split)
-    return load_dataset(split=split, **recipe["kwargs"])
+    return load_dataset(split=split, **kwargs)
 
 
 def main():

@@ -71,3 +71,13 @@ def test_production_rows_show_the_choices_as_given():
     row = produce({"question": "Largest?", "choices": ["cat", "elephant"]}, task="tasks.qa.multiple_choice.open",
                   template=template)
     assert row["source"] == "Largest?\nA. cat\nB. elephant\n"
+
+
+def test_title_fields_show_titled_in_task_data():
+    from unitxt.templates import InputOutputTemplate
+
+    template = InputOutputTemplate(input_format="{text}", output_format="{label}", title_fields=["text_type"])
+    rendered = template.render({"text": "hi", "text_type": "short text"}, {"label": "a"})
+    assert rendered["task_fields"] == ({"text": "hi", "text_type": "Short Text"}, {"label": "a"})
+    assert "task_fields" not in template.render({"text": "hi", "text_type": "x"}, {"label": "a"},
+                                                with_references=False)

@@ -243,7 +243,10 @@ class Template(InstanceOperator):
                 target, references = Template._target_and_references(self, input_fields, reference_fields, instance)
             else:
                 target, references = self._target_and_references(input_fields, reference_fields, instance)
-            return self._result(values, source, target, references)
+            result = self._result(values, source, target, references)
+            if self.title_fields and with_references:  # the original titles the instance's own input fields, so
+                result["task_fields"] = (self._titled(input_fields), reference_fields)  # task_data shows them titled
+            return result
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
 

@@ -59,16 +59,18 @@ def resampled(chat):
         kwargs["format"] = "formats.chat_api"
     dataset = load_dataset(**kwargs)
     columns = dataset.to_dict()
-    drawn = Counter()
+    drawn, demo_counts = Counter(), set()
     for index in range(len(columns["task_data"])):
         metadata = json.loads(columns["task_data"][index])["metadata"]
-        drawn[f'{metadata["template"]}|{metadata["num_demos"]}'] += 1
+        drawn[metadata["template"]] += 1
+        demo_counts.add(metadata["num_demos"])
         if chat:
             assert messages_of(columns["source"][index])[-1]["role"] == "user"
     results = evaluate(predictions=[row[0] for row in columns["references"]], data=dataset)
-    groups = {str(name): _scores(group) for name, group in results.groups_scores.items()}
-    return {"drawn": dict(sorted(drawn.items())), "score": round(results.global_scores["score"], 6),
-            "groups": groups, "groups_column": sorted({json.dumps(g) for g in columns["groups"]})}
+    by_template = {str(name): _scores(group) for name, group in results.groups_scores.items() if name == "template"}
+    return {"drawn": dict(sorted(drawn.items())), "demo_counts_drawn_from": sorted(demo_counts) <= DEMOS,
+            "score": round(results.global_scores["score"], 6), "by_template": by_template,
+            "groups_per_row": sorted({len(groups) for groups in columns["groups"]})}
 
 
 def _scores(group):
@@ -89,7 +91,7 @@ def produced():
     return {"one_source_stored_as": type(one["source"]).__name__,
             "one_roles": [message["role"] for message in messages_of(one["source"])],
             "many": len(many), "many_read_as": type(many[0]["source"]).__name__,
-            "many_features_source": str(many.features["source"])}
+            "many_features_source": many.features["source"].dtype}
 
 
 def main():

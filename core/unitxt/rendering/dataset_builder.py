@@ -58,7 +58,8 @@ def content_part_features() -> Dict[str, Any]:
 
 
 def row_features(chat_source: bool, content_parts: bool = False, media_images: bool = False) -> datasets.Features:
-    """The fixed schema of output rows (every row has every key).
+    """The schema of rows as read back (chat sources decoded), e.g. what the Hub metric accepts as references; the
+    builder stores `source` as text (`stored_row_features`, or features inferred from the rows).
 
     Chat rows have `source` = [{"role", "content"}]; content is a string, or (multimodal recipes, `content_parts`) a
     list of content parts in every message, so one schema fits rows with and without images. Rows of recipes that

@@ -181,17 +181,29 @@ def create_dataset(
 
 def produce(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], dataset_query: Any = None,
             **kwargs: Any) -> Any:
-    """Render task-schema instances into model-ready rows (a dict in -> a row out; a list in -> a list out) with the
-    recipe that `dataset_query` (a recipe string, catalog name or recipe object; `recipe=` is read too) and recipe
-    keywords give, as load_dataset takes them."""
+    """Render task-schema instances into model-ready rows with the recipe that `dataset_query` (a recipe string,
+    catalog name or recipe object; `recipe=` is read too) and recipe keywords give, as load_dataset takes them.
+
+    As the original: a dict in gives a row out (a chat source as its JSON text); a list in gives a `datasets.Dataset`
+    of the rows, read through `loads_batch` (chat sources decoded on read)."""
     single = isinstance(instance_or_instances, dict)
     instances = [instance_or_instances] if single else list(instance_or_instances)
     recipe = kwargs.pop("recipe", None) if dataset_query is None else dataset_query
     built = build_recipe(recipe, **kwargs)
     if not isinstance(built, DatasetRecipe):
         raise RecipeError("produce() needs a dataset recipe (card= or task=), not a benchmark.", artifact=str(recipe))
+    from .rendering.dataset_builder import source_text
+
     rows = built.produce_rows(instances)
-    return rows[0] if single else rows
+    for row in rows:
+        row["source"] = source_text(row["source"])
+    if single:
+        return rows[0]
+    import datasets
+
+    from .rendering.schema import loads_batch
+
+    return datasets.Dataset.from_list(rows).with_transform(loads_batch)
 
 
 def infer(instance_or_instances: Union[Dict[str, Any], List[Dict[str, Any]]], engine: Any,

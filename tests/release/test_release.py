@@ -74,7 +74,9 @@ import json, sys, datasets
 dataset = datasets.load_dataset({data!r}, {recipe!r}, trust_remote_code=True)
 import unitxt
 print(json.dumps({{"vendored": getattr(unitxt, "__unitxt_vendored__", False),
-                  "splits": {{name: split.to_list() for name, split in dataset.items()}}}}))
+                  "splits": {{name: split.to_list() for name, split in dataset.items()}},
+                  "source_feature": repr(dataset["test"].features["source"]),
+                  "read_source": dataset["test"][0]["source"]}}))
 """
 
 
@@ -109,8 +111,11 @@ def test_data_script_rows_equal_library_rows(release, workdir, recipe):
         result = last_json(completed)
         assert result["vendored"] is True  # the release ran on its own, not on the installed library
         assert result["splits"] == library
-        if "chat_api" in recipe:
-            assert isinstance(result["splits"]["test"][0]["source"], list)
+        assert result["source_feature"] == repr(datasets.Value("string"))  # chat sources stored as text too
+        if "chat_api" in recipe:  # stored as the messages' JSON text, read back as the messages (as the original)
+            stored = result["splits"]["test"][0]["source"]
+            assert isinstance(stored, str) and json.loads(stored) == result["read_source"]
+            assert [message["role"] for message in result["read_source"]][-1] == "user"
         if recipe.startswith("benchmarks."):
             assert {tuple(row["subset"]) for row in result["splits"]["test"]} == {("demo",), ("local",)}
     else:

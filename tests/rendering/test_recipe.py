@@ -195,7 +195,7 @@ def test_production_example_of_the_docs():
         "Given a premise and hypothesis classify the entailment of the hypothesis to one of entailment, not "
         "entailment.\npremise: It works perfectly\nhypothesis: It works!\nThe entailment class is "
     )
-    assert produce([instance, instance], recipe) == [result, result]
+    assert produce([instance, instance], recipe).to_list() == [result, result]  # a Dataset, as the original's
 
 
 def test_produce_takes_demos_from_the_card(card_name):

@@ -427,6 +427,8 @@ def test_multiple_choice_answer_as_text():
         ("numbers", ["1", "2", "3", "4"]),
         ("roman", ["I", "II", "III", "IV"]),
         (["α", "β", "γ", "δ", "ε"], ["α", "β", "γ", "δ"]),
+        ("!@#$%^₪*)(", ["!", "@", "#", "$"]),  # any other string: its characters, as the original
+        ("greek", ["g", "r", "e", "e"]),
     ],
 )
 def test_multiple_choice_enumerators(enumerator, numerals):
@@ -507,8 +509,10 @@ def test_multiple_choice_errors():
         template.render({"question": "q"}, {"answer": 0})
     with pytest.raises(InstanceTypeError, match="26 numerals"):
         template.render({"question": "q", "choices": [str(i) for i in range(27)]}, {"answer": 0})
-    with pytest.raises(ArtifactDefinitionError, match="enumerator"):
-        mc_template(enumerator="greek")
+    with pytest.raises(ArtifactDefinitionError, match="enumerator is empty"):
+        mc_template(enumerator="")
+    with pytest.raises(InstanceTypeError, match="3 numerals"):
+        mc_template(enumerator="xyz").render(MC_INPUTS, {"answer": 0})
     with pytest.raises(FormatStringError, match="choice_number"):
         mc_template(source_choice_format="{choice_number}")
 

@@ -5,6 +5,7 @@ as the `recipe` config field. One split per stream of the recipe.
 """
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -58,7 +59,8 @@ def content_part_features() -> Dict[str, Any]:
 
 
 def row_features(chat_source: bool, content_parts: bool = False, media_images: bool = False) -> datasets.Features:
-    """The fixed schema of output rows (every row has every key).
+    """The schema of rows as read back (chat sources decoded), e.g. what the Hub metric accepts as references; the
+    builder stores `source` as text (`stored_row_features`, or features inferred from the rows).
 
     Chat rows have `source` = [{"role", "content"}]; content is a string, or (multimodal recipes, `content_parts`) a
     list of content parts in every message, so one schema fits rows with and without images. Rows of recipes that
@@ -86,6 +88,38 @@ def row_features(chat_source: bool, content_parts: bool = False, media_images: b
     }
     assert tuple(features) == ROW_KEYS
     return datasets.Features(features)
+
+
+def stored_row_features() -> datasets.Features:
+    """The declared schema of stored rows of recipes that produce images: as `row_features`, with `source` as text
+    (chat messages are stored as their JSON text, as the original stores them, and read back by `loads_batch`)."""
+    features = row_features(chat_source=False, media_images=True)
+    return datasets.Features({name: features[name] for name in ROW_KEYS})
+
+
+def source_text(source: Any) -> Any:
+    """A row's source as stored: text as is, chat messages as `json.dumps` text (the original's encoding: ASCII
+    escapes, ", " / ": " separators), so `to_dict()`, Arrow and Parquet exports carry the string."""
+    return source if isinstance(source, str) else json.dumps(source)
+
+
+def _inferred_table(columns: Dict[str, List[Any]]) -> Any:
+    """The batch's columns as an Arrow table with types inferred from the values, as the original's builder (which
+    declares no features) gets them: lists that are empty in every row are list<null>."""
+    import pyarrow
+
+    return pyarrow.Table.from_pydict({name: columns[name] for name in ROW_KEYS})
+
+
+def _unified(tables: Dict[str, List[Any]]) -> Any:
+    """The one schema of all splits' tables (a list<null> column of one batch takes the item type another batch
+    has: what the original's writer gives when its first batch holds the typed values)."""
+    import pyarrow
+
+    schemas = [table.schema for parts in tables.values() for table in parts]
+    if not schemas:
+        return None
+    return pyarrow.unify_schemas(schemas, promote_options="permissive")
 
 
 def image_storage(url: Any) -> Dict[str, Any]:
@@ -146,14 +180,27 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
         return bool(getattr(self._get_recipe(), "produces_media", lambda: False)())
 
     def _info(self) -> datasets.DatasetInfo:
-        recipe = self._get_recipe()
-        chat = bool(getattr(recipe, "produces_chat_source", lambda: False)())
-        media = self._produces_media()
+        """Rows of recipes that produce images have declared features (images stored for `datasets.Image`); other
+        rows' features are inferred from the first rows written, as the original's builder declares none (chat
+        sources as text, lists empty in every row as Sequence(Value("null")))."""
         return datasets.DatasetInfo(
             description=f"unitxt {version} recipe: {self.config.name}",
-            features=row_features(chat_source=chat, content_parts=chat and media, media_images=media),
+            features=stored_row_features() if self._produces_media() else None,
             version=self.VERSION,
         )
+
+    def as_dataset(self, *args: Any, **kwargs: Any) -> Any:
+        """As `datasets`' as_dataset, rows read through `loads_batch` (chat sources decoded on read), as the
+        original's builder returns them."""
+        from .schema import loads_batch
+
+        return super().as_dataset(*args, **kwargs).with_transform(loads_batch)
+
+    def as_streaming_dataset(self, *args: Any, **kwargs: Any) -> Any:
+        """As `datasets`' as_streaming_dataset, each row read through `loads_instance` (as the original's)."""
+        from .schema import loads_instance
+
+        return super().as_streaming_dataset(*args, **kwargs).map(loads_instance)
 
     def _split_generators(self, dl_manager: Any) -> list:
         return [
@@ -163,30 +210,42 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
     def _generate_tables(self, split_name: str) -> Iterator[Tuple[int, Any]]:
         import pyarrow
 
-        schema = self.info.features.arrow_schema
+        schema = None if self.info.features is None else self.info.features.arrow_schema
         stored_images = self._produces_media()
         stream = self._multi_stream()[split_name]
         iter_columns = getattr(stream, "iter_columns", None)
         if iter_columns is not None:  # a recipe split: rendered and converted column by column
-            types = [schema.field(name).type for name in schema.names]
+            types = None if schema is None else [schema.field(name).type for name in schema.names]
             for batch_index, columns in enumerate(iter_columns(self.BATCH_SIZE)):
                 if stored_images:
                     columns["media"] = [_stored_media(media) for media in columns["media"]]
+                columns["source"] = [source_text(source) for source in columns["source"]]
+                if types is None:
+                    yield batch_index, _inferred_table(columns)
+                    continue
                 arrays = [pyarrow.array(columns[name], type=kind) for name, kind in zip(schema.names, types)]
                 yield batch_index, pyarrow.Table.from_arrays(arrays, schema=schema)
             return
         batch: List[Dict[str, Any]] = []
         batch_index = 0
+
+        def table() -> Any:
+            columns = {name: [row.get(name) for row in batch] for name in ROW_KEYS}
+            columns["source"] = [source_text(source) for source in columns["source"]]
+            if schema is None:
+                return _inferred_table(columns)
+            return pyarrow.Table.from_pydict({name: columns[name] for name in schema.names}, schema=schema)
+
         for row in stream:
             if stored_images:
                 row = dict(row, media=_stored_media(row["media"]))
             batch.append(row)
             if len(batch) >= self.BATCH_SIZE:
-                yield batch_index, pyarrow.Table.from_pylist(batch, schema=schema)
+                yield batch_index, table()
                 batch_index += 1
                 batch = []
         if batch:
-            yield batch_index, pyarrow.Table.from_pylist(batch, schema=schema)
+            yield batch_index, table()
 
     def in_memory_dataset(self, split: Optional[str] = None) -> Any:
         """Every split generated straight into memory: the `DatasetDict` (or the `split`'s `Dataset`) that
@@ -203,15 +262,21 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
         split = None if split is None else str(split)  # a datasets.Split names itself
         if split is not None and split not in names:
             return None
-        schema = self.info.features.arrow_schema
-        tables = {}
+        declared = self.info.features
+        parts = {}
         for generator in generators:
             name = str(generator.name)
             if split is not None and name != split:
                 continue
-            parts = [table for _, table in self._generate_tables(**generator.gen_kwargs)]
-            tables[name] = pyarrow.concat_tables(parts) if parts else schema.empty_table()
+            parts[name] = [table for _, table in self._generate_tables(**generator.gen_kwargs)]
+        schema = declared.arrow_schema if declared is not None else _unified(parts)
+        if schema is None:  # no row in any split: the features of rows as the original infers them from none
+            schema = row_features(chat_source=False).arrow_schema
+        tables = {name: pyarrow.concat_tables([table.cast(schema) for table in tables]) if tables
+                  else schema.empty_table() for name, tables in parts.items()}
         info = copy.deepcopy(self.info)
+        if declared is None:
+            info.features = datasets.Features.from_arrow_schema(schema)
         info.builder_name, info.config_name, info.version = self.name, self.config.name, self.VERSION
         info.splits = datasets.SplitDict(dataset_name=self.dataset_name)
         for name in names:  # every split is generated (as download_and_prepare does); the info lists them all
@@ -224,6 +289,9 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
                                                               .encode("utf-8")).hexdigest()[:16])
             for name, table in tables.items()
         }
+        from .schema import loads_batch
+
+        result = {name: dataset.with_transform(loads_batch) for name, dataset in result.items()}
         return result[split] if split is not None else datasets.DatasetDict(result)
 
 

@@ -34,6 +34,8 @@ def render_demo(template: Template, item: Dict[str, Any]) -> Dict[str, Any]:
         demo["media"] = media
     if "options" in rendered:
         demo["options"] = rendered["options"]
+    if "task_fields" in rendered:  # the template records the demo as shown (e.g. reordered choices)
+        demo["task_fields"] = rendered["task_fields"]
     return demo
 
 
@@ -122,8 +124,8 @@ class DemoPool:
         text = self._task_data.get(key)
         if text is None:
             item = self.items[pool_index]
-            fields = fields_json(item["input_fields"], item["reference_fields"])
             rendered = self.rendered(template_index, pool_index)
+            fields = fields_json(*rendered.get("task_fields", (item["input_fields"], item["reference_fields"])))
             extra = f'"options": {encode_json(rendered["options"])}, ' if "options" in rendered else ""
             separator = ", " if len(fields) > 2 else ""
             policy = encode_json({"data_classification_policy": list(item.get("data_classification_policy") or [])})

@@ -23,8 +23,10 @@ from .row_json import fields_json as fields_json_of
 
 def _template_label(template: Template) -> Union[str, Dict[str, Any]]:
     """Catalog name of a template, else the serialised template (task_data.metadata.template, as in the original
-    system; also the value of a group_by on "template")."""
-    return template.__id__ or template.to_dict()
+    system; also the value of a group_by on "template"). A name fetched with overrides ("name[key=value]") is
+    recorded as its catalog name, as the original records it."""
+    name = template.__id__
+    return name.split("[", 1)[0] if name else template.to_dict()
 
 
 def _augments_demos(augmentor: Any) -> bool:

@@ -1,8 +1,9 @@
 """The schema of prepared rows as `datasets` features (the original's `unitxt.schema` and `unitxt.validate`), and
 reading serialised rows back: chat sources from their JSON text, task_data from JSON unless kept as text.
 
-The builder writes rows with `dataset_builder.row_features` (chat sources as lists, images stored for decoding);
-these are the original's declared schemas, for code that checks rows or casts datasets with them.
+The builder stores chat sources as their JSON text (features inferred from the rows, as the original's builder) and
+its datasets read them back through `loads_batch`; these are the original's declared schemas, for code that checks
+rows or casts datasets with them.
 """
 
 import json

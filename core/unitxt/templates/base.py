@@ -246,7 +246,10 @@ class Template(InstanceOperator):
                 target, references = Template._target_and_references(self, input_fields, reference_fields, instance)
             else:
                 target, references = self._target_and_references(input_fields, reference_fields, instance)
-            return self._result(values, source, target, references)
+            result = self._result(values, source, target, references)
+            if self.title_fields and with_references:  # the original titles the instance's own input fields, so
+                result["task_fields"] = (self._titled(input_fields), reference_fields)  # task_data shows them titled
+            return result
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
 
@@ -345,7 +348,8 @@ class InputOutputTemplate(InputFormatTemplate):
     """`input_format` for the source, `output_format` for the single reference (`output_format=""`: no reference).
 
     Input lists are verbalised by the serializer (", " joined); a reference field holding a plain list of texts or
-    numbers is joined with `output_list_separator` (["happy", "angry"] -> "happy,angry", as documented).
+    numbers is joined with `output_list_separator` (["happy", "angry"] -> "happy,angry", as documented) unless the
+    template's (or recipe's) serializer accepts the list, which then verbalises it as it does the inputs.
     """
 
     output_format: str
@@ -361,6 +365,7 @@ class InputOutputTemplate(InputFormatTemplate):
         output = self._output
         if not self.output_format:
             return "", []
+        serializer = self._active_serializer()
         values: Dict[str, Any] = {}
         for name in output.fields:
             try:
@@ -369,7 +374,8 @@ class InputOutputTemplate(InputFormatTemplate):
                 raise self._missing(name, reference_fields, "reference", "output_format") from None
             if type(value) is str:
                 values[name] = value
-            elif isinstance(value, list) and all(isinstance(item, _SCALARS) for item in value):
+            elif (isinstance(value, list) and all(isinstance(item, _SCALARS) for item in value)
+                  and (serializer is None or not serializer.accepts(value))):  # a serializer taking lists wins
                 values[name] = self.output_list_separator.join(str(item) for item in value)
             elif name in output.spec_fields and isinstance(value, (int, float)) and not isinstance(value, bool):
                 values[name] = value

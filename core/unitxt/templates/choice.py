@@ -27,7 +27,8 @@ class MultipleChoiceTemplate(InputFormatTemplate):
     """Multiple choice: enumerates the choices, fills `{choices}` / `{numerals}`, and targets the answer's numeral.
 
     `target_field` holds the answer as an index into the choices or as the choice text. `enumerator` is "capitals"
-    (A, B, ...), "lowercase", "numbers" (1, 2, ...), "roman" (I, II, ...) or a list of numerals. With
+    (A, B, ...), "lowercase", "numbers" (1, 2, ...), "roman" (I, II, ...), any other string (its characters are the
+    numerals, e.g. "!@#" -> !, @, #) or a list of numerals. With
     `shuffle_choices`, the order is a permutation seeded by the instance's input fields (and `shuffle_choices_seed`),
     so the same instance always gets the same order. Shuffling applies in `render`/`process`; the single-sided
     `input_fields_to_source` / `reference_fields_to_target_and_references` use the original order.
@@ -74,15 +75,11 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         if clash:
             raise ArtifactDefinitionError(f"{type(self).__name__}: {clash}.", artifact=self.artifact_name,
                                           field="shuffle_choices" if self.shuffle_choices else "sort_choices_by_length")
-        if isinstance(self.enumerator, str):
-            if self.enumerator not in ENUMERATORS:
-                raise ArtifactDefinitionError(
-                    f"{type(self).__name__}.enumerator must be one of {', '.join(ENUMERATORS)} or a list of "
-                    f"numerals, got {self.enumerator!r}.",
-                    field="enumerator",
-                )
-        elif not self.enumerator:
-            raise ArtifactDefinitionError(f"{type(self).__name__}.enumerator list is empty.", field="enumerator")
+        if not self.enumerator:
+            raise ArtifactDefinitionError(
+                f"{type(self).__name__}.enumerator is empty: give one of {', '.join(ENUMERATORS)}, a string of "
+                f"numeral characters (e.g. 'xyz') or a list of numerals.", artifact=self.artifact_name,
+                field="enumerator")
 
     def numerals(self, count: int) -> List[str]:
         """The first `count` numerals of the enumerator."""
@@ -91,9 +88,11 @@ class MultipleChoiceTemplate(InputFormatTemplate):
             return [str(index + 1) for index in range(count)]
         if enumerator == "roman":
             return [_roman(index + 1) for index in range(count)]
-        if isinstance(enumerator, str):
-            symbols: Union[str, List[str]] = _LETTERS if enumerator == "capitals" else _LETTERS.lower()
-        else:
+        if enumerator == "capitals":
+            symbols: Union[str, List[str]] = _LETTERS
+        elif enumerator == "lowercase":
+            symbols = _LETTERS.lower()
+        else:  # a list of numerals, or (as the original) any other string as its sequence of characters
             symbols = enumerator
         if count > len(symbols):
             raise InstanceTypeError(
@@ -181,10 +180,11 @@ class MultipleChoiceTemplate(InputFormatTemplate):
             choices = self._raw_choices(input_fields, reference_fields)
             texts = self._choice_texts(choices, instance)
             answer = self._answer_index(choices, texts, reference_fields, input_fields) if with_references else None
-            order = self._order(choices, texts, answer, input_fields)
+            # production rows (no answer) show the choices as given, as the original (it reorders with references)
+            order = self._order(choices, texts, answer, input_fields) if with_references else None
             if order is not None:
                 texts = [texts[index] for index in order]
-                answer = order.index(answer) if answer is not None else None
+                answer = order.index(answer)
             numerals = self.numerals(len(texts))
             values = self._input_values(input_fields, instance)
             values["choices"] = self._enumerated(texts, numerals)
@@ -197,9 +197,28 @@ class MultipleChoiceTemplate(InputFormatTemplate):
                 result = self._result(values, source, target, [target])
             # the answer each choice would have: task_data "options" (read by option-selecting engines and judges)
             result["options"] = [self._target(numeral, text) for numeral, text in zip(numerals, texts)]
+            if with_references and self._reorders():
+                result["task_fields"] = self._shown_fields(input_fields, reference_fields, choices, order, answer)
             return result
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
+
+    def _reorders(self) -> bool:
+        return bool(self.shuffle_choices or self.sort_choices_by_length or self.sort_choices_alphabetically
+                    or self.reverse_choices or self.place_correct_choice_position is not None)
+
+    def _shown_fields(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], choices: List[Any],
+                      order: Optional[List[int]], answer: int) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """The task fields as shown, for task_data (as the original records them when a template reorders): the
+        choices in the shown order and the answer as its index among them (an index even when the order is kept)."""
+        shown = [choices[index] for index in order] if order is not None else list(choices)
+        inputs, references = dict(input_fields), dict(reference_fields)
+        for fields in (inputs, references):
+            if self.choices_field in fields:
+                fields[self.choices_field] = list(shown)
+        (references if self.target_field in references or self.target_field not in inputs
+         else inputs)[self.target_field] = answer
+        return inputs, references
 
     def _order(self, choices: List[Any], texts: List[str], answer: int, input_fields: Dict[str, Any]
                ) -> Optional[List[int]]:

@@ -377,7 +377,7 @@ PROVIDER_CATALOG_FOLDER: Dict[str, str] = {
 
 # the original's enum member names of its predefined criteria -> the criteria names (DirectCriteriaCatalogEnum /
 # PairwiseCriteriaCatalogEnum: `DirectCriteriaCatalogEnum.TOXICITY.value` is the "toxicity" CriteriaWithOptions)
-_DIRECT_MEMBERS = {
+_DIRECT_MEMBERS = {  # in the original's order (DIRECT_CRITERIA lists them so)
     "TEMPERATURE": "temperature_in_celsius_and_fahrenheit", "CONCISENESS": "conciseness",
     "ANSWER_RELEVANCE": "answer_relevance", "HARMFULNESS": "harmfulness", "INSENSITIVITY": "insensitivity",
     "COHERENCE": "coherence", "IRRELEVANT_INFORMATION": "irrelevant_information", "CONVERSATIONAL": "conversational",
@@ -392,18 +392,33 @@ _DIRECT_MEMBERS = {
     "SUMMARIZATION_INFORMATIVENESS": "summarization_informativeness",
     "SUMMARIZATION_RELEVANCE": "summarization_relevance", "SUMMARIZATION_FLUENCY": "summarization_fluency",
     "SUMMARIZATION_COHERENCE": "summarization_coherence",
-    **{f"STEP_BY_STEP_REASONING_{flaw.upper()}": f"step_by_step_reasoning_{flaw}" for flaw in (
-        "overall_quality", "coherency", "missing_steps", "contradiction", "bad_grammar", "non_factual",
-        "hallucination", "redundancy", "repetition", "commonsense", "arithmetic")},
+    "STEP_BY_STEP_REASONING_OVERALL_QUALITY": "step_by_step_reasoning_overall_quality",
+    "STEP_BY_STEP_REASONING_COHERENCY": "step_by_step_reasoning_coherency",
+    "STEP_BY_STEP_REASONING_MISSING_STEPS": "step_by_step_reasoning_missing_steps",
+    "STEP_BY_STEP_REASONING_CONTRADICTION": "step_by_step_reasoning_contradiction",
+    "STEP_BY_STEP_REASONING_BAD_GRAMMAR": "step_by_step_reasoning_bad_grammar",
+    "STEP_BY_STEP_REASONING_NON_FACTUAL": "step_by_step_reasoning_non_factual",
     "STEP_BY_STEP_NON_COHERENT": "step_by_step_reasoning_non_coherent",
     "STEP_BY_STEP_BAD_FINAL_ANSWER": "step_by_step_reasoning_bad_final_answer",
+    "STEP_BY_STEP_REASONING_HALLUCINATION": "step_by_step_reasoning_hallucination",
+    "STEP_BY_STEP_REASONING_REDUNDANCY": "step_by_step_reasoning_redundancy",
+    "STEP_BY_STEP_REASONING_REPETITION": "step_by_step_reasoning_repetition",
+    "STEP_BY_STEP_REASONING_COMMONSENSE": "step_by_step_reasoning_commonsense",
+    "STEP_BY_STEP_REASONING_ARITHMETIC": "step_by_step_reasoning_arithmetic",
     "REFERENCE_DOCUMENT_FAITHFULNESS": "reference_document_faithfulness",
-    **{f"{harm.upper()}_USER_MESSAGE": f"user_message_{harm}" for harm in (
-        "general_harm", "social_bias", "jailbreak", "violence", "profanity", "unethical_behavior")},
-    **{f"{harm.upper()}_ASSISTANT_MESSAGE": f"assistant_message_{harm}" for harm in (
-        "general_harm", "social_bias", "violence", "profanity", "unethical_behavior", "compliance", "groundedness",
-        "answer_relevance")},
+    "GENERAL_HARM_USER_MESSAGE": "user_message_general_harm", "SOCIAL_BIAS_USER_MESSAGE": "user_message_social_bias",
+    "JAILBREAK_USER_MESSAGE": "user_message_jailbreak", "VIOLENCE_USER_MESSAGE": "user_message_violence",
+    "PROFANITY_USER_MESSAGE": "user_message_profanity",
+    "UNETHICAL_BEHAVIOR_USER_MESSAGE": "user_message_unethical_behavior",
+    "GENERAL_HARM_ASSISTANT_MESSAGE": "assistant_message_general_harm",
+    "SOCIAL_BIAS_ASSISTANT_MESSAGE": "assistant_message_social_bias",
+    "VIOLENCE_ASSISTANT_MESSAGE": "assistant_message_violence",
+    "PROFANITY_ASSISTANT_MESSAGE": "assistant_message_profanity",
+    "UNETHICAL_BEHAVIOR_ASSISTANT_MESSAGE": "assistant_message_unethical_behavior",
+    "COMPLIANCE_ASSISTANT_MESSAGE": "assistant_message_compliance",
     "CONTEXT_RELEVANCE_CONTEXT": "context_context_relevance",
+    "GROUNDEDNESS_ASSISTANT_MESSAGE": "assistant_message_groundedness",
+    "ANSWER_RELEVANCE_ASSISTANT_MESSAGE": "assistant_message_answer_relevance",
     "CORRECTNESS_BASED_ON_GROUND_TRUTH": "correctness_based_on_ground_truth", "TOXICITY": "toxicity",
     "LOGICAL_VALIDITY_OF_REASONING": "logical_validity_of_reasoning", "TRANSLATION_QUALITY": "translation_quality",
 }
@@ -431,10 +446,10 @@ def _criteria_enum(name: str) -> Any:
 def __getattr__(name: str) -> Any:
     """The original's module-level criteria, built on first use: DIRECT_CRITERIA / PAIRWISE_CRITERIA lists and the
     DirectCriteriaCatalogEnum / PairwiseCriteriaCatalogEnum enums."""
-    if name == "DIRECT_CRITERIA":
-        return list(direct_criteria().values())
+    if name == "DIRECT_CRITERIA":  # the enum's criteria in its order, as the original
+        return [member.value for member in _criteria_enum("DirectCriteriaCatalogEnum")]
     if name == "PAIRWISE_CRITERIA":
-        return list(pairwise_criteria().values())
+        return [member.value for member in _criteria_enum("PairwiseCriteriaCatalogEnum")]
     if name in ("DirectCriteriaCatalogEnum", "PairwiseCriteriaCatalogEnum"):
         return _criteria_enum(name)
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")

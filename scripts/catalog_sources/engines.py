@@ -38,6 +38,10 @@ OLLAMA = {"llama2": "llama2", "llama3_2_1b": "llama3.2:1b", "llama3_1_8b": "llam
 OPENAI = ("gpt-4o", "gpt-4o-mini", "gpt-4-turbo", "gpt-4", "gpt-3.5-turbo", "o1-mini", "o1-preview")
 
 
+# model ids served only as the names the original's judges use (EVALUATOR_TO_MODEL_ID): no engine entries of their own
+JUDGE_MODEL_IDS = {"gpt-4o-2024-08-06", "mixtral-8x7b-instruct-v01"}
+
+
 def register(add):
     add("engines.model.flan.t5_small.hf", HFPipelineBasedInferenceEngine(
         model_name="google/flan-t5-small", max_new_tokens=32,
@@ -46,14 +50,14 @@ def register(add):
     add("engines.generic", GenericInferenceEngine(
         __description__="The engine named by UNITXT_INFERENCE_ENGINE (a catalog name or an engine's JSON).",
         __tags__=_tags("any")))
-    for model in supported_models():
+    for model in sorted(set(supported_models()) - JUDGE_MODEL_IDS):
         add(f"engines.cross_provider.{_name(model)}", CrossProviderInferenceEngine(
             model=model, max_tokens=1024, temperature=0.0, seed=42,
             __description__=f"{model} on the default provider (settings.default_provider / UNITXT_DEFAULT_PROVIDER), "
                             f"greedy, up to 1024 new tokens.",
             __tags__=_tags("cross-provider")))
     for key, provider in CLASSIFICATION.items():
-        for model in supported_models(provider):
+        for model in sorted(set(supported_models(provider)) - JUDGE_MODEL_IDS):
             add(f"engines.classification.{_name(model)}_{key}", CrossProviderInferenceEngine(
                 model=model, provider=provider, max_tokens=5, temperature=0.0, seed=42, logprobs=True,
                 top_logprobs=5,

@@ -143,12 +143,13 @@ def _rating_judges(add):
         __description__="Arena-Hard style pairwise judge prompt over a signed preference for answer A (the answers in "
                         "the given order): verdict [[A>>B]]..[[B>>A]] read as 3..-3.",
         __tags__={"task": "response assessment", "modality": "text"}))
-    mistral = HFPipelineBasedInferenceEngine(model_name="mistralai/Mistral-7B-Instruct-v0.2", max_new_tokens=256)
+    mistral = HFPipelineBasedInferenceEngine(model_name="mistralai/Mistral-7B-Instruct-v0.2", max_new_tokens=256,
+                                             use_fp16=True)
     label = "mistral_7b_instruct_v0_2_huggingface_template_mt_bench_single_turn"
     add(f"metrics.llm_as_judge.rating.{label}", LLMAsJudge(
         inference_model=mistral, template="templates.response_assessment.rating.mt_bench_single_turn",
         task="rating.single_turn", format="formats.models.mistral.instruction", main_score=label,
-        __description__="MT-Bench single-answer judge (1-10 rating, read as N/10) run by Mistral-7B-Instruct-v0.2 "
+        prediction_type="str", __description__="MT-Bench single-answer judge (1-10 rating, read as N/10) run by Mistral-7B-Instruct-v0.2 "
                         "locally (transformers, torch).", __tags__=TAGS))
     for name, engine in (("generic", "engines.generic"),
                          ("llama_3_3_70b_instruct_watsonx", JUDGE_MODELS["llama_3_3_70b_instruct_watsonx"][0]),

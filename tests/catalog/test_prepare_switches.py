@@ -186,7 +186,8 @@ def test_evaluators_metadata_builds_the_original_judge_names():
     from unitxt.llm_as_judge_utils import get_evaluator_metadata
 
     metadata = get_evaluator_metadata(EvaluatorNameEnum.LLAMA3_3_70B)
-    assert metadata.name.name == "LLAMA3_3_70B" and metadata.name == "LLAMA3_3_70B"
+    assert metadata.name is EvaluatorNameEnum.LLAMA3_3_70B and metadata.name.name == "LLAMA3_3_70B"
+    assert metadata.name == "Llama3.3-70b"  # a str Enum: equal to its value, as the original's
     assert metadata.name.value.lower().replace("-", "_").replace(".", "_") == "llama3_3_70b"
     assert ModelProviderEnum.AZURE in metadata.providers and ModelProviderEnum.AZURE.value == "azure"
     assert EvaluatorTypeEnum.PAIRWISE.value == "pairwise"

@@ -50,13 +50,14 @@ def test_a_pairwise_judge_over_list_predictions_reports_each_system_as_the_origi
     from unitxt.llm_as_judge_constants import Criteria
 
     def shorter_wins(request):
-        text = request["messages"][-1]["content"]
-        if "Response 1:" not in text or "<<<" not in text:
+        if len(request["messages"]) == 1:  # the assessment; the verdict request continues its conversation
             return "Considering both."
         import re
 
-        first, second = re.findall(r"Response \d:\n<<<\n(.*?)\n>>>", text, flags=re.DOTALL)[:2]
-        return "Response 1" if len(first) < len(second) else "Response 2"
+        # the options are the responses' names: "Response 1", "Response 3"... as shown in the assessment turn
+        shown = re.findall(r"(Response \d):\n<<<\n(.*?)\n>>>", request["messages"][0]["content"], flags=re.DOTALL)
+        (first_name, first), (second_name, second) = shown
+        return first_name if len(first) < len(second) else second_name
 
     brevity = Criteria(name="brevity", description="Which answer is shorter?")
     with OpenAIProtocolServer(answer=shorter_wins) as server:
@@ -192,7 +193,7 @@ def test_a_direct_judge_reports_the_original_keys_under_the_snake_cased_criteria
         "option_map": {"Yes": 1.0, "No": 0.0}})
 
     def judge_answer(request):
-        text = request["messages"][-1]["content"]
+        text = request["messages"][0]["content"]  # the judged response is in the assessment turn
         return "No" if "miles" in text else "Yes"
 
     with OpenAIProtocolServer(answer=judge_answer) as server:
@@ -216,7 +217,7 @@ def test_the_gpt_4o_criteria_judges_name_their_evaluator_as_the_original():
     from unitxt.catalog import fetch_artifact
     from unitxt.llm_as_judge_constants import EVALUATOR_TO_MODEL_ID, EvaluatorNameEnum
 
-    assert EVALUATOR_TO_MODEL_ID[EvaluatorNameEnum.GPT4o] == "gpt-4o"
+    assert EVALUATOR_TO_MODEL_ID[EvaluatorNameEnum.GPT4o] == "gpt-4o-2024-08-06"  # the original's id
     for kind in ("direct", "pairwise"):
         assert fetch_artifact(f"metrics.llm_as_judge.{kind}.openai.gpt_4o")[0].evaluator_name == "GPT4o"
 

@@ -61,7 +61,7 @@ def test_a_judge_over_200_rows_scores_the_same_in_batch_and_live_mode(tmp_path):
         for mode in (False, True):
             judge = LLMJudgeDirect(inference_engine=engine(server, tmp_path / str(mode), batch=mode),
                                    criteria=direct_criteria()["conciseness"])
-            result = judge.evaluate(predictions, [[]] * 200, [{}] * 200)
+            result = judge.evaluate(predictions, [[]] * 200, [{"question": "q"}] * 200)  # conciseness reads it
             scores[mode] = (result.instance_scores, result.global_scores())
             if not mode:
                 live_requests = server.count

@@ -22,6 +22,7 @@ from unitxt.llm_as_judge_operators import (
 from unitxt.llm_as_judge_prompts import competition_ranking, parse_option
 
 VERDICT = "nothing else:"
+QUESTION = {"question": "What is asked?"}  # the context field of the conciseness criteria
 
 
 def last_message(request):
@@ -32,8 +33,11 @@ def listed_options(text):
     return text.rsplit(VERDICT, 1)[1].strip().split(", ")
 
 
-def judged_response(text):
-    return re.search(r"to judge:\n<<<\n(.*?)\n>>>", text, flags=re.DOTALL).group(1)
+def judged_response(request):
+    """The judged text, from the assessment turn that opens the conversation (the verdict request continues it)."""
+    first = request["messages"][0]
+    assert first["role"] == "user"
+    return re.search(r"to judge:\n<<<\n(.*?)\n>>>", first["content"], flags=re.DOTALL).group(1)
 
 
 def engine_for(server, tmp_path, **kwargs):
@@ -47,7 +51,7 @@ def by_content(request):
     text = last_message(request)
     if VERDICT not in text:
         return "The response is judged on its length."
-    return "Yes" if len(judged_response(text).split()) <= 2 else "No."
+    return "Yes" if len(judged_response(request).split()) <= 2 else "No."
 
 
 def first_listed(request):
@@ -61,8 +65,19 @@ def test_direct_scores_selected_options_and_no_bias(tmp_path):
         judge = LLMJudgeDirect(inference_engine=engine_for(server, tmp_path),
                                criteria=direct_criteria()["conciseness"], include_prompts_in_result=True)
         assert judge.main_score == "conciseness"
-        scores = judge.evaluate(["Short answer", "a much longer answer here", "ok"], [[], [], []], [{}, {}, {}])
+        scores = judge.evaluate(["Short answer", "a much longer answer here", "ok"], [[], [], []], [QUESTION] * 3)
         assert server.count == 3 * 2 * 2  # instances x option orders x (assessment, verdict)
+        received = [request["messages"] for request in server.requests]
+    # sent as chat messages: an assessment is one user turn; a verdict request continues that conversation with the
+    # judge's assessment as the assistant turn, then asks for the option (the original's turn structure)
+    assessments = [messages for messages in received if len(messages) == 1]
+    verdicts = [messages for messages in received if len(messages) == 3]
+    assert len(assessments) == len(verdicts) == 6 and all(m[0]["role"] == "user" for m in assessments)
+    for messages in verdicts:
+        assert [turn["role"] for turn in messages] == ["user", "assistant", "user"]
+        assert messages[0] in [a[0] for a in assessments]
+        assert messages[1]["content"] == "The response is judged on its length."
+        assert listed_options(messages[2]["content"]) in (["Yes", "No"], ["No", "Yes"])
     assert [s["conciseness"] for s in scores.instance_scores] == [1.0, 0.0, 1.0]
     assert [s["conciseness_selected_option"] for s in scores.instance_scores] == ["Yes", "No", "Yes"]
     assert [s["conciseness_positional_bias"] for s in scores.instance_scores] == [False, False, False]
@@ -94,7 +109,7 @@ def test_without_positional_bias_check_half_the_requests(tmp_path):
     with OpenAIProtocolServer(answer=first_listed) as server:
         judge = LLMJudgeDirect(inference_engine=engine_for(server, tmp_path), check_positional_bias=False,
                                criteria=direct_criteria()["coherence"], generate_summaries=True)
-        scores = judge.evaluate(["a", "b"], [[], []], [{}, {}])
+        scores = judge.evaluate(["a", "b"], [[], []], [{"original text": "t"}] * 2)
         assert server.count == 2 * 2 + 2  # assessment + verdict per instance, then one summary each
     assert [s["coherence"] for s in scores.instance_scores] == [0.0, 0.0]  # option "1" scores 0.0
     assert "coherence_positional_bias" not in scores.instance_scores[0]
@@ -106,7 +121,7 @@ def test_garbage_answers_are_nan_with_a_counting_warning(tmp_path, caplog):
         text = last_message(request)
         if VERDICT not in text:
             return "thinking"
-        return "Yes" if "good" in judged_response(text) else "I would rather not say."
+        return "5" if "good" in judged_response(request) else "I would rather not say."
 
     with OpenAIProtocolServer(answer=answer) as server:
         judge = LLMJudgeDirect(inference_engine=engine_for(server, tmp_path), criteria=direct_criteria()["fluency"])
@@ -147,7 +162,7 @@ def test_criteria_per_instance_from_a_field(tmp_path):
         text = last_message(request)
         if VERDICT not in text:
             return "ok"
-        return "Yes" if "Paris" in judged_response(text) else "Not funny"
+        return "Yes" if "Paris" in judged_response(request) else "Not funny"
 
     with OpenAIProtocolServer(answer=answer) as server:
         judge = LLMJudgeDirect(inference_engine=engine_for(server, tmp_path), criteria_field="criteria",
@@ -190,11 +205,14 @@ def test_parse_option():
 
 
 def longer_wins(request):
+    """Answers the option naming the longer response; the options are the responses' names ("Response <name>")."""
     text = last_message(request)
     if VERDICT not in text:
         return "Comparing the two."
-    first, second = re.findall(r"Response \d:\n<<<\n(.*?)\n>>>", text, flags=re.DOTALL)
-    return "Response 1" if len(first) > len(second) else "Response 2"
+    shown = re.findall(r"(Response [^:\n]+):\n<<<\n(.*?)\n>>>", request["messages"][0]["content"], flags=re.DOTALL)
+    assert [name for name, _ in shown] == listed_options(text)  # the verdict's options name the shown responses
+    (first_name, first), (second_name, second) = shown
+    return first_name if len(first) > len(second) else second_name
 
 
 def test_pairwise_winrates_and_rankings(tmp_path):
@@ -215,7 +233,12 @@ def test_pairwise_winrates_and_rankings(tmp_path):
     prompts = instance["short_prompts"]
     assert sorted(prompts) == ["assessment", "option_selection", "positional_bias_assessment",
                                "positional_bias_option_selection"]
-    assert "Response 1:\n<<<\nab\n>>>" in prompts["assessment"][0][0]["content"]
+    assert "Response short:\n<<<\nab\n>>>" in prompts["assessment"][0][0]["content"]
+    # the verdict continues the assessment conversation: user, assistant (the assessment), user
+    conversation = prompts["option_selection"][0]
+    assert [turn["role"] for turn in conversation] == ["user", "assistant", "user"]
+    assert conversation[0] == prompts["assessment"][0][0] and conversation[1]["content"] == "Comparing the two."
+    assert listed_options(conversation[2]["content"]) == ["Response short", "Response long"]
     assert '"name": "conciseness"' in instance["criteria"]
     result = scores.global_scores()
     assert result["long_winrate"] == 1.0 and result["score_name"] == "short_winrate"
@@ -223,7 +246,8 @@ def test_pairwise_winrates_and_rankings(tmp_path):
 
 
 def test_pairwise_positional_bias_and_list_predictions(tmp_path):
-    with OpenAIProtocolServer(answer=lambda r: "Response 1" if VERDICT in last_message(r) else "hmm") as server:
+    with OpenAIProtocolServer(answer=lambda r: listed_options(last_message(r))[0] if VERDICT in last_message(r)
+                              else "hmm") as server:
         judge = LLMJudgePairwise(inference_engine=engine_for(server, tmp_path),
                                  criteria=pairwise_criteria()["coherence"])
         scores = judge.evaluate([["x", "y", "z"], ["p", "q"]], [[], []], [{}, {}])
@@ -250,9 +274,9 @@ def test_pairwise_garbage_and_bad_predictions(tmp_path, caplog):
 def test_judge_calls_go_through_the_engine_cache(tmp_path):
     with OpenAIProtocolServer(answer=by_content) as server:
         judge = LLMJudgeDirect(inference_engine=engine_for(server, tmp_path), criteria=direct_criteria()["conciseness"])
-        first = judge.evaluate(["ok", "a b c d"], [[], []], [{}, {}]).instance_scores
+        first = judge.evaluate(["ok", "a b c d"], [[], []], [QUESTION] * 2).instance_scores
         sent = server.count
-        again = judge.evaluate(["ok", "a b c d"], [[], []], [{}, {}]).instance_scores
+        again = judge.evaluate(["ok", "a b c d"], [[], []], [QUESTION] * 2).instance_scores
         assert server.count == sent  # all answers came from the cache
     assert first == again
 
@@ -291,7 +315,7 @@ def test_judge_prompts_of_a_stage_run_concurrently(tmp_path):
     with OpenAIProtocolServer(answer=by_content, latency=0.05) as server:
         judge = LLMJudgeDirect(inference_engine=engine_for(server, tmp_path, num_parallel_requests=8),
                                criteria=direct_criteria()["conciseness"])
-        scores = judge.evaluate([f"answer {k}" for k in range(8)], [[]] * 8, [{}] * 8)
+        scores = judge.evaluate([f"answer {k}" for k in range(8)], [[]] * 8, [QUESTION] * 8)
         assert server.count == 8 * 2 * 2
         assert server.max_in_flight > 1  # the 16 prompts of a stage went to the engine together
     assert [s["conciseness"] for s in scores.instance_scores] == [1.0] * 8

@@ -86,7 +86,7 @@ VERDICTS = {  # the judge's answer -> the score it must give (NaN: unreadable)
     "Rating: [[7]]": 0.7, "[[ 7 ]]": 0.7, "[[10]]": 1.0, "[[1]]": 0.1,
     'The answer claims "[[10]]" but it is weak. Rating: [[2]]': 0.2,
     "[[abc]]": math.nan, "[[nan]]": math.nan, "[[-3]]": math.nan, "[[A>>B]]": math.nan, "[[11]]": math.nan,
-    "[[999999]]": math.nan, "[[0]]": math.nan, "[[inf]]": math.nan, "[[1e309]]": math.nan, "no rating": math.nan,
+    "[[999999]]": math.nan, "[[0]]": 0.0, "[[inf]]": math.nan, "[[1e309]]": math.nan, "no rating": math.nan,
 }
 
 
@@ -134,7 +134,7 @@ def test_a_negated_option_names_no_option_and_the_raw_verdict_is_kept(tmp_path, 
         text = request["messages"][-1]["content"]
         if "Reply with exactly one" not in text:
             return "assessment"
-        return "Not Excellent" if "first" in text else "Excellent"
+        return "Not Excellent" if "first" in request["messages"][0]["content"] else "Excellent"  # the judged turn
 
     criteria = CriteriaWithOptions.from_obj({
         "name": "quality", "description": "Is it good?", "prediction_field": "response",

@@ -104,7 +104,7 @@ def test_catalog_direct_judge_with_overrides_in_evaluate(openai_env):
         text = last_message(request)
         if "Reply with exactly one" not in text:
             return "assessment"
-        return "Excellent" if "Paris" in text.split("to judge:")[1] else "Bad"
+        return "Excellent" if "Paris" in request["messages"][0]["content"].split("to judge:")[1] else "Bad"
 
     server = openai_env(answer)
     name = ("metrics.llm_as_judge.direct.openai.gpt_4o[criteria=metrics.llm_as_judge.direct.criteria."
@@ -119,7 +119,7 @@ def test_catalog_direct_judge_with_overrides_in_evaluate(openai_env):
     assert [row["answer_relevance"] for row in results.instance_scores] == [1.0, 0.0]
     assert results.global_scores["answer_relevance"] == 0.5
     assert results.groups_scores["lang"]["fr"]["answer_relevance"] == 0.0
-    assert server.requests[0]["model"] == "gpt-4o"
+    assert server.requests[0]["model"] == "gpt-4o-2024-08-06"  # the original's model id of its GPT-4o judges
     # the judge's requests run concurrently: the first instance's context is in one of them, in any order
     assert any("question: Capital of France?" in last_message(request) for request in server.requests)
 
@@ -361,8 +361,9 @@ def test_catalog_pairwise_judge_in_evaluate(openai_env):
         text = last_message(request)
         if "Reply with exactly one" not in text:
             return "comparing"
-        first, second = re.findall(r"Response \d:\n<<<\n(.*?)\n>>>", text, flags=re.DOTALL)
-        return "Response 1" if len(first) < len(second) else "Response 2"  # the shorter one wins
+        shown = re.findall(r"(Response \w+):\n<<<\n(.*?)\n>>>", request["messages"][0]["content"], flags=re.DOTALL)
+        (first_name, first), (second_name, second) = shown  # options name the systems: "Response base"...
+        return first_name if len(first) < len(second) else second_name  # the shorter one wins
 
     openai_env(answer)
     name = "metrics.llm_as_judge.pairwise.openai.gpt_4o[criteria=metrics.llm_as_judge.pairwise.criteria.conciseness]"

@@ -59,7 +59,7 @@ def test_a_library_criteria_judges_through_the_loopback_server(tmp_path):
         text = last_message(request)
         if VERDICT not in text:
             return "The message asks to ignore the rules." if "ignore" in text else "A plain question."
-        return "Yes" if "ignore" in text.split(VERDICT)[0] else "No"
+        return "Yes" if "ignore" in request["messages"][0]["content"] else "No"  # the assessment turn
 
     with OpenAIProtocolServer(answer=jailbreak_spotter) as server:
         judge = LLMJudgeDirect(inference_engine=engine_for(server, tmp_path),

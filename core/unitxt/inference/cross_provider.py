@@ -65,6 +65,16 @@ def _add_newer_models(**maps: Dict[str, str]) -> None:
                               "llama-4-scout": "meta/llama-4-scout-instruct", "gpt-4-1": "openai/gpt-4.1"})
     maps["openai"]["gpt-4-1-nano"] = "gpt-4.1-nano"
     maps["vertex"].update({"gemini-2-5-flash": "gemini-2.5-flash", "gemini-2-5-pro": "gemini-2.5-pro"})
+    # RITS serves these under the original's names (judge score names derive from them: llama_3_3_70b_instruct_rits)
+    maps["rits"].update({"llama-3-1-70b-instruct": "meta-llama/llama-3-1-70b-instruct",
+                         "llama-3-1-405b-instruct": "meta-llama/llama-3-1-405b-instruct-fp8",
+                         "llama-3-3-70b-instruct": "meta-llama/llama-3-3-70b-instruct",
+                         "mistral-large-instruct": "mistralai/mistral-large-instruct-2407",
+                         "mixtral-8x7b-instruct": "mistralai/mixtral-8x7B-instruct-v0.1"})
+    # the ids the original's judges use for GPT-4o and Mixtral 8x7B (EVALUATOR_TO_MODEL_ID)
+    maps["openai"]["gpt-4o-2024-08-06"] = "gpt-4o-2024-08-06"
+    for provider in ("watsonx", "rits"):
+        maps[provider]["mixtral-8x7b-instruct-v01"] = maps[provider]["mixtral-8x7b-instruct"]
 
 
 def _build_model_map() -> Dict[str, Dict[str, str]]:

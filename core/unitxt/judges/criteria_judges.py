@@ -18,13 +18,15 @@ from ..rendering.row_json import task_data_policy
 from .constants import Criteria, CriteriaWithOptions
 from .operators import criteria_from_value
 from .prompts import (
-    PAIRWISE_OPTIONS,
+    Messages,
     competition_ranking,
     direct_assessment_prompt,
     pairwise_assessment_prompt,
     parse_option,
+    response_option,
     summary_prompt,
-    verdict_prompt,
+    user_turn,
+    verdict_conversation,
 )
 
 
@@ -36,9 +38,18 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _as_messages(prompt: str) -> List[Dict[str, str]]:
-    """A prompt as the chat messages an engine gets for it (how the original reports judge prompts)."""
-    return [{"role": "user", "content": prompt}]
+def _last_turn(echo: str) -> str:
+    """Under mock mode an engine echoes its chat messages as their Python text: the last message's content (the
+    request being answered), or the echo itself when it is plain text."""
+    if echo.startswith("[{"):
+        import ast
+
+        try:
+            messages = ast.literal_eval(echo)  # literals only, never code
+            return str(messages[-1]["content"])
+        except (ValueError, SyntaxError, TypeError, KeyError, IndexError, MemoryError, RecursionError):
+            return echo
+    return echo
 
 
 def _is_empty_prediction(prediction: Any) -> bool:
@@ -152,18 +163,21 @@ class LLMJudge(BulkInstanceMetric):
         if chosen is None and mock_mode() and isinstance(answer, str) and answer.strip() and names:
             from difflib import get_close_matches
 
-            chosen = get_close_matches(answer.strip().splitlines()[-1], names, n=1, cutoff=0.0)[0]
+            echoed = _last_turn(answer)
+            chosen = get_close_matches(echoed.strip().splitlines()[-1] if echoed.strip() else echoed, names, n=1,
+                                       cutoff=0.0)[0]
         return chosen
 
-    def ask(self, prompts: List[str], policies: List[Any]) -> List[str]:
-        """One engine call for all prompts of a stage (each row carries its instance's data classification)."""
+    def ask(self, prompts: List[Messages], policies: List[Any]) -> List[str]:
+        """One engine call for all prompts (chat messages) of a stage (each row carries its instance's data
+        classification)."""
         if not prompts:
             return []
         rows = [{"source": prompt, **({"data_classification_policy": policy} if policy else {})}
                 for prompt, policy in zip(prompts, policies)]
         return [_text(answer) for answer in self.inference_engine.infer(rows)]
 
-    def forget(self, prompts: List[str]) -> None:
+    def forget(self, prompts: List[Messages]) -> None:
         """Drop the cached answers to these prompts (verdicts that could not be read are asked again next run)."""
         if prompts:
             self.inference_engine.forget_answers([{"source": prompt} for prompt in prompts])
@@ -185,7 +199,8 @@ class LLMJudgeDirect(LLMJudge):
     prompts. Global: the mean score with CI.
     """
 
-    prediction_type = "str"
+    prediction_type = Any  # as the original: any value (a non-text one is shown as JSON), or EmptyPrediction when
+    # evaluated without predictions (then read from task_data)
 
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:
@@ -200,8 +215,8 @@ class LLMJudgeDirect(LLMJudge):
             options = [(option.name, option.description) for option in criteria.options]
             field = criteria.prediction_field or "response"
             orders = [options, list(reversed(options))] if self.check_positional_bias else [options]
-            prompts = [direct_assessment_prompt(criteria.name, criteria.description, order, context, field,
-                                                _text(prediction)) for order in orders]
+            prompts = [user_turn(direct_assessment_prompt(criteria.name, criteria.description, order, context,
+                                                          field, _text(prediction))) for order in orders]
             plans.append((criteria, orders, prompts, task_data_policy(data)))
         names = {plan[0].name for plan in plans}
         if "main_score" not in self._given_fields and self.criteria is None and plans:
@@ -213,7 +228,7 @@ class LLMJudgeDirect(LLMJudge):
         flat = [(i, k) for i, plan in enumerate(plans) for k in range(len(plan[1]))]
         policies = [plans[i][3] for i, _ in flat]
         assessments = self.ask([plans[i][2][k] for i, k in flat], policies)
-        verdict_prompts = [verdict_prompt(plans[i][2][k], assessment, [name for name, _ in plans[i][1][k]])
+        verdict_prompts = [verdict_conversation(plans[i][2][k], assessment, [name for name, _ in plans[i][1][k]])
                            for (i, k), assessment in zip(flat, assessments)]
         verdicts = self.ask(verdict_prompts, policies)
         summaries = self.ask([summary_prompt(assessments[p]) for p, (i, k) in enumerate(flat) if k == 0],
@@ -246,12 +261,12 @@ class LLMJudgeDirect(LLMJudge):
             if self.generate_summaries:
                 result[f"{main}_summary"] = summaries[i]
             if self.include_prompts_in_result:  # the original's keys (its "posional" spelling included)
-                shown = {"assessment": _as_messages(prompts[0])}
+                shown = {"assessment": prompts[0]}
                 if self.check_positional_bias:
-                    shown["positional_bias_assessment"] = _as_messages(prompts[1])
-                shown["option_selection"] = _as_messages(verdict_prompts[positions[0]])
+                    shown["positional_bias_assessment"] = prompts[1]
+                shown["option_selection"] = verdict_prompts[positions[0]]
                 if self.check_positional_bias:
-                    shown["posional_bias_option_selection"] = _as_messages(verdict_prompts[positions[1]])
+                    shown["posional_bias_option_selection"] = verdict_prompts[positions[1]]
                 result[f"{main}_prompts"] = shown
             result[f"{main}_criteria"] = _criteria_json(criteria)
             if self.score_prefix:  # older releases' keys, which programs read as <prefix>llm_as_a_judge_score
@@ -295,9 +310,9 @@ def _systems(prediction: Any, index: int, metric: "LLMJudgePairwise") -> List[Tu
 class _Contest(NamedTuple):
     """One comparison as asked: the assessment prompt and answer, the verdict prompt and answer, the winner's index."""
 
-    prompt: str
+    prompt: Messages
     assessment: str
-    verdict_prompt: str
+    verdict_prompt: Messages
     verdict: str
     winner: Optional[int]
 
@@ -336,21 +351,26 @@ class LLMJudgePairwise(LLMJudge):
             for a, b in pairs:
                 orders = [(a, b), (b, a)] if self.check_positional_bias else [(a, b)]
                 for first, second in orders:
-                    prompts.append(pairwise_assessment_prompt(criteria.name, criteria.description, context, field,
-                                                              systems[first][1], systems[second][1]))
+                    prompts.append(user_turn(pairwise_assessment_prompt(
+                        criteria.name, criteria.description, context, field, systems[first], systems[second])))
                     policies.append(task_data_policy(data))
                     owners.append((index, first, second))
             plans.append((criteria, systems, pairs))
         assessments = self.ask(prompts, policies)
-        verdict_prompts = [verdict_prompt(prompt, assessment, PAIRWISE_OPTIONS)
-                           for prompt, assessment in zip(prompts, assessments)]
+        options = [[response_option(plans[index][1][first][0]), response_option(plans[index][1][second][0])]
+                   for index, first, second in owners]
+        verdict_prompts = [verdict_conversation(prompt, assessment, names)
+                           for prompt, assessment, names in zip(prompts, assessments, options)]
         verdicts = self.ask(verdict_prompts, policies)
         contests: Dict[Tuple[int, int, int], _Contest] = {}
-        for owner, prompt, assessment, v_prompt, verdict in zip(owners, prompts, assessments, verdict_prompts,
-                                                                verdicts):
+        for owner, prompt, assessment, v_prompt, verdict, names in zip(owners, prompts, assessments, verdict_prompts,
+                                                                       verdicts, options):
             index, first, second = owner
-            choice = self.read_option(verdict, list(PAIRWISE_OPTIONS))
-            winner = None if choice is None else (first if choice == PAIRWISE_OPTIONS[0] else second)
+            choice = self.read_option(verdict, names)
+            if choice is None:  # the bare response name ("system_a") names the option too
+                bare = parse_option(verdict, [name[len("Response "):] for name in names])
+                choice = None if bare is None else response_option(bare)
+            winner = None if choice is None else (first if choice == names[0] else second)
             contests[owner] = _Contest(prompt, assessment, v_prompt, verdict, winner)
         if plans:  # the first system's winrate, as the original (the name comes from the first prediction)
             self.__dict__["main_score"] = f"{plans[0][1][0][0]}_winrate"
@@ -360,7 +380,7 @@ class LLMJudgePairwise(LLMJudge):
             total += len(pairs)
             results.append(self._system_results(criteria, systems, pairs, index, contests))
         self.forget([contest.verdict_prompt for contest in contests.values() if contest.winner is None])
-        self.warn_unparsed(unparsed, total, list(PAIRWISE_OPTIONS))
+        self.warn_unparsed(unparsed, total, ["Response <name> of either response"])
         return results
 
     def _system_results(self, criteria: Criteria, systems: List[Tuple[str, str]], pairs: List[Tuple[int, int]],
@@ -386,17 +406,16 @@ class LLMJudgePairwise(LLMJudge):
                 row["assessments"].append(contest.assessment)
                 row["option_selection_outputs"].append(contest.verdict)
                 if self.include_prompts_in_result:
-                    row["prompts"]["assessment"].append(_as_messages(contest.prompt))
-                    row["prompts"]["option_selection"].append(_as_messages(contest.verdict_prompt))
+                    row["prompts"]["assessment"].append(contest.prompt)
+                    row["prompts"]["option_selection"].append(contest.verdict_prompt)
                 if swapped is not None:
                     row["positional_bias_assessments"].append(swapped.assessment)
                     row["positional_bias_selection"].append(swapped.verdict)
                     row["positional_bias"].append(contest.winner is not None and swapped.winner is not None
                                                   and swapped.winner != contest.winner)
                     if self.include_prompts_in_result:
-                        row["prompts"]["positional_bias_assessment"].append(_as_messages(swapped.prompt))
-                        row["prompts"]["positional_bias_option_selection"].append(
-                            _as_messages(swapped.verdict_prompt))
+                        row["prompts"]["positional_bias_assessment"].append(swapped.prompt)
+                        row["prompts"]["positional_bias_option_selection"].append(swapped.verdict_prompt)
                 if contest.winner is not None:
                     counted[me] += 1
                     wins[me] += contest.winner == me

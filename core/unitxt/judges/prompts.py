@@ -33,23 +33,40 @@ def direct_assessment_prompt(criteria_name: str, description: str, options: Sequ
             f"Do not give your verdict yet.")
 
 
-def verdict_prompt(assessment_prompt: str, assessment: str, options: Sequence[str]) -> str:
-    """Stage 2 (direct and pairwise): the verdict, given the judge's own assessment."""
-    return (f"{assessment_prompt}\n\nYour assessment:\n{assessment}\n\n"
-            f"Now give your verdict. {VERDICT_REQUEST} {', '.join(options)}")
+Messages = List[Dict[str, str]]
+
+
+def user_turn(text: str) -> Messages:
+    """A prompt as the chat messages it is sent as: one user turn."""
+    return [{"role": "user", "content": text}]
+
+
+def verdict_request(options: Sequence[str]) -> str:
+    """Stage 2 (direct and pairwise): the request for the verdict that follows the judge's own assessment."""
+    return f"Now give your verdict on the criterion. {VERDICT_REQUEST} {', '.join(options)}"
+
+
+def verdict_conversation(assessment_messages: Messages, assessment: str, options: Sequence[str]) -> Messages:
+    """The verdict step as the original sends it: the assessment conversation continued (user, assistant, user)."""
+    return [*assessment_messages, {"role": "assistant", "content": assessment},
+            {"role": "user", "content": verdict_request(options)}]
 
 
 def pairwise_assessment_prompt(criteria_name: str, description: str, context: Dict[str, str],
-                               prediction_field: str, first: str, second: str) -> str:
-    """Stage 1 of a pairwise judge: compare two responses on the criteria."""
+                               prediction_field: str, first: Tuple[str, str], second: Tuple[str, str]) -> str:
+    """Stage 1 of a pairwise judge: compare two (name, response) pairs on the criteria; each response is shown as
+    "Response <name>", the option that names it (as the original)."""
     return (f"You are comparing two {prediction_field}s on one criterion.\n\n"
             f"Criterion ({criteria_name}): {description}\n\n"
             f"{_context_block(context)}"
-            f"Response 1:\n<<<\n{first}\n>>>\n\nResponse 2:\n<<<\n{second}\n>>>\n\n"
+            f"{response_option(first[0])}:\n<<<\n{first[1]}\n>>>\n\n"
+            f"{response_option(second[0])}:\n<<<\n{second[1]}\n>>>\n\n"
             f"Write a short assessment comparing the two on the criterion. Do not give your verdict yet.")
 
 
-PAIRWISE_OPTIONS = ("Response 1", "Response 2")
+def response_option(name: str) -> str:
+    """The option naming a response in a pairwise verdict ("Response <name>": "Response 1", "Response system_a")."""
+    return f"Response {name}"
 
 
 def summary_prompt(assessment: str) -> str:

@@ -23,10 +23,13 @@ def last_brackets(raw: Any) -> Optional[str]:
 
 
 def rating(low: float, high: float, scale: float) -> Callable[[Any], float]:
-    """A "[[N]]" rating on low..high read as N / scale; NaN when missing, not a plain number or off the scale."""
+    """A "[[N]]" (or "[[N/scale]]") rating on low..high read as N / scale; NaN when missing, not a plain number or
+    off the scale."""
 
     def read(raw: Any) -> float:
         verdict = last_brackets(raw)
+        if verdict is not None:
+            verdict = re.sub(r"\s*/\s*" + re.escape(f"{scale:g}") + r"$", "", verdict)
         if verdict is None or not _PLAIN_NUMBER.fullmatch(verdict):
             return math.nan
         value = float(verdict)
@@ -48,7 +51,8 @@ def arena_hard(raw: Any) -> float:
 
 
 READERS: Dict[str, Callable[[Any], float]] = {
-    "extract_mt_bench_rating_judgment": rating(1, 10, 10),
+    # MT-Bench asks for 1..10; templates of the same post-processor may ask for 0 or 10 (as the original, 0 reads 0.0)
+    "extract_mt_bench_rating_judgment": rating(0, 10, 10),
     "extract_arena_hard_numerical_judgment": arena_hard,
     "extract_arena_hard_preference": arena_hard,
     "extract_harm_rating_judgement": harm_rating,

@@ -14,7 +14,9 @@ RUNNER = Path(__file__).with_name("oracle_runner.py")
 # HF evaluate metric scripts the oracle would download: evaluate.load(name) finds ./<name>/<name>.py in its cwd first
 STAND_INS = Path(__file__).with_name("evaluate_stand_ins")
 # the original's catalog-building scripts are read from its repository checkout, named by UNITXT_ORIGINAL_REPO
-collect_ignore = [] if os.environ.get("UNITXT_ORIGINAL_REPO") else ["test_prepare_scripts.py"]
+# (and the documented examples programs/test_documented_judge_examples.py runs)
+collect_ignore = [] if os.environ.get("UNITXT_ORIGINAL_REPO") else ["test_prepare_scripts.py",
+                                                                   "programs/test_documented_judge_examples.py"]
 
 
 @pytest.fixture(scope="session")

@@ -9,4 +9,6 @@ if [ ! -x "$oracle/bin/python" ]; then
 fi
 # bs4: the original's MapHTMLTableToJSON (cards.numeric_nlg) checks for the distribution named "bs4" (a shim over
 # beautifulsoup4), not only for the importable module
-"$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs beautifulsoup4 bs4 pillow
+# openai: the original's OpenAiInferenceEngine client, so programs/ drive the original's judges against the loopback
+# OpenAI-protocol server (tests/tiers/compat/programs/test_programs_on_both.py)
+"$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs beautifulsoup4 bs4 pillow openai

@@ -26,12 +26,12 @@ def _added_names():
     sys.path.insert(0, str(SOURCES))
     names = []
     for stem in SOURCE_FILES:
-        if stem == "judges_direct":  # only its later judges are new names
+        if stem == "judges_direct":  # every criteria judge it builds (those the original has are kept below)
             spec = importlib.util.spec_from_file_location("compat_source_judges_direct", SOURCES / f"{stem}.py")
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)
             names += [f"metrics.llm_as_judge.{kind}.{folder}.{label}" for kind in ("direct", "pairwise")
-                      for folder, (_, judges) in module.LATER_JUDGES.items() for label, _ in judges]
+                      for _, folder, _, _, label, _ in module.judge_models()]
             continue
         spec = importlib.util.spec_from_file_location(f"compat_source_{stem}", SOURCES / f"{stem}.py")
         module = importlib.util.module_from_spec(spec)

@@ -84,7 +84,7 @@ def _example(cls) -> Artifact:
 def builtin_classes():
     return sorted(
         (cls for cls in registered_artifact_types().values()
-         if cls.__module__.startswith("unitxt.") and cls._type_name not in ABSTRACT
+         if issubclass(cls, Artifact) and cls.__module__.startswith("unitxt.") and cls._type_name not in ABSTRACT
          and not cls.__dict__.get("__abstract__")),
         key=lambda cls: cls._type_name,
     )

@@ -22,13 +22,7 @@ REQUIRED_SHARE = 0.99
 UNRESOLVED = {}
 # enumerations of the original that are not Enums here yet -> why (the judges' constants are made Enums in the judges'
 # work of issue 47, on its own branch: remove these entries when it is merged)
-NOT_YET_ENUMS = {
-    name: "judge constants: made Enums by the judges' work of issue 47 (wt-judges)"
-    for name in ("unitxt.llm_as_judge.EvaluatorNameEnum", "unitxt.llm_as_judge.EvaluatorTypeEnum",
-                 "unitxt.llm_as_judge.ModelProviderEnum", "unitxt.llm_as_judge_constants.EvaluatorNameEnum",
-                 "unitxt.llm_as_judge_constants.EvaluatorTypeEnum", "unitxt.llm_as_judge_constants.ModelProviderEnum",
-                 "unitxt.llm_as_judge_utils.EvaluatorNameEnum")
-}
+NOT_YET_ENUMS: dict = {}  # every enumeration of the original is an Enum here (none listed)
 
 
 @pytest.fixture(scope="module")

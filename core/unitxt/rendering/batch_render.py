@@ -35,8 +35,7 @@ class RenderedStream(GeneratorStream):
             instances = itertools.islice(instances, kwargs["skip"], None)
         if kwargs["limit"] is not None:
             instances = itertools.islice(instances, kwargs["limit"])
-        if self.renderer.demos.source is not None:
-            self.renderer.demos.materialise()
+        self.renderer.demos.begin()
         plan = BatchPlan(self.renderer)
         iterator = iter(instances)
         while True:

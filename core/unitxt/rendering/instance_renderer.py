@@ -86,8 +86,7 @@ class InstanceRenderer:
             stream = itertools.islice(stream, skip, None)
         if limit is not None:
             stream = itertools.islice(stream, limit)
-        if self.demos.source is not None:
-            self.demos.materialise()
+        self.demos.begin()
         render = self.render
         for instance in stream:
             yield render(instance)

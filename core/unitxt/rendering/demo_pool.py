@@ -83,13 +83,16 @@ class DemoPool:
             self.keys = keys
         return self.items
 
+    def draws(self) -> OriginalDraws:
+        """The per-instance generators of the split being rendered."""
+        if self._draws is None:
+            self._draws = OriginalDraws()
+        return self._draws
+
     def sample(self, instance: Dict[str, Any], num_demos: int, key: str) -> List[int]:
         """Pool positions of `num_demos` demos for `instance` (whose fields JSON is `key`: it is never its own demo),
         drawn with the original's generator for the instance (so the demos are the original's)."""
-        draws = self._draws
-        if draws is None:
-            draws = self._draws = OriginalDraws()
-        generator = draws.for_fields(instance.get("input_fields") or {}, self.recipe.seed)
+        generator = self.draws().for_fields(instance.get("input_fields") or {}, self.recipe.seed)
         return self.sampler.sample_indices(instance, num_demos, generator, self.keys.get(key, NO_EXCLUSIONS))
 
     def rendered(self, template_index: int, pool_index: int) -> Dict[str, Any]:

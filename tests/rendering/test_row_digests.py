@@ -5,7 +5,8 @@ local Hub mirrors and synthetic cards; relation, multiple-choice and generation 
 every sampler kind, fixed and varying numbers of demos, recipe and global seeds) is rendered by `load_dataset` and by
 iterating the recipe's streams, and each row key's column is hashed. The digests are in row_digests.json beside this
 file (recorded on main at cb4e33f6, before the sampler work). A chat `source` is hashed as its decoded messages, so
-storing it as JSON text or as a list of messages gives the same digest.
+storing it as JSON text or as a list of messages gives the same digest. When rows are meant to change, `record()`
+rewrites the file (see its docstring).
 """
 
 import hashlib
@@ -216,3 +217,30 @@ def test_recipe_rows_are_byte_identical_to_the_recorded_digest(name, mirrors, mo
     changed = sorted(key for key in stored if found["load_dataset"].get(key) != stored[key])
     assert not changed, f"{name}: rows changed in {changed}"
     assert int(stored["test/count"]) >= 6
+
+
+def record() -> None:
+    """Rewrite row_digests.json from this checkout (only when rows are meant to change: say which and why in the
+    commit). Run: PYTHONPATH=core python -m tests.rendering.test_row_digests --record"""
+    import os
+    import tempfile
+
+    os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    root = Path(tempfile.mkdtemp(prefix="digest_mirrors"))
+    for repo in ("nyu-mll/glue", "allenai/ai2_arc"):
+        make_hub_dataset(root, repo, MIRRORS[repo])
+    here = os.getcwd()
+    os.chdir(root)
+    try:
+        digests = {name: digests_of(name)["load_dataset"] for name in ALL_NAMES}
+    finally:
+        os.chdir(here)
+    DIGESTS.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--record"]:
+        record()

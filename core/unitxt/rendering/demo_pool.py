@@ -6,12 +6,23 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..errors import RecipeError
 from ..image_utils import normalize_media
-from ..random_utils import OriginalDraws
+from ..random_utils import OriginalDraws, new_random_generator
 from ..templates.base import Template
 from .media_and_policy import encode_media_fields
 from .row_json import encode_json, fields_json, instance_key
 
 NO_EXCLUSIONS: frozenset = frozenset()
+
+
+def demo_generator(instance: Dict[str, Any], sampling_seed: Optional[int] = None) -> Any:
+    """The original's generator for an instance's demos: seeded by its input fields (and the demos sampling seed).
+    DemoPool draws the same numbers from one re-seeded generator (random_utils.OriginalDraws)."""
+    sub_seed = {**(instance.get("input_fields") or {})}
+    if sampling_seed is not None:
+        sub_seed["local_seed"] = sampling_seed
+    return new_random_generator(sub_seed)
+
+
 DEMO_KEYS = ("source", "target", "target_prefix", "instruction")
 
 

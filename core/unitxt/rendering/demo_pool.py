@@ -2,6 +2,7 @@
 once per template (its fields as the template shows them, its text in the format, its task_data JSON)."""
 
 import itertools
+import threading
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..errors import RecipeError
@@ -56,14 +57,15 @@ class DemoPool:
         self._rendered: Dict[Tuple[int, int], Dict[str, Any]] = {}
         self._task_data: Dict[Tuple[int, int], str] = {}
         self._texts: Dict[int, List[Optional[str]]] = {}  # template index -> formatted demo per pool position
-        self._draws: Optional[OriginalDraws] = None  # the per-instance generators (global seed read by `begin`)
+        # the per-instance generators (global seed read by `begin`), one per thread: a generator is re-seeded per draw
+        self._draws: Dict[int, OriginalDraws] = {}
 
     def begin(self) -> None:
         """Called when a split starts rendering: reads the pool (once) and the global seed the draws use (as the
         original, which reads it when it draws)."""
         if self.source is not None:
             self.materialise()
-        self._draws = OriginalDraws()
+        self._draws[threading.get_ident()] = OriginalDraws()
 
     def set_source(self, stream: Iterable[Dict[str, Any]], size: Optional[int]) -> None:
         """`size` None: every instance of the stream is in the pool."""
@@ -96,9 +98,10 @@ class DemoPool:
 
     def draws(self) -> OriginalDraws:
         """The per-instance generators of the split being rendered."""
-        if self._draws is None:
-            self._draws = OriginalDraws()
-        return self._draws
+        draws = self._draws.get(threading.get_ident())
+        if draws is None:
+            draws = self._draws[threading.get_ident()] = OriginalDraws()
+        return draws
 
     def sample(self, instance: Dict[str, Any], num_demos: int, key: str) -> List[int]:
         """Pool positions of `num_demos` demos for `instance` (whose fields JSON is `key`: it is never its own demo),

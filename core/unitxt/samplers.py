@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Set
 from .artifact import Artifact
 from .dict_utils import dict_get
 from .errors import RecipeError
-from .random_utils import new_random_generator
+from .random_utils import new_random_generator, sample_like_random
 
 
 def _not_enough(num_demos: int, available: int, sampler: str) -> RecipeError:
@@ -61,6 +61,11 @@ class Sampler(Artifact):
         return [item for item in instances_pool if item.get("input_fields") != instance["input_fields"]]
 
 
+def _sample(rng: random.Random, population: Any, k: int) -> List[Any]:
+    """rng.sample(population, k): inlined for a plain random.Random (the per-row hot path of demo sampling)."""
+    return sample_like_random(rng, population, k) if type(rng) is random.Random else rng.sample(population, k)
+
+
 class RandomSampler(Sampler):
     """Uniformly random demos, seeded per instance."""
 
@@ -69,11 +74,11 @@ class RandomSampler(Sampler):
         if not excluded:
             if num_demos > size:
                 raise _not_enough(num_demos, size, self.artifact_name)
-            return rng.sample(range(size), num_demos)
+            return _sample(rng, range(size), num_demos)
         candidates = [index for index in range(size) if index not in excluded]
         if num_demos > len(candidates):
             raise _not_enough(num_demos, len(candidates), self.artifact_name)
-        return rng.sample(candidates, num_demos)
+        return _sample(rng, candidates, num_demos)
 
 
 class FixedIndicesSampler(Sampler):

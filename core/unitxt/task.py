@@ -93,6 +93,7 @@ class Task(InstanceOperator):
             if declared is not str and declared != List[str]
         )
         self._custom_check = type(self).check_instance is not Task.check_instance
+        self._inference_stream = get_constants().inference_stream  # a constant: read once, not per instance
 
     def verify(self) -> None:
         super().verify()
@@ -234,7 +235,7 @@ class Task(InstanceOperator):
             for field, value in self.defaults.items():
                 if field not in instance:
                     instance[field] = value
-        production = stream_name == get_constants().inference_stream  # rendering for a model: no references
+        production = stream_name == self._inference_stream  # rendering for a model: no references
         if production:
             self.check_instance(instance, inputs_only=True)
         elif self._custom_check or not self._valid(instance):

@@ -12,6 +12,7 @@ import itertools
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
+from ..random_utils import sample_like_random
 from ..stream import GeneratorStream
 
 _EIGHT_WORDS = struct.Struct("<8Q")
@@ -35,8 +36,7 @@ class RenderedStream(GeneratorStream):
             instances = itertools.islice(instances, kwargs["skip"], None)
         if kwargs["limit"] is not None:
             instances = itertools.islice(instances, kwargs["limit"])
-        if self.renderer.demos.source is not None:
-            self.renderer.demos.materialise()
+        self.renderer.demos.begin()
         plan = BatchPlan(self.renderer)
         iterator = iter(instances)
         while True:
@@ -76,6 +76,12 @@ class BatchPlan:
         self.prompt = None
         if type(renderer.prompt.format) is SystemFormat and not renderer.prompt.format.format_args and model is not None:
             self.prompt = model._render_with_markers if model.has_marker else model._format_map
+        # the plain RandomSampler's population when every instance may see every pool entry: drawn here directly
+        from ..samplers import RandomSampler
+
+        demos = renderer.demos
+        self.random_demos = (range(len(demos.items)) if type(demos.sampler) is RandomSampler and demos.items
+                             and max(renderer.counts) <= len(demos.items) else None)
         # template index -> per pool position: (the demo formatted by the format, the demo's task_data JSON)
         self.demo_tables: Dict[int, List[Optional[Tuple[str, str]]]] = {}
 
@@ -116,7 +122,12 @@ class BatchPlan:
         render_prompt, system_prompt = renderer.prompt.format.render_prompt, renderer.prompt.static_system_prompt
         prompt = self.prompt
         metadata_json, demo_tables = renderer._metadata_json, self.demo_tables
+        demos, random_demos = renderer.demos, self.random_demos
+        demo_keys, sampling_seed = demos.keys, demos.recipe.seed
+        for_fields = demos.draws().for_fields if random_demos is not None else None
         metrics, template_postprocessors, group_keys = renderer.metrics, renderer.postprocessors, renderer.group_keys
+        drawn = n_templates > 1 or n_counts > 1
+        template_index, num_demos = 0, counts[0]
         for instance in instances:
             if instance.get("media"):
                 self._append(columns, renderer.render(instance))
@@ -124,9 +135,10 @@ class BatchPlan:
             input_fields = instance["input_fields"]
             reference_fields = instance["reference_fields"]
             fields_json = _fields_json(input_fields, reference_fields)
-            words = unpack(blake2b((prefix + fields_json).encode("utf-8") + _FIRST_BLOCK, digest_size=64).digest())
-            template_index = words[0] % n_templates if n_templates > 1 else 0
-            num_demos = counts[words[n_templates > 1] % n_counts] if n_counts > 1 else counts[0]
+            if drawn:  # the instance's generator, as InstanceRandom draws (only when there is a choice to make)
+                words = unpack(blake2b((prefix + fields_json).encode("utf-8") + _FIRST_BLOCK, digest_size=64).digest())
+                template_index = words[0] % n_templates if n_templates > 1 else 0
+                num_demos = counts[words[n_templates > 1] % n_counts] if n_counts > 1 else counts[0]
             holder: Dict[str, Any] = {}
             rendered = templates[template_index].render(input_fields, reference_fields, holder)
             if holder.get("media"):  # a serializer recorded media: the general path places it
@@ -134,7 +146,10 @@ class BatchPlan:
                 continue
             indices = ()
             if num_demos:
-                indices = renderer.demos.sample(instance, num_demos, fields_json)
+                if random_demos is not None and fields_json not in demo_keys:  # the RandomSampler, inlined
+                    indices = sample_like_random(for_fields(input_fields, sampling_seed), random_demos, num_demos)
+                else:
+                    indices = renderer.demos.sample(instance, num_demos, fields_json)
             demos_text = demos_data = ""
             if indices:
                 table = demo_tables.get(template_index) or self._demo_table(template_index)

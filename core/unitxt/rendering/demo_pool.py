@@ -2,12 +2,12 @@
 once per template (its fields as the template shows them, its text in the format, its task_data JSON)."""
 
 import itertools
-import random
+import threading
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ..errors import RecipeError
 from ..image_utils import normalize_media
-from ..random_utils import new_random_generator
+from ..random_utils import OriginalDraws, new_random_generator
 from ..templates.base import Template
 from .media_and_policy import encode_media_fields
 from .row_json import encode_json, fields_json, instance_key
@@ -15,12 +15,15 @@ from .row_json import encode_json, fields_json, instance_key
 NO_EXCLUSIONS: frozenset = frozenset()
 
 
-def demo_generator(instance: Dict[str, Any], sampling_seed: Optional[int] = None) -> "random.Random":
-    """The original's generator for an instance's demos: seeded by its input fields (and the demos sampling seed)."""
+def demo_generator(instance: Dict[str, Any], sampling_seed: Optional[int] = None) -> Any:
+    """The original's generator for an instance's demos: seeded by its input fields (and the demos sampling seed).
+    DemoPool draws the same numbers from one re-seeded generator (random_utils.OriginalDraws)."""
     sub_seed = {**(instance.get("input_fields") or {})}
     if sampling_seed is not None:
         sub_seed["local_seed"] = sampling_seed
     return new_random_generator(sub_seed)
+
+
 DEMO_KEYS = ("source", "target", "target_prefix", "instruction")
 
 
@@ -56,6 +59,15 @@ class DemoPool:
         self._rendered: Dict[Tuple[int, int], Dict[str, Any]] = {}
         self._task_data: Dict[Tuple[int, int], str] = {}
         self._texts: Dict[int, List[Optional[str]]] = {}  # template index -> formatted demo per pool position
+        # the per-instance generators (global seed read by `begin`), one per thread: a generator is re-seeded per draw
+        self._draws: Dict[int, OriginalDraws] = {}
+
+    def begin(self) -> None:
+        """Called when a split starts rendering: reads the pool (once) and the global seed the draws use (as the
+        original, which reads it when it draws)."""
+        if self.source is not None:
+            self.materialise()
+        self._draws[threading.get_ident()] = OriginalDraws()
 
     def set_source(self, stream: Iterable[Dict[str, Any]], size: Optional[int]) -> None:
         """`size` None: every instance of the stream is in the pool."""
@@ -86,11 +98,18 @@ class DemoPool:
             self.keys = keys
         return self.items
 
+    def draws(self) -> OriginalDraws:
+        """The per-instance generators of the split being rendered."""
+        draws = self._draws.get(threading.get_ident())
+        if draws is None:
+            draws = self._draws[threading.get_ident()] = OriginalDraws()
+        return draws
+
     def sample(self, instance: Dict[str, Any], num_demos: int, key: str) -> List[int]:
         """Pool positions of `num_demos` demos for `instance` (whose fields JSON is `key`: it is never its own demo),
         drawn with the original's generator for the instance (so the demos are the original's)."""
-        return self.sampler.sample_indices(instance, num_demos, demo_generator(instance, self.recipe.seed),
-                                           self.keys.get(key, NO_EXCLUSIONS))
+        generator = self.draws().for_fields(instance.get("input_fields") or {}, self.recipe.seed)
+        return self.sampler.sample_indices(instance, num_demos, generator, self.keys.get(key, NO_EXCLUSIONS))
 
     def rendered(self, template_index: int, pool_index: int) -> Dict[str, Any]:
         key = (template_index, pool_index)

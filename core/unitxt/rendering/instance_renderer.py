@@ -88,8 +88,7 @@ class InstanceRenderer:
             stream = itertools.islice(stream, skip, None)
         if limit is not None:
             stream = itertools.islice(stream, limit)
-        if self.demos.source is not None:
-            self.demos.materialise()
+        self.demos.begin()
         render = self.render
         for instance in stream:
             yield render(instance)
@@ -140,9 +139,11 @@ class InstanceRenderer:
         input_fields = instance["input_fields"]
         reference_fields = instance["reference_fields"]
         fields_json = fields_json_of(input_fields, reference_fields)
-        rng = InstanceRandom(self.seed_prefix + fields_json)
-        template_index = rng.randrange(self.n_templates) if self.n_templates > 1 else 0
-        num_demos = rng.choice(self.counts) if len(self.counts) > 1 else self.counts[0]
+        template_index, num_demos = 0, self.counts[0]
+        if self.n_templates > 1 or len(self.counts) > 1:  # the instance's generator, only when there is a choice
+            rng = InstanceRandom(self.seed_prefix + fields_json)
+            template_index = rng.randrange(self.n_templates) if self.n_templates > 1 else 0
+            num_demos = rng.choice(self.counts) if len(self.counts) > 1 else self.counts[0]
         augmentor = aug_rng = None
         if self.augmentors:
             instance, fields_json, augmentor, aug_rng = self._augment(instance, fields_json, reference_fields)

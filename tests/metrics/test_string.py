@@ -78,14 +78,16 @@ def ref_char_edit_distance(prediction, references):
 
 
 def ref_anls(prediction, references, threshold=0.5):
+    # the original: distance of the normalised texts over the longer RAW text's length (uppercased, padding
+    # included); 1 - the nearest reference's distance, 0 below the threshold
     answer = " ".join(prediction.strip().lower().split())
-    best = 0.0
+    distances = []
     for reference in references:
         gold = " ".join(reference.strip().lower().split())
-        longest = max(len(answer), len(gold))
-        nl = levenshtein(answer, gold) / longest if longest else 0.0
-        best = max(best, 1.0 - nl if nl <= threshold else 0.0)
-    return best
+        longest = max(len(prediction.upper()), len(reference.upper()))
+        distances.append(levenshtein(answer, gold) / longest if longest else 0.0)
+    similarity = 1.0 - min(distances)
+    return 0.0 if similarity < threshold else similarity
 
 
 def ratio(edits, words):

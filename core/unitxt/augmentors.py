@@ -387,6 +387,11 @@ class TableAugmentor(Augmentor):
     def augment_table(self, table: Dict[str, Any], rng: InstanceRandom) -> Dict[str, Any]:
         raise NotImplementedError(f"{type(self).__name__}.augment_table(table, rng)")
 
+    def process_value(self, table: Any) -> Any:
+        """The original's hook: a copy of one table in, the changed table out (here: augment_table with the
+        instance's random generator); a subclass may override it as it did for the original."""
+        return self.augment_table(table, self.__dict__.get("_instance_rng"))
+
     def augment_instance(self, instance, task, rng):
         if self.field is None:
             return self._augment_all(instance, rng)
@@ -400,9 +405,13 @@ class TableAugmentor(Augmentor):
         return instance
 
     def _augmented(self, fields: Dict[str, Any], rng: InstanceRandom) -> Dict[str, Any]:
-        return {name: self.augment_table({"header": list(value["header"]), "rows": [list(r) for r in value["rows"]],
-                                          **{k: v for k, v in value.items() if k not in ("header", "rows")}}, rng)
-                if is_table(value) else value for name, value in fields.items()}
+        self.__dict__["_instance_rng"] = rng
+        try:
+            return {name: self.process_value({"header": list(value["header"]), "rows": [list(r) for r in value["rows"]],
+                                              **{k: v for k, v in value.items() if k not in ("header", "rows")}})
+                    if is_table(value) else value for name, value in fields.items()}
+        finally:
+            self.__dict__.pop("_instance_rng", None)
 
     def _augment_all(self, instance, rng):
         if isinstance(instance.get("input_fields"), dict):

@@ -120,6 +120,10 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     ci_style = "global"
     return_confidence_interval: bool = True  # the original's switch; off: no *_ci_* scores
 
+    def get_metric_name(self) -> str:
+        """The catalog name the metric was fetched by, else its class name."""
+        return self.artifact_name
+
     def set_confidence_interval_calculation(self, return_confidence_interval: bool) -> None:
         self.return_confidence_interval = return_confidence_interval
 

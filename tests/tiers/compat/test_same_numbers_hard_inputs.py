@@ -21,7 +21,7 @@ from unitxt.catalog import fetch_artifact
 from . import test_same_numbers_structured as structured
 from .test_catalog_loads import oracle_catalog_folder
 
-N = 80
+N = 60
 TOLERANCE = 1e-6
 SENTENCES = [
     "Mr. Smith paid $3.50 for the U.S. flag on Jan. 5 at 3 p.m. and left.",
@@ -49,7 +49,7 @@ def paragraph(rng):
     if kind < 0.08:
         return rng.choice(["", " ", "  \t"])
     if kind < 0.14:
-        return " ".join([rng.choice(SENTENCES)] * rng.randint(8, 20))
+        return " ".join([rng.choice(SENTENCES)] * rng.randint(3, 6))
     text = " ".join(rng.sample(SENTENCES, rng.randint(1, 4)))
     if rng.random() < 0.3:
         text = rng.choice([text.upper(), text.lower(), text.title()])

@@ -120,6 +120,9 @@ class MultiStreamOperator(Operator):
     def process(self, multi_stream: MultiStream) -> MultiStream:
         raise NotImplementedError(f"{type(self).__name__}.process(multi_stream) is not implemented")
 
+    def before_process_multi_stream(self) -> None:
+        """The original's hook, run before each call processes its streams (default: nothing)."""
+
     def _cached(self, result: MultiStream) -> MultiStream:
         """The output streams, wrapped to be kept after their first complete pass when `caching` is True."""
         if self.caching and isinstance(result, MultiStream):
@@ -132,6 +135,7 @@ class MultiStreamOperator(Operator):
         if multi_stream is None:
             multi_stream = MultiStream()
         try:
+            self.before_process_multi_stream()
             return self._cached(self.process(multi_stream))
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None

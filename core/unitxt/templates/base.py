@@ -277,7 +277,8 @@ class Template(InstanceOperator):
                 dict(input_fields), dict(reference_fields))
         if cls.preprocess_input_fields is not Template.preprocess_input_fields:
             input_fields = self.preprocess_input_fields(dict(input_fields))
-        if with_references and cls.preprocess_reference_fields is not Template.preprocess_reference_fields:
+        if with_references and cls.preprocess_reference_fields is not Template.preprocess_reference_fields and \
+                not getattr(cls, "_runs_reference_hook_itself", False):
             reference_fields = self.preprocess_reference_fields(dict(reference_fields))
         return input_fields, reference_fields
 

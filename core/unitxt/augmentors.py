@@ -473,6 +473,10 @@ class MaskColumnsNames(TableAugmentor):
 class TransposeTable(TableAugmentor):
     """Rows become columns: the header is " ", "0", "1", ...; each row starts with a former column name."""
 
+    def transpose_table(self, table: Dict[str, Any]) -> Dict[str, Any]:
+        """The original's name of the transposition of one table."""
+        return self.augment_table(table, None)
+
     def augment_table(self, table, rng):
         header, rows = table["header"], table["rows"]
         return {"header": [" "] + [str(index) for index in range(len(rows))],

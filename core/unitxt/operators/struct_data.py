@@ -303,12 +303,20 @@ class ListToKeyValPairs(InstanceOperator):
 class SerializeKeyValPairs(FieldOperator):
     """{"name": "Ann", "age": 3} -> "name is Ann, age is 3"."""
 
+    def serialize_kvpairs(self, kvpairs: Any) -> Any:
+        """The original's name of this operator's work on one value (its process_value)."""
+        return self.process_value(kvpairs)
+
     def process_value(self, value: Any) -> Any:
         return ", ".join(f"{key} is {item}" for key, item in value.items())
 
 
 class SerializeTriples(FieldOperator):
     """[[subject, relation, object], ...] -> "subject : relation (lower-cased) : object | ..."."""
+
+    def serialize_triples(self, tripleset: Any) -> Any:
+        """The original's name of this operator's work on one value (its process_value)."""
+        return self.process_value(tripleset)
 
     def process_value(self, value: Any) -> Any:
         return " | ".join(f"{subject} : {relation.lower()} : {obj}" for subject, relation, obj in value)
@@ -397,6 +405,10 @@ class TruncateTableRows(FieldOperator):
 
     rows_to_keep: int = 10
 
+    def truncate_table_rows(self, table_content: Any) -> Any:
+        """The original's name of this operator's work on one value (its process_value)."""
+        return self.process_value(table_content)
+
     def process_value(self, value: Any) -> Any:
         rows = value.get("rows", [])
         if len(rows) <= self.rows_to_keep:
@@ -459,6 +471,10 @@ class TruncateTableCells(InstanceOperator):
 
 class ConvertTableColNamesToSequential(FieldOperator):
     """Replace a table's column names with col_0, col_1, ... (the rows are kept)."""
+
+    def replace_header(self, table_content: Any) -> Any:
+        """The original's name of this operator's work on one value (its process_value)."""
+        return self.process_value(table_content)
 
     def process_value(self, value: Any) -> Any:
         if not isinstance(value, dict) or not value.get("header"):

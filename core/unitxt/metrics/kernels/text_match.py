@@ -217,12 +217,11 @@ def word_edit_counts(references: Sequence[str], predictions: Sequence[str]) -> T
 
 
 def _wer_ratio(edits: Any, lengths: Any) -> np.ndarray:
-    """edits / lengths elementwise; 0 when both are 0, NaN when only lengths is 0 (undefined)."""
+    """edits / lengths elementwise; an empty reference counts as one word, as the original's WER (its score is the
+    number of inserted words, 0 when the prediction is empty too)."""
     edits = np.asarray(edits, dtype=np.float64)
     lengths = np.asarray(lengths, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = edits / np.where(lengths > 0, lengths, 1.0)
-    return np.where(lengths > 0, ratio, np.where(edits == 0, 0.0, np.nan))
+    return edits / np.where(lengths > 0, lengths, 1.0)
 
 
 def instance_wer(reference: str, prediction: str) -> float:

@@ -33,6 +33,7 @@ from .general.dataclass_fields import (AbstractField, AbstractFieldError, Datacl
                                        is_class_method, is_final_field, is_possible_field, positional_field_names,
                                        required_fields, to_dict, warn_inert_fields)
 from .general.dataclass_fields import _asdict_inner as dataclass_value
+from .artifact_methods import OriginalArtifactMethods
 from .logging_utils import get_logger
 from .module_aliases import moved_classes
 from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query
@@ -91,7 +92,7 @@ class _ArtifactReference:
         instance.__dict__[self.name] = value
 
 
-class Artifact(metaclass=DataclassMeta):
+class Artifact(OriginalArtifactMethods, metaclass=DataclassMeta):
     """Base of every declarative component (cards, tasks, templates, formats, operators, metrics, ...)."""
 
     data_classification_policy: Optional[List[str]] = NonPositionalField(default=None)
@@ -150,7 +151,6 @@ class Artifact(metaclass=DataclassMeta):
         cls._fields = fields
         cls._hints_resolved = True
 
-    # ------------------------------------------------------------------ construction
     def __init__(self, *args: Any, **kwargs: Any):
         fields = self.get_fields()
         check_no_abstract_fields(type(self), fields)

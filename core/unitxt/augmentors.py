@@ -47,6 +47,11 @@ class Augmentor(FieldSelectionFields):
         """Return the demos (task-schema dicts: input_fields / reference_fields) to render for this instance."""
         return demos
 
+    def process_value(self, value: Any) -> Any:
+        """The original's per-value hook (augmentors there are field operators): a value in, its augmented form out;
+        here the base changes nothing, text, table and image augmentors apply their change."""
+        return value
+
     def augments_demos(self) -> bool:
         """Whether this augmentor changes demos (the recipe then renders demos per instance, uncached)."""
         return type(self).augment_demos is not Augmentor.augment_demos
@@ -116,17 +121,29 @@ class TextAugmentor(TypeDependentAugmentor):
     def augment_text(self, text: str, rng: InstanceRandom) -> str:
         raise NotImplementedError(f"{type(self).__name__}.augment_text(text, rng)")
 
+    def process_value(self, value: Any) -> Any:
+        """The original's hook: a text in, the augmented text out (augment_text with the instance's random
+        generator, or one drawn from the text itself when called directly); subclasses may override it."""
+        return self.augment_text(value, self.__dict__.get("_instance_rng") or InstanceRandom(f"{value}"))
+
+    def _text_hook(self, text: str, rng: InstanceRandom) -> str:
+        self.__dict__["_instance_rng"] = rng
+        try:
+            return self.process_value(text)
+        finally:
+            self.__dict__.pop("_instance_rng", None)
+
     def _augment_string(self, text: str, rng: InstanceRandom) -> str:
         """Augment a text, keeping media placeholders (`<img src="media/images/0">`) intact."""
         if "media/" not in text:
-            return self.augment_text(text, rng)
+            return self._text_hook(text, rng)
         hidden: List[str] = []
 
         def hide(match: "re.Match") -> str:
             hidden.append(match.group(0))
             return chr(_PLACEHOLDER_BASE + len(hidden) - 1)  # one private-use character: no letter, no space
 
-        augmented = self.augment_text(PLACEHOLDER_PATTERN.sub(hide, text), rng)
+        augmented = self._text_hook(PLACEHOLDER_PATTERN.sub(hide, text), rng)
         return _HIDDEN.sub(lambda m: hidden[ord(m.group(0)) - _PLACEHOLDER_BASE]
                            if ord(m.group(0)) - _PLACEHOLDER_BASE < len(hidden) else m.group(0), augmented)
 
@@ -395,6 +412,11 @@ class TableAugmentor(Augmentor):
     def augment_table(self, table: Dict[str, Any], rng: InstanceRandom) -> Dict[str, Any]:
         raise NotImplementedError(f"{type(self).__name__}.augment_table(table, rng)")
 
+    def process_value(self, table: Any) -> Any:
+        """The original's hook: a copy of one table in, the changed table out (here: augment_table with the
+        instance's random generator); a subclass may override it as it did for the original."""
+        return self.augment_table(table, self.__dict__.get("_instance_rng"))
+
     def augment_instance(self, instance, task, rng):
         if self.field is None:
             return self._augment_all(instance, rng)
@@ -408,9 +430,13 @@ class TableAugmentor(Augmentor):
         return instance
 
     def _augmented(self, fields: Dict[str, Any], rng: InstanceRandom) -> Dict[str, Any]:
-        return {name: self.augment_table({"header": list(value["header"]), "rows": [list(r) for r in value["rows"]],
-                                          **{k: v for k, v in value.items() if k not in ("header", "rows")}}, rng)
-                if is_table(value) else value for name, value in fields.items()}
+        self.__dict__["_instance_rng"] = rng
+        try:
+            return {name: self.process_value({"header": list(value["header"]), "rows": [list(r) for r in value["rows"]],
+                                              **{k: v for k, v in value.items() if k not in ("header", "rows")}})
+                    if is_table(value) else value for name, value in fields.items()}
+        finally:
+            self.__dict__.pop("_instance_rng", None)
 
     def _augment_all(self, instance, rng):
         if isinstance(instance.get("input_fields"), dict):
@@ -469,6 +495,10 @@ class TransposeTable(TableAugmentor):
 
     augmented_type: Any = InertField(
         default=None, reason='this augmentor changes the field it is given, whatever its type')
+
+    def transpose_table(self, table: Dict[str, Any]) -> Dict[str, Any]:
+        """The original's name of the transposition of one table."""
+        return self.augment_table(table, None)
 
     def augment_table(self, table, rng):
         header, rows = table["header"], table["rows"]

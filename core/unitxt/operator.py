@@ -127,6 +127,9 @@ class MultiStreamOperator(Operator):
     def process(self, multi_stream: MultiStream) -> MultiStream:
         raise NotImplementedError(f"{type(self).__name__}.process(multi_stream) is not implemented")
 
+    def before_process_multi_stream(self) -> None:
+        """The original's hook, run before each call processes its streams (default: nothing)."""
+
     def _cached(self, result: MultiStream) -> MultiStream:
         """The output streams, wrapped to be kept after their first complete pass when `caching` is True."""
         if self.caching and isinstance(result, MultiStream):
@@ -139,6 +142,7 @@ class MultiStreamOperator(Operator):
         if multi_stream is None:
             multi_stream = MultiStream()
         try:
+            self.before_process_multi_stream()
             return self._cached(self.process(multi_stream))
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
@@ -410,6 +414,14 @@ class FieldOperator(FieldOperatorBase):
             return self.process(value)
         raise NotImplementedError(f"{type(self).__name__} must implement process_value(value)")
 
+    def process_instance_value(self, value: Any, instance: Dict[str, Any]) -> Any:
+        """The original's per-value hook that also sees the whole instance (InstanceFieldOperator's); by default the
+        value's process_value. A subclass overriding it is called with each value and its instance."""
+        return self.process_value(value)
+
+    def _overrides_instance_value(self) -> bool:
+        return type(self).process_instance_value is not FieldOperator.process_instance_value
+
     def process(self, value: Any, stream_name: Optional[str] = None) -> Any:  # type: ignore[override]
         """An instance (a dict, when the operator names its fields) is processed as the original's
         `process(instance)` does; any other value goes to `process_value` (the per-value hook)."""
@@ -437,6 +449,9 @@ class FieldOperator(FieldOperatorBase):
 
             def apply(value: Any) -> Any:
                 return self.process_with_task_data(value, task_data)
+        elif self._overrides_instance_value():
+            def apply(value: Any) -> Any:
+                return self.process_instance_value(value, instance)
         else:
             apply = self.process_value
         if "prediction" in instance:
@@ -450,6 +465,8 @@ class FieldOperator(FieldOperatorBase):
         if getattr(self, "needs_task_data", False):  # e.g. MatchClosestOption(field=...): the instance's task_data
             task_data = instance.get("task_data")
             process_value = lambda value: self.process_with_task_data(value, task_data)  # noqa: E731
+        elif self._overrides_instance_value():
+            process_value = lambda value: self.process_instance_value(value, instance)  # noqa: E731
         missing_ok = self.not_exist_ok or self.not_exist_do_nothing
         for source, target in self._pairs:
             if "/" not in source and source in instance:

@@ -82,6 +82,10 @@ class Serializer(FieldSelectionFields):
     def serialize(self, value: Any, instance: Dict[str, Any]) -> str:
         raise NotImplementedError(f"{type(self).__name__}.serialize(value, instance) is not implemented")
 
+    def process_instance_value(self, value: Any, instance: Dict[str, Any]) -> str:
+        """The original's per-value entry point: the value serialised (a subclass may override it)."""
+        return self.serialize(value, instance)
+
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         if self.field_to_field is not None:
             if self.field is not None:
@@ -102,9 +106,9 @@ class Serializer(FieldSelectionFields):
             if not isinstance(value, (list, tuple)):
                 raise InstanceTypeError(f"process_every_value needs a list in '{field}', got "
                                         f"{type(value).__name__}.", artifact=self.artifact_name, field=field)
-            result: Any = [self.serialize(item, instance) for item in value]
+            result: Any = [self.process_instance_value(item, instance) for item in value]
         else:
-            result = self.serialize(value, instance)
+            result = self.process_instance_value(value, instance)
         dict_set(instance, to_field, result)
         return instance
 

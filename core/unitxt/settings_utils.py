@@ -93,6 +93,11 @@ class Settings:
 
     _shared: "Settings" = None  # type: ignore[assignment]
 
+    @classmethod
+    def is_uninitilized(cls) -> bool:
+        """Whether the shared object is not made yet (the original's name, spelling included)."""
+        return cls._shared is None
+
     def __new__(cls) -> "Settings":
         if cls._shared is None:
             shared = super().__new__(cls)
@@ -230,6 +235,11 @@ class Constants:
     """Fixed values of the installation (paths, Hub names, reserved stream and field names): one shared object."""
 
     _instance = None
+
+    @classmethod
+    def is_uninitilized(cls) -> bool:
+        """Whether the shared object is not made yet (the original's name, spelling included)."""
+        return cls._instance is None
 
     def __new__(cls) -> "Constants":
         if cls._instance is None:

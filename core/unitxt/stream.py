@@ -26,6 +26,9 @@ class Stream:
                 break
             yield instance
 
+    def set_copying(self, copying: bool) -> None:
+        """Whether iterating yields copies of the instances (streams that always copy or never do ignore it)."""
+
     def to_list(self) -> List[Dict[str, Any]]:
         """Materialise the stream (use only for small streams)."""
         return list(self)
@@ -84,6 +87,10 @@ class ListStream(Stream):
 
     def __len__(self) -> int:
         return len(self.instances_list)
+
+    def set_copying(self, copying: bool) -> None:
+        """Switch copying of the yielded instances on or off."""
+        self.copying = copying
 
 
 class CachingStream(Stream):
@@ -186,6 +193,20 @@ class MultiStream(dict):
             # a plain list is used as it is (as the original: operators change its instances in place)
             self[name] = stream if isinstance(stream, Stream) else ListStream(
                 stream if isinstance(stream, list) else list(stream), copying=False)
+
+    def get_generator(self, key: str) -> Iterator[Dict[str, Any]]:
+        """The instances of one stream, as a generator."""
+        yield from self[key]
+
+    def set_caching(self, caching: bool) -> None:
+        """Whether each stream keeps its instances after the first pass (streams that can)."""
+        for stream in self.values():
+            stream.caching = caching
+
+    def set_copying(self, copying: bool) -> None:
+        """Whether each stream yields copies of its instances."""
+        for stream in self.values():
+            stream.set_copying(copying)
 
     @classmethod
     def from_iterables(cls, iterables: Dict[str, Iterable[Dict[str, Any]]], copying: bool = True) -> "MultiStream":

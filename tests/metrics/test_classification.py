@@ -45,6 +45,14 @@ def test_accuracy_binary_thresholds_float_predictions():
     assert results["accuracy_binary"] == 0.5
 
 
+def test_f1_binary_counts_a_prediction_at_the_threshold_as_negative():
+    """The original thresholds with `p > 0.5`: 0.5 is a negative prediction (sklearn on the thresholded values)."""
+    predictions, gold = [0.5, 0.5, 0.9, 0.1, 0.51, 0.5], [1, 0, 1, 0, 1, 1]
+    results, _ = global_of("metrics.f1_binary", predictions, [[g] for g in gold])
+    assert_close(results["f1_binary"], f1_score(gold, [int(p > 0.5) for p in predictions]))
+    assert results["f1_binary"] != f1_score(gold, [int(p >= 0.5) for p in predictions])
+
+
 def brute_force_max_accuracy(gold, scores):
     candidates = sorted(set(scores)) + [max(scores) + 1]
     return max(np.mean((np.asarray(scores) >= t).astype(int) == np.asarray(gold)) for t in candidates)

@@ -59,6 +59,27 @@ class GlobalScores(_MainScore):
     def __str__(self) -> str:
         return self.summary
 
+    def to_df(self) -> Any:
+        """The numeric scores as a pandas DataFrame indexed by score_name, with score, ci_low and ci_high columns
+        (the original's table; pandas is optional here)."""
+        pandas = _pandas("GlobalScores.to_df()")
+        rows = [{"score_name": name, "score": value, "ci_low": self.get(f"{name}_ci_low"),
+                 "ci_high": self.get(f"{name}_ci_high")}
+                for name, value in self.items()
+                if not name.endswith(("_ci_low", "_ci_high")) and _is_number(value)]
+        return pandas.DataFrame(rows, columns=["score_name", "score", "ci_low", "ci_high"]).set_index("score_name")
+
+
+def _pandas(what: str) -> Any:
+    """pandas, imported on use (an optional package here)."""
+    try:
+        import pandas
+    except ImportError:
+        from ..errors import MissingRequirementError
+
+        raise MissingRequirementError(f"{what} needs pandas: pip install pandas") from None
+    return pandas
+
 
 class InstanceScores(list):
     """Per-instance results as flat rows (as in the original system): the task_data fields, the row's fields, the
@@ -70,6 +91,7 @@ class InstanceScores(list):
     @classmethod
     def of(cls, instances: Sequence[Dict[str, Any]]) -> "InstanceScores":
         rows = cls()
+        rows.original_instances = instances
         parsed: Dict[str, Any] = {}
         for instance in instances:
             data = instance.get("task_data")
@@ -81,15 +103,36 @@ class InstanceScores(list):
             rows.append(row)
         return rows
 
-    def to_df(self, columns: Optional[Sequence[str]] = None) -> Any:
+    original_instances: Sequence[Dict[str, Any]] = ()
+
+    def to_df(self, flatten: bool = True, columns: Optional[Sequence[str]] = None) -> Any:
+        """The rows as a pandas DataFrame (all their columns, or `columns`); `flatten=False`: the evaluated
+        instances as they are (score dicts nested), as in the original."""
+        pandas = _pandas("InstanceScores.to_df()")
+        frame = pandas.DataFrame(list(self) if flatten else [dict(row) for row in self.original_instances])
+        if columns is not None:
+            missing = [column for column in columns if column not in frame.columns]
+            if missing:
+                raise KeyError(f"columns {missing} are not in the instance scores (they have {list(frame.columns)})")
+            return frame[list(columns)]
+        return frame
+
+    def to_markdown(self, flatten: bool = True, columns: Optional[Sequence[str]] = None, max_col_width: int = 30,
+                    **kwargs: Any) -> str:
+        """to_df's table as markdown, each cell's lines wrapped at `max_col_width` (pandas' to_markdown, which
+        needs the tabulate package)."""
+        import textwrap
+
+        frame = self.to_df(flatten, columns).copy()
+        for column in frame.columns:
+            frame[column] = frame[column].apply(lambda value: "\n".join(
+                textwrap.fill(line, width=max_col_width) for line in str(value).splitlines()))
         try:
-            import pandas
+            return frame.to_markdown(**kwargs)
         except ImportError:
             from ..errors import MissingRequirementError
 
-            raise MissingRequirementError("to_df() needs pandas: pip install pandas") from None
-        columns = list(columns or self.default_columns)
-        return pandas.DataFrame([{column: row.get(column) for column in columns} for row in self])
+            raise MissingRequirementError("InstanceScores.to_markdown() needs tabulate: pip install tabulate") from None
 
     @property
     def summary(self) -> str:
@@ -146,9 +189,41 @@ class EvaluationResults(SequenceABC):
     and `score: {"instance": ..., "global": ...}`) and score views. Instances are built when read, so evaluating a
     million rows does not make a million dicts; treat them as read-only views of the evaluation."""
 
-    global_scores: GlobalScores
-    groups_scores: GroupsScores
-    subsets_scores: SubsetsScores
+    @property
+    def global_scores(self) -> GlobalScores:
+        """The global scores (of the first instance's score, when the results were given as instances)."""
+        scores = self.__dict__.get("_global_scores")
+        if scores is None and self._instances:
+            scores = GlobalScores(self._instances[0]["score"]["global"])
+        return scores
+
+    @global_scores.setter
+    def global_scores(self, value: GlobalScores) -> None:
+        self.__dict__["_global_scores"] = value
+
+    @property
+    def groups_scores(self) -> GroupsScores:
+        """Scores per group of each group-by key (empty without group_by)."""
+        scores = self.__dict__.get("_groups_scores")
+        if scores is None and self._instances:
+            scores = GroupsScores(self._instances[0]["score"].get("groups") or {})
+        return scores
+
+    @groups_scores.setter
+    def groups_scores(self, value: GroupsScores) -> None:
+        self.__dict__["_groups_scores"] = value
+
+    @property
+    def subsets_scores(self) -> SubsetsScores:
+        """Scores per subset of a benchmark (empty for one dataset)."""
+        scores = self.__dict__.get("_subsets_scores")
+        if scores is None and self._instances:
+            scores = SubsetsScores(self._instances[0]["score"].get("subsets") or {})
+        return scores
+
+    @subsets_scores.setter
+    def subsets_scores(self, value: SubsetsScores) -> None:
+        self.__dict__["_subsets_scores"] = value
 
     def __init__(self, instances: Optional[Sequence[Dict[str, Any]]] = None):
         self._instances: Optional[List[Dict[str, Any]]] = list(instances) if instances is not None else None
@@ -189,7 +264,7 @@ class EvaluationResults(SequenceABC):
     __hash__ = None  # mutable views, like the list they replace
 
     def __repr__(self) -> str:
-        scores = getattr(self, "global_scores", None) or {}
+        scores = self.global_scores or {}
         return f"EvaluationResults({len(self)} instances, score {scores.get('score')!r})"
 
     def _build_instance(self, position: int) -> Dict[str, Any]:

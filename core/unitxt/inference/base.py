@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence, TypeVar
 
 from ..artifact import InertField
 from ..errors import UnitxtError
+from ..settings_utils import settings as unitxt_settings
 from ..operator import Operator, PackageRequirementsMixin
 
 _CALLS_LOCK = threading.Lock()  # makes each engine's per-thread call state once
@@ -173,6 +174,12 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
     def prepare(self) -> None:
         super().prepare()
         self._cache_store = None
+        if not unitxt_settings.mock_inference_mode:  # as the original: a mock needs no client or model
+            self.prepare_engine()
+
+    def prepare_engine(self) -> None:
+        """The original's hook, run once when the engine is made (not in mock mode): load a model or make a client.
+        Engines here open their clients on first use, so the default does nothing; subclasses may override it."""
 
     # the state of the call running in this thread (an engine may answer calls from several threads at once: an
     # actor working on two blocks); read by report() and the batch mode

@@ -1,6 +1,7 @@
 """Loader base classes and in-memory loaders: `Loader` (a source operator; every loader tags each instance with
 `data_classification_policy` and caps each split at `loader_limit`), LoadFromDictionary and MultipleSourceLoader."""
 
+import copy
 import functools
 import itertools
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
@@ -59,8 +60,56 @@ class Loader(SourceOperator):
             raise LoaderError("loader_limit must be >= 0.", artifact=type(self).__name__, field="loader_limit")
 
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
-        """Abstract hook: {split: zero-argument generator function} for each split the loader provides."""
-        raise NotImplementedError(f"{type(self).__name__}.load_generators() is not implemented")
+        """Abstract hook: {split: zero-argument generator function} for each split the loader provides (or, as in
+        the original, override `load_iterables`)."""
+        if type(self).load_iterables is not Loader.load_iterables:
+            iterables = self.load_iterables()
+            # copies, as the original's MultiStream.from_iterables(copying=True): the given rows stay unchanged
+            return {split: (lambda rows=rows: (copy.deepcopy(row) for row in rows)) for split, rows in iterables.items()}
+        raise NotImplementedError(f"{type(self).__name__}.load_generators() (or load_iterables()) is not implemented")
+
+    def load_iterables(self) -> Dict[str, Iterable[Dict[str, Any]]]:
+        """The original's hook: {split: iterable of rows}. A subclass written for the original overrides it; here
+        the default gives each split's rows as a re-readable stream."""
+        return {split: GeneratorStream(generator) for split, generator in self.load_generators().items()}
+
+    def load_data(self) -> MultiStream:
+        """The splits as streams, before the data classification policy is set on the rows (the original's step)."""
+        return MultiStream({split: GeneratorStream(generator) for split, generator in self.load_generators().items()})
+
+    def get_splits(self) -> List[str]:
+        """The names of the splits the loader gives."""
+        return list(self.load_generators())
+
+    def split_generator(self, split: str) -> Iterable[Dict[str, Any]]:
+        """The rows of one split, read when iterated."""
+        generators = self.load_generators()
+        if split not in generators:
+            raise LoaderError(f"No split '{split}' (the loader gives: {', '.join(generators) or 'none'}).",
+                              artifact=self.artifact_name, field="split")
+        return iter(generators[split]())
+
+    def log_limited_loading(self) -> None:
+        """Say once (per loader class) that loading is limited, and by which setting."""
+        self._announce_limit()
+
+    def set_default_data_classification(self, default_data_classification_policy: List[str],
+                                        additional_info: Optional[str] = None) -> None:
+        """Use this policy when none is set on the loader."""
+        if self.data_classification_policy is None:
+            self.data_classification_policy = list(default_data_classification_policy)
+
+    def add_data_classification(self, multi_stream: MultiStream) -> MultiStream:
+        """Every row of the streams gets the loader's data_classification_policy."""
+        policy = self.data_policy()
+
+        def classified(stream):
+            for row in stream:
+                row["data_classification_policy"] = list(policy)
+                yield row
+
+        return MultiStream({split: GeneratorStream(classified, {"stream": stream})
+                            for split, stream in multi_stream.items()})
 
     def _announce_limit(self) -> None:
         key = type(self).__name__

@@ -125,6 +125,10 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     ci_score_names: Optional[List[str]] = NonPositionalField(default=None)  # the map-reduce name of ci_scores
     ci_paired: bool = InertField(default=True, reason="intervals follow this metric's own CI procedure")
 
+    def get_metric_name(self) -> str:
+        """The catalog name the metric was fetched by, else its class name."""
+        return self.artifact_name
+
     def set_confidence_interval_calculation(self, return_confidence_interval: bool) -> None:
         self.return_confidence_interval = return_confidence_interval
 

@@ -367,7 +367,8 @@ class MatthewsCorrelation(ClassificationScore):
 
 
 class F1Binary(GlobalMetric):
-    """Binary F1 of the positive class (predictions and references are 0/1 or booleans; >= threshold is positive),
+    """Binary F1 of the positive class (predictions and references are 0/1 or booleans; above the threshold is
+    positive, as the original's `p > threshold`: a prediction of exactly 0.5 is negative),
     with precision and recall, and the same three for the negative class (`*_neg` keys). As in the original system,
     a single instance has no F1 (instance scores are NaN); unlike it, `score_ci_*` is the positive class's interval
     (the original system reports the negative class's there)."""
@@ -382,7 +383,7 @@ class F1Binary(GlobalMetric):
         if isinstance(value, bool):
             return int(value)
         if isinstance(value, (int, float)):
-            return int(not math.isnan(value) and value >= self.threshold)
+            return int(not math.isnan(value) and value > self.threshold)
         return int(value == self.pos_label)
 
     def additive_statistics(self, predictions, references, task_data):

@@ -366,6 +366,12 @@ class Spearmanr(Spearman):
     reference_field: str = "references"
     prediction_field: str = "prediction"
 
+    def get_correlation_func(self) -> Any:
+        """The original's hook: the correlation function (scipy's spearmanr)."""
+        from scipy.stats import spearmanr
+
+        return spearmanr
+
 
 class Pearsonr(Pearson):
     """Pearson's r under the original map-reduce type name (same scores as `pearson`)."""
@@ -373,6 +379,12 @@ class Pearsonr(Pearson):
     ci_score_names: Optional[List[str]] = None
     reference_field: str = "references"
     prediction_field: str = "prediction"
+
+    def get_correlation_func(self) -> Any:
+        """The original's hook: the correlation function (scipy's pearsonr)."""
+        from scipy.stats import pearsonr
+
+        return pearsonr
 
 
 class KendallTauMetric(KendallTauB):

@@ -136,6 +136,25 @@ class ANLS(InstanceMetric):
 
         return {"anls": anls(references, prediction, threshold=self.threshold)}
 
+    @staticmethod
+    def preprocess_text(text: str) -> tuple:
+        """(the text lowercased, stripped and whitespace-squeezed, the raw text's length) as ANLS compares them."""
+        return " ".join(text.strip().lower().split()), len(text.upper())
+
+    @staticmethod
+    def levenshtein_distance(s1: str, s2: str) -> int:
+        """Character edit distance."""
+        from .kernels.text_match import levenshtein_distance
+
+        return levenshtein_distance(s1, s2)
+
+    def distance(self, prediction: str, reference: str) -> float:
+        """The normalised texts' edit distance over the longer raw length (0 for two empty texts)."""
+        processed_reference, reference_length = self.preprocess_text(reference)
+        processed_prediction, prediction_length = self.preprocess_text(prediction)
+        longest = max(reference_length, prediction_length)
+        return 0.0 if longest == 0 else self.levenshtein_distance(processed_reference, processed_prediction) / longest
+
 
 class Wer(GlobalMetric):
     """Corpus word error rate: total word edits / total reference words (like jiwer.wer); lower is better.

@@ -20,8 +20,9 @@ DEFAULT_ROUGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 class Rouge(InstanceMetric):
     """ROUGE F-measures per instance, exactly as Google's rouge_score (no stemming); global = their means.
 
-    rougeLsum splits sentences on newlines only (no nltk sentence splitter): put one sentence per line if the
-    texts hold several. With several references, each ROUGE type takes its best reference (rouge_score's
+    For rougeLsum, texts are split into sentences by nltk's sentence splitter as in the original
+    (`sent_split_newline`), when nltk and its punkt_tab data are installed; otherwise at newlines only (a warning
+    says so). With several references, each ROUGE type takes its best reference (rouge_score's
     score_multi).
     """
 
@@ -32,6 +33,7 @@ class Rouge(InstanceMetric):
     rouge_types: List[str] = list(DEFAULT_ROUGE_TYPES)
     use_stemmer: bool = False
     ci_scores = list(DEFAULT_ROUGE_TYPES)
+    sent_split_newline: bool = True
 
     def verify(self) -> None:
         super().verify()
@@ -57,7 +59,14 @@ class Rouge(InstanceMetric):
         """All instances in one vectorised call of the ROUGE kernel."""
         from .kernels.rouge import rouge_instance_scores
 
-        columns = rouge_instance_scores(list(predictions), [list(refs) for refs in references], list(self.rouge_types))
+        predictions, references = list(predictions), [list(refs) for refs in references]
+        if self.sent_split_newline and "rougeLsum" in self.rouge_types:
+            # the sentences one per line (only rougeLsum reads lines; the other types' tokens are unchanged)
+            from .sentence_split import split_sentences_as_lines
+
+            predictions = split_sentences_as_lines(predictions)
+            references = [split_sentences_as_lines(refs) for refs in references]
+        columns = rouge_instance_scores(predictions, references, list(self.rouge_types))
         names = list(self.rouge_types)
         lists = [columns[name].tolist() for name in names]
         return [dict(zip(names, values)) for values in zip(*lists)]

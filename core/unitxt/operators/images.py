@@ -47,9 +47,21 @@ class ImageAugmentor(Augmentor):
     def augment_image(self, image: Any, rng: InstanceRandom) -> Any:
         raise NotImplementedError(f"{type(self).__name__}.augment_image(image, rng)")
 
+    def process_image(self, image: Any) -> Any:
+        """The original's hook: a PIL image in, the augmented image out (augment_image with the instance's random
+        generator); subclasses may override it."""
+        return self.augment_image(image, self.__dict__.get("_instance_rng") or InstanceRandom(f"{image.size}"))
+
+    def process_value(self, value: Any) -> Any:
+        """An image value (PIL image, bytes, data URL, ...) in, the augmented image as a PNG data URL out."""
+        return pil_to_data_url(self.process_image(decode_image(value, self.artifact_name)), "PNG")
+
     def _augment_encoded(self, value: Any, rng: InstanceRandom) -> str:
-        image = decode_image(value, self.artifact_name)
-        return pil_to_data_url(self.augment_image(image, rng), "PNG")
+        self.__dict__["_instance_rng"] = rng
+        try:
+            return self.process_value(value)
+        finally:
+            self.__dict__.pop("_instance_rng", None)
 
     def _augment_field(self, value: Any, rng: InstanceRandom) -> Any:
         if is_image_value(value):

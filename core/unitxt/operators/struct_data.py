@@ -119,23 +119,44 @@ class SerializeTable(SingleTypeSerializer):
     def serialize_table(self, header: List[Any], rows: List[List[Any]]) -> str:
         raise NotImplementedError(f"{type(self).__name__}.serialize_table(header, rows)")
 
+    def process_header(self, header: List[Any]) -> str:
+        """The original's hook: the header's text (serializers built of a header and rows implement it)."""
+        raise NotImplementedError(f"{type(self).__name__}.process_header(header)")
+
+    def process_row(self, row: List[Any], row_index: int) -> str:
+        """The original's hook: one row's text (`row_index` counts from 1)."""
+        raise NotImplementedError(f"{type(self).__name__}.process_row(row, row_index)")
+
 
 class SerializeTableAsIndexedRowMajor(SerializeTable):
     """"col : a | b row 1 : 1 | 2 row 2 : 3 | 4" (one line)."""
 
     def serialize_table(self, header, rows):
-        parts = ["col : " + " | ".join(str(name) for name in header)]
-        parts += [f"row {index} : " + " | ".join(str(cell) for cell in row) for index, row in enumerate(rows, start=1)]
-        return " ".join(parts)
+        parts = [self.process_header(header)]
+        parts += [self.process_row(row, row_index=index) for index, row in enumerate(rows, start=1)]
+        return " ".join(parts).strip()
+
+    def process_header(self, header):
+        return "col : " + " | ".join(str(name) for name in header)
+
+    def process_row(self, row, row_index):
+        return f"row {row_index} : " + " | ".join(str(cell) for cell in row)
 
 
 class SerializeTableAsMarkdown(SerializeTable):
     """"|a|b|\\n|---|---|\\n|1|2|" (no padding)."""
 
     def serialize_table(self, header, rows):
-        lines = ["|" + "|".join(str(name) for name in header) + "|", "|" + "|".join("---" for _ in header) + "|"]
-        lines += ["|" + "|".join(str(cell) for cell in row) + "|" for row in rows]
-        return "\n".join(lines)
+        text = self.process_header(header)
+        for index, row in enumerate(rows, start=1):
+            text += self.process_row(row, row_index=index)
+        return text.strip()
+
+    def process_header(self, header):
+        return "|" + "|".join(str(name) for name in header) + "|\n|" + "|".join("---" for _ in header) + "|\n"
+
+    def process_row(self, row, row_index):
+        return "|" + "|".join(str(cell) for cell in row) + "|\n"
 
 
 class SerializeTableAsJson(SerializeTable):
@@ -149,10 +170,15 @@ class SerializeTableAsHTML(SerializeTable):
     """An HTML <table> with a <thead> row of <th> and a <tbody> of <td> rows (indented, one row per line)."""
 
     def serialize_table(self, header, rows):
-        head = "  <thead>\n    <tr>" + "".join(f"<th>{name}</th>" for name in header) + "</tr>\n  </thead>"
-        body = "  <tbody>" + "".join("\n    <tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>"
+        return f"<table>\n{self.process_header(header)}\n{self.process_rows(rows)}\n</table>"
+
+    def process_header(self, header):
+        return "  <thead>\n    <tr>" + "".join(f"<th>{name}</th>" for name in header) + "</tr>\n  </thead>"
+
+    def process_rows(self, rows):
+        """The original's hook: the <tbody> of all rows."""
+        return "  <tbody>" + "".join("\n    <tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>"
                                      for row in rows) + "\n  </tbody>"
-        return f"<table>\n{head}\n{body}\n</table>"
 
 
 class SerializeTableAsConcatenation(SerializeTable):
@@ -277,12 +303,20 @@ class ListToKeyValPairs(InstanceOperator):
 class SerializeKeyValPairs(FieldOperator):
     """{"name": "Ann", "age": 3} -> "name is Ann, age is 3"."""
 
+    def serialize_kvpairs(self, kvpairs: Any) -> Any:
+        """The original's name of this operator's work on one value (its process_value)."""
+        return self.process_value(kvpairs)
+
     def process_value(self, value: Any) -> Any:
         return ", ".join(f"{key} is {item}" for key, item in value.items())
 
 
 class SerializeTriples(FieldOperator):
     """[[subject, relation, object], ...] -> "subject : relation (lower-cased) : object | ..."."""
+
+    def serialize_triples(self, tripleset: Any) -> Any:
+        """The original's name of this operator's work on one value (its process_value)."""
+        return self.process_value(tripleset)
 
     def process_value(self, value: Any) -> Any:
         return " | ".join(f"{subject} : {relation.lower()} : {obj}" for subject, relation, obj in value)
@@ -371,6 +405,10 @@ class TruncateTableRows(FieldOperator):
 
     rows_to_keep: int = 10
 
+    def truncate_table_rows(self, table_content: Any) -> Any:
+        """The original's name of this operator's work on one value (its process_value)."""
+        return self.process_value(table_content)
+
     def process_value(self, value: Any) -> Any:
         rows = value.get("rows", [])
         if len(rows) <= self.rows_to_keep:
@@ -433,6 +471,10 @@ class TruncateTableCells(InstanceOperator):
 
 class ConvertTableColNamesToSequential(FieldOperator):
     """Replace a table's column names with col_0, col_1, ... (the rows are kept)."""
+
+    def replace_header(self, table_content: Any) -> Any:
+        """The original's name of this operator's work on one value (its process_value)."""
+        return self.process_value(table_content)
 
     def process_value(self, value: Any) -> Any:
         if not isinstance(value, dict) or not value.get("header"):

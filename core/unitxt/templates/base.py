@@ -235,6 +235,7 @@ class Template(InstanceOperator):
         if instance is None:
             instance = {}
         try:
+            input_fields, reference_fields = self._preprocessed(input_fields, reference_fields, with_references)
             values = self._input_values(input_fields, instance)
             if self._public_source:
                 source = Template._source(self, input_fields, values, instance)
@@ -252,6 +253,66 @@ class Template(InstanceOperator):
             return result
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
+
+    # ------------------------------------------------------------------ the original's hooks
+    def preprocess_input_and_reference_fields(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any]
+                                              ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """Hook: both field dicts before rendering (not in production, where no answer is known); default: as
+        they are. A subclass written for the original may override it, or the two below."""
+        return input_fields, reference_fields
+
+    def preprocess_input_fields(self, input_fields: Dict[str, Any]) -> Dict[str, Any]:
+        """Hook: the input fields before rendering; default: as they are."""
+        return input_fields
+
+    def preprocess_reference_fields(self, reference_fields: Dict[str, Any]) -> Dict[str, Any]:
+        """Hook: the reference fields before the target is made; default: as they are."""
+        return reference_fields
+
+    def post_process_instance(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        """Hook: the rendered instance; default: as it is."""
+        return instance
+
+    def _preprocessed(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], with_references: bool
+                      ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """The fields after the preprocess hooks a subclass overrides (copies: the instance's fields stay)."""
+        cls = type(self)
+        if with_references and cls.preprocess_input_and_reference_fields is not \
+                Template.preprocess_input_and_reference_fields:
+            input_fields, reference_fields = self.preprocess_input_and_reference_fields(
+                dict(input_fields), dict(reference_fields))
+        if cls.preprocess_input_fields is not Template.preprocess_input_fields:
+            input_fields = self.preprocess_input_fields(dict(input_fields))
+        if with_references and cls.preprocess_reference_fields is not Template.preprocess_reference_fields and \
+                not getattr(cls, "_runs_reference_hook_itself", False):
+            reference_fields = self.preprocess_reference_fields(dict(reference_fields))
+        return input_fields, reference_fields
+
+    def set_titles(self, data: Dict[str, Any]) -> None:
+        """The `title_fields` values of `data` title-cased, in place."""
+        data.update(self._titled(data))
+
+    def serialize(self, data: Dict[str, Any], instance: Dict[str, Any]) -> Dict[str, str]:
+        """Every value of `data` as text, by the template's serializer."""
+        return {name: self._serialize(value, instance) for name, value in data.items()}
+
+    def apply_formatting(self, data: Dict[str, Any], data_type: str, format_str: Optional[str],
+                         format_name: str) -> str:
+        """`format_str` filled from `data`; a missing field or format is a clear error naming them."""
+        if format_str is None:
+            raise UnitxtError(f"Required field '{format_name}' of class {type(self).__name__} not set.",
+                              artifact=self.artifact_name, field=format_name)
+        compiled = self._compile(format_str, format_name)  # the sandbox's format strings: no attribute access
+        missing = [name for name in compiled.fields if name not in data]
+        if missing:
+            raise self._missing(missing[0], data, data_type.replace(" field", ""), format_name)
+        return compiled.render(data, format_name)
+
+    def input_fields_to_instruction_and_target_prefix(self, input_fields: Dict[str, Any], instruction: str
+                                                      ) -> Tuple[str, str]:
+        """(instruction, target_prefix) filled from the (serialized) input fields."""
+        return (self.apply_formatting(input_fields, "input field", instruction, "instruction"),
+                self.apply_formatting(input_fields, "input field", self.target_prefix, "target_prefix"))
 
     def render_demo(self, demo: Dict[str, Any], instance: Optional[Dict[str, Any]] = None) -> Dict[str, str]:
         """A demo as {source, target, target_prefix, instruction}; already rendered demos pass through."""
@@ -314,6 +375,8 @@ class Template(InstanceOperator):
             ) from None
         instance.update(self.render(input_fields, reference_fields, instance))
         instance["postprocessors"] = self.postprocessor_names()
+        if type(self).post_process_instance is not Template.post_process_instance:
+            instance = self.post_process_instance(instance)
         demos = instance.get("demos")
         if demos is not None:
             instance["demos"] = [self.render_demo(demo, instance) for demo in demos]

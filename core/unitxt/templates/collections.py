@@ -28,6 +28,13 @@ class Collection(Artifact):
             raise CollectionItemError(f"Cannot find item {key!r} in {type(self).__name__} (it holds "
                                       f"{len(self.items)} items).", artifact=self.artifact_name) from None
 
+    def keys(self) -> List[Any]:
+        """The keys the items are read by (positions of a list, keys of a dict)."""
+        return list(range(len(self.items))) if isinstance(self.items, list) else list(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
 
 class ListCollection(Collection):
     """Items by position."""
@@ -35,12 +42,27 @@ class ListCollection(Collection):
     items: List[Any] = []
     _positional_args = ("items",)
 
+    def append(self, item: Any) -> None:
+        """One more item at the end."""
+        self.items.append(item)
+
+    def extend(self, other: "ListCollection") -> None:
+        """The items of another list collection added at the end."""
+        self.items.extend(other.items)
+
+    def __add__(self, other: "ListCollection") -> "ListCollection":
+        return ListCollection(items=list(self.items) + list(other.items))
+
 
 class DictCollection(Collection):
     """Items by key."""
 
     items: Dict[Any, Any] = {}
     _positional_args = ("items",)
+
+    def len(self) -> int:
+        """The number of items (the original's spelling besides len())."""
+        return len(self.items)
 
 
 class TemplatesList(Artifact):

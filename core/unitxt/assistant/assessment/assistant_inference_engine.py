@@ -20,14 +20,15 @@ class AssistantInferenceEngine(InferenceEngine):
 
     use_cache: bool = False  # the answer depends on the index, which is not part of the engine's settings
 
-    def prepare_engine(self) -> None:
+    def _load_assistant(self) -> None:
+        """The Assistant (it needs the documentation index), made on first use, not when the engine is made."""
         from ..app import Assistant
 
         self.assistant = Assistant()
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         if getattr(self, "assistant", None) is None:
-            self.prepare_engine()
+            self._load_assistant()
         return [TextGenerationInferenceOutput(prediction="".join(self.assistant.generate_response(item.as_messages())),
                                               inference_type="assistant") for item in inputs]
 

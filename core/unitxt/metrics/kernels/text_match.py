@@ -173,18 +173,25 @@ def char_edit_distance(references: Sequence[str], prediction: str, normalized: b
 
 
 def anls(references: Sequence[str], prediction: str, threshold: float = 0.5) -> float:
-    """Average Normalized Levenshtein Similarity of one answer: max over references of 1 - NL,
-    where NL is the normalised edit distance and any NL above the threshold scores 0.
+    """Average Normalized Levenshtein Similarity of one answer, as the original system's metrics.anls: 1 - NL of the
+    closest reference, 0 when that is below `threshold`.
 
-    As in the ST-VQA/DocVQA evaluation, texts are lowercased, stripped and whitespace-squeezed first.
+    The edit distance is between the lowercased, stripped, whitespace-squeezed texts, but it is divided by the longer
+    RAW text's length (its uppercased form's, padding included), as the original does; two empty texts score 1.
     """
     answer = " ".join(prediction.strip().lower().split())
-    best = 0.0
-    for reference in _check_references(references):
-        nl = normalized_edit_distance(answer, " ".join(reference.strip().lower().split()))
-        if nl <= threshold:
-            best = max(best, 1.0 - nl)
-    return best
+    answer_length = len(prediction.upper())
+    nearest = min(_raw_normalized_distance(answer, answer_length, reference)
+                  for reference in _check_references(references))
+    similarity = 1.0 - nearest
+    return 0.0 if similarity < threshold else similarity
+
+
+def _raw_normalized_distance(answer: str, answer_length: int, reference: str) -> float:
+    """Edit distance of the normalised texts over the longer raw length (0 when both are empty)."""
+    longest = max(answer_length, len(reference.upper()))
+    gold = " ".join(reference.strip().lower().split())
+    return 0.0 if longest == 0 else levenshtein_distance(answer, gold) / longest
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,12 +217,11 @@ def word_edit_counts(references: Sequence[str], predictions: Sequence[str]) -> T
 
 
 def _wer_ratio(edits: Any, lengths: Any) -> np.ndarray:
-    """edits / lengths elementwise; 0 when both are 0, NaN when only lengths is 0 (undefined)."""
+    """edits / lengths elementwise; an empty reference counts as one word, as the original's WER (its score is the
+    number of inserted words, 0 when the prediction is empty too)."""
     edits = np.asarray(edits, dtype=np.float64)
     lengths = np.asarray(lengths, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = edits / np.where(lengths > 0, lengths, 1.0)
-    return np.where(lengths > 0, ratio, np.where(edits == 0, 0.0, np.nan))
+    return edits / np.where(lengths > 0, lengths, 1.0)
 
 
 def instance_wer(reference: str, prediction: str) -> float:

@@ -1,0 +1,42 @@
+"""The original's classes' public methods and properties (those each class defines itself, listed at test time by
+oracle_surface.py run by the oracle) exist on the same-named class here, so that a subclass written for the original
+that overrides a hook (`process_value`, `prepare_engine`, `map`, ...) or a program that calls a method on a result
+(`GlobalScores.to_df`, `InstanceScores.to_markdown`) runs here. The count of missing ones may only go down
+(MAX_MISSING); the default tier checks per family that subclasses written against the original's hooks run.
+"""
+
+import warnings
+
+from .test_same_surface import ours, surface  # noqa: F401 - the oracle's surface, listed once per module
+
+# missing public methods/properties of same-named classes here (issue 50: 384 of 1,018 before; target: 95% present)
+MAX_MISSING = 236
+
+
+def missing_methods(surface):  # noqa: F811 - the fixture's value
+    """{module: ["Class.method", ...]} of the original's methods that the same-named class here lacks."""
+    missing, total = {}, 0
+    for path, module in surface.items():
+        for name, entry in (module.get("names") or {}).items():
+            if entry.get("kind") != "class" or not entry.get("methods"):
+                continue
+            here = ours(path)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                cls = getattr(here, name, None) if here is not None else None
+            for method in entry["methods"]:
+                total += 1
+                if cls is None or not hasattr(cls, method):
+                    missing.setdefault(path, []).append(f"{name}.{method}")
+    return missing, total
+
+
+def test_the_original_public_methods_exist_here(surface):  # noqa: F811
+    missing, total = missing_methods(surface)
+    count = sum(len(names) for names in missing.values())
+    print(f"public methods and properties of the original's classes: {total - count} of {total} here "
+          f"({100 * (total - count) / total:.1f}%); missing per module:")
+    for path, names in sorted(missing.items(), key=lambda item: -len(item[1])):
+        print(f"  {path} ({len(names)}): {' '.join(names)}")
+    assert total > 900, f"the oracle lists only {total} methods: is its surface listing complete?"
+    assert count <= MAX_MISSING, f"{count} missing (at most {MAX_MISSING}): {missing}"

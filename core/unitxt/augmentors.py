@@ -27,13 +27,6 @@ from .random_utils import InstanceRandom
 from .types.checking import isoftype
 from .module_aliases import moved_classes
 from .artifact import InertField
-from .artifact import InertField
-from .artifact import InertField
-from .artifact import InertField
-from .artifact import InertField
-from .artifact import InertField
-from .artifact import InertField
-from .artifact import InertField
 
 
 class Augmentor(FieldSelectionFields):

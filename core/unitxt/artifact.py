@@ -18,6 +18,7 @@ from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 from .artifact_registry import (_ARTIFACT_TYPES, _import_module_of, _type_modules,  # noqa: F401
                                 concrete_types_of, get_artifact_class, get_closest_artifact_type,
                                 load_builtin_artifact_modules, registered_artifact_types)
+from .artifact_registry import OriginalArtifactMethods
 from .catalog_store import (Catalogs, LocalCatalog, UnitxtArtifactNotFoundError, find_in_catalogs,  # noqa: F401
                             get_catalog_name_and_args, is_name_legal_for_catalog, register_all_artifacts,
                             reset_artifacts_json_cache, verify_legal_catalog_name, write_json_atomically)
@@ -33,7 +34,6 @@ from .general.dataclass_fields import (AbstractField, AbstractFieldError, Datacl
                                        is_class_method, is_final_field, is_possible_field, positional_field_names,
                                        required_fields, to_dict, warn_inert_fields)
 from .general.dataclass_fields import _asdict_inner as dataclass_value
-from .artifact_methods import OriginalArtifactMethods
 from .logging_utils import get_logger
 from .module_aliases import moved_classes
 from .query_parser import Unquoted, coerce_override, format_value, guess_scalar, parse_artifact_query

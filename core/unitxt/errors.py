@@ -298,3 +298,7 @@ def type_name_of(value: Any) -> str:
 
 
 __getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)
+
+
+class OperatorError(UnitxtError):
+    """An operator failed on an instance (the original error is chained)."""

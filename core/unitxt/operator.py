@@ -11,6 +11,7 @@ from typing import Any, Dict, Generator, Iterable, List, Optional, Tuple, Union
 from .artifact import Artifact, InertField, NonPositionalField
 from .artifact_registry import register_type_names
 from .dict_utils import dict_delete, dict_get, dict_has, dict_set
+from .errors import OperatorError  # noqa: F401 - raised by operators; the original defines it here
 from .errors import (  # noqa: F401 - MissingRequirementsError: unitxt.operator is where the original defines it
     ArtifactConfigurationError,
     ArtifactDefinitionError,
@@ -23,14 +24,8 @@ from .errors import (  # noqa: F401 - MissingRequirementsError: unitxt.operator 
 from .general.requirements import PackageRequirementsMixin  # noqa: F401 - imported from here by components
 from .module_aliases import moved_classes
 from .settings_utils import data_classification_overrides
-from .stream import CachingStream, GeneratorStream, ListStream, MultiStream, Stream
+from .stream import CachingStream, GeneratorStream, ListStream, MultiStream, Stream, apply_fused_operators
 from .stream import instance_generator, instance_result, stream_single  # noqa: F401 - the original's home of these
-
-
-class OperatorError(UnitxtError):
-    """An operator failed on an instance (the original error is chained)."""
-
-
 
 
 class Operator(Artifact):
@@ -534,7 +529,7 @@ class SequentialOperator(MultiStreamOperator, SequentialMixin):
             while end < len(steps) and _fusable(steps[end]):
                 end += 1
             if end - position > 1:
-                multi_stream = _apply_fused(steps[position:end], multi_stream)
+                multi_stream = apply_fused_operators(steps[position:end], multi_stream)
                 position = end
             else:
                 multi_stream = steps[position](multi_stream)
@@ -550,48 +545,6 @@ def _fusable(step: Any) -> bool:
         and kind._run_stream is InstanceOperator._run_stream
         and kind.__call__ is StreamOperator.__call__
     )
-
-
-def _apply_fused(operators: List[InstanceOperator], multi_stream: MultiStream) -> MultiStream:
-    """The streams with `operators` applied in order; each stream runs the ones that apply to it in one loop."""
-    result = MultiStream()
-    for name, stream in multi_stream.items():
-        applying = [operator for operator in operators if operator.applies_to(name)]
-        if not applying:
-            result[name] = stream
-        elif len(applying) == 1:
-            result[name] = GeneratorStream(applying[0]._run_stream, {"stream": stream, "stream_name": name})
-        else:
-            result[name] = GeneratorStream(_run_fused, {"operators": applying, "stream": stream, "stream_name": name})
-    return result
-
-
-def _run_fused(operators: List[InstanceOperator], stream: Stream, stream_name: str) -> Generator:
-    """InstanceOperator._run_stream for several operators at once.
-
-    Errors name the operator that failed; an error from the upstream stream is attributed to the first operator, as
-    the innermost of separate per-operator generators would do."""
-    stages = [(operator, operator._instance_function(), operator.effective_policy()) for operator in operators]
-    first = current = operators[0]
-    index = -1
-    try:
-        for index, instance in enumerate(stream):
-            for current, process, allowed in stages:
-                if allowed is not None:
-                    current.check_instance_policy(instance, allowed)
-                instance = process(instance, stream_name)
-            current = first
-            yield instance
-    except UnitxtError as error:
-        raise error.with_context(
-            artifact=current.artifact_name, stage=f"stream '{stream_name}', instance {index}"
-        ) from None
-    except Exception as error:  # noqa: BLE001
-        raise OperatorError(
-            f"{type(error).__name__}: {error}",
-            artifact=current.artifact_name,
-            stage=f"stream '{stream_name}', instance {index}",
-        ) from error
 
 
 InstanceFieldOperator = FieldOperator  # the original's name of the field operators' base (field / to_field / ...)

@@ -3,7 +3,7 @@
 import copy
 from typing import Any, Callable, Dict, Generator, Iterable, Iterator, List, Optional
 
-from .errors import UnitxtError
+from .errors import OperatorError, UnitxtError
 from .module_aliases import moved_classes
 
 
@@ -237,6 +237,49 @@ class MultiStream(dict):
                 for name, stream in self.items()
             }
         )
+
+
+def apply_fused_operators(operators: List[Any], multi_stream: MultiStream) -> MultiStream:
+    """The streams with instance operators applied in order; each stream runs the ones that apply to it in one loop
+    (operator.SequentialOperator fuses consecutive InstanceOperators this way)."""
+    result = MultiStream()
+    for name, stream in multi_stream.items():
+        applying = [operator for operator in operators if operator.applies_to(name)]
+        if not applying:
+            result[name] = stream
+        elif len(applying) == 1:
+            result[name] = GeneratorStream(applying[0]._run_stream, {"stream": stream, "stream_name": name})
+        else:
+            result[name] = GeneratorStream(_run_fused, {"operators": applying, "stream": stream, "stream_name": name})
+    return result
+
+
+def _run_fused(operators: List[Any], stream: "Stream", stream_name: str) -> Generator:
+    """InstanceOperator._run_stream for several operators at once.
+
+    Errors name the operator that failed; an error from the upstream stream is attributed to the first operator, as
+    the innermost of separate per-operator generators would do."""
+    stages = [(operator, operator._instance_function(), operator.effective_policy()) for operator in operators]
+    first = current = operators[0]
+    index = -1
+    try:
+        for index, instance in enumerate(stream):
+            for current, process, allowed in stages:
+                if allowed is not None:
+                    current.check_instance_policy(instance, allowed)
+                instance = process(instance, stream_name)
+            current = first
+            yield instance
+    except UnitxtError as error:
+        raise error.with_context(
+            artifact=current.artifact_name, stage=f"stream '{stream_name}', instance {index}"
+        ) from None
+    except Exception as error:  # noqa: BLE001
+        raise OperatorError(
+            f"{type(error).__name__}: {error}",
+            artifact=current.artifact_name,
+            stage=f"stream '{stream_name}', instance {index}",
+        ) from error
 
 
 __getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

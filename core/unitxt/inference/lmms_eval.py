@@ -32,12 +32,12 @@ def _flat(row: Dict[str, Any]) -> Dict[str, Any]:
 def get_images_without_text(instance: Dict[str, Any]) -> List[Any]:
     """The images of a row as RGB PIL images: those its text source points at, or the image parts of its chat
     messages (needs Pillow)."""
-    from .. import dict_utils
+    from ..dict_utils import dict_get
     from ..image_utils import decode_image
 
     source = instance["source"]
     if isinstance(source, str):
-        images = [dict_utils.dict_get(instance, path) for path in re.findall(_image_tag_pattern(), source)]
+        images = [dict_get(instance, path) for path in re.findall(_image_tag_pattern(), source)]
     elif isinstance(source, list):
         images = [part["image_url"]["url"] for turn in source if isinstance(turn["content"], list)
                   for part in turn["content"] if part["type"] == "image_url"]

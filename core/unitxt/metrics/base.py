@@ -342,6 +342,10 @@ def inputs_from_task_data_fields(metric: Any, predictions: list, references: lis
     return predictions, references
 
 
+# reductions this library computes for any instance metric (the original's implemented_reductions list fewer)
+REDUCTIONS_COMPUTED_HERE = ("mean", "group_mean", "max", "median", "min")
+
+
 class InstanceMetric(Metric):
     """Scores each instance by itself (`compute`); global scores reduce instance scores per `reduction_map`."""
 
@@ -365,9 +369,10 @@ class InstanceMetric(Metric):
     def verify(self) -> None:
         super().verify()
         for reduction in self.resolved_reduction_map():
-            if reduction not in self.implemented_reductions:
+            if reduction not in self.implemented_reductions and reduction not in REDUCTIONS_COMPUTED_HERE:
+                known = sorted(set(self.implemented_reductions) | set(REDUCTIONS_COMPUTED_HERE))
                 raise MetricError(
-                    f"Unknown reduction '{reduction}' in reduction_map; use {', '.join(self.implemented_reductions)}.",
+                    f"Unknown reduction '{reduction}' in reduction_map; use {', '.join(known)}.",
                     artifact=type(self).__name__,
                     field="reduction_map",
                 )

@@ -301,11 +301,10 @@ def extract_images(instance: Dict[str, Any]) -> List[Any]:
     the instance lacks raises a ValueError."""
     import re
 
-    from .. import dict_utils
     from ..settings_utils import get_constants
 
     pattern = r"<" + get_constants().image_tag + r"\s+src=[\"'](.*?)[\"']"
-    return [dict_utils.dict_get(instance, path) for path in re.findall(pattern, instance["source"])]
+    return [dict_get(instance, path) for path in re.findall(pattern, instance["source"])]
 
 
 class HashImage(FieldOperator):

@@ -1,7 +1,7 @@
 """Columnar rendering: a recipe's split rendered a batch at a time into columns, which the Arrow builder writes.
 
-The rows are the bytes `InstanceRenderer.render` gives one at a time (tests/test_batch_render.py checks every catalog
-card x template with 0 and 2 demos). The common case - a text format with a static system prompt, no media,
+The rows are the bytes `InstanceRenderer.render` gives one at a time (tests/rendering/test_batch_render.py checks
+every catalog card x template with 0 and 2 demos). The common case - a text format with a static system prompt, no media,
 augmentors or policy checks - runs as one loop per batch: the per-instance generator's draws (template, number of
 demos) are inlined, demos' text and task data come from per-template tables. Any other instance goes through `render`.
 """

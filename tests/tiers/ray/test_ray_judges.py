@@ -22,10 +22,10 @@ VERDICT = "nothing else:"
 
 def conciseness(request):
     """A consistent judge: 'Yes' for a response of at most two words, whatever the order of the options."""
-    text = request["messages"][-1]["content"]
-    if VERDICT not in text:
+    if VERDICT not in request["messages"][-1]["content"]:
         return "The response is judged on its length."
-    response = re.search(r"to judge:\n<<<\n(.*?)\n>>>", text, flags=re.DOTALL).group(1)
+    # the verdict request continues the conversation whose first (user) turn holds the response
+    response = re.search(r"to judge:\n<<<\n(.*?)\n>>>", request["messages"][0]["content"], flags=re.DOTALL).group(1)
     return "Yes" if len(response.split()) <= 2 else "No."
 
 
@@ -40,7 +40,8 @@ def judge_metric(server, cache_dir):
 def judged_rows(metric, count):
     predictions = [" ".join([f"word{index}"] * (1 + index % 4)) for index in range(count)]  # each prompt unique
     rows = [{"source": f"question {index}", "target": "", "references": [], "metrics": [metric],
-             "postprocessors": [], "task_data": json.dumps({"metadata": {"template": "t"}}),
+             "postprocessors": [],  # conciseness reads the question as its context field, as the original's criteria
+             "task_data": json.dumps({"question": f"question {index}", "metadata": {"template": "t"}}),
              "groups": [], "subset": [], "media": {"images": [], "audios": []},
              "data_classification_policy": ["public"]} for index in range(count)]
     return predictions, rows

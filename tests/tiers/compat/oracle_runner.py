@@ -223,7 +223,7 @@ def _space_cache(sources):
 
     if not any("space_files" in source for source in sources):
         return
-    path = pathlib.Path(__file__).resolve().parents[2] / "space_mirrors.py"
+    path = pathlib.Path(__file__).resolve().parents[2] / "support" / "space_mirrors.py"
     spec = importlib.util.spec_from_file_location("space_mirrors", path)
     mirrors = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mirrors)

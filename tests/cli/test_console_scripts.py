@@ -10,13 +10,11 @@ import json
 import os
 import re
 import subprocess
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
-from tests.support.wheel import build_wheel
+from tests.support.wheel import venv_with_the_wheel
 
 from tests.support.openai_protocol_server import OpenAIProtocolServer
 
@@ -29,22 +27,7 @@ STAMPED = re.compile(r"^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d_evaluation_results(_sampl
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("installed")
-    wheel = build_wheel(folder)
-    venv = folder / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
-    # the dependencies: the test interpreter's site-packages (its editable unitxt is a .pth there, not processed)
-    outer = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
-    (site / "zz_test_dependencies.pth").write_text("\n".join(outer) + "\n", encoding="utf-8")
-    # pip comes from there too; --ignore-installed: never touch the test interpreter's own (editable) unitxt
-    installed = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-                                "--ignore-installed", str(wheel)],
-                               capture_output=True, text=True)
-    assert installed.returncode == 0, installed.stderr[-3000:]
-    return venv
+    return venv_with_the_wheel(tmp_path_factory.mktemp("installed"))
 
 
 def environment(home: Path) -> dict:

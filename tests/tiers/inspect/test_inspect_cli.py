@@ -6,12 +6,11 @@ import json
 import os
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
-from tests.support.wheel import build_wheel
+from tests.support.wheel import venv_with_the_wheel
 from tests.support.openai_protocol_server import OpenAIProtocolServer
 from tests.tiers.inspect.helpers import PLAIN, answers_by_prompt, assert_metrics_are_unitxt_global_scores, rows_of
 
@@ -22,19 +21,7 @@ EEE = [sys.executable, "-m", "every_eval_ever"]
 def venv(tmp_path_factory) -> Path:
     """A venv with only the unitxt wheel installed; its dependencies (Inspect too) come from this interpreter's
     site-packages through a .pth file (offline)."""
-    folder = tmp_path_factory.mktemp("installed")
-    wheel = build_wheel(folder)
-    venv = folder / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
-    outer = sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})
-    (site / "zz_test_dependencies.pth").write_text("\n".join(outer) + "\n", encoding="utf-8")
-    installed = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-                                "--ignore-installed", str(wheel)], capture_output=True, text=True)
-    assert installed.returncode == 0, installed.stderr[-3000:]
-    return venv
+    return venv_with_the_wheel(tmp_path_factory.mktemp("installed"))
 
 
 def environment(home: Path, **extra: str) -> dict:

@@ -8,13 +8,13 @@ reason; nothing listed may resolve (the list only shrinks).
 """
 
 import enum
-import importlib
 import inspect
 import sys
 import warnings
 
 import pytest
 
+from tests.tiers.compat.test_same_surface import ours  # our module at an original path, or None
 from unitxt.module_aliases import original_imports_of
 
 REQUIRED_SHARE = 0.99
@@ -28,15 +28,6 @@ NOT_YET_ENUMS: dict = {}  # every enumeration of the original is an Enum here (n
 @pytest.fixture(scope="module")
 def namespaces(original_surface):
     return original_surface["namespaces"]
-
-
-def ours(path):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return importlib.import_module(path)
-        except ImportError:
-            return None
 
 
 def resolve(path, name):

@@ -47,8 +47,9 @@ def release(tmp_path_factory):
     return build_release(tmp_path_factory.mktemp("release") / "hub")
 
 
-@pytest.fixture(params=["text", "chat"])
-def workdir(request, tmp_path):
+@pytest.fixture(scope="module", params=["text", "chat"])
+def workdir(request, tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp(request.param)
     recipe = "card=cards.demo.sentiment,template=templates.classification.multi_class.default,max_test_instances=40"
     if request.param == "chat":
         recipe += ",format=formats.chat_api"
@@ -65,15 +66,20 @@ def run_mode(release, workdir, mode, process_id=0, num_process=1):
     return last_json(run_zero_install(code, workdir))
 
 
+@pytest.fixture(scope="module")
+def expected(release, workdir):
+    """One `compute` call's results on the rows: what every other way of adding them must give."""
+    results = run_mode(release, workdir, "compute")
+    assert results["n"] == 40
+    return results
+
+
 @pytest.mark.parametrize("mode", ["add", "add_batch"])
-def test_add_and_add_batch_equal_one_compute(release, workdir, mode):
-    expected = run_mode(release, workdir, "compute")
-    assert expected["n"] == 40
+def test_add_and_add_batch_equal_one_compute(release, workdir, expected, mode):
     assert run_mode(release, workdir, mode) == expected
 
 
-def test_distributed_evaluation_in_processes_equals_one_compute(release, workdir):
-    expected = run_mode(release, workdir, "compute")
+def test_distributed_evaluation_in_processes_equals_one_compute(release, workdir, expected):
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env.update({"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": str(workdir / ".hf_home"),
                 "PYTHONHASHSEED": "0"})

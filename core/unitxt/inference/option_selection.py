@@ -62,7 +62,7 @@ class OptionSelectingByLogProbsInferenceEngine(InferenceEngine):
     def _select_token_by_token(self, dataset: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         """The original's protocol: options compared token by token; at the first position where the most likely
         token is not shared by another remaining option, that option wins (a shared token narrows the comparison
-        to the options sharing it; options equal to the end: the first)."""
+        to the options sharing it; when one of them has no more tokens: the first of them)."""
         counts = [instance["token_count"] for instance in self.get_token_count(dataset)]
         options = [task_options(instance, index) for index, instance in enumerate(dataset)]
         requests = [{"source": instance["source"] + option, "task_data": {"token_count": count}}
@@ -70,16 +70,12 @@ class OptionSelectingByLogProbsInferenceEngine(InferenceEngine):
         scored = iter(self.get_options_log_probs(requests))
         for instance, row_options in zip(dataset, options):
             tokens = [next(scored)["prediction"] for _ in row_options]
-            remaining = list(range(len(row_options)))
-            winner = None
-            for position in zip(*tokens):
-                top = max(remaining, key=lambda k: position[k]["logprob"])
-                sharing = [k for k in remaining if position[k]["text"] == position[top]["text"]]
-                if len(sharing) == 1:
-                    winner = top
-                    break
-                remaining = sharing
-            instance["prediction"] = row_options[remaining[0] if winner is None else winner]
+            remaining, step = list(range(len(row_options))), 0
+            while len(remaining) > 1 and all(step < len(tokens[k]) for k in remaining):
+                top = max(remaining, key=lambda k: tokens[k][step]["logprob"])
+                sharing = [k for k in remaining if tokens[k][step]["text"] == tokens[top][step]["text"]]
+                remaining, step = ([top] if len(sharing) == 1 else sharing), step + 1
+            instance["prediction"] = row_options[remaining[0]]
         return dataset
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:

@@ -10,7 +10,6 @@ import os
 from typing import Any, Dict, List, Literal, Optional, TypedDict
 
 from ..artifact import Field
-from ..errors import MissingRequirementError
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
 from .batch import BATCH_FIELDS
 from .concurrency import RequestError, run_all, with_retries
@@ -275,7 +274,6 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise self.malformed("no choices", answer)
         choice = choices[0]
-        usage = answer.get("usage") if isinstance(answer.get("usage"), dict) else {}
         if self.api == "completions":
             text = choice.get("text")
         else:

@@ -1,15 +1,13 @@
 """The hosted and local servers of the OpenAI protocol, each an OpenAiInferenceEngine with its own address, key
 header and defaults: Azure OpenAI, vLLM servers, Together AI, Ollama, IBM RITS, LiteLLM (proxy or library)."""
 
-import os  # noqa: F401
 from typing import Any, Dict, List, Optional
 
 from ..artifact import Field, InertField
 from ..errors import MissingRequirementError
-from . import openai_engines
 from .base import EngineInput, InferenceError, TextGenerationInferenceOutput
 from .concurrency import RequestError
-from .openai_engines import OpenAiInferenceEngine, _local_data, _public, enterprise_data
+from .openai_engines import OpenAiInferenceEngine, _local_data, _public, enterprise_data, local_host
 
 
 class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
@@ -87,7 +85,7 @@ class OllamaInferenceEngine(OpenAiInferenceEngine):
         return self.model_name or self.model
 
     def own_endpoint(self) -> bool:
-        return openai_engines.local_host(self.api_root())  # the default URL is this machine
+        return local_host(self.api_root())  # the default URL is this machine
 
     def effective_policy(self) -> Optional[List[str]]:
         """Proprietary data is allowed by default only when the server is this machine or a private network; for any

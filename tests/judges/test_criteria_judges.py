@@ -129,7 +129,9 @@ def test_garbage_answers_are_nan_with_a_counting_warning(tmp_path, caplog):
             scores = judge.evaluate(["good", "bad", "worse", "good too"], [[]] * 4, [{}] * 4)
     values = [s["fluency"] for s in scores.instance_scores]
     assert values[0] == 1.0 and values[3] == 1.0 and math.isnan(values[1]) and math.isnan(values[2])
-    assert scores.instance_scores[1]["fluency_selected_option"] is None
+    # no option was selected: the judge's clean_results leaves the empty key out, as the original's does
+    assert "fluency_selected_option" not in scores.instance_scores[1]
+    assert scores.instance_scores[1]["fluency_raw_verdict"] == "I would rather not say."
     assert "2 of 4 judge answers could not be parsed" in caplog.text
     assert scores.global_scores()["fluency"] == 1.0  # NaN instances are left out of the mean, not zeros
 

@@ -38,12 +38,11 @@ from .lmms_eval import (
 from .metric_engine import MetricInferenceEngine
 from .mixins import LazyLoadMixin, LogProbInferenceEngine, MockModeMixin, TorchDeviceMixin
 from .mock_generic import GenericInferenceEngine, MockInferenceEngine, load_engine, mock_logprobs_default_value_factory
-from .openai_engines import (
+from .openai_engines import CredentialsOpenAi, OpenAiInferenceEngine
+from .openai_providers import (
     AzureOpenAIInferenceEngine,
-    CredentialsOpenAi,
     LiteLLMInferenceEngine,
     OllamaInferenceEngine,
-    OpenAiInferenceEngine,
     RITSInferenceEngine,
     TogetherAiInferenceEngine,
     VLLMRemoteInferenceEngine,

@@ -65,6 +65,7 @@ class EngineInput:
 
     kind: str
     value: Any
+    tools: Optional[List[Dict[str, Any]]] = None  # the tools offered to the model (task_data "__tools__")
 
     def as_messages(self) -> List[Dict[str, Any]]:
         """Chat messages (a text prompt becomes one user message)."""
@@ -82,8 +83,15 @@ class EngineInput:
             lines.append(f"{message.get('role', 'user')}: {content}")
         return "\n".join(lines)
 
+    def key_fields(self) -> Dict[str, Any]:
+        """What of this input changes the answer (the default instance cache key)."""
+        fields: Dict[str, Any] = {"kind": self.kind, "source": self.value}
+        if self.tools:
+            fields["tools"] = self.tools
+        return fields
+
     def key(self) -> str:
-        return json.dumps([self.kind, self.value], sort_keys=True, ensure_ascii=False, default=str)
+        return json.dumps(self.key_fields(), sort_keys=True, ensure_ascii=False, default=str)
 
 
 def rows_of(dataset: Any) -> List[Dict[str, Any]]:
@@ -126,9 +134,25 @@ def engine_input(row: Dict[str, Any], index: int = 0) -> EngineInput:
     if isinstance(source, (list, tuple)) and all(isinstance(m, dict) and "role" in m for m in source):
         from ..image_utils import clean_content_parts
 
-        return EngineInput("chat", clean_content_parts([dict(m) for m in source]))
+        return EngineInput("chat", clean_content_parts([_with_text_arguments(dict(m)) for m in source]))
     raise InferenceError(f"Row {index}: 'source' must be a string or a list of chat messages "
                          f"({{'role', 'content'}}), got {type(source).__name__}.", field="source")
+
+
+def _with_text_arguments(message: Dict[str, Any]) -> Dict[str, Any]:
+    """A chat message whose tool calls carry their arguments as JSON text, as the chat API expects (the original's
+    to_messages does the same)."""
+    calls = message.get("tool_calls")
+    if isinstance(calls, list):
+        message["tool_calls"] = [_text_arguments(call) for call in calls]
+    return message
+
+
+def _text_arguments(call: Any) -> Any:
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict) or isinstance(function.get("arguments"), str) or "arguments" not in function:
+        return call
+    return {**call, "function": {**function, "arguments": json.dumps(function["arguments"])}}
 
 
 def get_model_and_label_id(model_name: str, label: str) -> str:
@@ -237,6 +261,60 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
     def model_label(self) -> Optional[str]:
         return getattr(self, "model_name", None) or getattr(self, "model", None)
 
+    def get_model_details(self) -> Dict[str, Any]:
+        """What the serving side says about the model (the original's hook); engines that cannot ask give {}."""
+        return {}
+
+    # ------------------------------------------------------------------ the original's hooks on each row
+    def verify_infer_inputs(self, dataset: Any, return_meta_data: bool) -> None:
+        """Check the rows before anything runs: each a dict with 'source', allowed by the data classification
+        policy (the original's hook; `dataset` is the list of rows)."""
+        for index, row in enumerate(dataset):
+            if not isinstance(row, dict):
+                raise InferenceError(f"Row {index} is a {type(row).__name__}; expected a dict with a 'source' field.",
+                                     artifact=self.artifact_name, field="source")
+            if "source" not in row:
+                raise InferenceError(f"Row {index} has no 'source' field (fields: {sorted(row)}).",
+                                     artifact=self.artifact_name, field="source")
+        self.check_policy(dataset)
+
+    def verify_not_chat_api(self, dataset: Any) -> None:
+        """Refuse rows whose source is chat messages (for engines that take text prompts only)."""
+        rows = rows_of(dataset)
+        if rows and isinstance(rows[0].get("source"), list):
+            raise InferenceError(f"{type(self).__name__} takes text prompts, not chat messages (formats.chat_api); "
+                                 f"use a text format.", artifact=self.artifact_name, field="source")
+
+    def to_messages(self, instance: Dict[str, Any]) -> List[Dict[str, Any]]:
+        """The chat messages a row is sent as (a text source is one user message; tool-call arguments as JSON
+        text). Override it to change what is sent: the engine then sends every row as these messages."""
+        return engine_input(instance).as_messages()
+
+    def to_tools(self, instance: Dict[str, Any]) -> Optional[List[Dict[str, Any]]]:
+        """The tools offered with a row: task_data["__tools__"] (None when it has none)."""
+        task_data = instance.get("task_data")
+        if task_data is None or (isinstance(task_data, str) and "__tools__" not in task_data):
+            return None
+        if isinstance(task_data, str):
+            try:
+                task_data = json.loads(task_data)
+            except json.JSONDecodeError:
+                return None
+        return task_data.get("__tools__") if isinstance(task_data, dict) else None
+
+    def request_input(self, row: Dict[str, Any], index: int = 0) -> EngineInput:
+        """What is sent for a row: its source (through to_messages when a subclass overrides it) and tools."""
+        if type(self).to_messages is not InferenceEngine.to_messages:
+            item = EngineInput("chat", self.to_messages(row))
+        else:
+            item = engine_input(row, index)
+        item.tools = self.to_tools(row) or None
+        return item
+
+    def get_instance_cache_key(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        """The part of a row that changes the answer (with the engine's settings, the cache key): what is sent."""
+        return self.request_input(instance).key_fields()
+
     # ------------------------------------------------------------------ to implement
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         raise NotImplementedError(f"{type(self).__name__} does not implement _infer")
@@ -293,10 +371,10 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
 
     def _run(self, dataset: Any, return_meta_data: bool, mode: str) -> List[Any]:
         rows = rows_of(dataset)
+        self.verify_infer_inputs(rows, return_meta_data)
         if mock_mode():  # nothing leaves the process, so no row is refused by data policy
             return self.mock_mode_answers(rows, return_meta_data, mode)
-        self.check_policy(rows)
-        inputs = [engine_input(row, index) for index, row in enumerate(rows)]
+        inputs = [self.request_input(row, index) for index, row in enumerate(rows)]
         self.before_infer(rows)
         cache = self._cache()
         outputs: List[Optional[TextGenerationInferenceOutput]] = [None] * len(rows)
@@ -357,7 +435,9 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         self.check_missing_requirements()
 
     def cache_input_key(self, item: EngineInput, row: Dict[str, Any]) -> str:
-        return item.key()
+        if type(self).get_instance_cache_key is InferenceEngine.get_instance_cache_key:
+            return item.key()  # the default key is what is sent: already built
+        return json.dumps(self.get_instance_cache_key(row), sort_keys=True, ensure_ascii=False, default=str)
 
     def request_keys(self, inputs: List[EngineInput], rows: List[Dict[str, Any]], mode: str = "generate"
                      ) -> List[str]:
@@ -376,7 +456,7 @@ class InferenceEngine(PackageRequirementsMixin, Operator):
         if cache is None or not rows:
             return 0
         settings_key = json.dumps([mode, self.cache_settings()], sort_keys=True, default=str)
-        return cache.forget([cache.make_key(settings_key, self.cache_input_key(engine_input(row, index), row))
+        return cache.forget([cache.make_key(settings_key, self.cache_input_key(self.request_input(row, index), row))
                              for index, row in enumerate(rows)])
 
     def report(self, position: int, output: TextGenerationInferenceOutput) -> None:

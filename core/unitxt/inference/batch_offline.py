@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from .base import InferenceError, TextGenerationInferenceOutput, engine_input, rows_of
+from .base import InferenceError, TextGenerationInferenceOutput, rows_of
 from .batch_files import BatchError, OutputFile, failed_rows_message, line_answer, request_line
 from ..general.new_files import publish_new_file
 
@@ -29,7 +29,7 @@ def _checked_rows(engine: Any, dataset: Any) -> Tuple[Any, List[Dict[str, Any]],
                          f"OpenAI-protocol engine (OpenAiInferenceEngine, VLLMRemoteInferenceEngine, ...).")
     rows = rows_of(dataset)
     engine.check_policy(rows)
-    inputs = [engine_input(row, index) for index, row in enumerate(rows)]
+    inputs = [engine.request_input(row, index) for index, row in enumerate(rows)]
     engine.before_infer(rows)
     return engine, rows, inputs
 

@@ -195,10 +195,18 @@ class CrossProviderInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         super().prepare()
         self._engines: Dict[tuple, InferenceEngine] = {}
 
-    def current_provider(self) -> str:
+    def get_provider_name(self) -> str:
+        """The provider requests go to: `provider`, else settings.default_provider (the original's method)."""
         from ..settings_utils import settings
 
-        provider = self.provider or settings.default_provider
+        return self.provider if self.provider is not None else settings.default_provider
+
+    def get_return_object(self, *args: Any, **kwargs: Any) -> Any:
+        """The provider engine's get_return_object (that engine builds each answer)."""
+        return self.engine().get_return_object(*args, **kwargs)
+
+    def current_provider(self) -> str:
+        provider = self.get_provider_name()
         if provider not in PROVIDER_MODEL_MAP:
             raise InferenceError(f"Unknown provider {provider!r}; supported providers: "
                                  f"{', '.join(sorted(PROVIDER_MODEL_MAP))}.", artifact=self.artifact_name,

@@ -104,9 +104,76 @@ class HFEngineBase(InferenceEngine, GenerationParamsMixin):
                          " ".join(p.get("text", "") for p in m["content"] if p.get("type") == "text"))
                     for m in item.value]
         if not is_encoder_decoder and getattr(tokenizer, "chat_template", None):
+            tools = {"tools": item.tools} if item.tools else {}
             return tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True,
-                                                 **(self.chat_kwargs_dict or {}))
+                                                 **tools, **(self.chat_kwargs_dict or {}))
         return EngineInput("chat", messages).as_text()
+
+    # ------------------------------------------------------------------ the original's generation steps
+    def prepare_inputs(self, data: List[Any], tools: Optional[List[Any]] = None) -> Any:
+        """The model's input batch for prompts (texts, or chat messages put through the tokenizer's chat template
+        with their tools): token ids and attention mask on the engine's device."""
+        model, tokenizer, device = self.load()
+        encoder_decoder = model.config.is_encoder_decoder
+        tools = tools or [None] * len(data)
+        texts = [item if isinstance(item, str) else self.prompt_text(EngineInput("chat", item, tools=item_tools),
+                                                                     tokenizer, encoder_decoder)
+                 for item, item_tools in zip(data, tools)]
+        return tokenizer(texts, return_tensors="pt", padding=True).to(device)
+
+    def generation_kwargs(self) -> Dict[str, Any]:
+        """`generate` arguments from the engine's settings (max_new_tokens 20 when unset, padding by the tokenizer's
+        pad token)."""
+        _, tokenizer, _ = self.load()
+        pad = tokenizer.pad_token_id if self.pad_token_id is None else self.pad_token_id
+        kwargs = dict(self.hf_generate_kwargs(), max_new_tokens=self.token_limit or 20, pad_token_id=pad)
+        if "stop_strings" in kwargs:
+            kwargs["tokenizer"] = tokenizer
+        return kwargs
+
+    def make_predictions(self, prepared_inputs: Any) -> Any:
+        """`generate` on a prepared batch, with the scores of each step (return_dict_in_generate)."""
+        torch, _ = _torch_and_transformers()
+        model, _, _ = self.load()
+        with torch.no_grad():
+            return model.generate(**prepared_inputs, **self.generation_kwargs(), output_scores=True,
+                                  return_dict_in_generate=True)
+
+    def compute_transition_scores(self, sequences: Any, scores: Any, beam_indices: Optional[Any]) -> Any:
+        """The log-probability of each generated token (transformers' compute_transition_scores, normalised)."""
+        model, _, _ = self.load()
+        return model.compute_transition_scores(sequences, scores, normalize_logits=True, beam_indices=beam_indices)
+
+    def get_logprobs(self, predictions: Any, string_tokens: List[List[str]]) -> List[List[Dict[str, Any]]]:
+        """Per sample, its generated tokens (as many as `string_tokens` lists, with their texts) with their
+        log-probs and the `top_logprobs` (default 5) most likely tokens of each step."""
+        torch, _ = _torch_and_transformers()
+        _, tokenizer, _ = self.load()
+        beams = predictions.beam_indices if (self.num_beams or 1) > 1 else None
+        chosen = self.compute_transition_scores(predictions.sequences, predictions.scores, beams).detach().cpu()
+        top = self.top_logprobs or 5
+        samples = []
+        for sample, texts in enumerate(string_tokens):
+            tokens = []
+            for step, text in enumerate(texts):
+                distribution = torch.log_softmax(predictions.scores[step][sample].float(), dim=-1)
+                values, ids = torch.topk(distribution, k=min(top, distribution.shape[-1]))
+                tokens.append({"text": text, "logprob": float(chosen[sample][step]),
+                               "top_tokens": [{"text": tokenizer.decode([i]), "logprob": float(v)}
+                                              for v, i in zip(values.tolist(), ids.tolist())]})
+            samples.append(tokens)
+        return samples
+
+    def get_return_object(self, output: Any, generated_text: Optional[str], output_tokens: Optional[int],
+                          inp: Optional[str], inp_tokens: Optional[int], return_meta_data: bool) -> Any:
+        """One answer: with return_meta_data a TextGenerationInferenceOutput (prediction, generated text, token
+        counts, the prompt), else the prediction."""
+        if not return_meta_data:
+            return output
+        return TextGenerationInferenceOutput(prediction=output, generated_text=generated_text,
+                                             output_tokens=output_tokens, input_text=inp, input_tokens=inp_tokens,
+                                             seed=self.seed, model_name=self.model_name,
+                                             inference_type=self._inference_type)
 
     def batches(self, items: List[Any]):
         from .concurrency import progress_bar
@@ -131,51 +198,42 @@ class HFAutoModelInferenceEngine(HFEngineBase):
     _inference_type = "hf-automodel"
     label: str = "hf_auto_model"  # names the engine in results (engine id)
 
-    def _generate(self, inputs: List[EngineInput], log_probs: bool) -> List[TextGenerationInferenceOutput]:
+    def _generate(self, inputs: List[EngineInput], log_probs: bool, answer: Optional[Any] = None
+                  ) -> List[TextGenerationInferenceOutput]:
+        """Batched generation; `answer(prediction, generated_text, output_tokens, prompt, input_tokens)` builds each
+        output (default: get_return_object with meta data)."""
+        answer = answer or (lambda *fields: self.get_return_object(*fields, True))
         torch, _ = _torch_and_transformers()
         model, tokenizer, device = self.load()
         encoder_decoder = model.config.is_encoder_decoder
-        limit = self.token_limit or 20
-        pad = tokenizer.pad_token_id if self.pad_token_id is None else self.pad_token_id
-        kwargs = dict(self.hf_generate_kwargs(), max_new_tokens=limit, pad_token_id=pad)
-        if "stop_strings" in kwargs:
-            kwargs["tokenizer"] = tokenizer
         if self.seed is not None:
             torch.manual_seed(self.seed)
-        top = self.top_logprobs or 5
         outputs: List[TextGenerationInferenceOutput] = []
         for start, batch in self.batches(inputs):
             texts = [self.prompt_text(item, tokenizer, encoder_decoder) for item in batch]
-            encoded = tokenizer(texts, return_tensors="pt", padding=True).to(device)
-            with torch.no_grad():
-                generated = model.generate(**encoded, **kwargs, output_scores=log_probs, return_dict_in_generate=True)
+            encoded = self.prepare_inputs(texts)
+            generated = self.make_predictions(encoded)
             sequences = generated.sequences
             new_tokens = sequences if encoder_decoder else sequences[:, encoded["input_ids"].shape[1]:]
             if encoder_decoder:
                 new_tokens = new_tokens[:, 1:]  # the decoder start token
-            step_logprobs = ([torch.log_softmax(score.float(), dim=-1) for score in generated.scores]
-                             if log_probs else None)
-            for row, text in enumerate(texts):
-                tokens = [t for t in new_tokens[row].tolist()]
+            kept, finished = [], []
+            for row in range(len(texts)):
+                tokens = new_tokens[row].tolist()
                 while tokens and tokens[-1] == tokenizer.pad_token_id and tokenizer.pad_token_id is not None:
                     tokens.pop()
-                finished = bool(tokens) and tokens[-1] == tokenizer.eos_token_id
-                if tokens and tokens[-1] == tokenizer.eos_token_id:
-                    tokens = tokens[:-1]
-                if log_probs:
-                    prediction = []
-                    for step, token in enumerate(tokens):
-                        distribution = step_logprobs[step][row]
-                        values, ids = torch.topk(distribution, k=min(top, distribution.shape[-1]))
-                        prediction.append({"text": tokenizer.decode([token]), "logprob": float(distribution[token]),
-                                           "top_tokens": [{"text": tokenizer.decode([i]), "logprob": float(v)}
-                                                          for v, i in zip(values.tolist(), ids.tolist())]})
-                else:
-                    prediction = tokenizer.decode(tokens, skip_special_tokens=True)
-                outputs.append(TextGenerationInferenceOutput(
-                    prediction=prediction, input_tokens=int(encoded["attention_mask"][row].sum()),
-                    output_tokens=len(tokens), stop_reason="stop" if finished else "length", seed=self.seed,
-                    input_text=text, model_name=self.model_name, inference_type=self._inference_type))
+                finished.append(bool(tokens) and tokens[-1] == tokenizer.eos_token_id)
+                kept.append(tokens[:-1] if finished[-1] else tokens)
+            token_logprobs = (self.get_logprobs(generated, [[tokenizer.decode([t]) for t in tokens]
+                                                            for tokens in kept]) if log_probs else None)
+            for row, (text, tokens) in enumerate(zip(texts, kept)):
+                generated_text = tokenizer.decode(tokens, skip_special_tokens=True)
+                prediction = token_logprobs[row] if log_probs else generated_text
+                output = answer(prediction, generated_text, len(tokens), text, int(encoded["attention_mask"][row].sum()))
+                if not isinstance(output, TextGenerationInferenceOutput):
+                    output = TextGenerationInferenceOutput(prediction=output)
+                output.stop_reason = output.stop_reason or ("stop" if finished[row] else "length")
+                outputs.append(output)
                 self.report(start + row, outputs[-1])
         return outputs
 
@@ -252,7 +310,13 @@ class HFPipelineBasedInferenceEngine(HFEngineBase):
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         pipe = self.pipeline()
         if pipe is False:
-            return HFAutoModelInferenceEngine._generate(self, inputs, log_probs=False)
+            def answer(prediction, generated_text, output_tokens, prompt, input_tokens):
+                output = self.get_return_object({"generated_text": prediction}, prompt, True)
+                if isinstance(output, TextGenerationInferenceOutput):
+                    output.input_tokens, output.output_tokens = input_tokens, output_tokens
+                return output
+
+            return HFAutoModelInferenceEngine._generate(self, inputs, log_probs=False, answer=answer)
         model, tokenizer, _ = self._loaded
         encoder_decoder = model.config.is_encoder_decoder
         kwargs = dict(self.hf_generate_kwargs(), max_new_tokens=self.token_limit or 20)
@@ -264,16 +328,28 @@ class HFPipelineBasedInferenceEngine(HFEngineBase):
             texts = [self.prompt_text(item, tokenizer, encoder_decoder) for item in batch]
             answers = pipe(texts, batch_size=self.batch_size, **kwargs)
             for row, (text, answer) in enumerate(zip(texts, answers)):
-                answer = answer[0] if isinstance(answer, list) else answer
+                answer = dict(answer[0] if isinstance(answer, list) else answer)
                 prediction = answer.get("generated_text", "")
                 for stop in self.stop_list() or []:
                     prediction = prediction.split(stop)[0]
-                outputs.append(TextGenerationInferenceOutput(
-                    prediction=prediction, input_tokens=len(tokenizer(text)["input_ids"]),
-                    output_tokens=len(tokenizer(prediction, add_special_tokens=False)["input_ids"]), seed=self.seed,
-                    input_text=text, model_name=self.model_name, inference_type=self._inference_type))
+                output = self.get_return_object(dict(answer, generated_text=prediction), text, True)
+                if not isinstance(output, TextGenerationInferenceOutput):
+                    output = TextGenerationInferenceOutput(prediction=output)
+                if isinstance(output.prediction, str):
+                    output.input_tokens = len(tokenizer(text)["input_ids"])
+                    output.output_tokens = len(tokenizer(output.prediction, add_special_tokens=False)["input_ids"])
+                outputs.append(output)
                 self.report(start + row, outputs[-1])
         return outputs
+
+    def get_return_object(self, output: Dict[str, Any], inp: Optional[str], return_meta_data: bool) -> Any:
+        """One pipeline answer ({"generated_text": ...}): with return_meta_data a TextGenerationInferenceOutput,
+        else the generated text."""
+        if not return_meta_data:
+            return output["generated_text"]
+        return TextGenerationInferenceOutput(prediction=output["generated_text"],
+                                             generated_text=output["generated_text"], input_text=inp, seed=self.seed,
+                                             model_name=self.model_name, inference_type=self._inference_type)
 
 
 class HFOptionSelectingInferenceEngine(OptionSelectingByLogProbsInferenceEngine, HFEngineBase):
@@ -281,6 +357,22 @@ class HFOptionSelectingInferenceEngine(OptionSelectingByLogProbsInferenceEngine,
 
     _inference_type = "hf-option-selection"
     label = "hf_option_selection"
+
+    def get_log_probs(self, texts: List[Any]) -> List[float]:
+        """The log-probability of each text under the model (the sum over its tokens after the first; chat
+        messages through the tokenizer's chat template)."""
+        torch, _ = _torch_and_transformers()
+        model, tokenizer, device = self.load()
+        scores = []
+        for _, batch in self.batches(texts):
+            for text in batch:
+                if not isinstance(text, str):
+                    text = tokenizer.apply_chat_template(text, tokenize=False)
+                ids = torch.tensor([tokenizer(text)["input_ids"]], device=device)
+                with torch.no_grad():
+                    logprobs = torch.log_softmax(model(ids).logits[0, :-1].float(), dim=-1)
+                scores.append(float(logprobs[torch.arange(ids.shape[1] - 1), ids[0, 1:]].sum()))
+        return scores
 
     def options_log_probs(self, pairs: List[Tuple[str, str]]) -> List[float]:
         torch, _ = _torch_and_transformers()
@@ -316,36 +408,61 @@ class HFLlavaInferenceEngine(HFEngineBase):
     _inference_type = "hf-llava"
     label: str = "hf_lava"  # names the engine in results (engine id)
 
-    def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
-        torch, transformers = _torch_and_transformers()
-        from ..image_utils import decode_image
-
-        device = pick_device(self.device)
+    def load(self) -> Tuple[Any, Any, str]:
+        """(model, processor, device), loaded once."""
         if self._loaded is None:
+            torch, transformers = _torch_and_transformers()
+            device = pick_device(self.device)
             processor = transformers.AutoProcessor.from_pretrained(self.model_name)
             model_class = (getattr(transformers, "AutoModelForImageTextToText", None)
                            or transformers.AutoModelForVision2Seq)
             model = model_class.from_pretrained(self.model_name, dtype=self.dtype(torch, device)).to(device)
             self._loaded = (model, processor, device)
-        model, processor, device = self._loaded
+        return self._loaded
+
+    @staticmethod
+    def conversation(item: EngineInput) -> List[Dict[str, Any]]:
+        """Chat messages with content parts, images as {"type": "image"} (the processor's chat template form)."""
+        messages = []
+        for message in item.as_messages():
+            content = message["content"]
+            parts = ([{"type": "text", "text": content}] if isinstance(content, str) else
+                     [{"type": "image"} if p.get("type") == "image_url" else p for p in content])
+            messages.append({"role": message["role"], "content": parts})
+        return messages
+
+    def prepare_inputs(self, data: Dict[str, Any], tools: Optional[List[Any]] = None) -> Any:
+        """The model's input for one row (its chat source and media images) on the engine's device."""
+        from ..image_utils import decode_image
+
+        _, processor, device = self.load()
+        images = [decode_image(image) for image in ((data.get("media") or {}).get("images") or [])]
+        prompt = processor.apply_chat_template(self.conversation(self.request_input(data)), add_generation_prompt=True)
+        return processor(images=images or None, text=prompt, return_tensors="pt").to(device)
+
+    def compute_transition_scores(self, sequences: Any, scores: Any, beam_indices: Optional[Any]) -> Any:
+        """As the base, with the vocabulary size the image-text model keeps in its text config."""
+        model, _, _ = self.load()
+        if not hasattr(model.config, "vocab_size"):
+            text_config = getattr(model.config, "text_config", None)
+            model.config.vocab_size = getattr(model, "vocab_size", None) or text_config.vocab_size
+        return super().compute_transition_scores(sequences, scores, beam_indices)
+
+    def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
+        torch, _ = _torch_and_transformers()
+        model, processor, _ = self.load()
         kwargs = dict(self.hf_generate_kwargs(), max_new_tokens=self.token_limit or 20)
         outputs = []
         for index, (item, row) in enumerate(zip(inputs, rows)):
-            images = [decode_image(image) for image in ((row.get("media") or {}).get("images") or [])]
-            messages = []
-            for message in item.as_messages():
-                content = message["content"]
-                parts = ([{"type": "text", "text": content}] if isinstance(content, str) else
-                         [{"type": "image"} if p.get("type") == "image_url" else p for p in content])
-                messages.append({"role": message["role"], "content": parts})
-            prompt = processor.apply_chat_template(messages, add_generation_prompt=True)
-            encoded = processor(images=images or None, text=prompt, return_tensors="pt").to(device)
+            prompt = processor.apply_chat_template(self.conversation(item), add_generation_prompt=True)
+            encoded = self.prepare_inputs(row)
             with torch.no_grad():
                 generated = model.generate(**encoded, **kwargs)
             tokens = generated[0, encoded["input_ids"].shape[1]:]
             prediction = processor.decode(tokens, skip_special_tokens=True)
-            outputs.append(TextGenerationInferenceOutput(
-                prediction=prediction, input_tokens=int(encoded["input_ids"].shape[1]), output_tokens=len(tokens),
-                input_text=prompt, model_name=self.model_name, inference_type=self._inference_type))
+            output = self.get_return_object(prediction, prediction, len(tokens), prompt,
+                                            int(encoded["input_ids"].shape[1]), True)
+            outputs.append(output if isinstance(output, TextGenerationInferenceOutput)
+                           else TextGenerationInferenceOutput(prediction=output))
             self.report(index, outputs[-1])
         return outputs

@@ -4,7 +4,7 @@ UNITXT_INFERENCE_ENGINE, else a default)."""
 from typing import Any, Dict, List, Optional, Union
 
 from ..errors import UnitxtError
-from .base import (EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput,
+from .base import (EngineInput, InferenceEngine, engine_input, InferenceError, TextGenerationInferenceOutput,
                    mock_logprobs_default_value_factory, mock_mode)
 from ..artifact import InertField
 
@@ -24,15 +24,28 @@ class MockInferenceEngine(InferenceEngine):
     _inference_type = "mock"
     label: str = "mock"  # names the engine in results (engine id)
 
-    def _output(self, item: EngineInput, prediction: Any) -> TextGenerationInferenceOutput:
-        text = item.as_text()
-        return TextGenerationInferenceOutput(prediction=prediction, input_tokens=len(text.split()),
-                                             output_tokens=len(str(prediction).split()), stop_reason="stop",
+    def get_return_object(self, predict_result: Any, generated_text: Any, instance: Dict[str, Any],
+                          return_meta_data: bool) -> Any:
+        """The answer to one row (the original's hook): with return_meta_data a TextGenerationInferenceOutput
+        (token counts are whitespace-separated words here), else the prediction."""
+        if not return_meta_data:
+            return predict_result
+        text = engine_input(instance).as_text()
+        return TextGenerationInferenceOutput(prediction=predict_result, generated_text=generated_text,
+                                             input_tokens=len(text.split()),
+                                             output_tokens=len(str(predict_result).split()), stop_reason="stop",
                                              input_text=text, model_name=self.model_name,
                                              inference_type=self._inference_type)
 
+    def _output(self, row: Dict[str, Any], prediction: Any) -> TextGenerationInferenceOutput:
+        generated = prediction if isinstance(prediction, str) else self.default_inference_value
+        output = self.get_return_object(prediction, generated, row, True)
+        return output if isinstance(output, TextGenerationInferenceOutput) else \
+            TextGenerationInferenceOutput(prediction=output)
+
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
-        return [self._output(item, item.as_text() if self.echo else self.default_inference_value) for item in inputs]
+        return [self._output(row, item.as_text() if self.echo else self.default_inference_value)
+                for item, row in zip(inputs, rows)]
 
     def mock_mode_answers(self, rows: List[Dict[str, Any]], return_meta_data: bool, mode: str) -> List[Any]:
         """In mock mode too, the mock answers its own value (the shared mock log-probs for log-probs), as the
@@ -47,7 +60,7 @@ class MockInferenceEngine(InferenceEngine):
         value = self.default_inference_value_logprob or [
             {"text": self.default_inference_value, "logprob": 0.0,
              "top_tokens": [{"text": self.default_inference_value, "logprob": 0.0}]}]
-        return [self._output(item, [dict(token) for token in value]) for item in inputs]
+        return [self._output(row, [dict(token) for token in value]) for row in rows]
 
 
 class GenericInferenceEngine(InferenceEngine):

@@ -5,11 +5,11 @@ Text sources go as one user message (or, with `api="completions"`, as a completi
 chat messages, images as content parts. Requests run `num_parallel_requests` at a time with retries.
 """
 
+import json
 import os
 from typing import Any, Dict, List, Literal, Optional, TypedDict
 
 from ..artifact import Field
-from ..errors import MissingRequirementError
 from .base import EngineInput, InferenceEngine, InferenceError, TextGenerationInferenceOutput
 from .batch import BATCH_FIELDS
 from .concurrency import RequestError, run_all, with_retries
@@ -125,7 +125,8 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     _supports_batch = True
     label: str = "openai"  # names the engine in results (engine id)
 
-    def request_model_name(self) -> str:
+    def get_client_model_name(self) -> str:
+        """The model name sent in each request (the original's hook; RITS strips its endpoint prefix)."""
         return self.model_name
 
     def own_endpoint(self) -> bool:
@@ -147,10 +148,10 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
 
     def before_infer(self, rows: List[Dict[str, Any]]) -> None:
         super().before_infer(rows)
-        if not self.request_model_name():
+        if not self.get_client_model_name():
             raise InferenceError(f"{type(self).__name__} needs model_name.", artifact=self.artifact_name,
                                  field="model_name")
-        client = self.make_client()
+        client = self.create_client()
         kept = self.__dict__.get("_http")
         if kept is None or self.kept_request_pool() is None or _client_settings(kept) != _client_settings(client):
             self._http = client  # else the kept pool's threads keep their connections of the same client
@@ -189,10 +190,17 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     def url_query(self) -> Optional[Dict[str, str]]:
         return None
 
-    def make_client(self):
+    def get_default_headers(self) -> Dict[str, str]:
+        """Headers added to every request (the original's hook): `default_headers`."""
+        return dict(self.default_headers or {})
+
+    def create_client(self) -> Any:
+        """The client requests go through (the original's hook, run before each run of requests): an HTTP client of
+        the API root with the key and get_default_headers(). A subclass may return another client with `post(path,
+        body) -> dict` (a recording or retrying one)."""
         from .http_client import JSONHTTPClient
 
-        headers = {**self.auth_headers(), **(self.default_headers or {})}
+        headers = {**self.auth_headers(), **self.get_default_headers()}
         return JSONHTTPClient(self.api_root(), headers=headers, timeout=self.timeout, query=self.url_query())
 
     def chat_path(self) -> str:
@@ -214,7 +222,7 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
     def batch_client(self):
         from .http_client import JSONHTTPClient
 
-        headers = {**self.auth_headers(), **(self.default_headers or {})}
+        headers = {**self.auth_headers(), **self.get_default_headers()}
         return JSONHTTPClient(self.batch_api_root(), headers=headers, timeout=self.timeout, query=self.url_query())
 
     def completions_path(self) -> str:
@@ -226,7 +234,7 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         if log_probs:
             params["logprobs"] = True
             params.setdefault("top_logprobs", 5)
-        body: Dict[str, Any] = {"model": self.request_model_name()}
+        body: Dict[str, Any] = {"model": self.get_client_model_name()}
         if self.api == "completions":
             if item.kind == "chat":
                 raise InferenceError("api='completions' takes text sources; this row's source is chat messages "
@@ -236,6 +244,8 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
                 params["logprobs"] = params.pop("top_logprobs")
         else:
             body["messages"] = item.as_messages()
+            if item.tools:
+                body["tools"] = item.tools
         body.update(params)
         return body
 
@@ -264,7 +274,6 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise self.malformed("no choices", answer)
         choice = choices[0]
-        usage = answer.get("usage") if isinstance(answer.get("usage"), dict) else {}
         if self.api == "completions":
             text = choice.get("text")
         else:
@@ -275,6 +284,11 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
             if isinstance(text, list) and all(isinstance(part, dict) and isinstance(part.get("text"), str)
                                                for part in text):
                 text = "".join(part["text"] for part in text)
+            call = tool_call_text(message) if item is not None and item.tools else None
+            if call is not None:  # as the original: the first tool call as {"name": ..., "arguments": ...}
+                text = call
+            elif text is None and item is not None and item.tools:
+                text = ""
         if not isinstance(text, str):
             raise self.malformed(f"the answer's content is {type(text).__name__}, not text", answer)
         prediction: Any = text
@@ -286,14 +300,28 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
                 raise self.malformed(f"unreadable log-probs ({type(error).__name__})", answer) from None
             if not prediction and text:
                 raise self.malformed("log-probs were asked for but the answer has none", answer)
+        output = self.get_return_object(prediction, ResponseView(answer), True)
+        if not isinstance(output, TextGenerationInferenceOutput):  # an override that returns the prediction only
+            output = TextGenerationInferenceOutput(prediction=output)
+        if output.input_text is None and item is not None and item.kind == "text":
+            output.input_text = item.as_text()
+        return output
+
+    def get_return_object(self, predict_result: Any, response: Any, return_meta_data: bool) -> Any:
+        """The answer of one request (the original's hook): with return_meta_data a TextGenerationInferenceOutput
+        with the response's usage, model and finish reason, else the prediction. `response` is the decoded answer,
+        readable as a dict or by attributes (response.choices[0].message.content, response.usage.prompt_tokens)."""
+        if not return_meta_data:
+            return predict_result
+        usage = response.get("usage") if isinstance(response.get("usage"), dict) else {}
         tokens = [usage.get(name) if isinstance(usage.get(name), int) else None
                   for name in ("prompt_tokens", "completion_tokens")]
-        model = answer.get("model") if isinstance(answer.get("model"), str) else None
+        choice = (response.get("choices") or [{}])[0]
+        model = response.get("model") if isinstance(response.get("model"), str) else None
         reason = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None
         return TextGenerationInferenceOutput(
-            prediction=prediction, input_tokens=tokens[0], output_tokens=tokens[1], stop_reason=reason,
-            seed=self.seed, input_text=item.as_text() if item is not None and item.kind == "text" else None,
-            model_name=model or self.request_model_name(), inference_type=self._inference_type)
+            prediction=predict_result, input_tokens=tokens[0], output_tokens=tokens[1], stop_reason=reason,
+            seed=self.seed, model_name=model or self.get_client_model_name(), inference_type=self._inference_type)
 
     @staticmethod
     def _logprob(value: Any) -> float:
@@ -337,7 +365,7 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         """Sum of the log-probs of `option`'s tokens after `context` (a completions request with echo, 0 new tokens).
         A server that returns no prompt log-probs (OpenAI's own API) is an error, never a silent first option."""
         prompt = context + option
-        body = {"model": self.request_model_name(), "prompt": prompt, "echo": True, "max_tokens": 0, "logprobs": 0}
+        body = {"model": self.get_client_model_name(), "prompt": prompt, "echo": True, "max_tokens": 0, "logprobs": 0}
         answer = with_retries(lambda: self.post(self.completions_path(), body), self.max_retries,
                               self.retry_base_delay, self.retry_max_delay, label=type(self).__name__)
         choices = answer.get("choices")
@@ -360,62 +388,6 @@ class OpenAiInferenceEngine(RemoteEngineMixin, GenerationParamsMixin):
         return total
 
 
-class AzureOpenAIInferenceEngine(OpenAiInferenceEngine):
-    """Azure OpenAI: `api_url` is the resource endpoint, `model_name` the deployment; key in the `api-key` header.
-    Env AZURE_OPENAI_API_KEY / AZURE_OPENAI_API_URL."""
-
-
-    api_version: str = "2024-08-01-preview"
-    _env_prefix = "AZURE_OPENAI"
-    _default_base_url = None
-    _inference_type = "azure"
-    _batch_limits = (100_000, 200 * 1024 * 1024)
-
-    def batch_api_root(self) -> str:
-        """The resource's /openai root (batches are per resource, not per deployment)."""
-        return self.api_root().split("/deployments/", 1)[0]
-
-    def batch_url(self) -> str:
-        return "/completions" if self.api == "completions" else "/chat/completions"
-    label: str = "azure_openai"  # names the engine in results (engine id)
-
-    def api_root(self) -> str:
-        root = super().api_root().rstrip("/")
-        if "/openai/deployments/" in root:
-            return root
-        return f"{root}/openai/deployments/{self.model_name}"
-
-    def auth_headers(self) -> Dict[str, str]:
-        headers = super().auth_headers()
-        return {"api-key": headers["Authorization"].split(" ", 1)[1]} if headers else {}
-
-    def url_query(self) -> Optional[Dict[str, str]]:
-        return {"api-version": self.api_version}
-
-
-class VLLMRemoteInferenceEngine(OpenAiInferenceEngine):
-    """A vLLM OpenAI-compatible server: base_url or env VLLM_API_URL; an API key (VLLM_API_KEY) only if it needs one."""
-
-
-    _env_prefix = "VLLM"
-    _default_base_url = None
-    _requires_api_key = False
-    _inference_type = "vllm-remote"
-    _supports_batch = False
-    label: str = "vllm-remote"  # names the engine in results (engine id)
-
-
-class TogetherAiInferenceEngine(OpenAiInferenceEngine):
-    """Together AI's OpenAI-compatible API (env TOGETHER_API_KEY)."""
-
-
-    _env_prefix = "TOGETHER"
-    _default_base_url = "https://api.together.xyz/v1"
-    _inference_type = "together"
-    _batch_limits = (50_000, 100 * 1024 * 1024)
-    label: str = "together"  # names the engine in results (engine id)
-
-
 def _local_data() -> List[str]:
     return ["public", "proprietary"]
 
@@ -424,36 +396,6 @@ def enterprise_data() -> List[str]:
     """The policy of engines on an organisation's own hosted service (IBM RITS, watsonx.ai): public and proprietary
     rows, the original's default for them."""
     return ["public", "proprietary"]
-
-
-class OllamaInferenceEngine(OpenAiInferenceEngine):
-    """A local Ollama server through its OpenAI-compatible endpoint (default http://localhost:11434/v1, env
-    OLLAMA_API_URL); no key needed. The model runs on the user's machine, so proprietary data is allowed too."""
-
-
-    data_classification_policy: Optional[List[str]] = Field(default_factory=_local_data)
-    num_parallel_requests: int = 4
-    model: Optional[str] = None  # the original catalog format's name for model_name
-    _env_prefix = "OLLAMA"
-    _default_base_url = "http://localhost:11434/v1"
-    _requires_api_key = False
-    _inference_type = "ollama"
-    _supports_batch = False
-    label: str = "ollama"  # names the engine in results (engine id)
-
-    def request_model_name(self) -> str:
-        return self.model_name or self.model
-
-    def own_endpoint(self) -> bool:
-        return local_host(self.api_root())  # the default URL is this machine
-
-    def effective_policy(self) -> Optional[List[str]]:
-        """Proprietary data is allowed by default only when the server is this machine or a private network; for any
-        other host only public data, unless data_classification_policy is given explicitly."""
-        policy = super().effective_policy()
-        if "data_classification_policy" in self._given_fields or policy != _local_data():
-            return policy
-        return policy if self.own_endpoint() else _public()
 
 
 def local_host(url: str) -> bool:
@@ -471,86 +413,49 @@ def local_host(url: str) -> bool:
     return address.is_loopback or address.is_private or address.is_link_local
 
 
-def rits_endpoint(model_name: str) -> str:
-    """The RITS endpoint segment of a model: its last path part, lower case, dots as dashes."""
-    return model_name.split("/")[-1].lower().replace(".", "-")
+def tool_call_text(message: Dict[str, Any]) -> Optional[str]:
+    """The first tool call of a chat answer as the original writes it: {"name": <name>, "arguments": <arguments>}."""
+    calls = message.get("tool_calls")
+    function = calls[0].get("function") if isinstance(calls, list) and calls and isinstance(calls[0], dict) else None
+    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        return None
+    arguments = function.get("arguments")
+    arguments = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return f'{{"name": "{function["name"]}", "arguments": {arguments}}}'
 
 
-class RITSInferenceEngine(OpenAiInferenceEngine):
-    """IBM RITS: one OpenAI-compatible endpoint per model; the key goes in the RITS_API_KEY header (env
-    RITS_API_KEY)."""
+class ResponseView(dict):
+    """A decoded JSON answer readable by attributes too (response.choices[0].message.content), as the OpenAI client's
+    response objects are, for hooks written against them."""
 
-
-    data_classification_policy: Optional[List[str]] = Field(default_factory=enterprise_data)
-    _env_prefix = "RITS"
-    _default_base_url = None
-    _inference_type = "rits"
-    _supports_batch = False
-    label: str = "rits"  # names the engine in results (engine id)
-    rits_host: str = "https://inference-3scale-apicast-production.apps.rits.fmaas.res.ibm.com"
-
-    def api_root(self) -> str:
-        explicit = self.base_url or self.credential("api_url")
-        return explicit or f"{self.rits_host}/{rits_endpoint(self.model_name)}/v1"
-
-    def auth_headers(self) -> Dict[str, str]:
-        headers = super().auth_headers()
-        return {"RITS_API_KEY": headers["Authorization"].split(" ", 1)[1]} if headers else {}
-
-
-class LiteLLMInferenceEngine(OpenAiInferenceEngine):
-    """LiteLLM: with `base_url` (or env LITELLM_API_URL) requests go to a LiteLLM proxy over the OpenAI protocol;
-    without, through the `litellm` library (optional: pip install litellm) with provider-prefixed model names."""
-
-    max_requests_per_second: Any = InertField(
-        default=6, reason="requests are paced by the engine's concurrency settings here")
-
-    model: Optional[str] = None
-    _env_prefix = "LITELLM"
-    _default_base_url = None
-    _requires_api_key = False
-    _inference_type = "litellm"
-    _supports_batch = False
-    label: str = "litellm"  # names the engine in results (engine id)
-
-    def request_model_name(self) -> str:
-        return self.model or self.model_name
-
-    def proxy_mode(self) -> bool:
-        return bool(self.base_url or self.credential("api_url"))
-
-    def before_infer(self, rows: List[Dict[str, Any]]) -> None:
-        if self.proxy_mode():
-            return super().before_infer(rows)
+    def __getattr__(self, name: str) -> Any:
         try:
-            import litellm  # noqa: F401
-        except ImportError:
-            raise MissingRequirementError(
-                "LiteLLMInferenceEngine without base_url uses the litellm library: pip install litellm "
-                "(or point base_url at a LiteLLM proxy).", artifact=self.artifact_name) from None
-        if not self.request_model_name():
-            raise InferenceError("LiteLLMInferenceEngine needs model.", artifact=self.artifact_name, field="model")
+            return _view(self[name])
+        except KeyError:
+            raise AttributeError(name) from None
 
-    def send(self, item: EngineInput, log_probs: bool = False) -> TextGenerationInferenceOutput:
-        if self.proxy_mode():
-            return super().send(item, log_probs)
-        import litellm
+    def __getitem__(self, name: Any) -> Any:
+        return _view(dict.__getitem__(self, name))
 
-        params = self.generation_params()
-        if log_probs:
-            params.update(logprobs=True, top_logprobs=params.get("top_logprobs", 5))
-        try:
-            response = litellm.completion(model=self.request_model_name(), messages=item.as_messages(),
-                                          timeout=self.timeout, **params)
-        except Exception as error:  # litellm raises its own exception family
-            status = getattr(error, "status_code", None)
-            raise RequestError(f"litellm request failed: {error}", status=status,
-                               retriable=status in (408, 429, 500, 502, 503, 504)) from error
-        answer = response.model_dump() if hasattr(response, "model_dump") else dict(response)
-        return self.read_answer(answer, item, log_probs)
+    def get(self, name: Any, default: Any = None) -> Any:
+        return self[name] if name in self else default
+
+    def model_dump(self) -> Dict[str, Any]:
+        return dict(self)
+
+
+def _view(value: Any) -> Any:
+    if isinstance(value, dict) and not isinstance(value, ResponseView):
+        return ResponseView(value)
+    if isinstance(value, list):
+        return [_view(item) for item in value]
+    return value
 
 
 def _client_settings(client: Any) -> tuple:
-    """What an HTTP client sends where (two clients of equal settings are interchangeable)."""
+    """What an HTTP client sends where (two clients of equal settings are interchangeable; any other client is
+    never taken for the kept one)."""
+    if not all(hasattr(client, name) for name in ("scheme", "host", "port", "prefix", "query", "headers", "timeout")):
+        return (id(client),)
     return (client.scheme, client.host, client.port, client.prefix, client.query, sorted(client.headers.items()),
             client.timeout)

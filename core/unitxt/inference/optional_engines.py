@@ -57,14 +57,56 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
             raise InferenceError("Set exactly one of model_name and deployment_id.", artifact=self.artifact_name,
                                  field="model_name")
         super().before_infer(rows)
+        self._model = self._load_model()
+
+    def _load_model(self) -> Any:
+        """The SDK's model client for these credentials and model."""
         from ibm_watsonx_ai import Credentials
         from ibm_watsonx_ai.foundation_models import ModelInference
 
         given = self.wml_credentials()
         credentials = Credentials(url=given["url"], api_key=given.get("api_key"), token=given.get("token"))
-        self._model = ModelInference(model_id=self.model_name, deployment_id=self.deployment_id,
-                                     credentials=credentials, project_id=given.get("project_id"),
-                                     space_id=given.get("space_id"))
+        return ModelInference(model_id=self.model_name, deployment_id=self.deployment_id, credentials=credentials,
+                              project_id=given.get("project_id"), space_id=given.get("space_id"))
+
+    def model(self) -> Any:
+        if getattr(self, "_model", None) is None:
+            self.check_missing_requirements()
+            self._model = self._load_model()
+        return self._model
+
+    def get_model_details(self) -> Dict[str, Any]:
+        """The model's details as watsonx.ai reports them."""
+        return self.model().get_details()
+
+    def get_return_object(self, predict_result: Any, result: Any, input_text: Any, return_meta_data: bool) -> Any:
+        """The answer to one request (defined by the generation and chat engines)."""
+        raise NotImplementedError(f"{type(self).__name__}.get_return_object() is not implemented")
+
+    def get_token_count(self, dataset: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Set each instance's "token_count" (tokens of its text "source", by the model's tokenizer)."""
+        for instance in dataset:
+            answer = self.wml_call(lambda: self.model().tokenize(prompt=instance["source"], return_tokens=True))
+            instance["token_count"] = answer["result"]["token_count"]
+        return dataset
+
+    def get_options_log_probs(self, dataset: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Set each instance's "prediction" to the log-probs of its source's tokens from task_data["token_count"]
+        on (the option appended to the context), as [{"text", "logprob"}, ...]."""
+        params = {"decoding_method": "greedy", "max_new_tokens": 1,
+                  "return_options": {"input_tokens": True, "token_logprobs": True}}
+        for instance in dataset:
+            answer = self.wml_call(lambda: self.model().generate(prompt=instance["source"], params=params))
+            tokens = [{"text": token["text"], "logprob": token.get("logprob", 1)}
+                      for token in answer["results"][0]["input_tokens"]]
+            instance["prediction"] = tokens[instance["task_data"]["token_count"] - 1:]
+        return dataset
+
+    def select(self, dataset: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """The most likely of each instance's task_data["options"] (see OptionSelectingByLogProbsInferenceEngine)."""
+        from .option_selection import OptionSelectingByLogProbsInferenceEngine
+
+        return OptionSelectingByLogProbsInferenceEngine._select_token_by_token(self, dataset)
 
     def wml_call(self, call) -> Any:
         try:
@@ -90,11 +132,19 @@ class WMLInferenceEngineGeneration(WMLInferenceEngineBase):
         params = {key: value for key, value in params.items() if value is not None}
         result = self.wml_call(lambda: self._model.generate(prompt=item.as_text(), params=params))
         answer = result["results"][0]
+        return _output(self.get_return_object(answer.get("generated_text", ""), answer, item.as_text(), True))
+
+    def get_return_object(self, predict_result: Any, result: Dict[str, Any], input_text: Any,
+                          return_meta_data: bool) -> Any:
+        """One generation's answer: with return_meta_data a TextGenerationInferenceOutput from the result's token
+        counts and stop reason, else the prediction."""
+        if not return_meta_data:
+            return predict_result
         return TextGenerationInferenceOutput(
-            prediction=answer.get("generated_text", ""), input_tokens=answer.get("input_token_count"),
-            output_tokens=answer.get("generated_token_count"), stop_reason=answer.get("stop_reason"), seed=self.seed,
-            input_text=item.as_text(), model_name=self.model_name or self.deployment_id,
-            inference_type=self._inference_type)
+            prediction=predict_result, generated_text=result.get("generated_text"),
+            input_tokens=result.get("input_token_count"), output_tokens=result.get("generated_token_count"),
+            stop_reason=result.get("stop_reason"), seed=self.seed, input_text=input_text,
+            model_name=self.model_name or self.deployment_id, inference_type=self._inference_type)
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         return self.run_requests(self.send, inputs, "generation")
@@ -113,16 +163,55 @@ class WMLInferenceEngineChat(WMLInferenceEngineBase):
         params = {key: value for key, value in {
             "max_tokens": self.token_limit, "temperature": self.temperature, "top_p": self.top_p,
             "seed": self.seed, "stop": self.stop_list()}.items() if value is not None}
-        result = self.wml_call(lambda: self._model.chat(messages=item.as_messages(), params=params))
+        messages = item.as_messages()
+        self.verify_messages(messages)
+        result = self.wml_call(lambda: self._model.chat(messages=messages, params=params))
+        content = result["choices"][0]["message"].get("content", "")
+        return _output(self.get_return_object(content, content, result, None, True))
+
+    def get_return_object(self, predict_result: Any, generated_text: Any, result: Dict[str, Any], input_text: Any,
+                          return_meta_data: bool) -> Any:
+        """One chat answer: with return_meta_data a TextGenerationInferenceOutput from the result's usage and finish
+        reason, else the prediction."""
+        if not return_meta_data:
+            return predict_result
         choice = result["choices"][0]
         usage = result.get("usage") or {}
         return TextGenerationInferenceOutput(
-            prediction=choice["message"].get("content", ""), input_tokens=usage.get("prompt_tokens"),
+            prediction=predict_result, generated_text=generated_text, input_tokens=usage.get("prompt_tokens"),
             output_tokens=usage.get("completion_tokens"), stop_reason=choice.get("finish_reason"), seed=self.seed,
-            model_name=self.model_name or self.deployment_id, inference_type=self._inference_type)
+            input_text=input_text, model_name=self.model_name or self.deployment_id,
+            inference_type=self._inference_type)
+
+    @staticmethod
+    def verify_messages(messages: List[Dict[str, Any]]) -> None:
+        """watsonx.ai chat takes images only as base64 "image_url" parts, and one image per conversation."""
+        images = 0
+        for message in messages:
+            parts = message.get("content")
+            for part in parts if isinstance(parts, list) else []:
+                kind = str(part.get("type", "")) if isinstance(part, dict) else ""
+                if "image" in kind and kind != "image_url":
+                    raise InferenceError(f"watsonx.ai chat takes images as base64 'image_url' parts, got a "
+                                         f"'{kind}' part.", field="source")
+                images += kind == "image_url"
+                if images > 1:
+                    raise InferenceError("watsonx.ai chat takes one image per conversation; this row has more.",
+                                         field="source")
+
+    @staticmethod
+    def check_instance_contains_image(instance: Dict[str, Any]) -> bool:
+        """Whether a row carries images (media["images"] non-empty)."""
+        media = instance.get("media")
+        return isinstance(media, dict) and bool(media.get("images"))
 
     def _infer(self, inputs: List[EngineInput], rows: List[Dict[str, Any]]) -> List[TextGenerationInferenceOutput]:
         return self.run_requests(self.send, inputs, "chat")
+
+
+def _output(answer: Any) -> TextGenerationInferenceOutput:
+    """A get_return_object override that returns only the prediction still gives an output to cache."""
+    return answer if isinstance(answer, TextGenerationInferenceOutput) else TextGenerationInferenceOutput(answer)
 
 
 class VLLMInferenceEngine(InferenceEngine, GenerationParamsMixin):

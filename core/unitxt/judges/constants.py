@@ -15,6 +15,21 @@ from ..errors import UnitxtError
 from .criteria_library import PAIRWISE, library
 
 
+def _json_object(text: str, artifact: str) -> Dict[str, Any]:
+    """A JSON object from text, or a UnitxtError naming what was expected."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as error:
+        raise UnitxtError(f"Expected a criteria as JSON text (an object with 'name' and 'description'), got "
+                          f"{str(text)[:120]!r} ({error}).", artifact=artifact, field="criteria") from None
+    if not isinstance(data, dict):
+        raise UnitxtError(f"Expected a criteria JSON object, got {type(data).__name__}.", artifact=artifact,
+                          field="criteria")
+    return data
+
+
 class CriteriaOption(Artifact):
     """One answer a direct judge may give: its name ("Yes") and what it means."""
 
@@ -29,6 +44,11 @@ class Criteria(Artifact):
     description: str = ""
     prediction_field: Optional[str] = None
     context_fields: Optional[Any] = None
+
+    @staticmethod
+    def from_jsons(text: str) -> "Criteria":
+        """Criteria from its JSON text (see from_obj)."""
+        return Criteria.from_obj(_json_object(text, "Criteria"))
 
     @staticmethod
     def from_obj(data: Dict[str, Any]) -> "Criteria":
@@ -80,6 +100,11 @@ class CriteriaWithOptions(Criteria):
             return float(self.option_map[option])
         names = self.option_names()
         return 1.0 - names.index(option) / (len(names) - 1)
+
+    @staticmethod
+    def from_jsons(text: str) -> "CriteriaWithOptions":
+        """A criteria with options from its JSON text (see from_obj)."""
+        return CriteriaWithOptions.from_obj(_json_object(text, "CriteriaWithOptions"))
 
     @staticmethod
     def from_obj(data: Dict[str, Any]) -> "CriteriaWithOptions":

@@ -122,13 +122,58 @@ class LLMJudge(BulkInstanceMetric):
                               artifact=self.artifact_name, field="criteria")
         return self.criteria
 
+    def get_criteria(self, task_data: List[Dict[str, Any]], eval_count: int) -> List[Criteria]:
+        """The criteria of each of the `eval_count` evaluations: the judge's `criteria` for all, else each instance's
+        task_data[criteria_field] (a criteria, its dict or JSON, or a catalog name)."""
+        if self.criteria is not None:
+            return [self.criteria] * eval_count
+        return [self.criteria_of(data, index) for index, data in enumerate(task_data[:eval_count])]
+
+    @staticmethod
+    def get_context_fields_as_dict(context_fields: Union[str, List, Dict, None]) -> Dict[str, str]:
+        """Context fields as {name shown to the judge: task_data path} (a name or a list of names map to
+        themselves; None is no field)."""
+        fields = context_fields or {}
+        if isinstance(fields, str):
+            fields = [fields]
+        return dict(fields) if isinstance(fields, dict) else {name: name for name in fields}
+
+    def get_contexts(self, task_data: List[Dict[str, Any]], criteria: List[Criteria]) -> List[Dict[str, str]]:
+        """Per instance, the context shown to the judge: the judge's `context_fields`, else its criteria's, read from
+        task_data (a non-text value as JSON)."""
+        return [self.context_of(criterion, data, index)
+                for index, (data, criterion) in enumerate(zip(task_data, criteria))]
+
+    def get_predictions(self, task_data: List[Dict[str, Any]], criteria: List[Criteria], predictions: List[Any]
+                        ) -> List[Any]:
+        """The judged texts: the predictions, or when evaluated without predictions each instance's task_data field
+        named by its criteria's `prediction_field` (an error when it names none)."""
+        from ..dict_utils import dict_get
+
+        if predictions and not all(_is_empty_prediction(prediction) for prediction in predictions):
+            return predictions
+        taken = []
+        for data, criterion in zip(task_data, criteria):
+            field = criterion.prediction_field
+            if field is None or field not in data:
+                raise MetricError(NO_PREDICTIONS, artifact=self.artifact_name, field="prediction_field")
+            taken.append(dict_get(data, field))
+        return taken
+
+    def clean_results(self, results: Union[dict, list]) -> Union[dict, list]:
+        """Results without None values and empty lists or dicts (nested dicts too), as the judge reports them."""
+        if isinstance(results, list):
+            return [self.clean_results(result) for result in results]
+        cleaned = {key: self.clean_results(value) if isinstance(value, dict) else value
+                   for key, value in results.items()
+                   if value is not None and not (isinstance(value, (list, dict)) and not value)}
+        return {key: value for key, value in cleaned.items() if not (isinstance(value, dict) and not value)}
+
     def context_of(self, criteria: Criteria, task_data: Dict[str, Any], index: int) -> Dict[str, str]:
         from ..dict_utils import dict_get
 
         fields = self.context_fields if self.context_fields is not None else (criteria.context_fields or [])
-        if isinstance(fields, str):
-            fields = [fields]
-        named = fields if isinstance(fields, dict) else {name: name for name in fields}
+        named = self.get_context_fields_as_dict(fields)
         context = {}
         for label, path in named.items():
             try:
@@ -138,21 +183,6 @@ class LLMJudge(BulkInstanceMetric):
                                   f"{sorted(task_data)}).", artifact=self.artifact_name,
                                   field="context_fields") from None
         return context
-
-    def predictions_or_task_data(self, predictions: List[Any], task_data: List[Dict[str, Any]]) -> List[Any]:
-        """As the original: evaluated without predictions, each prediction is the task_data field its criteria's
-        `prediction_field` names (an error when it names none)."""
-        from ..dict_utils import dict_get
-
-        if predictions and not all(_is_empty_prediction(prediction) for prediction in predictions):
-            return predictions
-        taken = []
-        for index, data in enumerate(task_data):
-            field = self.criteria_of(data, index).prediction_field
-            if field is None or field not in data:
-                raise MetricError(NO_PREDICTIONS, artifact=self.artifact_name, field="prediction_field")
-            taken.append(dict_get(data, field))
-        return taken
 
     @staticmethod
     def read_option(answer: Any, names: List[str]) -> Optional[str]:
@@ -170,12 +200,24 @@ class LLMJudge(BulkInstanceMetric):
 
     def ask(self, prompts: List[Messages], policies: List[Any]) -> List[str]:
         """One engine call for all prompts (chat messages) of a stage (each row carries its instance's data
-        classification)."""
+        classification), through perform_evaluation_step."""
         if not prompts:
             return []
         rows = [{"source": prompt, **({"data_classification_policy": policy} if policy else {})}
                 for prompt, policy in zip(prompts, policies)]
-        return [_text(answer) for answer in self.inference_engine.infer(rows)]
+        return [_text(answer) for answer in self.perform_evaluation_step(rows, None, None)[2]]
+
+    def perform_evaluation_step(self, instances: List[Dict[str, Any]], task: Any = None, template: Any = None,
+                                previous_messages: Optional[List[Dict[str, str]]] = None
+                                ) -> Tuple[List[Any], List[Any], List[Any]]:
+        """One step of the judge (assessment, option selection or summary) over all instances: (prompts, raw
+        predictions, predictions). Instances here carry their prompt as chat messages in "source" (the judge builds
+        its prompts itself, so `task` and `template` are not used); `previous_messages` go before each prompt."""
+        if previous_messages:
+            instances = [dict(instance, source=list(previous_messages) + list(instance["source"]))
+                         for instance in instances]
+        answers = list(self.inference_engine.infer(instances))
+        return [instance["source"] for instance in instances], answers, list(answers)
 
     def forget(self, prompts: List[Messages]) -> None:
         """Drop the cached answers to these prompts (verdicts that could not be read are asked again next run)."""
@@ -205,13 +247,14 @@ class LLMJudgeDirect(LLMJudge):
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:
         plans = []
-        predictions = self.predictions_or_task_data(predictions, task_data)
+        criteria_list = self.get_criteria(task_data, len(task_data))
+        predictions = self.get_predictions(task_data, criteria_list, predictions)
+        contexts = self.get_contexts(task_data, criteria_list)
         for index, (prediction, data) in enumerate(zip(predictions, task_data)):
-            criteria = self.criteria_of(data, index)
+            criteria, context = criteria_list[index], contexts[index]
             if not isinstance(criteria, CriteriaWithOptions):
                 raise MetricError(f"Criteria '{criteria.name}' has no options; LLMJudgeDirect needs a "
                                   f"CriteriaWithOptions.", artifact=self.artifact_name, field="criteria")
-            context = self.context_of(criteria, data, index)
             options = [(option.name, option.description) for option in criteria.options]
             field = criteria.prediction_field or "response"
             orders = [options, list(reversed(options))] if self.check_positional_bias else [options]
@@ -276,7 +319,7 @@ class LLMJudgeDirect(LLMJudge):
             results.append(result)
         self.forget(forgotten)
         self.warn_unparsed(unparsed, len(plans), sorted({n for plan in plans for n in plan[0].option_names()}))
-        return results
+        return self.clean_results(results)
 
     def resolved_reduction_map(self) -> Dict[str, List[str]]:
         return self.reduction_map if self.reduction_map is not None else {"mean": [self.main_score]}  # as the original
@@ -341,10 +384,11 @@ class LLMJudgePairwise(LLMJudge):
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
                 ) -> List[Dict[str, Any]]:
         plans, prompts, policies, owners = [], [], [], []
-        predictions = self.predictions_or_task_data(predictions, task_data)
+        criteria_list = self.get_criteria(task_data, len(task_data))
+        predictions = self.get_predictions(task_data, criteria_list, predictions)
+        contexts = self.get_contexts(task_data, criteria_list)
         for index, (prediction, data) in enumerate(zip(predictions, task_data)):
-            criteria = self.criteria_of(data, index)
-            context = self.context_of(criteria, data, index)
+            criteria, context = criteria_list[index], contexts[index]
             systems = _systems(prediction, index, self)
             field = criteria.prediction_field or "response"
             pairs = [(a, b) for a in range(len(systems)) for b in range(a + 1, len(systems))]
@@ -381,7 +425,7 @@ class LLMJudgePairwise(LLMJudge):
             results.append(self._system_results(criteria, systems, pairs, index, contests))
         self.forget([contest.verdict_prompt for contest in contests.values() if contest.winner is None])
         self.warn_unparsed(unparsed, total, ["Response <name> of either response"])
-        return results
+        return self.clean_results(results)
 
     def _system_results(self, criteria: Criteria, systems: List[Tuple[str, str]], pairs: List[Tuple[int, int]],
                         index: int, contests: Dict[Tuple[int, int, int], "_Contest"]) -> Dict[str, Any]:

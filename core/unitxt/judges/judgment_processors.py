@@ -5,7 +5,7 @@ labels, extracting SQL and tool calls from model output, and small label convers
 import json
 import math
 import re
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import InstanceTypeError, UnitxtError
 from ..operator import FieldOperator
@@ -285,19 +285,28 @@ class InferDictsToBinaryLogprobs(FieldOperator):
     def process_value(self, value: Any) -> Any:
         if not isinstance(value, list):
             return 0
-        count = min(self.num_logprobs_to_take, len(value))
-        positions = range(-1, -(count + 1), -1) if self.take_logprobs_from_end else range(count)
-        for position in positions:
+        for position in self.get_token_range(value):
             token = value[position]
             if not isinstance(token, dict) or not isinstance(token.get("top_tokens"), list):
                 continue
-            masses = [sum(math.exp(item["logprob"]) for item in token["top_tokens"]
-                          if isinstance(item, dict) and pattern.fullmatch(str(item.get("text", ""))))
-                      for pattern in self._patterns]
-            total = masses[0] + masses[1]
+            positive, negative = self.get_pos_neg_probs(token)
+            total = sum(positive) + sum(negative)
             if total > self.min_probability_mass:
-                return masses[0] / total
+                return sum(positive) / total
         return 0
+
+    def get_pos_neg_probs(self, pred_dict: Dict[str, Any]) -> List[List[float]]:
+        """[probabilities of the top tokens spelling pos_class_name, of those spelling neg_class_name] at one
+        generated token (case, surrounding punctuation, "Ġ" and "_" ignored; longer words do not count)."""
+        return [[math.exp(item["logprob"]) for item in pred_dict["top_tokens"]
+                 if isinstance(item, dict) and pattern.fullmatch(str(item.get("text", "")))]
+                for pattern in self._patterns]
+
+    def get_token_range(self, obj: List[Any]) -> range:
+        """The positions of the generated tokens looked at: the first num_logprobs_to_take, or the last ones
+        (last first) with take_logprobs_from_end."""
+        count = min(self.num_logprobs_to_take, len(obj))
+        return range(-1, -(count + 1), -1) if self.take_logprobs_from_end else range(count)
 
 
 __all__ = [

@@ -30,14 +30,12 @@ def criteria_to_dict(criteria: Criteria) -> Dict[str, Any]:
 
 def criteria_from_value(value: Any, where: str = "criteria") -> Criteria:
     """A Criteria from what a criteria field may hold: a Criteria, a dict, a catalog name, or JSON text."""
-    import json
-
     if isinstance(value, Criteria):
         return value
     if isinstance(value, str):
         text = value.strip()
         if text.startswith("{"):
-            value = json.loads(text)
+            return Criteria.from_jsons(text)
         else:
             from ..catalog import fetch_artifact
 

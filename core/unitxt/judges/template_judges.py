@@ -74,19 +74,21 @@ class LLMAsJudgeBase(BulkInstanceMetric):
             kwargs["inference_model"] = kwargs.pop("model")
         super().__init__(*args, **kwargs)
 
-    def judge_task(self) -> Any:
-        raise NotImplementedError(f"{type(self).__name__}.judge_task() is not implemented")
+    def get_full_task_name(self) -> Any:
+        """The judge task (a catalog name, or the task itself)."""
+        raise NotImplementedError(f"{type(self).__name__}.get_full_task_name() is not implemented")
 
     def verdict_sign(self, row: Dict[str, Any]) -> float:
         return 1.0
 
-    def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
-        raise NotImplementedError(f"{type(self).__name__}.judge_instances() is not implemented")
+    def prepare_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
+        """The judge task's instances, one per evaluated instance (each with its `data_classification_policy`)."""
+        raise NotImplementedError(f"{type(self).__name__}.prepare_instances() is not implemented")
 
     def recipe(self) -> Any:
         from ..rendering.recipe import DatasetRecipe
 
-        kwargs: Dict[str, Any] = {"task": self.judge_task(), "template": self.template}
+        kwargs: Dict[str, Any] = {"task": self.get_full_task_name(), "template": self.template}
         if self.format is not None:
             kwargs["format"] = self.format
         if self.system_prompt is not None:
@@ -108,47 +110,66 @@ class LLMAsJudgeBase(BulkInstanceMetric):
         """Per-instance keys from the engine's report on the judge's answer (none here; see TaskBasedLLMasJudge)."""
         return {}
 
-    def run_judge(self, instances: List[Dict[str, Any]], policies: List[Any]) -> List[Dict[str, Any]]:
-        """Rendered judge rows with `raw` (the answer) and `processed` (after the template's post-processors)."""
+    def judge_rows(self, instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """The judge instances rendered by the judge's recipe, each row with its instance's data classification."""
         from ..api import _with_placeholder_references
-        from ..evaluation.in_memory import post_process_rows
 
+        policies = [instance.get("data_classification_policy") for instance in instances]
+        instances = [{key: value for key, value in instance.items() if key != "data_classification_policy"}
+                     for instance in instances]
         recipe = self.recipe()
         rows = recipe.produce_rows(_with_placeholder_references(recipe.get_task(), instances))
         for row, policy in zip(rows, policies):
             if policy:
                 row["data_classification_policy"] = policy
+        return rows
+
+    def infer_instances(self, instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Render the judge instances and ask the engine: the rows with `raw_prediction` (the answer), `prediction`
+        (after the template's post-processors) and, with meta data, `infer_meta_data` (the engine's report)."""
+        from ..evaluation.in_memory import post_process_rows
+
+        rows = self.judge_rows(instances)
         raw = self.inference_model.infer(rows, return_meta_data=self.wants_meta_data())
         if self.wants_meta_data():
             for row, output in zip(rows, raw):
-                row["meta_data"] = {key: value for key, value in output.to_dict().items() if key != "prediction"}
+                row["infer_meta_data"] = {key: value for key, value in output.to_dict().items()
+                                          if key != "prediction"}
             raw = [output.prediction for output in raw]
         processed = post_process_rows([str(answer) for answer in raw], rows)[0]
         for row, answer, value in zip(rows, raw, processed):
-            row["raw"] = answer
-            row["processed"] = value
+            row["raw_prediction"] = answer
+            row["prediction"] = value
         return rows
 
-    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
-                ) -> List[Dict[str, Any]]:
-
-        instances = self.judge_instances(references, predictions, task_data)
-        rows = self.run_judge(instances, [task_data_policy(data) for data in task_data])
+    def get_metric_results_from_prediction_outputs(self, outputs: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Per judged row, the score (the processed answer, NaN when unreadable) with the judge's raw answer and
+        input (and the engine's report with include_meta_data)."""
         pattern = self.pattern()
         reader = None if getattr(self, "infer_log_probs", False) else reader_for(self.template)
-        results, unreadable = [], []
-        for row in rows:
-            score = finite(reader(row["raw"]) if reader is not None else _number(row["processed"]))
+        results = []
+        for row in outputs:
+            score = finite(reader(row["raw_prediction"]) if reader is not None else _number(row["prediction"]))
             score = score * self.verdict_sign(row) if score else score
-            if pattern is not None and not re.search(pattern, str(row["raw"]), flags=re.DOTALL):
+            if pattern is not None and not re.search(pattern, str(row["raw_prediction"]), flags=re.DOTALL):
                 score = math.nan
-            if math.isnan(score):
-                unreadable.append(row)
-            # as the original: the judge's raw answer and input always; the engine's report with include_meta_data
-            result: Dict[str, Any] = {self.main_score: score, f"{self.main_score}_judge_raw_output": row["raw"],
+            result: Dict[str, Any] = {self.main_score: score,
+                                      f"{self.main_score}_judge_raw_output": row["raw_prediction"],
                                       f"{self.main_score}_judge_raw_input": row["source"]}
             result.update(self.meta_data_scores(row))
             results.append(result)
+        return results
+
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]
+                ) -> List[Dict[str, Any]]:
+        instances = self.prepare_instances(references, predictions, task_data)
+        for instance, data in zip(instances, task_data):  # as the original: each carries its data's classification
+            instance.setdefault("data_classification_policy", task_data_policy(data))
+        rows = self.infer_instances(instances)
+        results = self.get_metric_results_from_prediction_outputs(rows)
+        unreadable = [row for row, result in zip(rows, results)
+                      if not isinstance(result.get(self.main_score), (int, float))
+                      or math.isnan(result[self.main_score])]
         if unreadable:
             mode = "log_probs" if getattr(self, "infer_log_probs", False) else "generate"
             self.inference_model.forget_answers(unreadable, mode=mode)
@@ -229,10 +250,10 @@ class LLMAsJudge(LLMAsJudgeBase):
             raise MetricError(f"LLMAsJudge task must be one of {list(self._TASKS)}, got {self.task!r}.",
                               artifact=self.artifact_name, field="task")
 
-    def judge_task(self) -> str:
+    def get_full_task_name(self) -> str:
         return f"tasks.response_assessment.{self.task}"
 
-    def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
+    def prepare_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
         instances, templates = [], {}
         for index, (refs, prediction, data) in enumerate(zip(references, predictions, task_data)):
             question = _question(data, self.strip_system_prompt_and_format_from_inputs, templates)
@@ -279,19 +300,21 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
     judge_to_generator_fields_mapping: Dict[str, str] = {}
 
     def inputs_from_task_data(self, predictions, references, task_data) -> tuple:
-        return predictions, references  # prediction_field names the judge task's field (judge_instances)
+        return predictions, references  # prediction_field names the judge task's field (prepare_instances)
 
     def prepare(self) -> None:
         super().prepare()
         # as the original: every score is named after the judge's engine ("<engine id>_<main score>")
         self.__dict__["score_prefix"] = f"{self.inference_model.get_engine_id()}_"
+        if "format" in self._given_fields and self.format is None:  # format=None: chosen by the engine
+            self.set_format_for_inference_engine()
 
     def wants_meta_data(self) -> bool:
         return self.include_meta_data and not self.infer_log_probs
 
     def meta_data_scores(self, row: Dict[str, Any]) -> Dict[str, Any]:
         """With include_meta_data, the engine's report on the answer as `<main>_<field>` (as the original)."""
-        return {f"{self.main_score}_{key}": value for key, value in row.get("meta_data", {}).items()}
+        return {f"{self.main_score}_{key}": value for key, value in row.get("infer_meta_data", {}).items()}
 
     def verify(self) -> None:
         super().verify()
@@ -299,19 +322,34 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
             raise MetricError("TaskBasedLLMasJudge needs a judge task (e.g. tasks.rag_eval.faithfulness.binary).",
                               artifact=self.artifact_name, field="task")
 
-    def judge_task(self) -> Any:
+    def get_full_task_name(self) -> Any:
         return self.task
 
-    def evaluate_instances(self, instances: List[Dict[str, Any]]) -> Any:
+    def set_format_for_inference_engine(self) -> None:
+        """The format when the judge is given format=None (the original's choice by engine id): watsonx.ai engines
+        of Llama 3 instruct models formats.llama3_instruct, of Mixtral formats.models.mistral.instruction, other
+        watsonx.ai models formats.empty; every other engine formats.chat_api."""
+        from ..catalog import fetch_artifact
+
+        engine_id = self.inference_model.get_engine_id()
+        name = "formats.chat_api"
+        if "_wml" in engine_id:
+            name = ("formats.llama3_instruct" if re.search("llama.?3.*instruct", engine_id) else
+                    "formats.models.mistral.instruction" if "mixtral" in engine_id else "formats.empty")
+        self.__dict__["format"] = fetch_artifact(name)[0]
+
+    def preprocess_instance(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         """As the original: an instance without task_data is its own task data (the judge's template reads the
         prediction and references from it), without prediction None, without references [""]."""
-        for instance in instances:
-            instance.setdefault("task_data", dict(instance))
-            instance.setdefault("prediction", None)
-            instance.setdefault("references", [""])
-        return super().evaluate_instances(instances)
+        instance.setdefault("task_data", dict(instance))
+        instance.setdefault("prediction", None)
+        instance.setdefault("references", [""])
+        return instance
 
-    def judge_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
+    def evaluate_instances(self, instances: List[Dict[str, Any]]) -> Any:
+        return super().evaluate_instances([self.preprocess_instance(instance) for instance in instances])
+
+    def prepare_instances(self, references, predictions, task_data) -> List[Dict[str, Any]]:
         from ..catalog import fetch_artifact
 
         task = self.task if not isinstance(self.task, str) else fetch_artifact(self.task)[0]
@@ -336,19 +374,14 @@ class TaskBasedLLMasJudge(LLMAsJudgeBase):
             instances.append(instance)
         return instances
 
-    def run_judge(self, instances: List[Dict[str, Any]], policies: List[Any]) -> List[Dict[str, Any]]:
+    def infer_instances(self, instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """With infer_log_probs the prediction is P(yes) from the first answer token (see yes_probability)."""
         if not self.infer_log_probs:
-            return super().run_judge(instances, policies)
-        from ..api import _with_placeholder_references
-
-        recipe = self.recipe()
-        rows = recipe.produce_rows(_with_placeholder_references(recipe.get_task(), instances))
-        for row, policy in zip(rows, policies):
-            if policy:
-                row["data_classification_policy"] = policy
+            return super().infer_instances(instances)
+        rows = self.judge_rows(instances)
         for row, tokens in zip(rows, self.inference_model.infer_log_probs(rows)):
-            row["raw"] = json.dumps(tokens[:1] if tokens else [], default=str)
-            row["processed"] = yes_probability(tokens)
+            row["raw_prediction"] = json.dumps(tokens[:1] if tokens else [], default=str)
+            row["prediction"] = yes_probability(tokens)
         return rows
 
     def pattern(self) -> Optional[str]:

@@ -124,6 +124,53 @@ def relevance(rng):
                                                                           for _ in range(N)]
 
 
+def equal_reference_texts(rng):
+    """Texts with two references each (sacrebleu needs the same number of references on every row)."""
+    predictions, references, task_data = texts(rng)
+    return predictions, [(refs * 2)[:2] if len(refs) < 2 else refs[:2] for refs in references], task_data
+
+
+def keypoints(rng):
+    """Key point analysis: a yes/no/none answer per (argument, key point) row, grouped by task_data keypoint."""
+    answers = ["yes", "no", "none", "Yes", " no ", ""]
+    return ([rng.choice(answers) for _ in range(N)], [[rng.choice(answers[:3])] for _ in range(N)],
+            [{"keypoint": rng.choice(["Prices rose.", "Café closed", "U.S. vote", "東京"])} for _ in range(N)])
+
+
+def reranking(rng):
+    """(query, passage) rows: a predicted relevance score (as text, sometimes not a number; ties) and a 0/1 gold."""
+    task_data = [{"query_id": f"q{i % 7}", "passage_id": f"p{rng.randint(0, 5)}"} for i in range(N)]
+    predictions = [rng.choice(["0.5", "1", "0", str(round(rng.random(), 1)), " 0.30 ", "n/a"]) for _ in range(N)]
+    return predictions, [[str(int(rng.random() < 0.3))] for _ in range(N)], task_data
+
+
+SQL_TABLES = {"shops": {"columns": ["name", "city", "price"],
+                        "rows": [["Café Zürich", "Zürich", 12.99], ["U.S. Deli", "N.Y.", 3.5],
+                                 ["São Bar", "São Paulo", 3.5], ["Mr. Smith's", "St. Louis", None]]}}
+SQL_QUERIES = ["SELECT name FROM shops", "SELECT name FROM shops WHERE price = 3.5",
+               "SELECT name FROM shops WHERE price=3.5", "select NAME from SHOPS where price = 3.5",
+               "SELECT city, name FROM shops", "SELECT name, city FROM shops", "SELECT COUNT(*) FROM shops",
+               "SELECT name FROM shops ORDER BY price", "SELECT name FROM shops WHERE city = 'São Paulo'",
+               "SELECT nme FROM shops", "SELEC name FROM", "", "  SELECT name FROM shops;  "]
+
+
+def sql_queries(rng):
+    """Text-to-SQL: predicted and gold queries (equivalent spellings, wrong columns, broken SQL, empty) over an
+    in-memory database given in task_data."""
+    db = {"db_id": "shops", "db_type": "in_memory", "data": SQL_TABLES}
+    gold = [rng.choice(SQL_QUERIES[:9]) for _ in range(N)]
+    predictions = [g if rng.random() < 0.3 else rng.choice(SQL_QUERIES) for g in gold]
+    return predictions, [[g] for g in gold], [{"db": db} for _ in range(N)]
+
+
+def rag_judge_inputs(rng):
+    """A RAG judge's task fields: question, contexts, answer (prediction), ground truths."""
+    predictions, references, _ = single_texts(rng)
+    task_data = [{"question": paragraph(rng), "contexts": [paragraph(rng) for _ in range(rng.randint(1, 2))],
+                  "ground_truths": refs} for refs in references]
+    return predictions, references, task_data
+
+
 HARD_WORDS = ["Mr.", "U.S.", "$3.50", "café", "Zürich", " ", "e.g.", "1,000.5", "THE", "the", "cat", "São", "😀", ""]
 
 
@@ -147,15 +194,20 @@ def structured_family(family):
 
 FAMILIES = {"texts": texts, "single_texts": single_texts, "labels": labels, "numbers": numbers,
             "regression": regression, "label_lists": label_lists, "id_lists": id_lists, "spans": spans,
-            "relevance": relevance}
+            "relevance": relevance, "equal_reference_texts": equal_reference_texts, "keypoints": keypoints,
+            "reranking": reranking, "sql_queries": sql_queries, "rag_judge_inputs": rag_judge_inputs}
 FAMILIES.update({family: structured_family(family) for family in structured.METRICS})
 # our artifact's class -> family (texts otherwise)
 BY_CLASS = {
     "Accuracy": "labels", "F1Micro": "labels", "F1Macro": "labels", "F1Weighted": "labels",
     "MatthewsCorrelation": "labels", "StringContainment": "labels", "ExactMatchMM": "labels",
     "F1Binary": "numbers", "BinaryAccuracy": "numbers", "BinaryMaxAccuracy": "numbers", "BinaryMaxF1": "numbers",
-    "PrecisionBinary": "numbers", "RecallBinary": "numbers", "RocAuc": "regression",
-    "Pearsonr": "regression", "Spearmanr": "regression", "KendallTauMetric": "regression",
+    "PrecisionBinary": "numbers", "RecallBinary": "numbers", "RocAuc": "numbers",
+    "Pearsonr": "regression", "Spearmanr": "regression", "KendallTauMetric": "regression", "Pearson": "regression",
+    "Spearman": "regression", "KendallTauB": "regression", "Sacrebleu": "equal_reference_texts",
+    "CharEditDistance": "single_texts", "CharEditDistAccuracy": "single_texts", "PredictionLength": "single_texts",
+    "KPA": "keypoints", "RerankRecall": "reranking", "SQLExecutionAccuracy": "sql_queries",
+    "SQLNonExecutionAccuracy": "sql_queries", "TaskBasedLLMasJudge": "rag_judge_inputs",
     "MeanSquaredError": "regression", "RootMeanSquaredError": "regression",
     "F1MicroMultiLabel": "label_lists", "F1MacroMultiLabel": "label_lists", "PrecisionMicroMultiLabel": "label_lists",
     "PrecisionMacroMultiLabel": "label_lists", "RecallMicroMultiLabel": "label_lists",

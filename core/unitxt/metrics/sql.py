@@ -406,44 +406,17 @@ class SQLNonExecutionAccuracy(InstanceMetric):
     _requirements_list = {"sqlglot": "SQL parsing for equivalence", "sqlparse": "SQL formatting for equivalence"}
 
     def compute(self, references, prediction, task_data):
-        import sqlglot
-        import sqlparse
-
-        predicted, gold = extract_select(str(prediction or "")), str(references[0])
-
-        def glot(query):
-            try:
-                return sqlglot.parse_one(query)
-            except Exception:  # noqa: BLE001 - any parser failure means "not parsable"
-                return None
-
-        def optimized(query):
-            try:
-                from sqlglot.optimizer import optimize
-
-                return optimize(sqlglot.parse_one(query)).sql()
-            except Exception:  # noqa: BLE001
-                return None
-
-        def parse_format(query):
-            try:
-                return sqlparse.format(query, reindent=True, keyword_case="upper").strip() if query.strip() else None
-            except Exception:  # noqa: BLE001
-                return None
-
-        predicted_tree, gold_tree = glot(predicted), glot(gold)
-        predicted_format = parse_format(predicted)
+        predicted, gold = extract_sql_from_text(str(prediction or "")), str(references[0])
+        glot_ok, parse_ok = is_sqlglot_parsable(predicted), is_sqlparse_parsable(predicted)
         result = {
-            "sqlglot_validity": float(predicted_tree is not None),
-            "sqlparse_validity": float(predicted_format is not None),
-            "sqlglot_equivalence": float(predicted_tree is not None and gold_tree is not None
-                                         and predicted_tree == gold_tree),
-            "sqlglot_optimized_equivalence": float(predicted_tree is not None and optimized(predicted) is not None
-                                                   and optimized(predicted) == optimized(gold)),
-            "sqlparse_equivalence": float(predicted_format is not None and predicted_format == parse_format(gold)),
-            "sql_exact_match": float(normalize_sql(predicted) == normalize_sql(gold)),
+            "sqlglot_validity": int(glot_ok),
+            "sqlparse_validity": int(parse_ok),
+            "sqlglot_equivalence": int(glot_ok and sqlglot_parsed_queries_equivalent(predicted, gold)),
+            "sqlglot_optimized_equivalence": int(glot_ok and bool(sqlglot_optimized_equivalence(predicted, gold))),
+            "sqlparse_equivalence": int(parse_ok and sqlparse_queries_equivalent(predicted, gold)),
+            "sql_exact_match": int(sql_exact_match(predicted, gold)),
         }
-        result["sql_syntactic_equivalence"] = float(any(result[key] for key in (
+        result["sql_syntactic_equivalence"] = int(any(result[key] for key in (
             "sqlglot_equivalence", "sqlglot_optimized_equivalence", "sqlparse_equivalence", "sql_exact_match")))
         return result
 

@@ -138,9 +138,11 @@ def keypoints(rng):
 
 
 def reranking(rng):
-    """(query, passage) rows: a predicted relevance score (as text, sometimes not a number; ties) and a 0/1 gold."""
+    """(query, passage) rows: a predicted relevance score as text (padded, ties; a pair given twice: the last row
+    counts) and a 0/1 gold. No score that is not a number: trec_eval ranks a NaN score by a comparison that is no
+    order (the rank it gets depends on the C library's sort), so it has no rank to match (ours ranks it last)."""
     task_data = [{"query_id": f"q{i % 7}", "passage_id": f"p{rng.randint(0, 5)}"} for i in range(N)]
-    predictions = [rng.choice(["0.5", "1", "0", str(round(rng.random(), 1)), " 0.30 ", "n/a"]) for _ in range(N)]
+    predictions = [rng.choice(["0.5", "1", "0", str(round(rng.random(), 1)), " 0.30 ", "1e-1"]) for _ in range(N)]
     return predictions, [[str(int(rng.random() < 0.3))] for _ in range(N)], task_data
 
 

@@ -1,13 +1,16 @@
 """Differential tier, hard inputs: every metric of the original's catalog that it computes offline here (its optional
-packages installed by setup.sh: nltk with punkt_tab data, rouge_score, sacrebleu, the evaluate stand-ins) runs on a
-generated corpus of hard cases through the oracle and through ours - paragraphs of several sentences with
-abbreviations and no newlines, unicode, prices and decimals, padding whitespace and case, empty predictions, several
-references, long repetitive texts; label lists with duplicates and case; spans; numbers with ties - and every
-instance score, global score and CI bound the original reports is reported here with its value (1e-6).
+packages installed by setup.sh: nltk with punkt_tab data, rouge_score, sacrebleu, fuzzywuzzy, sqlglot, sqlparse,
+func_timeout, pytrec_eval, the evaluate stand-ins) runs on a generated corpus of hard cases through the oracle and
+through ours - paragraphs of several sentences with abbreviations and no newlines, unicode, prices and decimals,
+padding whitespace and case, empty predictions, several references, long repetitive texts; label lists with
+duplicates and case; spans; numbers with ties; key points, reranking pairs and text-to-SQL over an in-memory
+database - and every instance score, global score and CI bound the original reports is reported here with its value
+(1e-6).
 
 The names are selected from the original's catalog (its package's catalog folder, read at collection time): every
-`metrics.*` entry, its input family chosen by the class of our artifact of that name (structured families by name).
-A name the original cannot compute offline is listed in ORIGINAL_CANNOT (checked: it must fail there); a name that
+`metrics.*` entry but those scored by a model or an LLM judge (JUDGED), its input family chosen by the class of our
+artifact of that name (structured families by name; a metrics list: each member on the list's inputs). Every name
+the original cannot compute offline is listed in ORIGINAL_CANNOT (checked: it must fail there); a name that
 differs here is listed in DIFFERS with the reason (checked: it must still differ).
 """
 
@@ -165,14 +168,6 @@ def sql_queries(rng):
     return predictions, [[g] for g in gold], [{"db": db} for _ in range(N)]
 
 
-def rag_judge_inputs(rng):
-    """A RAG judge's task fields: question, contexts, answer (prediction), ground truths."""
-    predictions, references, _ = single_texts(rng)
-    task_data = [{"question": paragraph(rng), "contexts": [paragraph(rng) for _ in range(rng.randint(1, 2))],
-                  "ground_truths": refs} for refs in references]
-    return predictions, references, task_data
-
-
 HARD_WORDS = ["Mr.", "U.S.", "$3.50", "café", "Zürich", " ", "e.g.", "1,000.5", "THE", "the", "cat", "São", "😀", ""]
 
 
@@ -197,7 +192,7 @@ def structured_family(family):
 FAMILIES = {"texts": texts, "single_texts": single_texts, "labels": labels, "numbers": numbers,
             "regression": regression, "label_lists": label_lists, "id_lists": id_lists, "spans": spans,
             "relevance": relevance, "equal_reference_texts": equal_reference_texts, "keypoints": keypoints,
-            "reranking": reranking, "sql_queries": sql_queries, "rag_judge_inputs": rag_judge_inputs}
+            "reranking": reranking, "sql_queries": sql_queries}
 FAMILIES.update({family: structured_family(family) for family in structured.METRICS})
 # our artifact's class -> family (texts otherwise)
 BY_CLASS = {
@@ -209,7 +204,7 @@ BY_CLASS = {
     "Spearman": "regression", "KendallTauB": "regression", "Sacrebleu": "equal_reference_texts",
     "CharEditDistance": "single_texts", "CharEditDistAccuracy": "single_texts", "PredictionLength": "single_texts",
     "KPA": "keypoints", "RerankRecall": "reranking", "SQLExecutionAccuracy": "sql_queries",
-    "SQLNonExecutionAccuracy": "sql_queries", "TaskBasedLLMasJudge": "rag_judge_inputs",
+    "SQLNonExecutionAccuracy": "sql_queries",
     "MeanSquaredError": "regression", "RootMeanSquaredError": "regression",
     "F1MicroMultiLabel": "label_lists", "F1MacroMultiLabel": "label_lists", "PrecisionMicroMultiLabel": "label_lists",
     "PrecisionMacroMultiLabel": "label_lists", "RecallMicroMultiLabel": "label_lists",

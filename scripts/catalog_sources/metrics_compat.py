@@ -42,7 +42,7 @@ from unitxt.metrics.tool_calling import (
     ToolCallingMetric,
     ToolCallKeyValueExtraction,
 )
-from unitxt.operators import Split
+from unitxt.operators.field_edits import RegexSplit
 import unitxt.metrics.robustness as robustness
 
 METRICS = {
@@ -83,8 +83,9 @@ METRICS = {
     "f1_strings": (F1Strings(), "generation", "Token-multiset F1 of prediction and the joined references."),
     "string_containment_ratio": (StringContainmentRatio(field="entities"), "string",
                                  "Share of task_data entities found in the prediction (override field=...)."),
-    "jaccard_index_words": (JaccardIndexString(splitter=Split(by=" ")), "string",
-                            "Jaccard index of the word sets of prediction and reference."),
+    "jaccard_index_words": (JaccardIndexString(splitter=RegexSplit(by=r"\s+")), "string",
+                            "Jaccard index of the word sets of prediction and reference (split at runs of "
+                            "whitespace, as the original: padding leaves an empty word)."),
     "char_edit_distance_accuracy": (CharEditDistanceAccuracy(), "string",
                                     "1 - character edit distance / length, whitespace ignored."),
     "exact_match_mm": (ExactMatchMM(), "string", "Exact match of multimodal answers."),

@@ -39,6 +39,23 @@ def test_precision_and_recall_binary_equal_sklearn():
     assert_close(precision["f1_binary"], f1_score(gold, pred))
 
 
+def test_binary_f1_is_sklearns_to_the_last_bit():
+    """F1 as sklearn computes it, 2 tp / (gold positives + predicted positives), not 2PR / (P + R): the values can
+    differ in the last bit, and the BCa interval counts resamples below / equal to the point value, so a bit decides
+    the original's CI bounds (issue 50: f1_binary CIs of precision_binary / recall_binary, max_f1_binary_neg)."""
+    rng = random.Random(8)
+    for _ in range(40):
+        gold = [rng.randint(0, 1) for _ in range(rng.randint(5, 30))]
+        pred = [rng.randint(0, 1) for _ in gold]
+        result, _ = global_of("metrics.f1_binary", pred, [[g] for g in gold])
+        assert result["f1_binary"] == f1_score(gold, pred, zero_division=0.0)
+        assert result["f1_binary_neg"] == f1_score(gold, pred, pos_label=0, zero_division=0.0)
+        scores = np.array([rng.choice([0.1, 0.35, 0.5, 0.8]) for _ in gold])
+        best = best_f1_thresholds(np.array(gold), scores)
+        assert best["max_f1_binary"] == f1_score(gold, (scores >= best["best_thr_maxf1"]).astype(int),
+                                                 zero_division=0.0)
+
+
 def test_accuracy_binary_thresholds_float_predictions():
     results, scores = global_of("metrics.accuracy_binary", [0.7, 0.5, 0.2, 1], [[1], [1], [0], [0]])
     assert [s["accuracy_binary"] for s in scores.instance_scores] == [1.0, 0.0, 1.0, 0.0]  # 0.5 is not > 0.5

@@ -34,6 +34,14 @@ def test_jaccard_index_words():
     assert result["jaccard_index"] == pytest.approx(0.5)
 
 
+def test_jaccard_index_words_splits_at_runs_of_whitespace_as_the_original():
+    """Words are re.split(r"\\s+") pieces: tabs and newlines separate too, and padding leaves an empty word."""
+    values, _ = instance_values("metrics.jaccard_index_words", ["a\tb  c", " a b", "a b "],
+                                [["a b c"], ["a b"], [" a c"]])
+    assert values == [1.0, 2 / 3, 2 / 4]  # {a,b,c}; {'',a,b} vs {a,b}; {a,b,''} vs {'',a,c}: a and '' of 4
+    assert [set(re.split(r"\s+", text)) for text in ("a b ", " a b")] == [{"a", "b", ""}] * 2
+
+
 def test_string_containment_ratio_counts_field_values():
     values, _ = instance_values("metrics.string_containment_ratio[field=names]", ["Ann met Bob", "nobody"],
                                 [["-"], ["-"]], [{"names": ["Ann", "Bob", "Cy", "Dan"]}, {"names": ["Ann"]}])

@@ -170,6 +170,15 @@ def test_rerank_recall_per_query():
     assert "score_ci_low" not in result
 
 
+def test_rerank_recall_pair_given_twice_counts_its_last_row():
+    """As trec_eval's run and qrels dicts: a (query, passage) pair given twice keeps its last score and gold."""
+    task_data = [{"query_id": "q1", "passage_id": p} for p in ("p1", "p2", "p1", "p3")]
+    result = metric("metrics.rerank_recall").evaluate([0.9, 0.5, 0.1, 0.7], [[1], [1], [0], [0]],
+                                                      task_data).global_scores()
+    # q1 ranks p3 (0.7), p2 (0.5), p1 (0.1, its last row; no longer gold): gold p2 only
+    assert result["recall_at_1"] == 0.0 and result["recall_at_2"] == 1.0
+
+
 def test_is_code_mixed_needs_a_model():
     code_mixed = metric("metrics.is_code_mixed")
     with pytest.raises((MissingRequirementError, MetricError), match="transformers|inference_model"):

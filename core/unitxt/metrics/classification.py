@@ -405,8 +405,9 @@ class F1Binary(GlobalMetric):
             with np.errstate(divide="ignore", invalid="ignore"):
                 precision = np.where(t + f_p > 0, t / np.maximum(t + f_p, 1e-300), 0.0)
                 recall = np.where(t + f_n > 0, t / np.maximum(t + f_n, 1e-300), 0.0)
-                f1 = np.where(precision + recall > 0,
-                              2 * precision * recall / np.maximum(precision + recall, 1e-300), 0.0)
+                # as sklearn: 2 tp / (gold positives + predicted positives), bit for bit (CI ties depend on it)
+                both = (t + f_n) + (t + f_p)
+                f1 = np.where(both > 0, 2 * t / np.maximum(both, 1e-300), 0.0)
             result.update({f"f1_binary{suffix}": f1, f"precision_binary{suffix}": precision,
                            f"recall_binary{suffix}": recall})
         return result

@@ -215,8 +215,8 @@ def best_f1_thresholds(gold: Any, scores: Any) -> Dict[str, float]:
         with np.errstate(invalid="ignore", divide="ignore"):
             precision = np.where(t_p + f_p > 0, t_p / np.maximum(t_p + f_p, 1), 0.0)
             recall = np.where(t_p + f_n > 0, t_p / np.maximum(t_p + f_n, 1), 0.0)
-            f1 = np.where(precision + recall > 0, 2 * precision * recall / np.maximum(precision + recall, 1e-300),
-                          0.0)
+            both = (t_p + f_n) + (t_p + f_p)  # as sklearn: 2 tp / (gold + predicted positives), bit for bit
+            f1 = np.where(both > 0, 2 * t_p / np.maximum(both, 1), 0.0)
         return precision, recall, f1
 
     result = {}

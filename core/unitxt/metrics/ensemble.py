@@ -265,7 +265,7 @@ class RerankRecall(GlobalMetric):
 
     def compute(self, references, predictions, task_data):
         results: Dict[Any, Dict[str, float]] = {}
-        relevant: Dict[Any, set] = {}
+        gold: Dict[Any, Dict[str, int]] = {}
         for refs, prediction, data in zip(references, predictions, task_data):
             for field in (self.query_id_field, self.passage_id_field):
                 if field not in data:
@@ -276,10 +276,10 @@ class RerankRecall(GlobalMetric):
                 score = float(prediction)
             except (TypeError, ValueError):
                 score = math.nan
+            # a (query, passage) pair given twice: its last row counts, as in trec_eval's run and qrels
             results.setdefault(qid, {})[pid] = -math.inf if math.isnan(score) else score
-            relevant.setdefault(qid, set())
-            if int(refs[0]) > 0:
-                relevant[qid].add(pid)
+            gold.setdefault(qid, {})[pid] = int(refs[0])
+        relevant = {qid: {pid for pid, level in levels.items() if level > 0} for qid, levels in gold.items()}
         return {f"recall_at_{k}": float(sum(recall_at_k(results[q], relevant[q], k) for q in results) / len(results))
                 for k in self.at_k}
 

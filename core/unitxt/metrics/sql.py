@@ -1,7 +1,7 @@
 """Text-to-SQL metrics: execution accuracy over a SQLite database (stdlib sqlite3), and non-execution equivalence.
 
-sql_execution_accuracy runs the gold and the predicted query and compares their result tables (ignoring column
-names; row order too unless the gold query has ORDER BY). Queries run sandboxed: a file database is opened
+sql_execution_accuracy runs the gold and the predicted query through the database's connector and compares their
+result tables as the original does (sql_queries.get_sql_execution_results). Queries run sandboxed: a file database is opened
 read-only (`mode=ro` URI), an authorizer refuses everything but reading (writes, ATTACH, PRAGMA, DDL), a progress
 handler stops a query past `sql_timeout` seconds and at most `max_rows` rows are fetched. The database comes from
 task_data `db`: {"db_type": "sqlite"/"local", "db_path": file} or {"db_type": "in_memory", "data": {table:
@@ -10,6 +10,7 @@ task_data `db`: {"db_type": "sqlite"/"local", "db_path": file} or {"db_type": "i
 
 import sqlite3
 import time
+from dataclasses import asdict
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import MetricError
@@ -93,49 +94,6 @@ def run_read_only(connection: sqlite3.Connection, query: str, timeout: float, ma
     return rows
 
 
-def _cells(row: Tuple[Any, ...], fill: Optional[str]) -> List[str]:
-    return sorted(fill if value is None and fill is not None else str(value) for value in row)
-
-
-def same_rows_ordered(a: List[Tuple], b: List[Tuple]) -> bool:
-    """Same rows in the same order, each row compared as a sorted list of cell texts (NULL as 0)."""
-    if len(a) != len(b) or (a and len(a[0]) != len(b[0])):
-        return False
-    return [_cells(row, "0") for row in a] == [_cells(row, "0") for row in b]
-
-
-def same_rows_unordered(a: List[Tuple], b: List[Tuple]) -> bool:
-    """Same multiset of rows (each a sorted list of cell texts), ignoring row and column order."""
-    if len(a) != len(b) or (a and len(a[0]) != len(b[0])):
-        return False
-    return sorted(_cells(row, None) for row in a) == sorted(_cells(row, None) for row in b)
-
-
-def rows_subset(small: List[Tuple], big: List[Tuple], respect_order: bool) -> bool:
-    """Every row of `small` (non-empty) has a distinct row of `big` containing its cell values."""
-    if not small:
-        return False
-    small_sets, big_sets = [set(_cells(r, None)) for r in small], [set(_cells(r, None)) for r in big]
-    if respect_order:
-        i = 0
-        for row in big_sets:
-            if i < len(small_sets) and small_sets[i] <= row:
-                i += 1
-        return i == len(small_sets)
-    used: set = set()
-    for row in small_sets:
-        match = next((j for j, candidate in enumerate(big_sets) if j not in used and row <= candidate), None)
-        if match is None:
-            return False
-        used.add(match)
-    return True
-
-
-def normalize_sql(query: str) -> str:
-    """Lower-cased, whitespace-collapsed, without a trailing semicolon."""
-    return " ".join(query.strip().rstrip(";").split()).lower()
-
-
 def extract_select(prediction: str) -> str:
     """From a model answer: the text from its first SELECT, cut after the first semicolon."""
     if not prediction.startswith("SELECT") and "SELECT" in prediction:
@@ -148,6 +106,9 @@ def extract_select(prediction: str) -> str:
 class DatabaseConnector:
     """A database a text-to-SQL task describes (`db` of task_data): its schema as CREATE statements and query
     results as (rows, error message) - the original's `text2sql_utils` interface."""
+
+    sql_timeout: float = 60.0  # the sandbox's time budget of one query (a metric sets its own)
+    max_rows: int = 1_000_000
 
     def __init__(self, db_config: Dict[str, Any]):
         self.db_config = db_config
@@ -171,7 +132,7 @@ class DatabaseConnector:
         """(rows, None), or (None, "Error executing SQL: ...") when the query fails; read-only and time-bounded."""
         connection = self._connect()
         try:
-            return run_read_only(connection, query, timeout=60.0, max_rows=1_000_000), None
+            return run_read_only(connection, query, timeout=self.sql_timeout, max_rows=self.max_rows), None
         except (sqlite3.Error, SQLSandboxError) as error:
             return None, f"Error executing SQL: {error}"
         finally:
@@ -284,65 +245,30 @@ def get_db_connector(db_type: str) -> type:
 
 
 class SQLExecutionAccuracy(InstanceMetric):
-    """Execution accuracy of predicted SQL against the gold query (first reference), with runtimes and error flags."""
+    """Execution accuracy of predicted SQL (taken from the answer by extract_sql_from_text) against the gold query
+    (first reference) on the database of task_data `db`, through its connector's read-only execute_query: exact,
+    non-empty, subset and BIRD matches, runtimes and error flags (get_sql_execution_results)."""
 
     main_score = "non_empty_execution_accuracy"
     reduction_map = {"mean": ["execution_accuracy", "non_empty_execution_accuracy",
-                              "subset_non_empty_execution_result", "non_empty_gold_df", "gold_sql_runtime",
-                              "predicted_sql_runtime", "pred_to_gold_runtime_ratio", "gold_error", "predicted_error"]}
-    ci_scores = ["execution_accuracy", "non_empty_execution_accuracy", "subset_non_empty_execution_result",
-                 "gold_sql_runtime", "predicted_sql_runtime"]
+                              "subset_non_empty_execution_accuracy", "execution_accuracy_bird", "non_empty_gold_df",
+                              "gold_sql_runtime", "predicted_sql_runtime", "pred_to_gold_runtime_ratio", "gold_error",
+                              "predicted_error"]}
+    ci_scores = ["execution_accuracy", "non_empty_execution_accuracy", "subset_non_empty_execution_accuracy",
+                 "execution_accuracy_bird", "gold_sql_runtime", "predicted_sql_runtime"]
     prediction_type = "Any"
-    sql_timeout: float = 30.0
+    sql_timeout: float = 60.0
     max_rows: int = 100000
 
-    def _run(self, db: Dict[str, Any], query: str) -> Tuple[Optional[List[Tuple]], float, str]:
-        start = time.perf_counter()
-        connection = open_database(db)
-        try:
-            rows = run_read_only(connection, query, self.sql_timeout, self.max_rows)
-            return rows, time.perf_counter() - start, ""
-        except (sqlite3.Error, SQLSandboxError) as error:
-            return None, time.perf_counter() - start, f"{type(error).__name__}: {error}"
-        finally:
-            connection.close()
-
     def compute(self, references, prediction, task_data):
-        zero = {name: 0.0 for name in self.reduction_map["mean"]}
-        result = dict(zero, error_message="")
-        predicted = extract_select(str(prediction or ""))
-        if not predicted.strip():
-            return result
-        if "db" not in task_data:
+        db = (task_data or {}).get("db")
+        if not isinstance(db, dict):
             raise MetricError("SQLExecutionAccuracy needs task_data 'db' describing the database.",
                               artifact=self.artifact_name, field="task_data")
-        gold_sql = str(references[0])
-        gold_rows, gold_time, gold_error = self._run(task_data["db"], gold_sql)
-        result["gold_sql_runtime"] = gold_time
-        if gold_rows is None:
-            result.update(gold_error=1.0, error_message=f"gold SQL failed: {gold_error}")
-            return result
-        non_empty_gold = float(len(gold_rows) > 0)
-        result["non_empty_gold_df"] = non_empty_gold
-        if normalize_sql(predicted) == normalize_sql(gold_sql):
-            result.update(execution_accuracy=1.0, non_empty_execution_accuracy=non_empty_gold,
-                          subset_non_empty_execution_result=non_empty_gold)
-            return result
-        predicted_rows, predicted_time, predicted_error = self._run(task_data["db"], predicted)
-        result["predicted_sql_runtime"] = predicted_time
-        result["pred_to_gold_runtime_ratio"] = predicted_time / gold_time if gold_time > 0 else 0.0
-        if predicted_rows is None:
-            result.update(predicted_error=1.0, error_message=predicted_error)
-            return result
-        ordered = "ORDER BY" in gold_sql.upper()
-        same = same_rows_ordered(predicted_rows, gold_rows) if ordered else same_rows_unordered(predicted_rows,
-                                                                                                gold_rows)
-        result["execution_accuracy"] = float(same)
-        if non_empty_gold:
-            result["non_empty_execution_accuracy"] = float(same)
-            subset = rows_subset(gold_rows, predicted_rows, ordered) or rows_subset(predicted_rows, gold_rows, ordered)
-            result["subset_non_empty_execution_result"] = float(subset)
-        return result
+        connector = get_db_connector(db.get("db_type"))(db)
+        connector.sql_timeout, connector.max_rows = self.sql_timeout, self.max_rows  # the sandbox stops it too
+        predicted = extract_sql_from_text(str(prediction or ""))
+        return asdict(get_sql_execution_results(predicted, str(references[0]), connector, self.sql_timeout))
 
 
 def _top_level_select_list(query: str) -> Optional[Tuple[int, int]]:
@@ -406,44 +332,17 @@ class SQLNonExecutionAccuracy(InstanceMetric):
     _requirements_list = {"sqlglot": "SQL parsing for equivalence", "sqlparse": "SQL formatting for equivalence"}
 
     def compute(self, references, prediction, task_data):
-        import sqlglot
-        import sqlparse
-
-        predicted, gold = extract_select(str(prediction or "")), str(references[0])
-
-        def glot(query):
-            try:
-                return sqlglot.parse_one(query)
-            except Exception:  # noqa: BLE001 - any parser failure means "not parsable"
-                return None
-
-        def optimized(query):
-            try:
-                from sqlglot.optimizer import optimize
-
-                return optimize(sqlglot.parse_one(query)).sql()
-            except Exception:  # noqa: BLE001
-                return None
-
-        def parse_format(query):
-            try:
-                return sqlparse.format(query, reindent=True, keyword_case="upper").strip() if query.strip() else None
-            except Exception:  # noqa: BLE001
-                return None
-
-        predicted_tree, gold_tree = glot(predicted), glot(gold)
-        predicted_format = parse_format(predicted)
+        predicted, gold = extract_sql_from_text(str(prediction or "")), str(references[0])
+        glot_ok, parse_ok = is_sqlglot_parsable(predicted), is_sqlparse_parsable(predicted)
         result = {
-            "sqlglot_validity": float(predicted_tree is not None),
-            "sqlparse_validity": float(predicted_format is not None),
-            "sqlglot_equivalence": float(predicted_tree is not None and gold_tree is not None
-                                         and predicted_tree == gold_tree),
-            "sqlglot_optimized_equivalence": float(predicted_tree is not None and optimized(predicted) is not None
-                                                   and optimized(predicted) == optimized(gold)),
-            "sqlparse_equivalence": float(predicted_format is not None and predicted_format == parse_format(gold)),
-            "sql_exact_match": float(normalize_sql(predicted) == normalize_sql(gold)),
+            "sqlglot_validity": int(glot_ok),
+            "sqlparse_validity": int(parse_ok),
+            "sqlglot_equivalence": int(glot_ok and sqlglot_parsed_queries_equivalent(predicted, gold)),
+            "sqlglot_optimized_equivalence": int(glot_ok and bool(sqlglot_optimized_equivalence(predicted, gold))),
+            "sqlparse_equivalence": int(parse_ok and sqlparse_queries_equivalent(predicted, gold)),
+            "sql_exact_match": int(sql_exact_match(predicted, gold)),
         }
-        result["sql_syntactic_equivalence"] = float(any(result[key] for key in (
+        result["sql_syntactic_equivalence"] = int(any(result[key] for key in (
             "sqlglot_equivalence", "sqlglot_optimized_equivalence", "sqlparse_equivalence", "sql_exact_match")))
         return result
 

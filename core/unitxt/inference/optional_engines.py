@@ -69,7 +69,8 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
         return ModelInference(model_id=self.model_name, deployment_id=self.deployment_id, credentials=credentials,
                               project_id=given.get("project_id"), space_id=given.get("space_id"))
 
-    def model(self) -> Any:
+    def _sdk_model(self) -> Any:
+        """The watsonx.ai SDK model, loaded on first use (private: the original has no public `model` here)."""
         if getattr(self, "_model", None) is None:
             self.check_missing_requirements()
             self._model = self._load_model()
@@ -77,7 +78,7 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
 
     def get_model_details(self) -> Dict[str, Any]:
         """The model's details as watsonx.ai reports them."""
-        return self.model().get_details()
+        return self._sdk_model().get_details()
 
     def get_return_object(self, predict_result: Any, result: Any, input_text: Any, return_meta_data: bool) -> Any:
         """The answer to one request (defined by the generation and chat engines)."""
@@ -86,7 +87,7 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
     def get_token_count(self, dataset: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         """Set each instance's "token_count" (tokens of its text "source", by the model's tokenizer)."""
         for instance in dataset:
-            answer = self.wml_call(lambda: self.model().tokenize(prompt=instance["source"], return_tokens=True))
+            answer = self.wml_call(lambda: self._sdk_model().tokenize(prompt=instance["source"], return_tokens=True))
             instance["token_count"] = answer["result"]["token_count"]
         return dataset
 
@@ -96,7 +97,7 @@ class WMLInferenceEngineBase(RemoteEngineMixin, GenerationParamsMixin):
         params = {"decoding_method": "greedy", "max_new_tokens": 1,
                   "return_options": {"input_tokens": True, "token_logprobs": True}}
         for instance in dataset:
-            answer = self.wml_call(lambda: self.model().generate(prompt=instance["source"], params=params))
+            answer = self.wml_call(lambda: self._sdk_model().generate(prompt=instance["source"], params=params))
             tokens = [{"text": token["text"], "logprob": token.get("logprob", 1)}
                       for token in answer["results"][0]["input_tokens"]]
             instance["prediction"] = tokens[instance["task_data"]["token_count"] - 1:]

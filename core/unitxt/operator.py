@@ -350,6 +350,10 @@ class FieldOperator(FieldOperatorBase):
 
     def prepare(self) -> None:
         super().prepare()
+        self.verify_field_definition()
+
+    def verify_field_definition(self) -> None:
+        """Hook: read `field` / `to_field` / `field_to_field` into the [from, to] pairs the operator works on."""
         pairs: List[List[str]] = []
         if self.field_to_field is not None:
             items = self.field_to_field.items() if isinstance(self.field_to_field, dict) else self.field_to_field

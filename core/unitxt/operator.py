@@ -158,6 +158,10 @@ class SourceOperator(MultiStreamOperator):
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
 
+    def get_splits(self) -> List[str]:
+        """The names of the splits this source produces."""
+        return list(self.process().keys())
+
 
 def _wrap_stream_process(original):
     """Make a StreamOperator's `process` enforce the data classification policy (even when called directly)."""

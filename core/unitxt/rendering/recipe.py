@@ -242,10 +242,10 @@ class DatasetRecipe(SourceOperator):
                         field="template_card_index",
                     )
                 chosen.append(card_templates[keys.index(key)])
-            return chosen
+            return self._verified(chosen)
         if spec is None:
             if self.has_card_templates:
-                return [self._card_templates()[0][0]]
+                return self._verified([self._card_templates()[0][0]])
             default = self.get_task().default_template
             if default is None and self.card is not None and self.card.default_template is not None:
                 default = self.card.default_template
@@ -258,7 +258,9 @@ class DatasetRecipe(SourceOperator):
                     field="template",
                 )
             spec = default
-        templates = [template for _, template in keyed_templates(spec)]
+        return self._verified([template for _, template in keyed_templates(spec)])
+
+    def _verified(self, templates: List[Template]) -> List[Template]:
         for template in templates:
             self.verify_template(template)
         return templates

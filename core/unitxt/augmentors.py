@@ -95,6 +95,10 @@ class TaskInputsAugmentor(Augmentor):
 
     fields: Optional[List[str]] = None
 
+    def _augmented_input(self, value: Any, instance: Dict[str, Any]) -> Any:
+        """One augmentable input value, augmented (a subclass's change; the base changes nothing)."""
+        return value
+
 
 class TypeDependentAugmentor(TaskInputsAugmentor):
     """A task-inputs augmentor that changes only values of `augmented_type` (any value when None)."""
@@ -107,7 +111,7 @@ class TypeDependentAugmentor(TaskInputsAugmentor):
         """Hook: values not of `augmented_type` stay as they are; the others are augmented."""
         if self.augmented_type is not None and not isoftype(value, self.augmented_type):
             return value
-        return super().process_instance_value(value, instance)
+        return self._augmented_input(value, instance)
 
 
 class TextAugmentor(TypeDependentAugmentor):
@@ -199,8 +203,8 @@ class TextAugmentor(TypeDependentAugmentor):
             return dict(instance, input_fields=changed)
         return changed
 
-    def process_instance_value(self, value: Any, instance: Dict[str, Any]) -> Any:
-        """Hook: one augmentable input of `instance`, augmented (with the instance's random generator)."""
+    def _augmented_input(self, value: Any, instance: Dict[str, Any]) -> Any:
+        """One augmentable input of `instance`, augmented (with the instance's random generator)."""
         return self._augment_value(value, self.__dict__.get("_value_rng") or InstanceRandom(f"{value}"))
 
 

@@ -112,8 +112,8 @@ def test_type_dependent_augmentor_process_instance_value():
         def augment_text(self, text, rng):
             return text.upper()
 
-    out = Upper(fields=["a", "n"]).process({"a": "word", "n": 5})
-    assert out == {"a": "WORD", "n": 5}  # an int is not of the augmented type
+    out = Upper(fields=["a", "words"]).process({"a": "word", "words": ["x"]})
+    assert out == {"a": "WORD", "words": ["x"]}  # a list of texts is not of the augmented type (str)
 
     class Marked(Upper):
         def process_instance_value(self, value, instance):

@@ -106,16 +106,16 @@ def test_diverse_labels_sampler_divide_by_repr():
 
 
 def test_type_dependent_augmentor_process_instance_value():
-    class Upper(TextAugmentor):
+    class ShoutingText(TextAugmentor):
         augmented_type = str
 
         def augment_text(self, text, rng):
             return text.upper()
 
-    out = Upper(fields=["a", "words"]).process({"a": "word", "words": ["x"]})
+    out = ShoutingText(fields=["a", "words"]).process({"a": "word", "words": ["x"]})
     assert out == {"a": "WORD", "words": ["x"]}  # a list of texts is not of the augmented type (str)
 
-    class Marked(Upper):
+    class Marked(ShoutingText):
         def process_instance_value(self, value, instance):
             return f"<{super().process_instance_value(value, instance)}>"
 

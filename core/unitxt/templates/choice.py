@@ -62,6 +62,8 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         self._target_choice = self._compile(self.target_choice_format, "target_choice_format")
         check_placeholders(self._source_choice, choice_names, where=f"{type(self).__name__}.source_choice_format")
         check_placeholders(self._target_choice, choice_names, where=f"{type(self).__name__}.target_choice_format")
+        self._choice_formats = {self.target_choice_format: (self._target_choice, "target_choice_format"),
+                                self.source_choice_format: (self._source_choice, "source_choice_format")}
         self._custom_target_index = type(self).outputs_to_target_index is not MultipleChoiceTemplate.outputs_to_target_index
         self._custom_numerals = type(self).inputs_to_numerals is not MultipleChoiceTemplate.inputs_to_numerals
 
@@ -85,6 +87,16 @@ class MultipleChoiceTemplate(InputFormatTemplate):
 
     def numerals(self, count: int) -> List[str]:
         """The first `count` numerals of the enumerator."""
+        memo = self.__dict__.get("_numerals_memo")
+        if memo is not None and memo[0] is self.enumerator and count in memo[1]:
+            return list(memo[1][count])
+        made = self._make_numerals(count)
+        if memo is None or memo[0] is not self.enumerator:
+            memo = self.__dict__["_numerals_memo"] = (self.enumerator, {})
+        memo[1][count] = tuple(made)
+        return made
+
+    def _make_numerals(self, count: int) -> List[str]:
         enumerator = self.enumerator
         if enumerator == "numbers":
             return [str(index + 1) for index in range(count)]
@@ -166,11 +178,8 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         return self._target_choice.render({"choice_numeral": numeral, "choice_text": text}, "target_choice_format")
 
     def _choice_format(self, choice_format: str) -> Any:
-        if choice_format == self.source_choice_format:
-            return self._source_choice, "source_choice_format"
-        if choice_format == self.target_choice_format:
-            return self._target_choice, "target_choice_format"
-        return self._compile(choice_format, "choice_format"), "choice_format"
+        known = self._choice_formats.get(choice_format)
+        return known if known is not None else (self._compile(choice_format, "choice_format"), "choice_format")
 
     # ------------------------------------------------------------------ the original's hooks
     def inputs_to_choices(self, data: Dict[str, Any], choice_format: str) -> List[str]:
@@ -180,7 +189,7 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         choices = data[self.choices_field]
         compiled, where = self._choice_format(choice_format)
         render = compiled.render
-        return [render({"choice_numeral": numeral, "choice_text": choice if isinstance(choice, str) else str(choice)},
+        return [render({"choice_numeral": numeral, "choice_text": choice if type(choice) is str else str(choice)},
                        where) for numeral, choice in zip(self.numerals(len(choices)), choices)]
 
     def inputs_to_numerals(self, input_fields: Dict[str, Any]) -> List[str]:
@@ -217,7 +226,9 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         try:
             choices = self._raw_choices(input_fields, reference_fields)
             texts = self._choice_texts(choices, instance)
-            answer = self._target_index(choices, texts, reference_fields, input_fields) if with_references else None
+            answer = None if not with_references else self.outputs_to_target_index(
+                {**input_fields, **reference_fields}) if self._custom_target_index else self._answer_index(
+                choices, texts, reference_fields, input_fields)
             # production rows (no answer) show the choices as given, as the original (it reorders with references)
             order = self._order(choices, texts, answer, input_fields) if with_references else None
             if order is not None:

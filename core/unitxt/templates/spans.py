@@ -1,11 +1,15 @@
 """More template types: SpanLabelingTemplate (span extraction / NER targets built from character offsets)."""
 
+import operator
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import InstanceTypeError
 from ..sandbox.format_strings import check_placeholders
 from .base import InputFormatTemplate
 from ..artifact import InertField
+
+
+_OFFSETS = operator.itemgetter(0, 1)  # spans in text order (ties keep their given order)
 
 
 def escape_chars(s: str, chars_to_escape: List[str]) -> str:
@@ -65,9 +69,9 @@ class SpanLabelingTemplate(InputFormatTemplate):
                 artifact=self.artifact_name,
                 field=self.labels_field,
             )
-        pairs = [(str(text)[start:end], label) for start, end, label in
-                 sorted(zip(starts, ends, labels), key=lambda item: (item[0], item[1]))
-                 if self.labels_support is None or label in self.labels_support]
+        text, support = str(text), self.labels_support
+        pairs = [(text[start:end], label) for start, end, label in sorted(zip(starts, ends, labels), key=_OFFSETS)
+                 if support is None or label in support]
         targets = self.span_label_pairs_to_targets(pairs)
         return self.span_separator.join(targets) if targets else self.empty_target
 

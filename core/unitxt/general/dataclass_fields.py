@@ -132,10 +132,14 @@ class DataclassMeta(type):
     class. Collecting the fields of a new class is done by the base class itself (Artifact.__init_subclass__)."""
 
     @property
-    def __signature__(cls) -> inspect.Signature:
-        """`inspect.signature(SomeArtifact)`: its fields as keyword parameters (made when first asked)."""
+    def __signature__(cls) -> Optional[inspect.Signature]:
+        """`inspect.signature(SomeArtifact)`: its fields as parameters (made when first asked; None, the plain
+        __init__ signature, for a class whose field annotations do not resolve)."""
         if "_init_signature" not in cls.__dict__:
-            cls.update_init_signature()
+            try:
+                cls.update_init_signature()
+            except (ArtifactDefinitionError, NameError, TypeError):
+                return None
         return cls.__dict__["_init_signature"]
 
     def update_init_signature(cls) -> None:

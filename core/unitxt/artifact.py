@@ -44,8 +44,7 @@ SPECIAL_KEYS = ("__description__", "__tags__", "__deprecated_msg__", "__title__"
 
 
 def camel_to_snake(name: str) -> str:
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)).lower()
 
 
 def is_artifact_class(value: Any) -> bool:
@@ -245,9 +244,12 @@ class Artifact(OriginalArtifactMethods, metaclass=DataclassMeta):
         """Catalog name when fetched from a catalog, else the class name (used in error messages)."""
         return self.__dict__.get("__id__") or type(self).__name__
 
+    def get_repr_dict(self) -> Dict[str, Any]:
+        """Hook: the {field: value} shown by repr() (the fields given at construction)."""
+        return {name: self.__dict__[name] for name in self.get_fields() if name in self._given_fields}
+
     def __repr__(self) -> str:
-        parts = [f"{name}={self.__dict__[name]!r}" for name in self.get_fields() if name in self._given_fields]
-        return f"{type(self).__name__}({', '.join(parts)})"
+        return f"{type(self).__name__}({', '.join(f'{key}={value!r}' for key, value in self.get_repr_dict().items())})"
 
     def __eq__(self, other: Any) -> bool:
         if not isinstance(other, Artifact) or type(other) is not type(self):
@@ -476,8 +478,7 @@ def from_serializable(data: Any, _depth: int = 0) -> Any:
 
 
 class Dataclass(Artifact):
-    """The original's base of classes with declared, typed fields (`unitxt.dataclass.Dataclass`): artifacts' fields
-    and errors, but its subclasses are not catalog types (never registered under a `__type__`)."""
+    """The original's base of classes with declared fields (`unitxt.dataclass.Dataclass`): not catalog types."""
 
     _is_artifact_type: ClassVar[bool] = False
 
@@ -582,8 +583,7 @@ def get_raw(obj: Any) -> Any:
 def verbosed_fetch_artifact(identifier: Any) -> Artifact:
     """fetch_artifact's artifact, logging which catalog it came from."""
     artifact, catalog = fetch_artifact(identifier)
-    get_logger().debug(f"Artifact {identifier} is fetched from {catalog}")
-    return artifact
+    return get_logger().debug(f"Artifact {identifier} is fetched from {catalog}") or artifact
 
 
 def maybe_recover_artifact(obj: Any) -> Any:

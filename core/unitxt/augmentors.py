@@ -95,6 +95,10 @@ class TaskInputsAugmentor(Augmentor):
 
     fields: Optional[List[str]] = None
 
+    def _augmented_input(self, value: Any, instance: Dict[str, Any]) -> Any:
+        """One augmentable input value, augmented (a subclass's change; the base changes nothing)."""
+        return value
+
 
 class TypeDependentAugmentor(TaskInputsAugmentor):
     """A task-inputs augmentor that changes only values of `augmented_type` (any value when None)."""
@@ -102,6 +106,12 @@ class TypeDependentAugmentor(TaskInputsAugmentor):
     __abstract__ = True
 
     augmented_type: Any = None
+
+    def process_instance_value(self, value: Any, instance: Dict[str, Any]) -> Any:
+        """Hook: values not of `augmented_type` stay as they are; the others are augmented."""
+        if self.augmented_type is not None and not isoftype(value, self.augmented_type):
+            return value
+        return self._augmented_input(value, instance)
 
 
 class TextAugmentor(TypeDependentAugmentor):
@@ -182,11 +192,20 @@ class TextAugmentor(TypeDependentAugmentor):
                 raise MissingFieldError(f"{type(self).__name__} augments field '{name}', which the instance lacks "
                                         f"(its fields: {', '.join(map(str, source))}).", artifact=self.artifact_name,
                                         field=name)
-            if name in changed and (self.augmented_type is None or isoftype(changed[name], self.augmented_type)):
-                changed[name] = self._augment_value(changed[name], rng)
+        self.__dict__["_value_rng"] = rng
+        try:
+            for name in names:
+                if name in changed:
+                    changed[name] = self.process_instance_value(changed[name], instance)
+        finally:
+            self.__dict__.pop("_value_rng", None)
         if nested:
             return dict(instance, input_fields=changed)
         return changed
+
+    def _augmented_input(self, value: Any, instance: Dict[str, Any]) -> Any:
+        """One augmentable input of `instance`, augmented (with the instance's random generator)."""
+        return self._augment_value(value, self.__dict__.get("_value_rng") or InstanceRandom(f"{value}"))
 
 
 def _weighted_choice(options: Union[List[str], Dict[str, int]], rng: InstanceRandom) -> str:

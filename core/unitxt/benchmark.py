@@ -93,6 +93,12 @@ class Benchmark(SourceOperator):
             if value is not None and value < 0:
                 raise RecipeError(f"{name} must be >= 0.", artifact=self.artifact_name, field=name)
 
+    def reset(self) -> None:
+        """Forget what the subsets derived from their fields, so fields changed since are used by the next run (the
+        benchmark's own settings reach its subsets when it runs)."""
+        for subset in self.subsets.values():
+            subset.reset()
+
     # ------------------------------------------------------------------ subsets with the benchmark's settings
     def settings_to_propagate(self) -> Dict[str, Any]:
         """The recipe-level settings this benchmark sets (raw values: catalog names stay names)."""

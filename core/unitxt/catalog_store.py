@@ -226,7 +226,7 @@ def register_local_catalog(catalog_path: Union[str, Path]) -> LocalCatalog:
         if catalog.location == location:
             _registered.remove(catalog)
     catalog = LocalCatalog(location)
-    _registered.append(catalog)
+    Catalogs().register(catalog)
     return catalog
 
 
@@ -235,7 +235,8 @@ register_catalog = register_local_catalog
 
 def unregister_local_catalog(catalog_path: Union[str, Path]) -> None:
     location = os.path.abspath(catalog_path)
-    _registered[:] = [catalog for catalog in _registered if catalog.location != location]
+    for catalog in [catalog for catalog in _registered if catalog.location == location]:
+        Catalogs().unregister(catalog)
 
 
 _env_pushed: set = set()  # locations of UNITXT_CATALOGS put on top of the registered ones by reset_env_catalogs
@@ -283,6 +284,27 @@ class Catalogs:
 
     def __len__(self) -> int:
         return len(get_catalogs())
+
+    def register(self, catalog: Any) -> None:
+        """Put a catalog (a LocalCatalog, or a catalog artifact with a `location`) above all the others."""
+        store = catalog.store() if callable(getattr(catalog, "store", None)) else catalog
+        if not isinstance(store, LocalCatalog):
+            raise CatalogError(f"Catalogs.register needs a catalog (a LocalCatalog or a catalog with a location), got "
+                               f"{type(catalog).__name__}.", artifact=type(catalog).__name__)
+        _registered[:] = [known for known in _registered if known.location != store.location] + [store]
+
+    def unregister(self, catalog: Any) -> None:
+        """Take a registered catalog (or the one registered at its location) out of the lookup."""
+        location = getattr(catalog, "location", None)
+        if catalog not in _registered and not any(known.location == location for known in _registered):
+            raise CatalogError(f"Catalogs.unregister: catalog at {location!r} is not registered.",
+                               artifact=type(catalog).__name__)
+        _registered[:] = [known for known in _registered if known is not catalog and known.location != location]
+
+    def reset(self) -> None:
+        """Forget every registered catalog (the library's own catalog stays the last one looked in)."""
+        _registered.clear()
+        _env_pushed.clear()
 
 
 def reset_artifacts_json_cache() -> None:

@@ -301,4 +301,27 @@ __getattr__ = moved_classes(__name__)  # also the names the original imported he
 
 
 class OperatorError(UnitxtError):
-    """An operator failed on an instance (the original error is chained)."""
+    """An operator failed on an instance (the original error is chained). Made by `from_exception` it keeps the
+    failing `exception` and the chain of `operators` it passed through (`from_operator_error` adds the next one)."""
+
+    exception: Optional[BaseException] = None
+    operators: list = []
+
+    @classmethod
+    def from_exception(cls, exception: BaseException, operator: Any) -> "OperatorError":
+        """The error of `operator` failing with `exception`."""
+        return cls._of(exception, [operator])
+
+    @classmethod
+    def from_operator_error(cls, exception: "OperatorError", operator: Any) -> "OperatorError":
+        """An OperatorError raised inside `operator` (e.g. a step of a sequence), with `operator` added to its chain."""
+        return cls._of(exception.exception, [*exception.operators, operator])
+
+    @classmethod
+    def _of(cls, exception: BaseException, operators: list) -> "OperatorError":
+        names = ",\n".join(str(operator) for operator in operators)
+        error = cls(f"{type(exception).__name__}: {exception}. This error was raised by the following operators: "
+                    f"{names}.", artifact=getattr(operators[0], "artifact_name", None))
+        error.exception, error.operators = exception, operators
+        error.__cause__ = exception
+        return error

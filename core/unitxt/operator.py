@@ -158,6 +158,10 @@ class SourceOperator(MultiStreamOperator):
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
 
+    def get_splits(self) -> List[str]:
+        """The names of the splits this source produces."""
+        return list(self.process().keys())
+
 
 def _wrap_stream_process(original):
     """Make a StreamOperator's `process` enforce the data classification policy (even when called directly)."""
@@ -350,6 +354,10 @@ class FieldOperator(FieldOperatorBase):
 
     def prepare(self) -> None:
         super().prepare()
+        self.verify_field_definition()
+
+    def verify_field_definition(self) -> None:
+        """Hook: read `field` / `to_field` / `field_to_field` into the [from, to] pairs the operator works on."""
         pairs: List[List[str]] = []
         if self.field_to_field is not None:
             items = self.field_to_field.items() if isinstance(self.field_to_field, dict) else self.field_to_field

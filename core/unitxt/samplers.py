@@ -183,14 +183,30 @@ class DiverseLabelsSampler(Sampler):
             item = {"input_fields": item, "reference_fields": item}
         return self.exemplar_repr(item)
 
-    def set_pool(self, pool):
-        super().set_pool(pool)
-        groups: Dict[str, List[int]] = {}
-        for index, item in enumerate(pool):
+    def divide_by_repr(self, exemplars_pool: List[Dict[str, Any]]) -> Dict[str, List[Dict[str, Any]]]:
+        """Hook: the pool's exemplars grouped by their label (`exemplar_repr`), in pool order; exemplars with no label
+        are left out when `include_empty_label` is False."""
+        groups: Dict[str, List[Dict[str, Any]]] = {}
+        for item in exemplars_pool:
             key = self._label_key(item)
             if key == "[]" and self.choices is not None and not self.include_empty_label:
                 continue
-            groups.setdefault(key, []).append(index)
+            groups.setdefault(key, []).append(item)
+        return groups
+
+    def set_pool(self, pool):
+        super().set_pool(pool)
+        positions: Dict[int, List[int]] = {}
+        for index, item in enumerate(pool):
+            positions.setdefault(id(item), []).append(index)
+        taken: Dict[int, int] = {}
+        groups: Dict[str, List[int]] = {}
+        for key, items in self.divide_by_repr(pool).items():
+            for item in items:  # back to pool positions (an exemplar may be in the pool more than once)
+                seen = taken.get(id(item), 0)
+                if seen < len(positions.get(id(item), ())):
+                    groups.setdefault(key, []).append(positions[id(item)][seen])
+                    taken[id(item)] = seen + 1
         self._groups = groups
 
     def sample_indices(self, instance, num_demos, rng, excluded):

@@ -64,8 +64,7 @@ class Task(InstanceOperator):
         name = self.artifact_name
         if isinstance(self.metrics, str):
             self.metrics = [self.metrics]
-        if self.inputs is not None or self.outputs is not None:
-            get_logger().debug(f"{name}: 'inputs'/'outputs' are the legacy spelling of 'input_fields'/'reference_fields'.")
+        self.task_deprecations()
         if self.input_fields is not None and self.inputs is not None:
             raise ArtifactDefinitionError("Conflicting attributes: 'input_fields' cannot be set simultaneously with "
                                           "'inputs'. Use only 'input_fields'", artifact=name, field="inputs")
@@ -94,6 +93,12 @@ class Task(InstanceOperator):
         )
         self._custom_check = type(self).check_instance is not Task.check_instance
         self._inference_stream = get_constants().inference_stream  # a constant: read once, not per instance
+
+    def task_deprecations(self) -> None:
+        """Hook: note the legacy `inputs` / `outputs` fields (logged: the catalog's older tasks still use them)."""
+        if self.inputs is not None or self.outputs is not None:
+            get_logger().debug(f"{self.artifact_name}: 'inputs'/'outputs' are the legacy spelling of "
+                               "'input_fields'/'reference_fields'.")
 
     def verify(self) -> None:
         super().verify()

@@ -204,17 +204,32 @@ class ChatAPIFormat(BaseFormat):
         """System prompt and instruction, stripped, joined by a newline (empty parts left out)."""
         return "\n".join(part for part in (system_prompt.strip(), instruction.strip()) if part)
 
-    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
-        source, instruction, target_prefix, system_prompt, demos = self.take_parts(instance)
+    def to_content(self, text: str, media: Optional[Dict[str, Any]]) -> Union[str, List[Dict[str, Any]]]:
+        """Hook: a turn's content: the text, or OpenAI content parts when the instance carries images or audio (its
+        media placeholders become image / audio parts)."""
+        if media and (media.get("images") or media.get("audios")):
+            from ..image_utils import content_parts
+
+            return content_parts(text, media)
+        return text
+
+    def to_chat(self, system_prompt: str, instruction: str, source: str, target_prefix: str,
+                demos: List[Dict[str, Any]], media: Optional[Dict[str, Any]] = None,
+                turns: Optional[List[Dict[str, Any]]] = None) -> List[Dict[str, Any]]:
+        """Hook: the chat messages of an instance (system turn, demo turns, then the user's source, or the given
+        dialog `turns` in its place)."""
         messages: List[Dict[str, Any]] = []
         in_user_turns = self.place_instruction_in_user_turns and bool(instruction)
 
+        def turn(role: str, text: str) -> Dict[str, Any]:
+            return {"role": role, "content": self.to_content(text, media)}
+
         def user_turn(text: str) -> Dict[str, Any]:
-            return {"role": "user", "content": f"{instruction}\n{text}" if in_user_turns else text}
+            return turn("user", f"{instruction}\n{text}" if in_user_turns else text)
 
         system = self.system_content(system_prompt, "" if in_user_turns else instruction)
         if system:
-            messages.append({"role": "system", "content": system})
+            messages.append(turn("system", system))
         if self.demos_in_one_turn and demos:
             try:
                 demos_text = "".join(
@@ -222,20 +237,23 @@ class ChatAPIFormat(BaseFormat):
                 )
             except UnitxtError as error:
                 raise error.with_context(artifact=self.artifact_name) from None
-            messages.append(user_turn(demos_text + source))
+            source = demos_text + source
         else:
             for index, demo in enumerate(demos):
                 values = self.demo_values(demo, index)
                 messages.append(user_turn(values["source"]))
                 # the instance's target prefix leads every answer (as the original; demos of one template share it)
-                messages.append({"role": "assistant", "content": target_prefix + values["target"]})
+                messages.append(turn("assistant", target_prefix + values["target"]))
+        if turns is not None:
+            messages.extend(turns)
+        else:
             messages.append(user_turn(source))
-        media = instance.get("media")
-        if media and (media.get("images") or media.get("audios")):  # OpenAI content parts for media placeholders
-            from ..image_utils import to_content_parts
+        return messages
 
-            messages = to_content_parts(messages, media)
-        instance["source"] = messages
+    def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+        source, instruction, target_prefix, system_prompt, demos = self.take_parts(instance)
+        instance["source"] = self.to_chat(system_prompt, instruction, source, target_prefix, demos,
+                                          instance.get("media"))
         return instance
 
 

@@ -19,10 +19,16 @@ class Field:
         self.default = default
         self.default_factory = default_factory
 
-    def make_default(self) -> Any:
+    def get_default(self) -> Any:
+        """Hook: the field's default value (a fresh one from `default_factory` when given)."""
         if self.default_factory is not None:
             return self.default_factory()
-        return copy.deepcopy(self.default)
+        return self.default
+
+    def make_default(self) -> Any:
+        """The value an instance gets: `get_default()`, deep-copied when shared (a plain default)."""
+        value = self.get_default()
+        return value if self.default_factory is not None else copy.deepcopy(value)
 
     @property
     def required(self) -> bool:
@@ -124,6 +130,29 @@ class MissingDefaultError(ArtifactDefinitionError):
 class DataclassMeta(type):
     """The metaclass of artifact classes (the original's name): `isinstance(cls, DataclassMeta)` tells a dataclass-style
     class. Collecting the fields of a new class is done by the base class itself (Artifact.__init_subclass__)."""
+
+    @property
+    def __signature__(cls) -> Optional[inspect.Signature]:
+        """`inspect.signature(SomeArtifact)`: its fields as parameters (made when first asked; None, the plain
+        __init__ signature, for a class whose field annotations do not resolve)."""
+        if "_init_signature" not in cls.__dict__:
+            try:
+                cls.update_init_signature()
+            except (ArtifactDefinitionError, NameError, TypeError):
+                return None
+        return cls.__dict__["_init_signature"]
+
+    def update_init_signature(cls) -> None:
+        """Hook: (re)make the class's constructor signature from its fields, the internal ones left out."""
+        parameters = []
+        for name, spec in cls.get_fields().items():
+            if isinstance(spec.declaration, InternalField) or name.startswith("_"):
+                continue
+            default = inspect.Parameter.empty if spec.required else spec.declaration.get_default()
+            parameters.append(inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default,
+                                                annotation=spec.annotation))
+        parameters.sort(key=lambda parameter: parameter.default is not inspect.Parameter.empty)  # required first
+        type.__setattr__(cls, "_init_signature", inspect.Signature(parameters))
 
 
 def get_fields(cls: type, attrs: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:

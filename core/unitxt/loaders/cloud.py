@@ -31,19 +31,22 @@ class LoadFromIBMCloud(PackageRequirementsMixin, Loader):
 
     _requirements_list = {"ibm_boto3": "pip install ibm-cos-sdk"}
 
-    def _credentials(self) -> Dict[str, str]:
-        values = {}
-        for field, key in (("endpoint_url_env", "endpoint_url"), ("aws_access_key_id_env", "aws_access_key_id"),
-                           ("aws_secret_access_key_env", "aws_secret_access_key")):
-            value = os.getenv(getattr(self, field))
-            if value is None:
+    _CREDENTIALS = (("endpoint_url_env", "endpoint_url"), ("aws_access_key_id_env", "aws_access_key_id"),
+                    ("aws_secret_access_key_env", "aws_secret_access_key"))
+
+    def lazy_verify(self) -> None:
+        """Hook: the checks made when loading, not at construction: the credential variables are set, no streaming."""
+        for field, _ in self._CREDENTIALS:
+            if os.getenv(getattr(self, field)) is None:
                 raise LoaderError(f"Please set the {getattr(self, field)} environmental variable",
                                   artifact=self.artifact_name, field=field)
-            values[key] = value
         if self.streaming:
             raise LoaderError("LoadFromIBMCloud cannot load with streaming.", artifact=self.artifact_name,
                               field="streaming")
-        return values
+
+    def _credentials(self) -> Dict[str, str]:
+        self.lazy_verify()
+        return {key: os.getenv(getattr(self, field)) for field, key in self._CREDENTIALS}
 
     def _file_names(self) -> List[str]:
         if not isinstance(self.data_files, Mapping):

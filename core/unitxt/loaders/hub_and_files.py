@@ -123,18 +123,29 @@ class LoadHF(Loader):
             return ["proprietary"]  # local files
         return ["public"]
 
-    def _load(self) -> Any:
+    def is_streaming(self) -> bool:
+        """Hook: whether the dataset is read as a streaming (iterable) dataset."""
+        return bool(self.streaming)
+
+    def load_dataset(self, split: Optional[str], streaming: Optional[bool] = None,
+                     disable_memory_caching: bool = False) -> Any:
+        """Hook: `datasets.load_dataset` of this loader's dataset: one split's dataset, or (split None) the dict of
+        all; `streaming` None follows `is_streaming()` (the datasets are read from datasets' cache, never kept in
+        memory here, so disable_memory_caching changes nothing)."""
         import datasets
 
+        streaming = self.is_streaming() if streaming is None else streaming
         kwargs: Dict[str, Any] = {"path": self.path}
-        for key in ("name", "data_dir", "data_files", "revision", "split"):
+        for key in ("name", "data_dir", "data_files", "revision"):
             if getattr(self, key) is not None:
                 kwargs[key] = getattr(self, key)
-        if self.streaming:
+        if split is not None:
+            kwargs["split"] = split
+        if streaming:
             kwargs["streaming"] = True
         if self.trust_remote_code and int(datasets.__version__.split(".")[0]) < 4:
             kwargs["trust_remote_code"] = True
-        if self.num_proc is not None and not self.streaming:
+        if self.num_proc is not None and not streaming:
             kwargs["num_proc"] = self.num_proc
         try:
             loaded = datasets.load_dataset(**kwargs)
@@ -145,6 +156,10 @@ class LoadHF(Loader):
                 artifact=self.artifact_name,
                 stage="loading",
             ) from error
+        return loaded
+
+    def _load(self) -> Any:
+        loaded = self.load_dataset(self.split)
         if self.split is not None:
             return {self.split: loaded}
         loaded = dict(loaded)
@@ -161,10 +176,12 @@ class LoadHF(Loader):
         if self._row_filter is None:
             yield from _rows_from_hf_dataset(dataset, self.get_limit())
             return
+        yield from self.filter_load(dataset)
+
+    def filter_load(self, dataset: Any) -> Iterator[Dict[str, Any]]:
+        """Hook: the rows of a loaded split that `filtering_lambda` accepts (evaluated in the expression sandbox)."""
         accept = self._row_filter
-        for row in _rows_from_hf_dataset(dataset, None):
-            if accept(row):
-                yield row
+        return (row for row in _rows_from_hf_dataset(dataset, None) if accept(row))
 
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
         splits = self._load()
@@ -307,18 +324,31 @@ class LoadFiles(Loader):
         )
 
     def _rows(self, urls: List[str]) -> Iterator[Dict[str, Any]]:
+        by_dataframe = type(self).read_dataframe is not LoadFiles.read_dataframe  # a subclass reads with pandas
         for pattern in urls:
             for url in _expand(pattern):
-                kind = self._format_of(url)
-                open_args = {"compression": self.compression, "indirect_read": self.indirect_read}
-                if kind == "jsonl":
-                    yield from _read_jsonl(url, **open_args)
-                elif kind == "json":
-                    yield from _read_json(url, self.data_field, **open_args)
-                elif kind in ("csv", "tsv"):
-                    yield from _read_csv(url, "\t" if kind == "tsv" else self.sep, **open_args)
+                if by_dataframe:
+                    yield from self.read_dataframe(url).to_dict("records")
                 else:
-                    raise LoaderError(f"Unknown file_format {kind!r}.", artifact=self.artifact_name)
+                    yield from self._file_rows(url)
+
+    def _file_rows(self, url: str) -> Iterator[Dict[str, Any]]:
+        kind = self._format_of(url)
+        open_args = {"compression": self.compression, "indirect_read": self.indirect_read}
+        if kind == "jsonl":
+            yield from _read_jsonl(url, **open_args)
+        elif kind == "json":
+            yield from _read_json(url, self.data_field, **open_args)
+        elif kind in ("csv", "tsv"):
+            yield from _read_csv(url, "\t" if kind == "tsv" else self.sep, **open_args)
+        else:
+            raise LoaderError(f"Unknown file_format {kind!r}.", artifact=self.artifact_name)
+
+    def read_dataframe(self, file: str) -> Any:
+        """Hook: one file's rows as a pandas DataFrame (pandas needed; a subclass overriding it is read this way)."""
+        from .pandas_files import require_pandas
+
+        return require_pandas(type(self).__name__).DataFrame(list(self._file_rows(file)))
 
     def load_generators(self) -> Dict[str, Callable[[], Iterable[Dict[str, Any]]]]:
         generators = {}

@@ -61,7 +61,35 @@ class SerializeDialog(FieldOperator):
     context_separator: str = " "
     slice_first_and_last_turns_format: bool = True
 
-    def _turn_layout(self, instance: Dict[str, Any]) -> str:
+    def standardize_format(self, demo_format: str) -> str:
+        """Hook: a format's demo layout as a turn layout ({source} -> {user}, {target} -> {system}, no prefix)."""
+        return demo_format.replace("{source}", "{user}").replace("{target}", "{system}").replace("{target_prefix}", "")
+
+    def slice_first_turn(self, turn_format: str) -> str:
+        """Hook: the first turn's layout, starting at the user text."""
+        return turn_format[turn_format.index("{user}"):]
+
+    def slice_last_turn(self, turn_format: str) -> str:
+        """Hook: the last turn's layout, ending after the system answer."""
+        return turn_format[:turn_format.index("{system}") + len("{system}")]
+
+    def slice_last_response(self, turn_format: str) -> str:
+        """Hook: the last turn's layout without its answer (it goes to `last_response_to_field`)."""
+        return turn_format[:turn_format.index("{user}") + len("{user}")]
+
+    def get_turn_format(self, turn_format: str, step: int, length: int) -> str:
+        """Hook: the layout of turn `step` of `length` turns (the first and last ones sliced)."""
+        if step == 0 and self.slice_first_and_last_turns_format:
+            turn_format = self.slice_first_turn(turn_format)
+        if step == length - 1:
+            if self.slice_first_and_last_turns_format:
+                turn_format = self.slice_last_turn(turn_format)
+            if self.last_response_to_field is not None:
+                turn_format = self.slice_last_response(turn_format)
+        return turn_format
+
+    def get_general_turn_format(self, instance: Dict[str, Any]) -> str:
+        """Hook: the turn layout of `format`, else of the recipe's format recorded in recipe_metadata."""
         chosen = self.format
         if chosen is None:  # as in the original: the recipe's format, which the recipe records in recipe_metadata
             metadata = instance.get("recipe_metadata")
@@ -70,25 +98,19 @@ class SerializeDialog(FieldOperator):
             raise UnitxtError(f"{type(self).__name__} needs `format` (a SystemFormat whose demo_format lays out a "
                               "turn), or a recipe's format in recipe_metadata.", artifact=self.artifact_name,
                               field="format")
-        layout = getattr(chosen, "demo_format", "{source}\n{target_prefix}{target}\n\n")
-        return layout.replace("{source}", "{user}").replace("{target}", "{system}").replace("{target_prefix}", "")
+        return self.standardize_format(getattr(chosen, "demo_format", "{source}\n{target_prefix}{target}\n\n"))
 
     def turns(self, value: Any) -> List[Dict[str, str]]:
         """The dialog as {"user", "system"} turns."""
         return value
 
-    def _text(self, turns: List[Dict[str, str]], instance: Dict[str, Any]) -> str:
-        layout = self._turn_layout(instance)
+    def process_instance_value(self, structured_dialog: Any, instance: Dict[str, Any]) -> str:
+        """The dialog of one instance as text (the last answer written to `last_response_to_field` when set)."""
+        turns = self.turns(structured_dialog)
+        layout = self.get_general_turn_format(instance)
         text = "" if self.context_field is None else str(dict_get(instance, self.context_field)) + self.context_separator
         for index, turn in enumerate(turns):
-            current = layout
-            if index == 0 and self.slice_first_and_last_turns_format:
-                current = current[current.index("{user}"):]
-            if index == len(turns) - 1:
-                if self.slice_first_and_last_turns_format:
-                    current = current[:current.index("{system}") + len("{system}")]
-                if self.last_response_to_field is not None:
-                    current = current[:current.index("{user}") + len("{user}")]
+            current = self.get_turn_format(layout, index, len(turns))
             text += current.replace("{user}", turn.get("user", "")).replace("{system}", turn.get("system", ""))
         if self.last_response_to_field is not None and turns:
             dict_set(instance, self.last_response_to_field, turns[-1].get("system", ""))
@@ -96,7 +118,7 @@ class SerializeDialog(FieldOperator):
 
     def process_instance_fields(self, instance: Dict[str, Any]) -> Dict[str, Any]:
         for source, target in self._pairs:
-            dict_set(instance, target, self._text(self.turns(dict_get(instance, source)), instance))
+            dict_set(instance, target, self.process_instance_value(dict_get(instance, source), instance))
         return instance
 
 
@@ -110,24 +132,36 @@ class SerializeOpenAiFormatDialog(SerializeDialog):
     def turns(self, value: Any) -> List[Dict[str, str]]:
         return self.transform_dialog_to_standard_format(value)
 
-    def transform_dialog_to_standard_format(self, value: Any) -> List[Dict[str, str]]:
-        """[{"user", "system"}] turns of an OpenAI-style dialog (a ValueError when it is not one)."""
-        if not isinstance(value, list) or not value:
-            raise InstanceTypeError("The dialog must be a non-empty list of {role, content} turns.",
-                                    artifact=self.artifact_name, field=self.field)
-        merged: List[Dict[str, str]] = []
-        for index, turn in enumerate(value):
+    @staticmethod
+    def validate_openai_dialog_format(dialog: List[Dict[str, str]]) -> None:
+        """Raise InstanceTypeError unless `dialog` is a non-empty list of {role: user|assistant, content: str}
+        turns starting with the user."""
+        where = {"artifact": "SerializeOpenAiFormatDialog", "field": "dialog"}
+        if not isinstance(dialog, list) or not dialog:
+            raise InstanceTypeError("The dialog must be a non-empty list of {role, content} turns.", **where)
+        for index, turn in enumerate(dialog):
             if not isinstance(turn, dict) or not isinstance(turn.get("content"), str) \
                     or str(turn.get("role", "")).lower() not in ("user", "assistant"):
                 raise InstanceTypeError(f"Turn {index} must be {{role: user|assistant, content: str}}, got "
-                                        f"{turn!r:.100}.", artifact=self.artifact_name, field=self.field)
+                                        f"{turn!r:.100}.", **where)
+        if dialog[0]["role"].lower() != "user":
+            raise InstanceTypeError("The dialog must start with a user turn.", **where)
+
+    @staticmethod
+    def merge_dialog_entries(dialog: List[Dict[str, str]]) -> List[Dict[str, str]]:
+        """The dialog with consecutive turns of one role merged into one (contents joined by a space)."""
+        merged: List[Dict[str, str]] = []
+        for turn in dialog:
             if merged and merged[-1]["role"] == turn["role"]:
-                merged[-1] = {"role": turn["role"], "content": merged[-1]["content"] + " " + turn["content"]}
+                merged[-1] = {**merged[-1], "content": merged[-1]["content"] + " " + turn["content"]}
             else:
-                merged.append({"role": turn["role"], "content": turn["content"]})
-        if merged[0]["role"].lower() != "user":
-            raise InstanceTypeError("The dialog must start with a user turn.", artifact=self.artifact_name,
-                                    field=self.field)
+                merged.append(dict(turn))
+        return merged
+
+    def transform_dialog_to_standard_format(self, value: Any) -> List[Dict[str, str]]:
+        """[{"user", "system"}] turns of an OpenAI-style dialog (an InstanceTypeError when it is not one)."""
+        self.validate_openai_dialog_format(value)
+        merged = self.merge_dialog_entries(value)
         pairs = [{"user": merged[index]["content"], "system": merged[index + 1]["content"]}
                  for index in range(0, len(merged) - 1, 2)]
         if len(merged) % 2:

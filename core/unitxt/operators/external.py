@@ -4,7 +4,7 @@ Python/Java names turned into JSON-schema types).
 """
 
 import re
-from typing import Any, Dict, Optional
+from typing import Any, ClassVar, Dict, Optional
 
 from ..errors import InstanceTypeError, UnitxtError
 from ..operator import FieldOperator, InstanceOperator, PackageRequirementsMixin
@@ -73,41 +73,7 @@ _SIMPLE_TYPES = {
 def type_name_to_schema(name: str) -> Dict[str, Any]:
     """A parameter type as written in tool definitions ("List[int]", "str, optional", "Union[int, str]") -> a
     JSON-schema fragment ({"type": "array", "items": {"type": "integer"}}, ...); unknown names are kept as types."""
-    if name in _SIMPLE_TYPES:
-        return {"type": _SIMPLE_TYPES[name]}
-    match = re.match(r"^(List|Tuple)\[(.*?)\]$", name)
-    if match:
-        inner = match.group(2) if match.group(1) == "List" else match.group(2).split(",")[0].strip()
-        return {"type": "array", "items": type_name_to_schema(inner)}
-    match = re.match(r"^Union\[(.*?)\]$", name)
-    if match:
-        return {"anyOf": [type_name_to_schema(part.strip()) for part in match.group(1).split(",")]}
-    if re.match(r"^Callable\[(.*?)\]$", name):
-        return {"type": "object"}
-    if "," in name:
-        first, *rest = [part.strip() for part in name.split(",")]
-        schema = type_name_to_schema(first)
-        for part in rest:
-            if part.lower().startswith("default"):
-                pieces = re.split(r"[= ]", part, maxsplit=1)
-                if len(pieces) == 2:
-                    schema["default"] = pieces[1]
-        if any(part.lower().startswith("optional") for part in rest):
-            return {"anyOf": [schema, {"type": "null"}]}
-        return schema
-    return {"type": name}
-
-
-def _fix_types(value: Any) -> None:
-    if isinstance(value, dict):
-        for key in list(value):
-            if key == "type" and isinstance(value[key], str):
-                value.update(type_name_to_schema(value.pop("type")))
-            else:
-                _fix_types(value[key])
-    elif isinstance(value, list):
-        for item in value:
-            _fix_types(item)
+    return FixJsonSchemaOfParameterTypes.type_str_to_jsonschema_dict(_SCHEMA_DEFAULTS, name)
 
 
 class FixJsonSchemaOfParameterTypes(InstanceOperator):
@@ -115,12 +81,67 @@ class FixJsonSchemaOfParameterTypes(InstanceOperator):
 
     main_field: str
 
+    simple_mapping: ClassVar[Dict[str, str]] = _SIMPLE_TYPES  # plain type names -> JSON-schema type names
+
+    def dict_type_of(self, type_str: str) -> Dict[str, Any]:
+        """Hook: the schema fragment of one JSON-schema type name."""
+        return {"type": type_str}
+
+    def type_str_to_jsonschema_dict(self, type_str: str) -> Dict[str, Any]:
+        """Hook: one type string of a tool definition -> its JSON-schema fragment (recursing into List/Union)."""
+        if type_str in self.simple_mapping:
+            return self.dict_type_of(self.simple_mapping[type_str])
+        match = re.match(r"^(List|Tuple)\[(.*?)\]$", type_str)
+        if match:
+            inner = match.group(2) if match.group(1) == "List" else match.group(2).split(",")[0].strip()
+            return {**self.dict_type_of("array"), "items": self.type_str_to_jsonschema_dict(inner)}
+        match = re.match(r"^Union\[(.*?)\]$", type_str)
+        if match:
+            return {"anyOf": [self.type_str_to_jsonschema_dict(part.strip()) for part in match.group(1).split(",")]}
+        if re.match(r"^Callable\[(.*?)\]$", type_str):
+            return self.dict_type_of("object")
+        if "," in type_str:
+            first, *rest = [part.strip() for part in type_str.split(",")]
+            schema = self.type_str_to_jsonschema_dict(first)
+            for part in rest:
+                if part.lower().startswith("default"):
+                    pieces = re.split(r"[= ]", part, maxsplit=1)
+                    if len(pieces) == 2:
+                        schema["default"] = pieces[1]
+            if any(part.lower().startswith("optional") for part in rest):
+                return {"anyOf": [schema, self.dict_type_of("null")]}
+            return schema
+        return self.dict_type_of(type_str)
+
+    def recursive_trace_for_type_fields(self, containing_element: Any) -> None:
+        """Replace, in place, each `type` string found in nested dicts and lists by its schema fragment."""
+        if isinstance(containing_element, dict):
+            for key in list(containing_element):
+                if key == "type" and isinstance(containing_element[key], str):
+                    containing_element.update(self.type_str_to_jsonschema_dict(containing_element.pop("type")))
+                else:
+                    self.recursive_trace_for_type_fields(containing_element[key])
+        elif isinstance(containing_element, list):
+            for item in containing_element:
+                self.recursive_trace_for_type_fields(item)
+
     def process(self, instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
         if self.main_field not in instance:
             raise InstanceTypeError(f"Field '{self.main_field}' is missing.", artifact=self.artifact_name,
                                     field=self.main_field)
-        _fix_types(instance[self.main_field])
+        self.recursive_trace_for_type_fields(instance[self.main_field])
         return instance
+
+
+class _SchemaDefaults:
+    """The plain rewriting of `type_name_to_schema`: FixJsonSchemaOfParameterTypes' hooks without an instance."""
+
+    simple_mapping = _SIMPLE_TYPES
+    dict_type_of = FixJsonSchemaOfParameterTypes.dict_type_of
+    type_str_to_jsonschema_dict = FixJsonSchemaOfParameterTypes.type_str_to_jsonschema_dict
+
+
+_SCHEMA_DEFAULTS = _SchemaDefaults()
 
 
 __all__ = ["ReadFile", "WikipediaFetcher", "FixJsonSchemaOfParameterTypes", "type_name_to_schema"]

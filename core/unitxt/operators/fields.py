@@ -183,6 +183,10 @@ class MapInstanceValues(InstanceOperator):
     strict: bool = True
     process_every_value: bool = False
 
+    def get_mapped_value(self, instance: Dict[str, Any], key: str, mapper: Dict[str, Any], val: Any) -> Any:
+        """Hook: the value `val` of field `key` mapped through `mapper` (looked up by its string form)."""
+        return self._map(key, mapper, val)
+
     def _map(self, field: str, mapper: Dict[str, Any], value: Any) -> Any:
         key = value if isinstance(value, str) else json.dumps(value) if not isinstance(value, (int, float)) else str(value)
         if isinstance(value, bool):
@@ -210,9 +214,9 @@ class MapInstanceValues(InstanceOperator):
                     raise InstanceTypeError(  # the original's words
                         f"'process_every_field' == True is allowed only for fields whose values are lists, but value "
                         f"of field '{field}' is '{value}'", field=field)
-                mapped = [self._map(field, mapper, item) for item in value]
+                mapped = [self.get_mapped_value(instance, field, mapper, item) for item in value]
             else:
-                mapped = self._map(field, mapper, value)
+                mapped = self.get_mapped_value(instance, field, mapper, value)
             dict_set(instance, field, mapped)
         return instance
 

@@ -39,10 +39,20 @@ class BaseFusion(SourceOperator):
     subsets: Union[Dict[str, SourceOperator], List[SourceOperator]]
     include_splits: Optional[List[str]] = NonPositionalField(default=None)
 
-    def named_subsets(self) -> Dict[Any, SourceOperator]:
-        """name -> subset; list subsets are keyed by position (and add nothing to the rows' `subset`)."""
+    def prepare_subsets(self) -> Dict[Any, SourceOperator]:
+        """Hook: name -> subset; list subsets are keyed by position (and add nothing to the rows' `subset`)."""
         subsets = self.subsets
-        return dict(enumerate(subsets)) if isinstance(subsets, list) else dict(subsets)
+        named = dict(enumerate(subsets)) if isinstance(subsets, list) else dict(subsets)
+        for name, subset in named.items():
+            if not isinstance(subset, SourceOperator):
+                raise ArtifactConfigurationError(f"Subset {name!r} of {type(self).__name__} is a "
+                                                 f"{type(subset).__name__}, not a source (a recipe, loader or fusion).",
+                                                 artifact=self.artifact_name, field="subsets")
+        return named
+
+    def named_subsets(self) -> Dict[Any, SourceOperator]:
+        """name -> subset, as `prepare_subsets` gives them."""
+        return self.prepare_subsets()
 
     def splits(self) -> List[str]:
         """`include_splits` when given, else every split some subset has (in first-seen order)."""

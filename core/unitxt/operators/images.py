@@ -337,7 +337,11 @@ class ToRGB(FieldOperator):
         if not isinstance(value, dict) or not hasattr(value.get("image"), "convert"):
             raise InstanceTypeError(f"ToRGB needs an Image value {{'image': PIL image, 'format': ...}}, got "
                                     f"{type(value).__name__}.", artifact=self.artifact_name, field=self.field)
-        return dict(value, image=value["image"].convert("RGB"))
+        return dict(value, image=self.process_image(value["image"]))
+
+    def process_image(self, image: Any) -> Any:
+        """Hook: the PIL image converted to RGB."""
+        return image.convert("RGB")
 
 
 __all__ = ["ImageToText", "ImageAugmentor", "WhiteNoise", "GridLines", "GrayScale", "PixelNoise", "Oldify", "ToImage",

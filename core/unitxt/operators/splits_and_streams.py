@@ -109,7 +109,8 @@ class JoinStreams(MultiStreamOperator):
                     joined.append(row)
         return joined
 
-    def process(self, multi_stream: MultiStream) -> MultiStream:
+    def merge(self, multi_stream: MultiStream) -> List[Dict[str, Any]]:
+        """Hook: the joined instances of the left and right streams (checked: both exist, the join is not empty)."""
         for name in (self.left_stream, self.right_stream):
             if name not in multi_stream:
                 raise UnitxtError(f"JoinStreams: no stream '{name}' (streams: {sorted(multi_stream)}).",
@@ -121,6 +122,10 @@ class JoinStreams(MultiStreamOperator):
             keys = self.on if self.on else [self.left_on, self.right_on]
             raise UnitxtError(f"JoinStreams resulted in an empty stream. It means that that keys in fields '{keys}' on "
                               f"the left and on right streams do not match the merge policy of '{self.how}'.")
+        return joined
+
+    def process(self, multi_stream: MultiStream) -> MultiStream:
+        joined = self.merge(multi_stream)
         return MultiStream({**multi_stream, self.new_stream_name: ListStream(joined, copying=True)})
 
 
@@ -255,15 +260,16 @@ class MinimumOneExamplePerLabelRefiner(StreamRefiner):
 
     fields: List[str]
 
+    def signature(self, instance: Dict[str, Any]) -> str:
+        """Hook: the label of an instance (its values of `fields`), of which one example is kept at least."""
+        return json.dumps([dict_get(instance, field) for field in self.fields], sort_keys=True, default=str)
+
     def process(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> Generator:
         instances = list(stream)
         if self.max_instances is None:
             yield from instances
             return
-
-        def signature(instance: Dict[str, Any]) -> str:
-            return json.dumps([dict_get(instance, field) for field in self.fields], sort_keys=True, default=str)
-
+        signature = self.signature
         first_of: Dict[str, int] = {}
         for index, instance in enumerate(instances):
             first_of.setdefault(signature(instance), index)

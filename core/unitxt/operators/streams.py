@@ -191,20 +191,24 @@ class FeatureGroupedShuffle(Shuffle):
         self.__dict__["_grouped_random"] = new_random_generator(sub_seed="shuffle")
         return super().__call__(multi_stream)
 
-    def process_page(self, page: List[Dict[str, Any]], stream_name: Optional[str]) -> Generator:
-        if self.grouping_features is None:
-            yield from super().process_page(page, stream_name)
-            return
+    def shuffle_by_grouping_features(self, page: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Hook: the page's instances in shuffled blocks of equal `grouping_features` values."""
         rng = self.__dict__["_grouped_random"]
         blocks: Dict[tuple, List[Dict[str, Any]]] = {}
         for instance in page:
             blocks.setdefault(tuple(instance[name] for name in self.grouping_features), []).append(instance)
         ordered = list(blocks.values())
         rng.shuffle(ordered)
-        for block in ordered:
-            if self.shuffle_within_group:
+        if self.shuffle_within_group:
+            for block in ordered:
                 rng.shuffle(block)
-            yield from block
+        return [instance for block in ordered for instance in block]
+
+    def process_page(self, page: List[Dict[str, Any]], stream_name: Optional[str]) -> Generator:
+        if self.grouping_features is None:
+            yield from super().process_page(page, stream_name)
+            return
+        yield from self.shuffle_by_grouping_features(page)
 
 
 class FromIterables(MultiStreamOperator):
@@ -249,16 +253,15 @@ class MergeStreams(MultiStreamOperator):
     add_origin_stream_name: bool = True
     origin_stream_name_field_name: str = "origin"
 
+    def merge(self, multi_stream: MultiStream) -> Generator:
+        """Hook: the instances of the merged streams in order, each marked with its origin stream when asked."""
+        for name in self.streams_to_merge or list(multi_stream):
+            for instance in multi_stream[name]:
+                if self.add_origin_stream_name:
+                    instance[self.origin_stream_name_field_name] = name
+                yield instance
+
     def process(self, multi_stream: MultiStream) -> MultiStream:
         from ..stream import GeneratorStream
 
-        names = self.streams_to_merge or list(multi_stream)
-
-        def merged():
-            for name in names:
-                for instance in multi_stream[name]:
-                    if self.add_origin_stream_name:
-                        instance[self.origin_stream_name_field_name] = name
-                    yield instance
-
-        return MultiStream({self.new_stream_name: GeneratorStream(merged)})
+        return MultiStream({self.new_stream_name: GeneratorStream(self.merge, gen_kwargs={"multi_stream": multi_stream})})

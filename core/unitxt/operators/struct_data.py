@@ -381,8 +381,12 @@ class MapHTMLTableToJSON(FieldOperator):
     HTML parser)."""
 
     def process_value(self, value: Any) -> Any:
+        return self.convert_to_json(table_content=value)
+
+    def convert_to_json(self, table_content: str) -> Dict[str, Any]:
+        """Hook: one HTML table -> {"header": [...], "rows": [[...], ...]}."""
         parser = _TableHTMLParser()
-        parser.feed(str(value))
+        parser.feed(str(table_content))
         return {"header": parser.header, "rows": parser.rows}
 
 
@@ -390,7 +394,11 @@ class MapTableListsToStdTableJSON(FieldOperator):
     """[[header...], [row...], ...] -> table."""
 
     def process_value(self, value: Any) -> Any:
-        return {"header": value[0], "rows": value[1:]}
+        return self.map_tablelists_to_stdtablejson_util(table_content=value)
+
+    def map_tablelists_to_stdtablejson_util(self, table_content: List[List[Any]]) -> Dict[str, Any]:
+        """Hook: [[header...], [row...], ...] -> {"header": [...], "rows": [...]}."""
+        return {"header": table_content[0], "rows": table_content[1:]}
 
 
 class GetNumOfTableCells(FieldOperator):
@@ -456,17 +464,19 @@ class TruncateTableCells(InstanceOperator):
         if self.table is None:
             raise ArtifactConfigurationError("TruncateTableCells needs `table`, the field holding the table.",
                               artifact=self.artifact_name, field="table")
-        table = dict_get(instance, self.table)
+        answers = dict_get(instance, self.text_output) if self.text_output is not None else []
+        self.truncate_table(table_content=dict_get(instance, self.table), answers=answers)
+        return instance
+
+    def truncate_table(self, table_content: Dict[str, Any], answers: Optional[List[Any]]) -> None:
+        """Hook: cut the table's long text cells in place, and the answers that were such cells."""
         cut: Dict[str, str] = {}
-        for row in table.get("rows", []):
+        for row in table_content.get("rows", []):
             for index, cell in enumerate(row):
                 if isinstance(cell, str) and cell.strip() and len(cell) > self.max_length:
                     cut[cell] = row[index] = cell[:self.max_length]
-        if self.text_output is not None:
-            answers = dict_get(instance, self.text_output)
-            for index, answer in enumerate(answers):
-                answers[index] = cut.get(answer, answer)
-        return instance
+        for index, answer in enumerate(answers or []):
+            answers[index] = cut.get(answer, answer)
 
 
 class ConvertTableColNamesToSequential(FieldOperator):

@@ -169,7 +169,9 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
             self.__dict__["_recipe_object"] = cached
         return cached
 
-    def _multi_stream(self) -> Any:
+    @property
+    def generators(self) -> Any:
+        """The recipe's MultiStream (split name -> stream of rows), made once per builder."""
         cached = self.__dict__.get("_multi_stream_object")
         if cached is None:
             cached = self._get_recipe()()
@@ -204,7 +206,7 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
 
     def _split_generators(self, dl_manager: Any) -> list:
         return [
-            datasets.SplitGenerator(name=name, gen_kwargs={"split_name": name}) for name in self._multi_stream()
+            datasets.SplitGenerator(name=name, gen_kwargs={"split_name": name}) for name in self.generators
         ]
 
     def _generate_tables(self, split_name: str) -> Iterator[Tuple[int, Any]]:
@@ -212,7 +214,7 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
 
         schema = None if self.info.features is None else self.info.features.arrow_schema
         stored_images = self._produces_media()
-        stream = self._multi_stream()[split_name]
+        stream = self.generators[split_name]
         iter_columns = getattr(stream, "iter_columns", None)
         if iter_columns is not None:  # a recipe split: rendered and converted column by column
             types = None if schema is None else [schema.field(name).type for name in schema.names]

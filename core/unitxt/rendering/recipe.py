@@ -146,6 +146,44 @@ class DatasetRecipe(SourceOperator):
         return (self.demos_pool_size is None and bool(counts) and max(counts) > 0
                 and "demos_taken_from" in self._given_fields)
 
+    @property
+    def max_demos_size(self) -> int:
+        """The largest number of demos an instance may get."""
+        return max(self._counts())
+
+    @property
+    def use_demos(self) -> bool:
+        """Whether instances get demos."""
+        return self.num_demos is not None and self.max_demos_size > 0
+
+    @property
+    def has_custom_demos_pool(self) -> bool:
+        """Whether a demo pool is set aside (demos_pool_size > 0, or -1: the whole split)."""
+        return self.demos_pool_size is not None and (self.demos_pool_size > 0 or self.demos_pool_size == -1)
+
+    @property
+    def has_no_templates(self) -> bool:
+        """Whether the recipe names no template (nor a card template index)."""
+        return self.template_card_index is None and self.template is None
+
+    @property
+    def has_card_templates(self) -> bool:
+        """Whether the card lists templates."""
+        return bool(self._card_templates()[0])
+
+    def verify_template(self, template: Any) -> None:
+        """Hook: refuse a chosen template that is not a Template."""
+        if not isinstance(template, Template):
+            raise RecipeError(f"{template!r} is not a template.", artifact=self.artifact_name, field="template")
+
+    def reset(self) -> None:
+        """Forget what was derived from the fields, so fields changed since are used by the next run."""
+        self.reset_pipeline()
+
+    def reset_pipeline(self) -> None:
+        """Hook: drop the derived state (rows are rendered by a pipeline built per run from the fields)."""
+        self.__dict__.pop("_produces_media", None)
+
     def _pool_size(self) -> Optional[int]:
         """demos_pool_size as the renderer uses it (None: the whole split)."""
         return None if self.whole_split_pool() else self.demos_pool_size
@@ -177,7 +215,7 @@ class DatasetRecipe(SourceOperator):
     def demo_sampler(self) -> Optional[Sampler]:
         """The sampler choosing demos: the recipe's, else the card's (None when no demos are asked for or there is no
         card). A card whose sampler was set to None can not give demos."""
-        if self.sampler is not None or max(self._counts()) == 0 or self.card is None:
+        if self.sampler is not None or not self.use_demos or self.card is None:
             return self.sampler
         if self.card.sampler is None:
             raise RecipeError("Unexpected None value for card.sampler. To use num_demos > 0, please set a sampler on "
@@ -204,11 +242,10 @@ class DatasetRecipe(SourceOperator):
                         field="template_card_index",
                     )
                 chosen.append(card_templates[keys.index(key)])
-            return chosen
+            return self._verified(chosen)
         if spec is None:
-            card_templates, _ = self._card_templates()
-            if card_templates:
-                return [card_templates[0]]
+            if self.has_card_templates:
+                return self._verified([self._card_templates()[0][0]])
             default = self.get_task().default_template
             if default is None and self.card is not None and self.card.default_template is not None:
                 default = self.card.default_template
@@ -221,10 +258,11 @@ class DatasetRecipe(SourceOperator):
                     field="template",
                 )
             spec = default
-        templates = [template for _, template in keyed_templates(spec)]
+        return self._verified([template for _, template in keyed_templates(spec)])
+
+    def _verified(self, templates: List[Template]) -> List[Template]:
         for template in templates:
-            if not isinstance(template, Template):
-                raise RecipeError(f"{template!r} is not a template.", artifact=self.artifact_name, field="template")
+            self.verify_template(template)
         return templates
 
     def produces_chat_source(self) -> bool:
@@ -264,7 +302,7 @@ class DatasetRecipe(SourceOperator):
             "validation": self.max_validation_instances,
             "test": self.max_test_instances,
         }
-        needs_pool = max(self._counts()) > 0 or (self.demos_pool_size or 0) > 0 or self.whole_split_pool()
+        needs_pool = self.use_demos or self.has_custom_demos_pool or self.whole_split_pool()
         if needs_pool and self.demos_taken_from not in multi_stream:
             raise RecipeError(
                 f"demos_taken_from='{self.demos_taken_from}' but the data has splits {sorted(multi_stream)}.",
@@ -292,16 +330,19 @@ class DatasetRecipe(SourceOperator):
     def produce_rows(self, instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         """Render task-schema instances given directly (production): demos come from the card when it has one."""
         renderer = InstanceRenderer(self, production=True)
-        if max(self._counts()) > 0:
+        if self.use_demos:
             standardized = self.standardized()
             if self.demos_taken_from not in standardized:
                 raise RecipeError(f"demos_taken_from='{self.demos_taken_from}' is not a split of the card's data.",
                                   artifact=self.artifact_name, field="demos_taken_from")
             renderer.demos.set_source(standardized[self.demos_taken_from], self._pool_size())
-        task = self.get_task()
-        inference = get_constants().inference_stream
-        checked = task.process_instances([dict(instance) for instance in instances], inference)
-        return list(renderer.render_stream(checked, inference, 0, None))
+        checked = self.production_preprocess(instances)
+        return list(renderer.render_stream(checked, get_constants().inference_stream, 0, None))
+
+    def production_preprocess(self, task_instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """Hook: task-schema instances given in production, checked by the task (defaults filled) before rendering."""
+        return self.get_task().process_instances([dict(instance) for instance in task_instances],
+                                                 get_constants().inference_stream)
 
     def produce(self, task_instances: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         """The original's name of `produce_rows`: model-ready rows of task-schema instances (no references)."""

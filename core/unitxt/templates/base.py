@@ -497,10 +497,14 @@ class KeyValTemplate(Template):
 
     def _pairs(self, fields: Dict[str, Any], separator: str, use_keys: bool, instance: Dict[str, Any]) -> str:
         serialize = self._serialize
+        return self.process_dict({key: serialize(value, instance) for key, value in fields.items()},
+                                 self.key_val_separator, separator, use_keys)
+
+    def process_dict(self, data: Dict[str, object], key_val_sep: str, pairs_sep: str, use_keys: bool) -> str:
+        """Hook: the (serialised) fields as text, `key<key_val_sep>value` (or values only) joined by `pairs_sep`."""
         if use_keys:
-            key_val = self.key_val_separator
-            return separator.join(f"{key}{key_val}{serialize(value, instance)}" for key, value in fields.items())
-        return separator.join(serialize(value, instance) for value in fields.values())
+            return pairs_sep.join([f"{key}{key_val_sep}{value}" for key, value in data.items()])
+        return pairs_sep.join(map(str, data.values()))
 
     def _source(self, input_fields: Dict[str, Any], values: Dict[str, Any], instance: Dict[str, Any]) -> str:
         return self._pairs(input_fields, self.pairs_separator, self.use_keys_for_inputs, instance)

@@ -62,6 +62,10 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         self._target_choice = self._compile(self.target_choice_format, "target_choice_format")
         check_placeholders(self._source_choice, choice_names, where=f"{type(self).__name__}.source_choice_format")
         check_placeholders(self._target_choice, choice_names, where=f"{type(self).__name__}.target_choice_format")
+        self._choice_formats = {self.target_choice_format: (self._target_choice, "target_choice_format"),
+                                self.source_choice_format: (self._source_choice, "source_choice_format")}
+        self._custom_target_index = type(self).outputs_to_target_index is not MultipleChoiceTemplate.outputs_to_target_index
+        self._custom_numerals = type(self).inputs_to_numerals is not MultipleChoiceTemplate.inputs_to_numerals
 
     def verify(self) -> None:
         super().verify()
@@ -83,6 +87,16 @@ class MultipleChoiceTemplate(InputFormatTemplate):
 
     def numerals(self, count: int) -> List[str]:
         """The first `count` numerals of the enumerator."""
+        memo = self.__dict__.get("_numerals_memo")
+        if memo is not None and memo[0] is self.enumerator and count in memo[1]:
+            return list(memo[1][count])
+        made = self._make_numerals(count)
+        if memo is None or memo[0] is not self.enumerator:
+            memo = self.__dict__["_numerals_memo"] = (self.enumerator, {})
+        memo[1][count] = tuple(made)
+        return made
+
+    def _make_numerals(self, count: int) -> List[str]:
         enumerator = self.enumerator
         if enumerator == "numbers":
             return [str(index + 1) for index in range(count)]
@@ -158,14 +172,47 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         return [choice if type(choice) is str else self._serialize(choice, instance) for choice in choices]
 
     def _enumerated(self, texts: List[str], numerals: List[str]) -> str:
-        render = self._source_choice.render
-        return self.choices_separator.join(
-            render({"choice_numeral": numeral, "choice_text": text}, "source_choice_format")
-            for numeral, text in zip(numerals, texts)
-        )
+        return self.choices_separator.join(self.inputs_to_choices({self.choices_field: texts}, self.source_choice_format))
 
     def _target(self, numeral: str, text: str) -> str:
         return self._target_choice.render({"choice_numeral": numeral, "choice_text": text}, "target_choice_format")
+
+    def _choice_format(self, choice_format: str) -> Any:
+        known = self._choice_formats.get(choice_format)
+        return known if known is not None else (self._compile(choice_format, "choice_format"), "choice_format")
+
+    # ------------------------------------------------------------------ the original's hooks
+    def inputs_to_choices(self, data: Dict[str, Any], choice_format: str) -> List[str]:
+        """Hook: each choice of `data[choices_field]` written with `choice_format` ({choice_numeral},
+        {choice_text}); the source shows them joined by `choices_separator`, the targets are those of the target
+        format."""
+        choices = data[self.choices_field]
+        compiled, where = self._choice_format(choice_format)
+        render = compiled.render
+        return [render({"choice_numeral": numeral, "choice_text": choice if type(choice) is str else str(choice)},
+                       where) for numeral, choice in zip(self.numerals(len(choices)), choices)]
+
+    def inputs_to_numerals(self, input_fields: Dict[str, Any]) -> List[str]:
+        """Hook: the numerals of the choices of `input_fields` (what {numerals} lists)."""
+        return self.numerals(len(input_fields[self.choices_field]))
+
+    def prepare_multiple_choice_inputs(self, input_fields: Dict[str, Any]) -> Dict[str, Any]:
+        """The input fields as the input format sees them: `numerals` added and the choices enumerated into text."""
+        texts = self._choice_texts(self._raw_choices(input_fields), {})
+        shown = {**input_fields, self.choices_field: texts}
+        return {"numerals": self.inputs_to_numerals(shown), **input_fields,
+                self.choices_field: self.choices_separator.join(self.inputs_to_choices(shown, self.source_choice_format))}
+
+    def outputs_to_target_index(self, reference_fields: Dict[str, object]) -> int:
+        """Hook: the index of the answer among the choices (`target_field` holds an index or a choice text)."""
+        choices = self._raw_choices(reference_fields)
+        return self._answer_index(choices, self._choice_texts(choices, {}), reference_fields)
+
+    def _target_index(self, choices: List[Any], texts: List[str], reference_fields: Dict[str, Any],
+                      input_fields: Dict[str, Any]) -> int:
+        if self._custom_target_index:  # a subclass's outputs_to_target_index decides (it sees choices and answer)
+            return self.outputs_to_target_index({**input_fields, **reference_fields})
+        return self._answer_index(choices, texts, reference_fields, input_fields)
 
     def render(
         self,
@@ -179,7 +226,9 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         try:
             choices = self._raw_choices(input_fields, reference_fields)
             texts = self._choice_texts(choices, instance)
-            answer = self._answer_index(choices, texts, reference_fields, input_fields) if with_references else None
+            answer = None if not with_references else self.outputs_to_target_index(
+                {**input_fields, **reference_fields}) if self._custom_target_index else self._answer_index(
+                choices, texts, reference_fields, input_fields)
             # production rows (no answer) show the choices as given, as the original (it reorders with references)
             order = self._order(choices, texts, answer, input_fields) if with_references else None
             if order is not None:
@@ -188,7 +237,8 @@ class MultipleChoiceTemplate(InputFormatTemplate):
             numerals = self.numerals(len(texts))
             values = self._input_values(input_fields, instance)
             values["choices"] = self._enumerated(texts, numerals)
-            values["numerals"] = ", ".join(numerals)
+            values["numerals"] = ", ".join(self.inputs_to_numerals({self.choices_field: texts})
+                                           if self._custom_numerals else numerals)
             source = self._input.render(values, "input_format")
             if answer is None:  # production: the answer is not known
                 result = self._result(values, source, "", [])
@@ -265,7 +315,7 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         instance = super().process(instance, stream_name)  # renders (and checks) with the given order
         choices = self._raw_choices(inputs, references)
         texts = self._choice_texts(choices, instance)
-        answer = self._answer_index(choices, texts, references, inputs)
+        answer = self._target_index(choices, texts, references, inputs)
         order = self._order(choices, texts, answer, inputs) or list(range(len(choices)))
         for fields in (inputs, references):
             if self.choices_field in fields:
@@ -274,17 +324,16 @@ class MultipleChoiceTemplate(InputFormatTemplate):
         return instance
 
     def input_fields_to_source(self, input_fields: Dict[str, object]) -> str:
-        texts = self._choice_texts(self._raw_choices(input_fields), {})
-        numerals = self.numerals(len(texts))
+        prepared = self.prepare_multiple_choice_inputs(input_fields)
         values = self._input_values(input_fields, {})
-        values["choices"] = self._enumerated(texts, numerals)
-        values["numerals"] = ", ".join(numerals)
+        values["choices"] = prepared[self.choices_field]
+        values["numerals"] = ", ".join(prepared["numerals"])
         return self._input.render(values, "input_format")
 
     def reference_fields_to_target_and_references(self, reference_fields: Dict[str, object]) -> Tuple[str, List[str]]:
         choices = self._raw_choices(reference_fields)
         texts = self._choice_texts(choices, {})
-        answer = self._answer_index(choices, texts, reference_fields)
+        answer = self.outputs_to_target_index(reference_fields)
         target = self._target(self.numerals(len(texts))[answer], texts[answer])
         return target, [target]
 

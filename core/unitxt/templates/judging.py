@@ -168,23 +168,33 @@ class PairwiseChoiceTemplate(_PreprocessingTemplate):
     def _swap(self, input_fields: Dict[str, Any]) -> bool:
         return self.shuffle and random.Random(_content_seed(input_fields, "pairwise")).random() <= 0.5
 
-    def preprocess(self, input_fields, reference_fields):
+    def verbalize_answer_field(self, reference_fields: Dict[str, Any]) -> Dict[str, Any]:
+        """Hook: the answer field's choice_a / choice_b / tie written as its label (in place)."""
         answer = reference_fields.get(self.answer_field)
         labels = {"choice_a": self.choice_a_label, "choice_b": self.choice_b_label, "tie": self.choice_tie_label}
         if answer not in labels:
             raise InstanceTypeError(f"'{self.answer_field}' must be choice_a, choice_b or tie, got {answer!r}.",
                                     artifact=self.artifact_name, field=self.answer_field)
-        verdict = labels[answer]
+        reference_fields[self.answer_field] = labels[answer]
+        return reference_fields
+
+    def shuffle_values(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any]
+                       ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """Hook: with `shuffle`, about half of the instances (seeded by content) get the two answers and the
+        verbalised verdict swapped (in place)."""
         if self._swap(input_fields):
             for name in (self.choice_a_field, self.choice_b_field):
                 if name not in input_fields:
                     raise self._missing(name, input_fields, "input", "choice fields")
             input_fields[self.choice_a_field], input_fields[self.choice_b_field] = (
                 input_fields[self.choice_b_field], input_fields[self.choice_a_field])
-            verdict = {self.choice_a_label: self.choice_b_label, self.choice_b_label: self.choice_a_label}.get(
-                verdict, verdict)
-        reference_fields[self.answer_field] = verdict
+            verdict = reference_fields[self.answer_field]
+            reference_fields[self.answer_field] = {self.choice_a_label: self.choice_b_label,
+                                                   self.choice_b_label: self.choice_a_label}.get(verdict, verdict)
         return input_fields, reference_fields
+
+    def preprocess(self, input_fields, reference_fields):
+        return self.shuffle_values(input_fields, self.verbalize_answer_field(reference_fields))
 
 
 class PairwiseComparativeRatingTemplate(_PreprocessingTemplate):
@@ -200,6 +210,12 @@ class PairwiseComparativeRatingTemplate(_PreprocessingTemplate):
     _task_data_follows_preprocessing = True
 
     def preprocess(self, input_fields, reference_fields):
+        return self.shuffle_values(input_fields, reference_fields)
+
+    def shuffle_values(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any]
+                       ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """Hook: with `shuffle`, about half of the instances (seeded by content) get the answers and their ids
+        swapped and the score negated (in place)."""
         if self.shuffle and random.Random(_content_seed(input_fields, "comparative")).random() <= 0.5:
             for first, second in ((self.choice_a_field, self.choice_b_field),
                                   (self.choice_a_id_field, self.choice_b_id_field)):
@@ -243,6 +259,10 @@ class DialogTemplate(_PreprocessingTemplate):
         return self.turns_separator.join(parts)
 
     def preprocess_inputs(self, input_fields):
+        return self.process_dialog(input_fields)
+
+    def process_dialog(self, input_fields: Dict[str, Any]) -> Dict[str, Any]:
+        """Hook: each `dialog_fields` input written as text (in place)."""
         for labels in self.dialog_fields:
             if labels.dialog_field not in input_fields:
                 raise self._missing(labels.dialog_field, input_fields, "input", "dialog_fields")
@@ -350,25 +370,12 @@ class SpanLabelingJsonTemplate(SpanLabelingTemplate):
 
     postprocessors: List[Any] = ["processors.load_json", "processors.dict_of_lists_to_value_key_pairs"]
 
-    def _json_target(self, *sources: Dict[str, Any]) -> Tuple[str, List[str]]:
-        text = self._field(self.text_field, sources, "text_field")
-        starts = self._field(self.spans_starts_field, sources, "spans_starts_field")
-        ends = self._field(self.spans_ends_field, sources, "spans_ends_field")
-        labels = self._field(self.labels_field, sources, "labels_field")
+    def span_label_pairs_to_targets(self, span_label_pairs: Any) -> List[str]:
+        """Hook: [(span, label), ...] -> [the JSON object {label: [span, ...]}] ([] without spans)."""
         groups: Dict[str, List[str]] = {}
-        for start, end, label in sorted(zip(starts, ends, labels), key=lambda item: (item[0], item[1])):
-            if self.labels_support is None or label in self.labels_support:
-                groups.setdefault(str(label), []).append(str(text)[start:end])
-        if not groups:
-            return self.empty_target, [self.empty_target]
-        target = json.dumps(groups, ensure_ascii=False)
-        return target, [target]
-
-    def _target_and_references(self, input_fields, reference_fields, instance):
-        return self._json_target(reference_fields, input_fields)
-
-    def reference_fields_to_target_and_references(self, reference_fields):
-        return self._json_target(reference_fields)
+        for span, label in span_label_pairs:
+            groups.setdefault(str(label), []).append(span)
+        return [json.dumps(groups, ensure_ascii=False)] if groups else []
 
 
 __all__ = [

@@ -1,11 +1,15 @@
 """More template types: SpanLabelingTemplate (span extraction / NER targets built from character offsets)."""
 
+import operator
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import InstanceTypeError
 from ..sandbox.format_strings import check_placeholders
 from .base import InputFormatTemplate
 from ..artifact import InertField
+
+
+_OFFSETS = operator.itemgetter(0, 1)  # spans in text order (ties keep their given order)
 
 
 def escape_chars(s: str, chars_to_escape: List[str]) -> str:
@@ -65,14 +69,17 @@ class SpanLabelingTemplate(InputFormatTemplate):
                 artifact=self.artifact_name,
                 field=self.labels_field,
             )
-        items = []
-        for start, end, label in sorted(zip(starts, ends, labels), key=lambda item: (item[0], item[1])):
-            if self.labels_support is not None and label not in self.labels_support:
-                continue
-            span = escape_chars(str(text)[start:end], self.escape_characters or ())
-            values = {"span": span, "label": str(label)}
-            items.append(self._span_label.render(values, "span_label_format"))
-        return self.span_separator.join(items) if items else self.empty_target
+        text, support = str(text), self.labels_support
+        pairs = [(text[start:end], label) for start, end, label in sorted(zip(starts, ends, labels), key=_OFFSETS)
+                 if support is None or label in support]
+        targets = self.span_label_pairs_to_targets(pairs)
+        return self.span_separator.join(targets) if targets else self.empty_target
+
+    def span_label_pairs_to_targets(self, span_label_pairs: Any) -> List[str]:
+        """Hook: [(span, label), ...] in text order -> the target items (`span_label_format`, spans escaped)."""
+        render, escaped = self._span_label.render, self.escape_characters or ()
+        return [render({"span": escape_chars(span, escaped), "label": str(label)}, "span_label_format")
+                for span, label in span_label_pairs]
 
     def _target_and_references(
         self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any], instance: Dict[str, Any]

@@ -9,5 +9,25 @@ NOT_HERE = {
     # inference and judges: unitxt.inference, unitxt.llm_as_judge*, unitxt.processors
 
     # the rest: recipes, templates, operators, loaders, dialogs, dataclasses, ...
+    "unitxt.standard": {
+        "DatasetRecipe.set_pipelines": "the original assembles its recipe as SequentialOperator attributes (loading, "
+                                       "metadata, standardization, processing, verbalization, finalize); here one "
+                                       "InstanceRenderer built per run renders the rows, there are no stage "
+                                       "pipelines to set",
+        "DatasetRecipe.prepare_refiners": "the original appends train/validation/test StreamRefiners to its "
+                                          "processing pipeline; here the max_*_instances limits cut the rendered "
+                                          "streams and train_refiner is applied directly when the recipe runs",
+    },
+    "unitxt.loaders": {
+        "LoadHF.is_in_cache": "the original keeps loaded datasets in a class-level in-memory cache keyed by loader "
+                              "and split; here splits are read lazily from datasets' own disk cache on each run, "
+                              "there is no in-memory loader cache to ask",
+    },
+    "unitxt.operator": {
+        "PackageRequirementsMixin.prepare": "the original checks _requirements_list at construction; here a "
+                                            "component checks its class requirements when first used (so catalog "
+                                            "entries of engines and metrics load without their optional packages) "
+                                            "and an operator's `requirements` when built (Operator.verify_field_types)",
+    },
 
 }

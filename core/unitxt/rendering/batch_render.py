@@ -12,7 +12,6 @@ import itertools
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ..random_utils import sample_like_random
 from ..stream import GeneratorStream
 
 _EIGHT_WORDS = struct.Struct("<8Q")
@@ -124,7 +123,7 @@ class BatchPlan:
         metadata_json, demo_tables = renderer._metadata_json, self.demo_tables
         demos, random_demos = renderer.demos, self.random_demos
         demo_keys, sampling_seed = demos.keys, demos.recipe.seed
-        for_fields = demos.draws().for_fields if random_demos is not None else None
+        draw = demos.draws().sample if random_demos is not None else None
         metrics, template_postprocessors, group_keys = renderer.metrics, renderer.postprocessors, renderer.group_keys
         drawn = n_templates > 1 or n_counts > 1
         template_index, num_demos = 0, counts[0]
@@ -147,7 +146,7 @@ class BatchPlan:
             indices = ()
             if num_demos:
                 if random_demos is not None and fields_json not in demo_keys:  # the RandomSampler, inlined
-                    indices = sample_like_random(for_fields(input_fields, sampling_seed), random_demos, num_demos)
+                    indices = draw(input_fields, random_demos, num_demos, sampling_seed)
                 else:
                     indices = renderer.demos.sample(instance, num_demos, fields_json)
             demos_text = demos_data = ""

@@ -131,6 +131,26 @@ class Rename(FieldOperator):
             dict_set(instance, target, value)
         return instance
 
+    def _instance_function(self):
+        """`process_instance_fields` for top-level keys without its per-pair path tests, when every source is
+        present; an instance lacking one goes through `process_instance_fields` (which decides or explains)."""
+        pairs = self._pairs
+        if (type(self).process_instance_fields is not Rename.process_instance_fields
+                or type(self).process is not FieldOperator.process or not pairs
+                or any("/" in source or "/" in target for source, target in pairs)):
+            return super()._instance_function()
+        slow = self.process_instance_fields
+
+        def rename(instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+            for source, _ in pairs:
+                if source not in instance:
+                    return slow(instance)
+            for source, target in pairs:
+                instance[target] = instance.pop(source)
+            return instance
+
+        return rename
+
 
 def _drop_emptied_parents(instance: Dict[str, Any], path: str) -> None:
     """After moving `a/b/c` away, `a/b` and then `a` go too when nothing else is left in them (as the original)."""

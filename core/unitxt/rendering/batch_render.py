@@ -81,6 +81,8 @@ class BatchPlan:
         demos = renderer.demos
         self.random_demos = (range(len(demos.items)) if type(demos.sampler) is RandomSampler and demos.items
                              and max(renderer.counts) <= len(demos.items) else None)
+        # each template's per-row render (the same result as `render`, faster where the template offers it)
+        self.row_renderers = [template._row_renderer() for template in renderer.templates]
         # template index -> per pool position: (the demo formatted by the format, the demo's task_data JSON)
         self.demo_tables: Dict[int, List[Optional[Tuple[str, str]]]] = {}
 
@@ -116,7 +118,8 @@ class BatchPlan:
                 self._append(columns, renderer.render(instance))
             return columns
         blake2b, unpack = hashlib.blake2b, _EIGHT_WORDS.unpack
-        prefix, templates, counts = renderer.seed_prefix, renderer.templates, renderer.counts
+        prefix, counts = renderer.seed_prefix, renderer.counts
+        templates = self.row_renderers
         n_templates, n_counts = renderer.n_templates, len(counts)
         render_prompt, system_prompt = renderer.prompt.format.render_prompt, renderer.prompt.static_system_prompt
         prompt = self.prompt
@@ -139,7 +142,7 @@ class BatchPlan:
                 template_index = words[0] % n_templates if n_templates > 1 else 0
                 num_demos = counts[words[n_templates > 1] % n_counts] if n_counts > 1 else counts[0]
             holder: Dict[str, Any] = {}
-            rendered = templates[template_index].render(input_fields, reference_fields, holder)
+            rendered = templates[template_index](input_fields, reference_fields, holder)
             if holder.get("media"):  # a serializer recorded media: the general path places it
                 self._append(columns, renderer.render(instance))
                 continue

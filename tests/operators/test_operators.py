@@ -153,6 +153,23 @@ def test_streamed_rename_equals_per_instance_rename_and_errors_name_the_missing_
     assert "missing" in str(info.value) and "instance 0" in str(info.value)
 
 
+def test_streamed_set_equals_per_instance_set_with_key_order_and_fresh_copies():
+    """Streaming runs Set's plain-key path (one update, then copies of mutable values): the rows, their key order
+    and the copies (never the operator's own list or dict, nor shared between rows) are process_instance's."""
+    fields = {"b": [1, {"x": 2}], "a": "text", "c": {"k": ["v"]}, "n": None, "l": ["p", "q"]}
+    operator = Set(fields=fields)
+    rows = [{"a": 0, "z": 1}, {"z": 2}, {}]
+    streamed = list(operator(MultiStream({"test": [dict(row) for row in rows]}))["test"])
+    expected = [operator.process_instance(dict(row)) for row in rows]
+    assert streamed == expected and [list(row) for row in streamed] == [list(row) for row in expected]
+    assert list(streamed[0]) == ["a", "z", "b", "c", "n", "l"] and list(streamed[1]) == ["z", "b", "a", "c", "n", "l"]
+    streamed[0]["b"][1]["x"] = 99
+    streamed[0]["l"].append("r")
+    streamed[0]["c"]["k"].append("w")
+    assert fields == {"b": [1, {"x": 2}], "a": "text", "c": {"k": ["v"]}, "n": None, "l": ["p", "q"]}
+    assert streamed[1]["b"] == [1, {"x": 2}] and streamed[1]["l"] == ["p", "q"] and streamed[1]["c"] == {"k": ["v"]}
+
+
 def test_map_instance_values_strict_and_lists():
     mapper = MapInstanceValues(mappers={"label": {"0": "negative", "1": "positive"}})
     assert mapper.process_instance({"label": 1}) == {"label": "positive"}

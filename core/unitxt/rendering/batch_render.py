@@ -83,23 +83,24 @@ class BatchPlan:
                              and max(renderer.counts) <= len(demos.items) else None)
         # each template's per-row render (the same result as `render`, faster where the template offers it)
         self.row_renderers = [template._row_renderer() for template in renderer.templates]
-        # template index -> per pool position: (the demo formatted by the format, the demo's task_data JSON)
-        self.demo_tables: Dict[int, List[Optional[Tuple[str, str]]]] = {}
+        # template index -> per pool position: the demo formatted by the format, and the demo's task_data JSON
+        self.demo_tables: Dict[int, Tuple[List[Optional[str]], List[Optional[str]]]] = {}
 
-    def _demo_table(self, template_index: int) -> List[Optional[Tuple[str, str]]]:
+    def _demo_table(self, template_index: int) -> Tuple[List[Optional[str]], List[Optional[str]]]:
         table = self.demo_tables.get(template_index)
         if table is None:
-            table = self.demo_tables[template_index] = [None] * len(self.renderer.demos.items)
+            size = len(self.renderer.demos.items)
+            table = self.demo_tables[template_index] = ([None] * size, [None] * size)
         return table
 
-    def _demo_entries(self, template_index: int, indices: List[int]) -> List[Tuple[str, str]]:
-        """The table entries of `indices`, rendering (once per template and pool position) those not yet there."""
-        table = self._demo_table(template_index)
+    def _fill_demo_table(self, template_index: int, indices: List[int]) -> None:
+        """Renders the entries of `indices` not yet in the template's table (once per template and pool position)."""
+        texts, datas = self._demo_table(template_index)
         for index in indices:
-            if table[index] is None:
-                table[index] = (self.renderer.demos.text(template_index, [index]),
-                                self.renderer.demos.task_data(template_index, index))
-        return [table[index] for index in indices]
+            if texts[index] is None:
+                text = self.renderer.demos.text(template_index, [index])
+                datas[index] = self.renderer.demos.task_data(template_index, index)
+                texts[index] = text
 
     def render(self, instances: List[Dict[str, Any]]) -> Dict[str, List[Any]]:
         """The rows of `instances` as columns."""
@@ -154,12 +155,13 @@ class BatchPlan:
                     indices = renderer.demos.sample(instance, num_demos, fields_json)
             demos_text = demos_data = ""
             if indices:
-                table = demo_tables.get(template_index) or self._demo_table(template_index)
-                entries = [table[index] for index in indices]
-                if None in entries:
-                    entries = self._demo_entries(template_index, indices)
-                demos_text = "".join([entry[0] for entry in entries])
-                demos_data = ", ".join([entry[1] for entry in entries])
+                texts, datas = demo_tables.get(template_index) or self._demo_table(template_index)
+                chosen = [texts[index] for index in indices]
+                if None in chosen:
+                    self._fill_demo_table(template_index, indices)
+                    chosen = [texts[index] for index in indices]
+                demos_text = "".join(chosen)
+                demos_data = ", ".join([datas[index] for index in indices])
             source = None
             if prompt is not None:
                 try:

@@ -105,6 +105,14 @@ def new_random_generator(sub_seed: Any) -> "random.Random":
     return random.Random(f"{get_seed()}/{sub_seed}")
 
 
+# CPython's own MD5 / SHA-512 (the same digests as hashlib's OpenSSL ones, with less set-up per call: the per-row
+# seeds hash a few dozen bytes, where the set-up is most of the cost)
+try:
+    from _md5 import md5 as _md5
+    from _sha512 import sha512 as _sha512
+except ImportError:  # an interpreter built without them
+    _md5, _sha512 = hashlib.md5, hashlib.sha512
+
 # the C-level seeding of random.Random's base class: Random.seed(text) is this seeding applied to the integer
 # int.from_bytes(text_bytes + sha512(text_bytes).digest(), "big") (its "version 2" rule for str seeds)
 _BASE_SEED = random.Random.__bases__[0].seed
@@ -127,12 +135,37 @@ class OriginalDraws:
             fields = {**fields}
             if local_seed is not None:
                 fields["local_seed"] = local_seed
-        digest = hashlib.md5(str(fields).encode("utf-8")).digest()
-        key = self.prefix + str(int.from_bytes(digest[:4], "big")).encode("ascii")
+        key = b"%s%d" % (self.prefix, int.from_bytes(_md5(str(fields).encode("utf-8")).digest()[:4], "big"))
         generator = self.generator
-        _BASE_SEED(generator, int.from_bytes(key + hashlib.sha512(key).digest(), "big"))
+        _BASE_SEED(generator, int.from_bytes(key + _sha512(key).digest(), "big"))
         generator.gauss_next = None
         return generator
+
+    def sample(self, fields: Dict[str, Any], population: Sequence[Any], k: int,
+               local_seed: Optional[int] = None) -> List[Any]:
+        """`for_fields(fields, local_seed).sample(population, k)` (as `sample_like_random`), in one call: the demo
+        sampler's per-row path, seeding inlined and the set-based draw of up to 5 from more than 21 items inline."""
+        if local_seed is not None or type(fields) is not dict:
+            fields = {**fields}
+            if local_seed is not None:
+                fields["local_seed"] = local_seed
+        key = b"%s%d" % (self.prefix, int.from_bytes(_md5(str(fields).encode("utf-8")).digest()[:4], "big"))
+        generator = self.generator
+        _BASE_SEED(generator, int.from_bytes(key + _sha512(key).digest(), "big"))
+        generator.gauss_next = None
+        n = len(population)
+        if not 0 <= k <= 5 or n <= 21:  # the other branches of random.sample
+            return sample_like_random(generator, population, k)
+        getrandbits, bits = generator.getrandbits, n.bit_length()
+        selected: set = set()
+        result = []
+        for _ in range(k):
+            j = getrandbits(bits)
+            while j >= n or j in selected:
+                j = getrandbits(bits)
+            selected.add(j)
+            result.append(population[j])
+        return result
 
 
 def sample_like_random(generator: random.Random, population: Sequence[Any], k: int) -> List[Any]:

@@ -256,6 +256,49 @@ class Task(InstanceOperator):
                 result[carried] = instance[carried]
         return result
 
+    def _instance_function(self):
+        """`process` with what is fixed for a stream read once (field names, checks, metrics): an instance whose
+        declared fields are all present with their exact plain types is reshaped directly; any other (missing or
+        odd values, defaults to fill, production rows) goes through `process`, which explains what is wrong."""
+        if (type(self).process is not Task.process or self._custom_check or getattr(self, "_clashes", None)
+                or self.defaults):
+            return super()._instance_function()
+        process, inference_stream, metrics = self.process, self._inference_stream, self.metrics
+        input_names, reference_names = tuple(self._input_types), tuple(self._reference_types)
+        text_fields, text_list_fields, other_checks = self._text_fields, self._text_list_fields, self._other_checks
+
+        def reshape(instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+            if stream_name == inference_stream:
+                return process(instance, stream_name)
+            try:
+                for field in text_fields:
+                    if type(instance[field]) is not str:
+                        return process(instance, stream_name)
+                for field in text_list_fields:
+                    value = instance[field]
+                    if type(value) is not list or not set(map(type, value)) <= _ONLY_STR:
+                        return process(instance, stream_name)
+                for field, checker in other_checks:
+                    if not checker(instance[field]):
+                        return process(instance, stream_name)
+            except KeyError:
+                return process(instance, stream_name)
+            result = {
+                "input_fields": {field: instance[field] for field in input_names},
+                "reference_fields": {field: instance[field] for field in reference_names},
+                "metrics": metrics,
+                "data_classification_policy": instance.get("data_classification_policy") or [],
+            }
+            if "media" in instance:
+                result["media"] = instance["media"]
+            if "groups" in instance:
+                result["groups"] = instance["groups"]
+            if "subset" in instance:
+                result["subset"] = instance["subset"]
+            return result
+
+        return reshape
+
 
 class FormTask(Task):
     """Legacy name of Task."""

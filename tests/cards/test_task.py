@@ -69,6 +69,40 @@ def test_wrong_type_error_names_field_expected_and_actual():
         task.process_instance({"choices": ["a"]})
 
 
+def test_streamed_task_equals_per_instance_task_and_refuses_bad_rows_alike():
+    """Streaming runs the Task's reshaping fast path for rows with exact plain types; other rows (str subclasses,
+    missing or mistyped fields, production rows) take `process`, so rows and errors are process_instance's."""
+    from unitxt.stream import MultiStream
+
+    class Text(str):
+        pass
+
+    task = Task(input_fields={"text": str, "classes": List[str], "n": int}, reference_fields={"label": str},
+                metrics=["metrics.accuracy"])
+    rows = [
+        {"text": "a", "classes": ["x", "y"], "n": 1, "label": "x", "extra": 0, "data_classification_policy": ["public"]},
+        {"text": Text("b"), "classes": [], "n": 2, "label": "y", "groups": ["g"], "subset": ["s"], "media": {}},
+        {"label": "z", "n": 3, "classes": ["q"], "text": "c"},
+    ]
+    streamed = list(task(MultiStream({"test": [dict(row) for row in rows]}))["test"])
+    assert streamed == [task.process_instance(dict(row)) for row in rows]
+    assert streamed[0] == {"input_fields": {"text": "a", "classes": ["x", "y"], "n": 1},
+                           "reference_fields": {"label": "x"}, "metrics": ["metrics.accuracy"],
+                           "data_classification_policy": ["public"]}
+    assert list(streamed[1]) == ["input_fields", "reference_fields", "metrics", "data_classification_policy",
+                                 "media", "groups", "subset"]
+    assert list(streamed[2]["input_fields"]) == ["text", "classes", "n"]
+    for bad, error, words in (({"text": "a", "classes": ["x", 1], "n": 1, "label": "x"}, InstanceTypeError, "'classes'"),
+                              ({"text": "a", "classes": ["x"], "n": "1", "label": "x"}, InstanceTypeError, "'n'"),
+                              ({"text": "a", "classes": ["x"], "n": 1}, MissingFieldError, "'label' is missing")):
+        with pytest.raises(error) as info:
+            list(task(MultiStream({"test": [dict(rows[0]), bad]}))["test"])
+        assert words in str(info.value) and "instance 1" in str(info.value)
+    production = list(task(MultiStream({"__INFERENCE_STREAM__": [{"text": "a", "classes": [], "n": 0}]}))[
+        "__INFERENCE_STREAM__"])
+    assert production[0]["reference_fields"] == {}
+
+
 def test_legacy_inputs_outputs_spelling():
     task = Task(inputs=["text"], outputs=["label"], metrics=["metrics.accuracy"])
     assert task.process_instance({"text": "t", "label": "l"})["reference_fields"] == {"label": "l"}

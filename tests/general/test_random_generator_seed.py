@@ -40,6 +40,30 @@ def test_reseeded_draws_equal_a_new_generator_per_sub_seed():
     assert OriginalDraws().for_fields({"x": 1}).random() == new_random_generator({"x": 1}).random()
 
 
+def test_one_call_sample_equals_a_new_generators_sample():
+    """OriginalDraws.sample (the columnar renderer's demo draw) returns what new_random_generator({**fields}).sample
+    returns, on its inlined branch (up to 5 from more than 21) and the others, with and without a local seed, and
+    refuses a sample larger than the population as random.sample does."""
+    from unitxt.random_utils import OriginalDraws
+
+    rows = [{"premise": f"row {i}", "n": i, "classes": ["yes", "no"]} for i in range(30)] + [{}]
+    checked = 0
+    for seed in (42, 5):
+        with settings.context(seed=seed):
+            draws = OriginalDraws()
+            for fields in rows:
+                for local in (None, 3):
+                    for n, k in ((100, 5), (100, 1), (22, 5), (100, 0), (21, 5), (100, 6), (40, 40), (3, 2)):
+                        population = range(n) if k % 2 else [f"d{i}" for i in range(n)]
+                        sub_seed = {**fields} if local is None else {**fields, "local_seed": local}
+                        expected = new_random_generator(sub_seed).sample(population, k)
+                        assert draws.sample(fields, population, k, local) == expected, (seed, fields, local, n, k)
+                        checked += 1
+    assert checked == 2 * 31 * 2 * 8
+    with pytest.raises(ValueError, match="larger than population"):
+        OriginalDraws().sample({"a": 1}, range(3), 4)
+
+
 def test_inlined_sample_equals_random_sample():
     """sample_like_random gives random.Random.sample's items and order, on both of its branches (a list for
     populations up to its set size, a set of picks beyond), for ranges and lists, and draws the same words."""

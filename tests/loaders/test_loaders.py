@@ -81,6 +81,21 @@ def test_csv_and_json_and_jsonl(tmp_path):
         list(LoadJsonFile(files={"test": str(tmp_path / "bad.jsonl")})()["test"])
 
 
+def test_jsonl_lines_read_as_json_loads_reads_them(tmp_path):
+    """Each non-blank line is json.loads(line) (JSON whitespace around it, CRLF endings, nested values); a line of
+    other whitespace only (form feed, no-break space) is blank; trailing data or a bare value error names the line."""
+    lines = ['  {"a": [1, {"b": null}], "c": "\\u00e9t\\u00e9"}\t', '\x0c', '\u00a0 ', '[1, 2]', '"text"', '{"q": 1.5e3}\r']
+    (tmp_path / "rows.jsonl").write_text("\r\n".join(lines) + "\n", encoding="utf-8")
+    got = list(LoadJsonFile(files={"test": str(tmp_path / "rows.jsonl")}, file_format="jsonl").load_generators()["test"]())
+    assert got == [json.loads(line) for line in lines if line.strip()]
+    assert got[0] == {"a": [1, {"b": None}], "c": "\u00e9t\u00e9"} and got[-1] == {"q": 1500.0}
+    for text, line_number, reason in (('{"q": 1}\n{"q": 2} x\n', 2, "Extra data"), ('\n\n\x0c{"q": 1}\n', 3, "Expecting value"),
+                                      ('{"q": 1}\n{"q": \n', 2, "Expecting value")):
+        (tmp_path / "bad.jsonl").write_text(text, encoding="utf-8")
+        with pytest.raises(UnitxtError, match=f"line {line_number} is not valid JSON: {reason}"):
+            list(LoadJsonFile(files={"test": str(tmp_path / "bad.jsonl")})()["test"])
+
+
 def test_fsspec_memory_urls_and_globs():
     import fsspec
 

@@ -136,6 +136,40 @@ def test_set_rename_and_nested_set():
     assert Rename(field="x/y", to_field="z").process_instance({"x": {"y": 1, "w": 2}}) == {"x": {"w": 2}, "z": 1}
 
 
+def test_streamed_rename_equals_per_instance_rename_and_errors_name_the_missing_field():
+    """Streaming runs Rename's top-level fast path; an instance lacking a source takes the general path, so the
+    rows and the errors are those of process_instance."""
+    def streamed(operator, rows):
+        return list(operator(MultiStream({"test": [dict(row) for row in rows]}))["test"])
+
+    rows = [{"a": 1, "b": 2, "c": 3}, {"a": [1], "b": None, "z": 0}]
+    plain = Rename(field_to_field={"a": "x", "b": "y"})
+    assert streamed(plain, rows) == [plain.process_instance(dict(row)) for row in rows] == [
+        {"c": 3, "x": 1, "y": 2}, {"z": 0, "x": [1], "y": None}]
+    lenient = Rename(field_to_field={"a": "x", "q": "r"}, not_exist_ok=True)
+    assert streamed(lenient, [{"a": 1}]) == [lenient.process_instance({"a": 1})]
+    with pytest.raises(UnitxtError) as info:
+        streamed(Rename(field_to_field={"a": "x", "missing": "y"}), [{"a": 1, "b": 2}])
+    assert "missing" in str(info.value) and "instance 0" in str(info.value)
+
+
+def test_streamed_set_equals_per_instance_set_with_key_order_and_fresh_copies():
+    """Streaming runs Set's plain-key path (one update, then copies of mutable values): the rows, their key order
+    and the copies (never the operator's own list or dict, nor shared between rows) are process_instance's."""
+    fields = {"b": [1, {"x": 2}], "a": "text", "c": {"k": ["v"]}, "n": None, "l": ["p", "q"]}
+    operator = Set(fields=fields)
+    rows = [{"a": 0, "z": 1}, {"z": 2}, {}]
+    streamed = list(operator(MultiStream({"test": [dict(row) for row in rows]}))["test"])
+    expected = [operator.process_instance(dict(row)) for row in rows]
+    assert streamed == expected and [list(row) for row in streamed] == [list(row) for row in expected]
+    assert list(streamed[0]) == ["a", "z", "b", "c", "n", "l"] and list(streamed[1]) == ["z", "b", "a", "c", "n", "l"]
+    streamed[0]["b"][1]["x"] = 99
+    streamed[0]["l"].append("r")
+    streamed[0]["c"]["k"].append("w")
+    assert fields == {"b": [1, {"x": 2}], "a": "text", "c": {"k": ["v"]}, "n": None, "l": ["p", "q"]}
+    assert streamed[1]["b"] == [1, {"x": 2}] and streamed[1]["l"] == ["p", "q"] and streamed[1]["c"] == {"k": ["v"]}
+
+
 def test_map_instance_values_strict_and_lists():
     mapper = MapInstanceValues(mappers={"label": {"0": "negative", "1": "positive"}})
     assert mapper.process_instance({"label": 1}) == {"label": "positive"}

@@ -266,14 +266,26 @@ def _parse_json_line(line: str) -> Any:
 
 
 def _read_jsonl(url: str, **open_args: Any) -> Iterator[Dict[str, Any]]:
+    """The file's rows; blank lines are skipped. A well-formed line is decoded inline (`_parse_json_line`'s
+    `raw_decode`), any other goes through `_parse_json_line` for its error or value."""
+    decode, whitespace = _JSON_DECODER.raw_decode, _JSON_WHITESPACE
     with _open_text(url, **open_args) as handle:
         for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
+            text = line.strip(whitespace)
+            if not text:
                 continue
             try:
-                yield _parse_json_line(line)
-            except json.JSONDecodeError as error:
-                raise LoaderError(f"{url} line {line_number} is not valid JSON: {error}") from None
+                value, end = decode(text)
+            except json.JSONDecodeError:
+                end = -1
+            if end != len(text):
+                if not line.strip():  # other whitespace only: a blank line too
+                    continue
+                try:
+                    value = _parse_json_line(line)
+                except json.JSONDecodeError as error:
+                    raise LoaderError(f"{url} line {line_number} is not valid JSON: {error}") from None
+            yield value
 
 
 def _read_json(url: str, data_field: Optional[str], **open_args: Any) -> Iterator[Dict[str, Any]]:

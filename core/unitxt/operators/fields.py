@@ -83,11 +83,16 @@ class Set(InstanceOperator):
         keys (no `/`) need no path walk."""
         if type(self).process is not Set.process or any("/" in path for path in self.fields):
             return super()._instance_function()
-        plan = [(path, value, _copier(value) if self.use_deepcopy else None) for path, value in self.fields.items()]
+        values = dict(self.fields)
+        copied = [(path, value, copier) for path, value in values.items()
+                  for copier in [_copier(value) if self.use_deepcopy else None] if copier is not None]
 
         def set_fields(instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
-            for path, value, copier in plan:
-                instance[path] = value if copier is None else copier(value)
+            if type(instance) is not dict:  # a mapping of its own: assigned key by key
+                return Set.process(self, instance, stream_name)
+            instance.update(values)  # every key in order (as assigning them one by one), then the copies replace
+            for path, value, copier in copied:  # the shared mutable values (an existing key keeps its place)
+                instance[path] = copier(value)
             return instance
 
         return set_fields
@@ -130,6 +135,26 @@ class Rename(FieldOperator):
             _drop_emptied_parents(instance, source)
             dict_set(instance, target, value)
         return instance
+
+    def _instance_function(self):
+        """`process_instance_fields` for top-level keys without its per-pair path tests, when every source is
+        present; an instance lacking one goes through `process_instance_fields` (which decides or explains)."""
+        pairs = self._pairs
+        if (type(self).process_instance_fields is not Rename.process_instance_fields
+                or type(self).process is not FieldOperator.process or not pairs
+                or any("/" in source or "/" in target for source, target in pairs)):
+            return super()._instance_function()
+        slow = self.process_instance_fields
+
+        def rename(instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
+            for source, _ in pairs:
+                if source not in instance:
+                    return slow(instance)
+            for source, target in pairs:
+                instance[target] = instance.pop(source)
+            return instance
+
+        return rename
 
 
 def _drop_emptied_parents(instance: Dict[str, Any], path: str) -> None:

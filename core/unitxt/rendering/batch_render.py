@@ -12,7 +12,6 @@ import itertools
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ..random_utils import sample_like_random
 from ..stream import GeneratorStream
 
 _EIGHT_WORDS = struct.Struct("<8Q")
@@ -82,23 +81,26 @@ class BatchPlan:
         demos = renderer.demos
         self.random_demos = (range(len(demos.items)) if type(demos.sampler) is RandomSampler and demos.items
                              and max(renderer.counts) <= len(demos.items) else None)
-        # template index -> per pool position: (the demo formatted by the format, the demo's task_data JSON)
-        self.demo_tables: Dict[int, List[Optional[Tuple[str, str]]]] = {}
+        # each template's per-row render (the same result as `render`, faster where the template offers it)
+        self.row_renderers = [template._row_renderer() for template in renderer.templates]
+        # template index -> per pool position: the demo formatted by the format, and the demo's task_data JSON
+        self.demo_tables: Dict[int, Tuple[List[Optional[str]], List[Optional[str]]]] = {}
 
-    def _demo_table(self, template_index: int) -> List[Optional[Tuple[str, str]]]:
+    def _demo_table(self, template_index: int) -> Tuple[List[Optional[str]], List[Optional[str]]]:
         table = self.demo_tables.get(template_index)
         if table is None:
-            table = self.demo_tables[template_index] = [None] * len(self.renderer.demos.items)
+            size = len(self.renderer.demos.items)
+            table = self.demo_tables[template_index] = ([None] * size, [None] * size)
         return table
 
-    def _demo_entries(self, template_index: int, indices: List[int]) -> List[Tuple[str, str]]:
-        """The table entries of `indices`, rendering (once per template and pool position) those not yet there."""
-        table = self._demo_table(template_index)
+    def _fill_demo_table(self, template_index: int, indices: List[int]) -> None:
+        """Renders the entries of `indices` not yet in the template's table (once per template and pool position)."""
+        texts, datas = self._demo_table(template_index)
         for index in indices:
-            if table[index] is None:
-                table[index] = (self.renderer.demos.text(template_index, [index]),
-                                self.renderer.demos.task_data(template_index, index))
-        return [table[index] for index in indices]
+            if texts[index] is None:
+                text = self.renderer.demos.text(template_index, [index])
+                datas[index] = self.renderer.demos.task_data(template_index, index)
+                texts[index] = text
 
     def render(self, instances: List[Dict[str, Any]]) -> Dict[str, List[Any]]:
         """The rows of `instances` as columns."""
@@ -117,14 +119,15 @@ class BatchPlan:
                 self._append(columns, renderer.render(instance))
             return columns
         blake2b, unpack = hashlib.blake2b, _EIGHT_WORDS.unpack
-        prefix, templates, counts = renderer.seed_prefix, renderer.templates, renderer.counts
+        prefix, counts = renderer.seed_prefix, renderer.counts
+        templates = self.row_renderers
         n_templates, n_counts = renderer.n_templates, len(counts)
         render_prompt, system_prompt = renderer.prompt.format.render_prompt, renderer.prompt.static_system_prompt
         prompt = self.prompt
         metadata_json, demo_tables = renderer._metadata_json, self.demo_tables
         demos, random_demos = renderer.demos, self.random_demos
         demo_keys, sampling_seed = demos.keys, demos.recipe.seed
-        for_fields = demos.draws().for_fields if random_demos is not None else None
+        draw = demos.draws().sample if random_demos is not None else None
         metrics, template_postprocessors, group_keys = renderer.metrics, renderer.postprocessors, renderer.group_keys
         drawn = n_templates > 1 or n_counts > 1
         template_index, num_demos = 0, counts[0]
@@ -140,24 +143,25 @@ class BatchPlan:
                 template_index = words[0] % n_templates if n_templates > 1 else 0
                 num_demos = counts[words[n_templates > 1] % n_counts] if n_counts > 1 else counts[0]
             holder: Dict[str, Any] = {}
-            rendered = templates[template_index].render(input_fields, reference_fields, holder)
+            rendered = templates[template_index](input_fields, reference_fields, holder)
             if holder.get("media"):  # a serializer recorded media: the general path places it
                 self._append(columns, renderer.render(instance))
                 continue
             indices = ()
             if num_demos:
                 if random_demos is not None and fields_json not in demo_keys:  # the RandomSampler, inlined
-                    indices = sample_like_random(for_fields(input_fields, sampling_seed), random_demos, num_demos)
+                    indices = draw(input_fields, random_demos, num_demos, sampling_seed)
                 else:
                     indices = renderer.demos.sample(instance, num_demos, fields_json)
             demos_text = demos_data = ""
             if indices:
-                table = demo_tables.get(template_index) or self._demo_table(template_index)
-                entries = [table[index] for index in indices]
-                if None in entries:
-                    entries = self._demo_entries(template_index, indices)
-                demos_text = "".join([entry[0] for entry in entries])
-                demos_data = ", ".join([entry[1] for entry in entries])
+                texts, datas = demo_tables.get(template_index) or self._demo_table(template_index)
+                chosen = [texts[index] for index in indices]
+                if None in chosen:
+                    self._fill_demo_table(template_index, indices)
+                    chosen = [texts[index] for index in indices]
+                demos_text = "".join(chosen)
+                demos_data = ", ".join([datas[index] for index in indices])
             source = None
             if prompt is not None:
                 try:

@@ -4,6 +4,7 @@ The config name is the recipe string (or a catalog name of a recipe/benchmark); 
 as the `recipe` config field. One split per stream of the recipe.
 """
 
+import functools
 import hashlib
 import json
 import re
@@ -103,12 +104,60 @@ def source_text(source: Any) -> Any:
     return source if isinstance(source, str) else json.dumps(source)
 
 
+def _only_text(value: Any) -> bool:
+    """Whether `value` is text, or lists / dicts (with text keys) holding only such values: a value that equals it
+    then has the same Arrow type (unlike e.g. 1, 1.0 and True, which are equal but typed apart)."""
+    kind = type(value)
+    if kind is str:
+        return True
+    if kind is list:
+        return all(_only_text(item) for item in value)
+    if kind is dict:
+        return all(type(key) is str and _only_text(item) for key, item in value.items())
+    return False
+
+
+def _inferred_array(values: List[Any]) -> Any:
+    """One column as an Arrow array with its type inferred from the values. A column holding one text-like value in
+    every row (metrics, postprocessors, empty groups / subset / media / policy lists) is converted once and repeated
+    by index: the same array at a fraction of the per-value conversion."""
+    import pyarrow
+
+    if len(values) > 1:
+        first = values[0]
+        kind = type(first)
+        if kind is not str and set(map(type, values)) == {kind} and _only_text(first):
+            try:
+                constant = values.count(first) == len(values)
+            except (TypeError, ValueError):  # a value whose comparison does not give a truth value (an array)
+                constant = False
+            if constant:
+                return pyarrow.array([first]).take(_zeros(len(values)))
+    return pyarrow.array(values)
+
+
+@functools.lru_cache(maxsize=8)
+def _zeros(count: int) -> Any:
+    """An Arrow int32 array of `count` zeros (indices that repeat an array's first value)."""
+    import numpy
+    import pyarrow
+
+    return pyarrow.array(numpy.zeros(count, dtype=numpy.int32))
+
+
 def _inferred_table(columns: Dict[str, List[Any]]) -> Any:
     """The batch's columns as an Arrow table with types inferred from the values, as the original's builder (which
     declares no features) gets them: lists that are empty in every row are list<null>."""
     import pyarrow
 
-    return pyarrow.Table.from_pydict({name: columns[name] for name in ROW_KEYS})
+    return pyarrow.Table.from_arrays([_inferred_array(columns[name]) for name in ROW_KEYS], names=list(ROW_KEYS))
+
+
+def source_texts(sources: List[Any]) -> List[Any]:
+    """`source_text` of each source (the list itself when every source is text already)."""
+    if set(map(type, sources)) <= {str}:
+        return sources
+    return [source_text(source) for source in sources]
 
 
 def _unified(tables: Dict[str, List[Any]]) -> Any:
@@ -221,7 +270,7 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
             for batch_index, columns in enumerate(iter_columns(self.BATCH_SIZE)):
                 if stored_images:
                     columns["media"] = [_stored_media(media) for media in columns["media"]]
-                columns["source"] = [source_text(source) for source in columns["source"]]
+                columns["source"] = source_texts(columns["source"])
                 if types is None:
                     yield batch_index, _inferred_table(columns)
                     continue
@@ -233,7 +282,7 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
 
         def table() -> Any:
             columns = {name: [row.get(name) for row in batch] for name in ROW_KEYS}
-            columns["source"] = [source_text(source) for source in columns["source"]]
+            columns["source"] = source_texts(columns["source"])
             if schema is None:
                 return _inferred_table(columns)
             return pyarrow.Table.from_pydict({name: columns[name] for name in schema.names}, schema=schema)

@@ -254,6 +254,10 @@ class Template(InstanceOperator):
         except UnitxtError as error:
             raise error.with_context(artifact=self.artifact_name) from None
 
+    def _row_renderer(self) -> Any:
+        """The per-row `render` callable the columnar renderer uses (a template may give a faster equivalent)."""
+        return self.render
+
     # ------------------------------------------------------------------ the original's hooks
     def preprocess_input_and_reference_fields(self, input_fields: Dict[str, Any], reference_fields: Dict[str, Any]
                                               ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
@@ -446,6 +450,62 @@ class InputOutputTemplate(InputFormatTemplate):
                 values[name] = self._serialize(value, instance)
         target = output.render(values, "output_format")
         return target, [target]
+
+    def _row_renderer(self) -> Any:
+        """`render` for the common template (no hook, serializer or title fields overridden or set, a text output
+        format): the same dict, built in one call with the template's compiled strings read once. A row with an
+        unusual value (a reference that is not text, a missing field) or any error goes through `render`, which
+        gives the result or raises its own error."""
+        cls, full = type(self), self.render
+        plain = (
+            cls.render is Template.render and cls._preprocessed is Template._preprocessed
+            and cls.preprocess_input_and_reference_fields is Template.preprocess_input_and_reference_fields
+            and cls.preprocess_input_fields is Template.preprocess_input_fields
+            and cls.preprocess_reference_fields is Template.preprocess_reference_fields
+            and cls._input_values is Template._input_values and cls._result is Template._result
+            and cls._source is InputFormatTemplate._source
+            and cls._target_and_references is InputOutputTemplate._target_and_references
+            and not self._public_source and not self._public_references
+            and not self.title_fields and self._active_serializer() is None and self.output_format
+        )
+        if not plain:
+            return full
+        input_names, spec_names = self._input_names, self._spec_names
+        render_input, render_output, output_fields = self._input.render, self._output.render, self._output.fields
+        render_instruction, render_target_prefix = self._instruction_memo.render, self._target_prefix_memo.render
+
+        def render_row(input_fields: Dict[str, Any], reference_fields: Dict[str, Any],
+                       instance: Optional[Dict[str, Any]] = None, with_references: bool = True) -> Dict[str, Any]:
+            if not with_references:
+                return full(input_fields, reference_fields, instance, with_references)
+            try:
+                values = {}
+                for name in input_names:
+                    value = input_fields[name]
+                    if type(value) is str:
+                        values[name] = value
+                    elif name in spec_names and isinstance(value, (int, float)) and not isinstance(value, bool):
+                        values[name] = value
+                    else:
+                        values[name] = default_serialize(value)
+                targets = {}
+                for name in output_fields:
+                    value = reference_fields[name]
+                    if type(value) is not str:
+                        return full(input_fields, reference_fields, instance, with_references)
+                    targets[name] = value
+                target = render_output(targets, "output_format")
+                return {
+                    "source": render_input(values, "input_format"),
+                    "target": target,
+                    "references": [target],
+                    "instruction": render_instruction(values, "instruction"),
+                    "target_prefix": render_target_prefix(values, "target_prefix"),
+                }
+            except Exception:  # noqa: BLE001 - render raises the error, with its context
+                return full(input_fields, reference_fields, instance, with_references)
+
+        return render_row
 
 
 class MultiReferenceTemplate(InputFormatTemplate):

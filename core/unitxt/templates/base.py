@@ -19,6 +19,7 @@ from ..operator import InstanceOperator
 from ..random_utils import new_random_generator
 from ..sandbox.format_strings import CompiledFormat, RepeatMemo, compile_format
 from ..serializers import DefaultSerializer, Serializer, default_serialize, serialize_value
+from .row_render import plain_row_renderer
 from ..artifact import InertField
 
 _SCALARS = (str, int, float, bool)
@@ -470,42 +471,7 @@ class InputOutputTemplate(InputFormatTemplate):
         )
         if not plain:
             return full
-        input_names, spec_names = self._input_names, self._spec_names
-        render_input, render_output, output_fields = self._input.render, self._output.render, self._output.fields
-        render_instruction, render_target_prefix = self._instruction_memo.render, self._target_prefix_memo.render
-
-        def render_row(input_fields: Dict[str, Any], reference_fields: Dict[str, Any],
-                       instance: Optional[Dict[str, Any]] = None, with_references: bool = True) -> Dict[str, Any]:
-            if not with_references:
-                return full(input_fields, reference_fields, instance, with_references)
-            try:
-                values = {}
-                for name in input_names:
-                    value = input_fields[name]
-                    if type(value) is str:
-                        values[name] = value
-                    elif name in spec_names and isinstance(value, (int, float)) and not isinstance(value, bool):
-                        values[name] = value
-                    else:
-                        values[name] = default_serialize(value)
-                targets = {}
-                for name in output_fields:
-                    value = reference_fields[name]
-                    if type(value) is not str:
-                        return full(input_fields, reference_fields, instance, with_references)
-                    targets[name] = value
-                target = render_output(targets, "output_format")
-                return {
-                    "source": render_input(values, "input_format"),
-                    "target": target,
-                    "references": [target],
-                    "instruction": render_instruction(values, "instruction"),
-                    "target_prefix": render_target_prefix(values, "target_prefix"),
-                }
-            except Exception:  # noqa: BLE001 - render raises the error, with its context
-                return full(input_fields, reference_fields, instance, with_references)
-
-        return render_row
+        return plain_row_renderer(self, full)
 
 
 class MultiReferenceTemplate(InputFormatTemplate):

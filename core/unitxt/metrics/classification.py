@@ -6,6 +6,7 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, Statistic, keyed_columns
+from .map_reduce import InstanceMapHooks
 from .scores import ColumnScores
 from ..lazy_imports import numpy_module as _np
 from ..artifact import InertField
@@ -81,7 +82,7 @@ class ExactMatchMM(InstanceMetric):
         return {"exact_match_mm": max((self.option_match(str(prediction), str(r)) for r in references), default=0.0)}
 
 
-class StringContainment(InstanceMetric):
+class StringContainment(InstanceMapHooks, InstanceMetric):
     """1 when some reference occurs in the prediction."""
 
     reduction: Any = InertField(
@@ -91,7 +92,7 @@ class StringContainment(InstanceMetric):
     ci_scores = ["string_containment"]
     ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         from .kernels.text_match import string_containment
 
         return {"string_containment": string_containment([str(r) for r in references], str(prediction))}
@@ -125,7 +126,7 @@ class UnsortedListExactMatch(InstanceMetric):
         return {"unsorted_list_exact_match": float(match)}
 
 
-class JaccardIndex(InstanceMetric):
+class JaccardIndex(InstanceMapHooks, InstanceMetric):
     """|pred ∩ ref| / |pred ∪ ref| of the predicted and reference sets (max over references)."""
 
     reduction: Any = InertField(
@@ -135,7 +136,7 @@ class JaccardIndex(InstanceMetric):
     ci_scores = ["jaccard_index"]
     ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         predicted = set(map(str, prediction)) if isinstance(prediction, (list, tuple, set)) else {str(prediction)}
         best = 0.0
         for reference in references:

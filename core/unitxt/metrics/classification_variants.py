@@ -13,6 +13,7 @@ from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric
 from .classification import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference
 from .correlation import KendallTauB, Pearson, Spearman
+from .map_reduce import InstanceMapHooks
 from ..lazy_imports import numpy_module as _np
 from ..artifact import InertField
 
@@ -26,6 +27,23 @@ class AccuracyFast(Accuracy):
 
     reference_field: str = "references"
     prediction_field: str = "prediction"
+
+    def map(self, prediction: Any, references: List[Any], task_data: Dict[str, Any]) -> Dict[str, float]:
+        """1.0 when the prediction's text equals a reference's text (the original's map-reduce accuracy)."""
+        return {self.main_score: float(str(prediction) in [str(reference) for reference in references])}
+
+    def compute_all(self, predictions, references, task_data):
+        """Texts against texts: Accuracy's vectorised column (the same values); anything else through `map`, as
+        does any instance when a subclass overrides map, map_stream or reduce_one."""
+        hooks_as_here = all(getattr(type(self), name) is getattr(AccuracyFast, name)
+                            for name in ("map", "map_stream", "reduce_one"))
+        if hooks_as_here and all(type(p) is str for p in predictions) and all(
+                type(r) is str for refs in references for r in refs):
+            return super().compute_all(predictions, references, task_data)
+        return InstanceMapHooks.compute_all(self, predictions, references, task_data)
+
+    map_stream = InstanceMapHooks.map_stream
+    reduce_one = InstanceMapHooks.reduce_one
 
 
 class F1Fast(F1):

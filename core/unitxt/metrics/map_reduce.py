@@ -92,7 +92,7 @@ class ConfidenceIntervalMixin(Artifact):
             score_names = self.ci_score_names
         statistic = Statistic(data, score_names, self._sample_to_scores)
         n = len(data)
-        resamples = [statistic(row) for rows in resample_indices(n, int(self.n_resamples), seed=bootstrap_seed(
+        resamples = [statistic(row) for rows in resample_indices(n, self.resolved_n_resamples(), seed=bootstrap_seed(
             get_seed()), dtype=np.int64) for row in rows]
         distribution = np.asarray(resamples, dtype=np.float64).reshape(len(resamples), len(score_names))
         theta_hat = np.asarray(statistic(np.arange(n)), dtype=np.float64)
@@ -423,3 +423,47 @@ class CorrelationMetric(MapReduceMetric[float, Tuple[float, float]]):
         references = [reference for _, reference in intermediates]
         score, p_value = self.get_correlation_func()(predictions, references)
         return {self.main_score: score, f"{self.main_score}_p_value": p_value}
+
+
+class InstanceMapHooks:
+    """The original's ReductionInstanceMetric hooks on an instance metric here: `map(prediction, references,
+    task_data)` gives an instance's score dict (`compute` calls it), `map_stream` maps every instance, `reduce_one`
+    makes an instance's scores and `reduce` the global ones (the NaN-ignoring mean of each score). Instance scores
+    always come through map_stream and reduce_one; a subclass overriding `reduce` gets its global scores (with the
+    map-reduce bootstrap of their float scores) from it."""
+
+    def map(self, prediction: Any, references: List[Any], task_data: Dict[str, Any]) -> Dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__}.map(prediction, references, task_data)")
+
+    def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, Any]:
+        return self.map(prediction=prediction, references=references, task_data=task_data)
+
+    def map_stream(self, evaluation_inputs: Any) -> List[Any]:
+        """The intermediates of an iterable of (prediction, references, task_data)."""
+        return [self.map(prediction=prediction, references=references, task_data=task_data)
+                for prediction, references, task_data in evaluation_inputs]
+
+    def reduce_one(self, intermediate: Any) -> Dict[str, Any]:
+        return copy.deepcopy(intermediate)
+
+    def reduce(self, intermediates: List[Any]) -> Dict[str, Any]:
+        numeric = [{name: value for name, value in intermediate.items()
+                    if isinstance(value, (int, float)) and not isinstance(value, bool)} for intermediate in intermediates]
+        return MeanReduction().reduce(numeric)
+
+    def compute_all(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> List[Any]:
+        return [self.reduce_one(intermediate) for intermediate in self.map_stream(zip(predictions, references, task_data))]
+
+    # a reduce of a subclass decides the global scores as a map-reduce metric's would
+    annotate_scores = MapReduceMetric.annotate_scores
+    reduce_and_bootstrap = MapReduceMetric.reduce_and_bootstrap
+    bootstrap = ConfidenceIntervalMixin.bootstrap
+
+    def _sample_to_scores(self, sample: List[Any]) -> Dict[str, Any]:
+        return self.reduce(sample)
+
+    def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> MetricScores:
+        if type(self).reduce is InstanceMapHooks.reduce:
+            return super().score(predictions, references, task_data)
+        intermediates = self.map_stream(zip(predictions, references, task_data))
+        return MapReduceScores(self, intermediates, [self.reduce_one(item) for item in intermediates])

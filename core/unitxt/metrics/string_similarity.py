@@ -16,6 +16,7 @@ from ..errors import MetricError
 from ..lazy_imports import numpy_module as _np
 from ..operator import FieldOperator
 from .base import GlobalMetric, InstanceMetric, Statistic
+from .map_reduce import InstanceMapHooks
 from .string_match import CharEditDistAccuracy
 from ..artifact import InertField
 
@@ -28,7 +29,7 @@ def word_and_punct_tokens(text: str) -> List[str]:
     return _WORD_OR_PUNCT.findall(text)
 
 
-class JaccardIndexString(InstanceMetric):
+class JaccardIndexString(InstanceMapHooks, InstanceMetric):
     """Jaccard index |P ∩ R| / |P ∪ R| of the token sets of prediction and reference (best reference); tokens come
     from `splitter`, a field operator turning a string into a list (e.g. split or regex_split)."""
 
@@ -47,7 +48,7 @@ class JaccardIndexString(InstanceMetric):
                               artifact=self.artifact_name, field="splitter")
         return set(tokens)
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         predicted = self._tokens(prediction)
         best = 0.0
         for reference in references:

@@ -221,7 +221,48 @@ def _label_counts(predictions: List[Any], references: List[List[Any]], metric: M
                   lambda: _LabelCounts(predictions, references, metric), keep=(predictions, references))
 
 
-class LabelPairMetric(GlobalMetric):
+class LabelIds:
+    """The original's label ids of classification metrics: `get_str_id(label)` numbers labels in order of first
+    appearance (`str_to_id`, `id_to_str`). A subclass overriding it (say, to merge spellings of a class) has its
+    labels scored by the ids it returns, classes named by `id_to_str`."""
+
+    def get_str_id(self, str: Any) -> int:  # noqa: A002 - the original's parameter name
+        table = self.__dict__.setdefault("str_to_id", {})
+        names = self.__dict__.setdefault("id_to_str", {})
+        if str not in table:
+            table[str] = len(table)
+            names[table[str]] = str
+        return table[str]
+
+    def label_ids_overridden(self) -> bool:
+        return type(self).get_str_id is not LabelIds.get_str_id
+
+    def scores_by_label_ids(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> Dict[str, Any]:
+        """The metric's global scores with every label replaced by its `get_str_id` (first reference first, then the
+        prediction, per instance); per-class scores named by `id_to_str`."""
+        self.__dict__["str_to_id"], self.__dict__["id_to_str"] = {}, {}
+        gold, predicted = [], []
+        for prediction, refs in zip(predictions, _first_reference(references, self)):
+            gold.append(self.get_str_id(refs))
+            predicted.append(self.get_str_id(prediction))
+        return self.scores_of_label_ids(predicted, gold)
+
+    def scores_of_label_ids(self, predicted: List[int], gold: List[int]) -> Dict[str, Any]:
+        """The metric's scores of (prediction id, reference id) pairs, per-class scores named by `id_to_str`."""
+        np = _np()
+        statistic = self.label_statistic(predicted, [[g] for g in gold])
+        scores = statistic(np.arange(len(predicted), dtype=np.int64)[None, :])
+        names = self.__dict__.get("id_to_str", {})
+        result = {}
+        for name, values in scores.items():
+            head, _, tail = name.rpartition("_")
+            if head and tail.isdigit() and int(tail) in names and name != self.main_score:
+                name = f"{head}_{names[int(tail)]}"
+            result[name] = float(np.asarray(values)[0])
+        return result
+
+
+class LabelPairMetric(LabelIds, GlobalMetric):
     """Scores computed from the (first reference, prediction) label pairs alone, by the classification kernel: the
     metrics of one evaluation share the label codes and resample counts, and a stream merges its pairs' counts
     chunk by chunk (metrics/accumulators.py). Subclasses pick their scores from the kernel's with
@@ -237,7 +278,18 @@ class LabelPairMetric(GlobalMetric):
         instance scored (per-class scores are reported then)."""
         raise NotImplementedError(f"{type(self).__name__}.select_label_scores(scores, classes, whole)")
 
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Any]) -> Dict[str, Any]:
+        """The global scores of these instances, labels numbered by `get_str_id` (the path of a metric that
+        overrides it)."""
+        return self.scores_by_label_ids(predictions, references, task_data)
+
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        if self.label_ids_overridden():
+            return None  # scored per resample through compute, with the subclass's label ids
+        return self.label_statistic(predictions, references)
+
+    def label_statistic(self, predictions: List[Any], references: List[List[Any]]) -> Statistic:
+        """The vectorised statistic of the (first reference, prediction) label pairs."""
         labels = _label_counts(predictions, references, self)
         full_n = len(predictions)
         with_matthews = self.needs_matthews()

@@ -13,7 +13,7 @@ from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric
 from .classification import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference
 from .correlation import KendallTauB, Pearson, Spearman
-from .map_reduce import InstanceMapHooks
+from .map_reduce import ConfidenceIntervalMixin, InstanceMapHooks, MapReduceMetric, MapReduceScores
 from ..lazy_imports import numpy_module as _np
 from ..artifact import InertField
 
@@ -63,6 +63,38 @@ class F1Fast(F1):
 
     def resolved_ci_scores(self) -> List[str]:
         return list(self.ci_score_names) if self.ci_score_names is not None else super().resolved_ci_scores()
+
+    def map_stream(self, evaluation_inputs: Any) -> List[Any]:
+        """(prediction id, reference id) of every instance, ids numbered afresh (`get_str_id`)."""
+        self.__dict__["str_to_id"], self.__dict__["id_to_str"] = {}, {}
+        return [self.map(prediction=prediction, references=references, task_data=task_data)
+                for prediction, references, task_data in evaluation_inputs]
+
+    def map(self, prediction: Any, references: List[Any], task_data: Dict[str, Any]) -> Any:
+        reference_id = self.get_str_id(references[0])
+        return self.get_str_id(prediction), reference_id
+
+    def reduce(self, intermediates: List[Any]) -> Dict[str, Any]:
+        """The scores of (prediction id, reference id) pairs over the reference classes."""
+        return self.scores_of_label_ids([pair[0] for pair in intermediates], [pair[1] for pair in intermediates])
+
+    def reduce_one(self, intermediate: Any) -> Dict[str, Any]:
+        return self.reduce([intermediate])
+
+    # when a subclass overrides a map-reduce hook, its scores come through them as a map-reduce metric's would
+    annotate_scores = MapReduceMetric.annotate_scores
+    reduce_and_bootstrap = MapReduceMetric.reduce_and_bootstrap
+    bootstrap = ConfidenceIntervalMixin.bootstrap
+
+    def _sample_to_scores(self, sample: List[Any]) -> Dict[str, Any]:
+        return self.reduce(sample)
+
+    def score(self, predictions, references, task_data):
+        if all(getattr(type(self), name) is getattr(F1Fast, name)
+               for name in ("map", "map_stream", "reduce", "reduce_one", "get_str_id")):
+            return super().score(predictions, references, task_data)  # the vectorised path, same scores
+        intermediates = self.map_stream(zip(predictions, references, task_data))
+        return MapReduceScores(self, intermediates, [self.reduce_one(item) for item in intermediates])
 
     def reports_instance_class(self) -> bool:
         return "per_class" in self.averages

@@ -539,14 +539,16 @@ class GlobalMetric(Metric):
         np = _np()
 
         def statistic(idx):
-            rows: Dict[str, List[float]] = {}
+            results = []
             for row in idx:
                 row = [int(i) for i in row]
-                result = self.compute([references[i] for i in row], [predictions[i] for i in row], [task_data[i] for i in row])
-                for name, value in result.items():
-                    if isinstance(value, (int, float)) or value is None:
-                        rows.setdefault(name, []).append(math.nan if value is None else float(value))
-            return {name: np.asarray(values, dtype=np.float64) for name, values in rows.items()}
+                results.append(self.compute([references[i] for i in row], [predictions[i] for i in row],
+                                            [task_data[i] for i in row]))
+            names = dict.fromkeys(name for result in results for name, value in result.items()
+                                  if isinstance(value, (int, float)) or value is None)
+            # a score a row does not report (a class absent from that resample) is NaN in that row
+            return {name: np.asarray([float(result[name]) if isinstance(result.get(name), (int, float)) else math.nan
+                                      for result in results], dtype=np.float64) for name in names}
 
         return statistic
 

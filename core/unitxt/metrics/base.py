@@ -443,6 +443,10 @@ class BulkInstanceMetric(InstanceMetric):
         return super().consume_stream(self.preprocess_instance(instance) for instance in stream)
 
     def compute_all(self, predictions, references, task_data):
+        return self.batched_scores(predictions, references, task_data)
+
+    def batched_scores(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> List[Dict[str, Any]]:
+        """`compute` over batches of batch_size instances: one score dict per instance."""
         results: List[Dict[str, Any]] = []
         for start in range(0, len(predictions), self.batch_size):
             stop = start + self.batch_size

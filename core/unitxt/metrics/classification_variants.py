@@ -13,7 +13,7 @@ from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric
 from .classification import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference
 from .correlation import KendallTauB, Pearson, Spearman
-from .map_reduce import ConfidenceIntervalMixin, InstanceMapHooks, MapReduceMetric, MapReduceScores
+from .map_reduce import ConfidenceIntervalMixin, InstanceMapHooks, MapReduceMetric, MapReduceOverrides, MapReduceScores
 from ..lazy_imports import numpy_module as _np
 from ..artifact import InertField
 
@@ -358,7 +358,7 @@ class RecallMicroMultiLabel(_MultiLabelScore):
 
 
 # ---------------------------------------------------------------- regression
-class MeanSquaredError(GlobalMetric):
+class MeanSquaredError(MapReduceOverrides, GlobalMetric):
     """Mean of (reference - prediction)^2 over the instances (NaN squared errors ignored)."""
 
     main_score = "mean_squared_error"
@@ -375,6 +375,16 @@ class MeanSquaredError(GlobalMetric):
 
     def _finish(self, mean: Any) -> Any:
         return mean
+
+    def map(self, prediction: float, references: List[float], task_data: Dict[str, Any]) -> float:
+        """The squared error of one instance."""
+        return (references[0] - prediction) ** 2
+
+    def reduce(self, intermediates: List[float]) -> Dict[str, Any]:
+        """The score of squared errors (NaN ones ignored)."""
+        values = _np().asarray(intermediates, dtype=_np().float64)
+        present = values[~_np().isnan(values)]
+        return {self.main_score: float(self._finish(present.mean())) if present.size else math.nan}
 
     def fast_statistic(self, predictions, references, task_data):
         from .kernels.bootstrap import resampled_mean
@@ -407,6 +417,14 @@ class RootMeanSquaredError(MeanSquaredError):
 
     def _finish(self, mean: Any) -> Any:
         return _np().sqrt(mean)
+
+    def reduce(self, intermediates: List[float]) -> Dict[str, Any]:
+        """The square root of the mean squared error (NaN errors ignored)."""
+        return super().reduce(intermediates)
+
+
+MeanSquaredError.map_reduce_home = MeanSquaredError
+RootMeanSquaredError.map_reduce_home = RootMeanSquaredError
 
 
 class Spearmanr(Spearman):

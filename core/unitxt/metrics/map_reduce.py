@@ -467,3 +467,64 @@ class InstanceMapHooks:
             return super().score(predictions, references, task_data)
         intermediates = self.map_stream(zip(predictions, references, task_data))
         return MapReduceScores(self, intermediates, [self.reduce_one(item) for item in intermediates])
+
+
+class BatchMapHooks:
+    """The original's map-reduce hooks on a model-backed metric that scores batches here (BulkInstanceMetric
+    `compute`): `map_stream` gives every instance's score dict (batched through compute), `reduce_one` an instance's
+    scores, `reduce` the global ones (the NaN-ignoring mean of each score). A subclass overriding map_stream or
+    reduce_one changes the instance scores; one overriding reduce gets its global scores from it."""
+
+    def map_stream(self, evaluation_inputs: Any) -> List[Dict[str, Any]]:
+        inputs = list(evaluation_inputs)
+        predictions = [item[0] for item in inputs]
+        references = [item[1] for item in inputs]
+        task_data = [item[2] for item in inputs]
+        return self.batched_scores(predictions, references, task_data)
+
+    def reduce_one(self, intermediate: Any) -> Dict[str, Any]:
+        return copy.deepcopy(intermediate)
+
+    reduce = InstanceMapHooks.reduce
+    annotate_scores = MapReduceMetric.annotate_scores
+    reduce_and_bootstrap = MapReduceMetric.reduce_and_bootstrap
+    bootstrap = ConfidenceIntervalMixin.bootstrap
+    _sample_to_scores = InstanceMapHooks._sample_to_scores
+
+    def compute_all(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> List[Any]:
+        return [self.reduce_one(intermediate) for intermediate in self.map_stream(zip(predictions, references, task_data))]
+
+    def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> MetricScores:
+        if type(self).reduce is BatchMapHooks.reduce:
+            return super().score(predictions, references, task_data)
+        intermediates = self.map_stream(zip(predictions, references, task_data))
+        return MapReduceScores(self, intermediates, [self.reduce_one(item) for item in intermediates])
+
+
+class MapReduceOverrides:
+    """The original's map-reduce hooks on a metric computed here in vectorised form: the class defines `map` and
+    `reduce` with the original's meaning (same numbers); when a subclass overrides map, map_stream, reduce or
+    reduce_one, its scores come through them as a map-reduce metric's would (`map_reduce_home` names the class whose
+    hooks the vectorised form equals)."""
+
+    map_reduce_home: Any = None  # set per class below its definition
+
+    def map_stream(self, evaluation_inputs: Any) -> List[Any]:
+        return [self.map(prediction=prediction, references=references, task_data=task_data)
+                for prediction, references, task_data in evaluation_inputs]
+
+    def reduce_one(self, intermediate: Any) -> Dict[str, Any]:
+        return self.reduce([intermediate])
+
+    annotate_scores = MapReduceMetric.annotate_scores
+    reduce_and_bootstrap = MapReduceMetric.reduce_and_bootstrap
+    bootstrap = ConfidenceIntervalMixin.bootstrap
+    _sample_to_scores = InstanceMapHooks._sample_to_scores
+
+    def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> MetricScores:
+        home = self.map_reduce_home
+        if home is None or all(getattr(type(self), name) is getattr(home, name)
+                               for name in ("map", "map_stream", "reduce", "reduce_one")):
+            return super().score(predictions, references, task_data)
+        intermediates = self.map_stream(zip(predictions, references, task_data))
+        return MapReduceScores(self, intermediates, [self.reduce_one(item) for item in intermediates])

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import BulkInstanceMetric, InstanceMetric
+from .map_reduce import BatchMapHooks
 from ..artifact import InertField
 
 _TORCH_HINT = "pip install torch transformers"
@@ -20,7 +21,7 @@ def _texts(values: Any) -> List[str]:
     return [values] if isinstance(values, str) else [str(value) for value in values]
 
 
-class BertScore(BulkInstanceMetric):
+class BertScore(BatchMapHooks, BulkInstanceMetric):
     """BERTScore precision/recall/F1 of the prediction against its best-matching reference (bert_score package)."""
 
     reduction: Any = InertField(
@@ -46,7 +47,7 @@ class BertScore(BulkInstanceMetric):
                 for p, r, f in zip(precision.tolist(), recall.tolist(), f1.tolist())]
 
 
-class SentenceBert(BulkInstanceMetric):
+class SentenceBert(BatchMapHooks, BulkInstanceMetric):
     """Cosine similarity of sentence embeddings, prediction vs. its most similar reference (sentence-transformers)."""
 
     device: Any = InertField(default=None, reason='the model runs on the device its library picks here')
@@ -141,7 +142,7 @@ class Perplexity(BulkInstanceMetric):
         return results
 
 
-class Reward(BulkInstanceMetric):
+class Reward(BatchMapHooks, BulkInstanceMetric):
     """A reward model's score of (question, answer): the positive-label probability of a text-pair classifier."""
 
     device: Any = InertField(default=None, reason='the model runs on the device its library picks here')

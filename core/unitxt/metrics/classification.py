@@ -70,6 +70,12 @@ class ExactMatchMM(InstanceMetric):
     ci_scores = ["exact_match_mm"]
 
     @staticmethod
+    def exact_match(pred: str, gt: str) -> float:
+        """1.0 when the lower-cased answer letter `gt` is the prediction's first character, or follows "(",
+        "option " or "the answer is " at its start (MMStar's rule); the one place instances are judged."""
+        return ExactMatchMM.option_match(pred, gt)
+
+    @staticmethod
     def option_match(prediction: str, reference: str) -> float:
         answer = reference.lower().strip().replace("\n", " ")
         predicted = prediction.lower().strip().replace("\n", " ")
@@ -79,7 +85,7 @@ class ExactMatchMM(InstanceMetric):
         return 0.0
 
     def compute(self, references, prediction, task_data):
-        return {"exact_match_mm": max((self.option_match(str(prediction), str(r)) for r in references), default=0.0)}
+        return {"exact_match_mm": max((self.exact_match(str(prediction), str(r)) for r in references), default=0.0)}
 
 
 class StringContainment(InstanceMapHooks, InstanceMetric):

@@ -213,3 +213,23 @@ def test_model_backed_batch_hooks_and_ensembles():
     assert [row["score"]["instance"]["ensemble_score"] for row in out] == [1.0, 1.0]
     both = _process(MetricsEnsemble(metrics=metrics, n_resamples=None), *ensemble_rows)
     assert [row["score"]["instance"]["ensemble_score"] for row in both] == [1.0, 0.5]
+
+
+def test_streamed_evaluation_keeps_the_inputs_of_a_metric_scored_through_overridden_hooks():
+    from unitxt.metrics.accumulators import KIND_NAMES, _kind_by_type
+
+    class CaseBlindF1(F1Macro):
+        def get_str_id(self, str):
+            return super().get_str_id(str.lower())
+
+    class CaseBlindF1Fast(F1Fast):
+        def map(self, prediction, references, task_data):
+            return super().map(prediction.lower(), [r.lower() for r in references], task_data)
+
+    class AbsoluteError(MeanSquaredError):
+        def map(self, prediction, references, task_data):
+            return abs(references[0] - prediction)
+
+    assert [KIND_NAMES.get(_kind_by_type(metric)) for metric in (F1Fast(), F1Macro(), MeanSquaredError())] == [
+        "labels", "labels", "sums"]  # merged by their counts
+    assert [_kind_by_type(metric) for metric in (CaseBlindF1(), CaseBlindF1Fast(), AbsoluteError())] == [None] * 3

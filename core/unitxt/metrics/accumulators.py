@@ -508,7 +508,12 @@ def _kind_by_type(metric: Metric) -> Optional[type]:
         return _PipelineKind
     if cls.evaluate is not Metric.evaluate or not isinstance(metric, GlobalMetric):
         return None
-    if isinstance(metric, LabelPairMetric) and cls.score in (GlobalMetric.score, LabelPairMetric.score) and \
+    if metric.original_hooks_overridden():
+        return None  # scored through a subclass's hooks: no mergeable form of the base class holds
+    from .classification_variants import F1Fast
+
+    if isinstance(metric, LabelPairMetric) and cls.score in (GlobalMetric.score, LabelPairMetric.score,
+                                                             F1Fast.score) and \
             cls.fast_statistic is LabelPairMetric.fast_statistic:
         return _LabelKind
     if cls.additive_statistics is not GlobalMetric.additive_statistics:

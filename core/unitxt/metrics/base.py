@@ -91,6 +91,11 @@ class Metric(StreamScoresMixin, ConfidenceIntervalMethods, PackageRequirementsMi
     ci_score_names: Optional[List[str]] = NonPositionalField(default=None)  # the map-reduce name of ci_scores
     ci_paired: bool = InertField(default=True, reason="intervals follow this metric's own CI procedure")
 
+    def original_hooks_overridden(self) -> bool:
+        """Whether a subclass overrides one of the original's hooks that this class computes in a vectorised form
+        (its scores then come through the hooks, and streamed evaluation keeps its inputs)."""
+        return False
+
     def get_metric_name(self) -> str:
         """The catalog name the metric was fetched by, else its class name."""
         return self.artifact_name

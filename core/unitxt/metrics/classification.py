@@ -243,6 +243,9 @@ class LabelIds:
     def label_ids_overridden(self) -> bool:
         return type(self).get_str_id is not LabelIds.get_str_id
 
+    def original_hooks_overridden(self) -> bool:
+        return self.label_ids_overridden()
+
     def scores_by_label_ids(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> Dict[str, Any]:
         """The metric's global scores with every label replaced by its `get_str_id` (first reference first, then the
         prediction, per instance); per-class scores named by `id_to_str`."""

@@ -89,9 +89,12 @@ class F1Fast(F1):
     def _sample_to_scores(self, sample: List[Any]) -> Dict[str, Any]:
         return self.reduce(sample)
 
+    def original_hooks_overridden(self) -> bool:
+        return not all(getattr(type(self), name) is getattr(F1Fast, name)
+                       for name in ("map", "map_stream", "reduce", "reduce_one", "get_str_id"))
+
     def score(self, predictions, references, task_data):
-        if all(getattr(type(self), name) is getattr(F1Fast, name)
-               for name in ("map", "map_stream", "reduce", "reduce_one", "get_str_id")):
+        if not self.original_hooks_overridden():
             return super().score(predictions, references, task_data)  # the vectorised path, same scores
         intermediates = self.map_stream(zip(predictions, references, task_data))
         return MapReduceScores(self, intermediates, [self.reduce_one(item) for item in intermediates])

@@ -272,11 +272,11 @@ class CustomF1(_GroupedF1):
                 result.pop(f"f1_{group}", None)
         return result
 
-    def _steps_overridden(self) -> bool:
+    def original_hooks_overridden(self) -> bool:
         return any(getattr(type(self), name) is not getattr(CustomF1, name) for name in _CUSTOM_F1_STEPS)
 
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
-        if self._steps_overridden():
+        if self.original_hooks_overridden():
             return None
         return super().fast_statistic(predictions, references, task_data)
 

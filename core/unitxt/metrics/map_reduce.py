@@ -521,10 +521,13 @@ class MapReduceOverrides:
     bootstrap = ConfidenceIntervalMixin.bootstrap
     _sample_to_scores = InstanceMapHooks._sample_to_scores
 
-    def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> MetricScores:
+    def original_hooks_overridden(self) -> bool:
         home = self.map_reduce_home
-        if home is None or all(getattr(type(self), name) is getattr(home, name)
-                               for name in ("map", "map_stream", "reduce", "reduce_one")):
+        return home is not None and not all(getattr(type(self), name) is getattr(home, name)
+                                            for name in ("map", "map_stream", "reduce", "reduce_one"))
+
+    def score(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> MetricScores:
+        if not self.original_hooks_overridden():
             return super().score(predictions, references, task_data)
         intermediates = self.map_stream(zip(predictions, references, task_data))
         return MapReduceScores(self, intermediates, [self.reduce_one(item) for item in intermediates])

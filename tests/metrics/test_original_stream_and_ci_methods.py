@@ -140,16 +140,16 @@ def test_instance_metric_compute_instance_scores_and_an_overriding_get_group_sco
     assert [s["score"]["instance"]["accuracy"] for s in scored] == [1.0, 0.0, 1.0, 0.0, 1.0]
     assert [s["task_data"] for s in scored] == [{"group_id": g} for g in "xxyyy"]
 
-    class GroupMean(Accuracy):
+    class AccuracyOfGroupMeans(Accuracy):
         reduction_map = {"group_mean": {"agg_func": ["mean", lambda values: float(np.mean(values)), True]}}
 
-    class WorstGroupMember(GroupMean):
+    class WorstGroupMember(AccuracyOfGroupMeans):
         def get_group_scores(self, instances, score_names, group_aggregation_func, prepend_score_prefix):
             return super().get_group_scores(instances, score_names, min, prepend_score_prefix)
 
     data = [row["task_data"] for row in rows]
     predictions, references = [row["prediction"] for row in rows], [row["references"] for row in rows]
-    mean = GroupMean(n_resamples=None).evaluate(predictions, references, data).global_scores()
+    mean = AccuracyOfGroupMeans(n_resamples=None).evaluate(predictions, references, data).global_scores()
     worst = WorstGroupMember(n_resamples=None).evaluate(predictions, references, data).global_scores()
     assert mean["fixed_group_mean_accuracy"] == pytest.approx((0.5 + 2 / 3) / 2)
     assert worst["fixed_group_mean_accuracy"] == 0.0  # each group's worst member: 0 and 0

@@ -316,12 +316,14 @@ class GraniteGuardianBase(InstanceMetric):
         label = next((token for token in (self.unsafe_token, self.safe_token) if token.lower() == text), None)
         return label, prob_of_risk
 
+    def prompt(self, prediction: Any, data: Dict[str, Any]) -> str:
+        """The prompt judging one instance (its fields checked, its messages built, then `get_prompt`)."""
+        data = {**data, "prediction": prediction}
+        self.verify_granite_guardian_config(data)
+        return self.get_prompt(self.process_input_fields(data))
+
     def compute_all(self, predictions, references, task_data) -> List[Dict[str, Any]]:
-        prompts = []
-        for prediction, data in zip(predictions, task_data):
-            data = {**data, "prediction": prediction}
-            self.verify_granite_guardian_config(data)
-            prompts.append(self.get_prompt(self.process_input_fields(data)))
+        prompts = [self.prompt(prediction, data) for prediction, data in zip(predictions, task_data)]
         rows = [{"source": prompt} for prompt in prompts]
         results = []
         for prompt, tokens in zip(prompts, self.engine().infer_log_probs(rows)):

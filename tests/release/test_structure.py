@@ -60,8 +60,9 @@ def test_resolving_a_type_imports_exactly_its_module():
 def test_resolving_a_metric_type_does_not_import_unrelated_families():
     loaded = _new_modules("unitxt.artifact.get_artifact_class('rouge')")
     assert [name for name in loaded if name.startswith("unitxt.metrics")] == [
-        "unitxt.metrics", "unitxt.metrics.base", "unitxt.metrics.scores", "unitxt.metrics.text"]  # the lazy
-    # package, the bases (metric classes and their scores), the family
+        "unitxt.metrics", "unitxt.metrics.base", "unitxt.metrics.ci_methods", "unitxt.metrics.instance_reductions",
+        "unitxt.metrics.scores", "unitxt.metrics.stream_scores", "unitxt.metrics.text"]  # the lazy package, the bases
+    # (metric classes, their CI helpers, reductions, stream writers and scores), the family
     assert not [name for name in loaded if name.startswith(("unitxt.inference", "unitxt.llm_as_judge"))]
     assert "unitxt.templates" not in loaded and "unitxt.loaders" not in loaded
 

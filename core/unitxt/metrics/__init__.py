@@ -11,7 +11,7 @@ from typing import Dict
 
 from ..lazy_imports import lazy_exports
 
-_BASE = ("BulkInstanceMetric", "GlobalMetric", "InstanceMetric", "Metric", "MetricScores", "Statistic",
+_BASE = ("BulkInstanceMetric", "GlobalMetric", "InstanceMetric", "Metric", "MetricScores",
          "MetricWithConfidenceInterval",
          "mean_statistic")
 _CLASSIFICATION = ("Accuracy", "ExactMatchMM", "StringContainment", "UnsortedListExactMatch", "JaccardIndex",
@@ -24,6 +24,7 @@ _EXPORTS: Dict[str, str] = {
     "MetricPipeline": ".pipeline",
     "HuggingfaceMetric": ".huggingface",
     "MetricsEnsemble": ".ensemble",
+    "Statistic": ".map_reduce",  # the original's bootstrap statistic of map-reduce metrics
     **{name: ".subgroup_comparison" for name in ("nan_mean", "nan_max", "nan_std", "validate_subgroup_types",
                                                  "mean_subgroup_score", "performance_drop_rate",
                                                  "interpret_effect_size", "normalized_cohens_h",

@@ -501,14 +501,17 @@ def _kind_by_type(metric: Metric) -> Optional[type]:
     """The kind a metric's type implies (its scoring is the base classes'); None: the first chunk's scores decide
     between "mean" and "kept"."""
     from .classification import LabelPairMetric
+    from .classification_variants import F1Fast
     from .pipeline import MetricPipeline
 
     cls = type(metric)
     if isinstance(metric, MetricPipeline) and cls.evaluate is MetricPipeline.evaluate:
         return _PipelineKind
-    if cls.evaluate is not Metric.evaluate or not isinstance(metric, GlobalMetric):
+    # a metric scored through a subclass's overridden hooks has no mergeable form of its base class
+    if cls.evaluate is not Metric.evaluate or not isinstance(metric, GlobalMetric) or metric.original_hooks_overridden():
         return None
-    if isinstance(metric, LabelPairMetric) and cls.score in (GlobalMetric.score, LabelPairMetric.score) and \
+    if isinstance(metric, LabelPairMetric) and cls.score in (GlobalMetric.score, LabelPairMetric.score,
+                                                             F1Fast.score) and \
             cls.fast_statistic is LabelPairMetric.fast_statistic:
         return _LabelKind
     if cls.additive_statistics is not GlobalMetric.additive_statistics:

@@ -20,7 +20,10 @@ from ..operator import PackageRequirementsMixin, StreamOperator
 from ..settings_utils import settings
 from ..types.checking import describe_value_type, make_checker, to_type, type_to_string
 from ..types.checking import parse_string_types_instead_of_actual_objects  # noqa: F401 - the original's name here
+from .ci_methods import ConfidenceIntervalMethods
 from .scores import ColumnScores, MetricScores, Statistic
+from .instance_reductions import mean_statistic, weighted_win_rate  # noqa: F401 - names of this module before
+from .stream_scores import StreamScoresMixin
 
 
 PredictionType = TypeVar("PredictionType")
@@ -61,50 +64,13 @@ def shared(key: Any, compute: Callable[[], Any], keep: tuple = ()) -> Any:
     return entry[1]
 
 
-def weighted_win_rate(preferences: Any) -> Any:
-    """Win rate of A over B from signed preference strengths (rows: resamples): a preference s > 0 counts s battles
-    won, s < 0 |s| battles lost, 0 a tie (one of two battles won) - the original's weighted_win_rate reduction."""
-    np = _np()
-    wins = np.where(preferences > 0, preferences, np.where(preferences == 0, 1.0, 0.0))
-    battles = np.where(preferences == 0, 2.0, np.abs(preferences))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.nansum(wins, axis=-1) / np.nansum(np.where(np.isnan(preferences), np.nan, battles), axis=-1)
-
-
-
-
-def mean_statistic(values: Dict[str, Any], reduction: str = "mean") -> Statistic:
-    """Statistic reducing per-instance value arrays (NaN values are ignored; all-NaN gives NaN)."""
-    np = _np()
-    arrays = {name: np.asarray(array, dtype=np.float64) for name, array in values.items()}
-    if reduction == "mean":
-        from .kernels.bootstrap import resampled_mean
-
-        return lambda idx: {name: resampled_mean(array, idx) for name, array in arrays.items()}
-    if reduction == "weighted_win_rate":
-        return lambda idx: {name: weighted_win_rate(array[idx]) for name, array in arrays.items()}
-    reducers = {"median": np.nanmedian, "max": np.nanmax, "min": np.nanmin}
-    if reduction not in reducers:
-        raise MetricError(f"Unknown reduction '{reduction}'; use mean, median, max, min or weighted_win_rate.")
-    reducer = reducers[reduction]
-
-    def statistic(idx):
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN resample row is NaN, by design
-            return {name: reducer(array[idx], axis=1) for name, array in arrays.items()}
-
-    return statistic
-
-
 def repr_limited(value: Any, limit: int = 200) -> str:
     """`str(value)` cut to `limit` characters (how error messages quote a prediction or reference)."""
     text = str(value)
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-class Metric(PackageRequirementsMixin, StreamOperator):
+class Metric(StreamScoresMixin, ConfidenceIntervalMethods, PackageRequirementsMixin, StreamOperator):
     """Base of all metrics. Subclasses implement `score(predictions, references, task_data) -> MetricScores`."""
 
     __abstract__ = True  # a base class: refused as a __type__ in data (use a concrete subclass)
@@ -124,6 +90,11 @@ class Metric(PackageRequirementsMixin, StreamOperator):
     confidence_interval_calculation: bool = NonPositionalField(default=True)
     ci_score_names: Optional[List[str]] = NonPositionalField(default=None)  # the map-reduce name of ci_scores
     ci_paired: bool = InertField(default=True, reason="intervals follow this metric's own CI procedure")
+
+    def original_hooks_overridden(self) -> bool:
+        """Whether a subclass overrides one of the original's hooks that this class computes in a vectorised form
+        (its scores then come through the hooks, and streamed evaluation keeps its inputs)."""
+        return False
 
     def get_metric_name(self) -> str:
         """The catalog name the metric was fetched by, else its class name."""
@@ -262,7 +233,8 @@ class Metric(PackageRequirementsMixin, StreamOperator):
         return predictions, references, task_data
 
     def process(self, stream, stream_name: Optional[str] = None):
-        """Score a stream of evaluation instances ({prediction, references, task_data}); adds their `score` field.
+        """Score a stream of evaluation instances ({prediction, references, task_data}); adds to their `score` field
+        (update_instance_scores, update_and_adjust_global_score: earlier metrics' scores stay).
 
         Materialises the stream (global scores need every instance)."""
         instances = list(stream)
@@ -270,17 +242,17 @@ class Metric(PackageRequirementsMixin, StreamOperator):
             return
         scores = self.evaluate_instances(instances)
         global_scores = scores.global_scores()
-        for instance, instance_scores in zip(instances, scores.instance_scores):
-            instance["score"] = {"instance": self._finish_instance(instance_scores), "global": global_scores}
+        self.update_instance_scores(instances, self.instance_results(scores))
+        for instance in instances:
+            self.update_and_adjust_global_score(instance, dict(global_scores))
             yield instance
 
     def evaluate_instances(self, instances: List[Dict[str, Any]]) -> MetricScores:
-        """Scores of stream instances ({"prediction", "references", "task_data", ...}); a MetricPipeline first runs
-        its preprocess steps on the whole instances (they may read other fields, as the original's do)."""
-        task_data = [instance.get("task_data") or {} for instance in instances]
-        return self.evaluate([instance["prediction"] for instance in instances],
-                             [instance.get("references") or [] for instance in instances],
-                             [_as_dict(item) for item in task_data])
+        """Scores of stream instances ({"prediction", "references", "task_data", ...}) read by `consume_stream`; a
+        MetricPipeline first runs its preprocess steps on the whole instances (they may read other fields, as the
+        original's do)."""
+        predictions, references, task_data, _ = self.consume_stream(instances)
+        return self.evaluate(predictions, references, [_as_dict(item) for item in task_data])
 
     def _finish_instance(self, scores: Dict[str, Any]) -> Dict[str, Any]:
         result = self.prefixed(scores)
@@ -384,6 +356,27 @@ class InstanceMetric(Metric):
     def compute(self, references: List[Any], prediction: Any, task_data: Dict[str, Any]) -> Dict[str, Any]:
         raise NotImplementedError(f"{type(self).__name__}.compute(references, prediction, task_data)")
 
+    def compute_instance_scores(self, stream: Iterable[Dict[str, Any]], stream_name: Optional[str] = None) -> List[Dict[str, Any]]:
+        """Score each evaluation instance of the stream: its instance scores are added to instance["score"]
+        ["instance"]; returns per instance {"score": instance["score"], "task_data": its group fields}."""
+        instances = list(stream)
+        self.update_instance_scores(instances, self.instance_results(self.evaluate_instances(instances)))
+        results = []
+        for instance in instances:
+            data = _as_dict(instance.get("task_data") or {})
+            kept = {key: data[key] for key in ("group_id", self.subgroup_column) if key is not None and key in data}
+            results.append({"score": instance["score"], "task_data": kept})
+        return results
+
+    def get_group_scores(self, instances: List[Dict[str, Any]], score_names: List[str], group_aggregation_func: Callable,
+                         prepend_score_prefix: bool) -> List[Dict[str, Any]]:
+        """One {"score": {"instance": {name: aggregate}}} per task_data group_id (sorted): the group's instance
+        scores aggregated by `group_aggregation_func` (given {subgroup: scores} when subgroup_column is set). The
+        group_mean reduction aggregates groups through this method (metrics/group_reduction.py)."""
+        from .group_reduction import group_scores_of_instances
+
+        return group_scores_of_instances(self, instances, score_names, group_aggregation_func, prepend_score_prefix)
+
     def compute_all(self, predictions: List[Any], references: List[List[Any]], task_data: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         """Instance scores of all instances (override for a vectorised implementation)."""
         return [self.compute(refs, prediction, data) for prediction, refs, data in zip(predictions, references, task_data)]
@@ -447,7 +440,18 @@ class BulkInstanceMetric(InstanceMetric):
     def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]) -> List[Dict[str, Any]]:  # type: ignore[override]
         raise NotImplementedError(f"{type(self).__name__}.compute(references, predictions, task_data)")
 
+    def preprocess_instance(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        """Hook: an evaluation instance as this metric reads it (every stream instance passes here first)."""
+        return instance
+
+    def consume_stream(self, stream: Iterable[Dict[str, Any]]) -> tuple:
+        return super().consume_stream(self.preprocess_instance(instance) for instance in stream)
+
     def compute_all(self, predictions, references, task_data):
+        return self.batched_scores(predictions, references, task_data)
+
+    def batched_scores(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> List[Dict[str, Any]]:
+        """`compute` over batches of batch_size instances: one score dict per instance."""
         results: List[Dict[str, Any]] = []
         for start in range(0, len(predictions), self.batch_size):
             stop = start + self.batch_size
@@ -544,14 +548,16 @@ class GlobalMetric(Metric):
         np = _np()
 
         def statistic(idx):
-            rows: Dict[str, List[float]] = {}
+            results = []
             for row in idx:
                 row = [int(i) for i in row]
-                result = self.compute([references[i] for i in row], [predictions[i] for i in row], [task_data[i] for i in row])
-                for name, value in result.items():
-                    if isinstance(value, (int, float)) or value is None:
-                        rows.setdefault(name, []).append(math.nan if value is None else float(value))
-            return {name: np.asarray(values, dtype=np.float64) for name, values in rows.items()}
+                results.append(self.compute([references[i] for i in row], [predictions[i] for i in row],
+                                            [task_data[i] for i in row]))
+            names = dict.fromkeys(name for result in results for name, value in result.items()
+                                  if isinstance(value, (int, float)) or value is None)
+            # a score a row does not report (a class absent from that resample) is NaN in that row
+            return {name: np.asarray([float(result[name]) if isinstance(result.get(name), (int, float)) else math.nan
+                                      for result in results], dtype=np.float64) for name in names}
 
         return statistic
 

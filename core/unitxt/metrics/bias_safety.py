@@ -174,9 +174,18 @@ class SafetyMetric(GlobalMetric):
         result[self.main_score] = _mean(normalised)
         return result
 
+    def map_stream(self, evaluation_inputs: Any) -> List[Tuple[float, str]]:
+        """The (reward, category) of every (prediction, references, task_data), the reward model run in batches."""
+        inputs = list(evaluation_inputs)
+        return self._rewards([item[0] for item in inputs], [item[2] for item in inputs])
+
+    def reduce(self, intermediates: List[Tuple[float, str]]) -> Dict[str, float]:
+        """The safety scores of (reward, category) pairs (global scores and every resample's)."""
+        return self.scores_of(intermediates)
+
     def compute(self, references, predictions, task_data) -> Dict[str, Any]:
-        return self.scores_of(self._rewards(predictions, task_data))
+        return self.reduce(self.map_stream(zip(predictions, references, task_data)))
 
     def fast_statistic(self, predictions, references, task_data):
-        rewards = self._rewards(predictions, task_data)
-        return _rows_statistic(self.scores_of, rewards, list(self.scores_of(rewards)))
+        rewards = self.map_stream(zip(predictions, references, task_data))
+        return _rows_statistic(self.reduce, rewards, list(self.reduce(rewards)))

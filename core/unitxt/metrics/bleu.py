@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
 from .base import MetricScores
+from .map_reduce import MapReduceOverrides
 from .text import Bleu, _CorpusStatisticMetric
 from ..lazy_imports import numpy_module as _np
 from ..artifact import InertField
@@ -94,7 +95,7 @@ class Sacrebleu(_DetailedCorpusMetric, Bleu):
         return {name: parts[name] for name in ("counts", "totals", "precisions", "bp", "sys_len", "ref_len")}
 
 
-class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
+class NormalizedSacrebleu(MapReduceOverrides, _DetailedCorpusMetric, Bleu):
     """Corpus BLEU with effective n-gram order, / 100 and rounded to 2 decimals (score and precisions).
 
     `language_to_tokenizer` (the original catalog format) picks each instance's tokenizer from its task_data
@@ -158,6 +159,23 @@ class NormalizedSacrebleu(_DetailedCorpusMetric, Bleu):
         result["precisions"] = [round(value / 100.0, 2) for value in parts["precisions"]]
         result["bp"] = round(parts["bp"], 2)
         return result
+
+    def map(self, prediction: str, references: List[str], task_data: Dict[str, Any]) -> SacreBleuStats:
+        """The BLEU statistics of one instance (its tokenizer as `statistics` picks it)."""
+        row = [int(value) for value in self.statistics([prediction], [list(references)], [task_data])[0]]
+        order = (len(row) - 2) // 2
+        return SacreBleuStats(counts=row[:order], totals=row[order:2 * order], sys_len=row[-2], ref_len=row[-1])
+
+    def reduce(self, intermediates: List[SacreBleuStats]) -> Dict[str, Any]:
+        """Corpus BLEU of summed instance statistics, with its parts."""
+        np = _np()
+        rows = [[*stats.counts, *stats.totals, stats.sys_len, stats.ref_len] for stats in intermediates]
+        vector = np.asarray(rows, dtype=np.int64).sum(axis=0)
+        score = float(np.asarray(self.scores_of_totals(vector[None, :], exact=True)[self.main_score])[0])
+        return {self.main_score: score, **self.details(vector)}
+
+
+NormalizedSacrebleu.map_reduce_home = NormalizedSacrebleu
 
 
 class NmtBleu(_DetailedCorpusMetric):

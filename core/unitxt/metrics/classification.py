@@ -6,6 +6,7 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, Statistic, keyed_columns
+from .map_reduce import InstanceMapHooks
 from .scores import ColumnScores
 from ..lazy_imports import numpy_module as _np
 from ..artifact import InertField
@@ -69,6 +70,12 @@ class ExactMatchMM(InstanceMetric):
     ci_scores = ["exact_match_mm"]
 
     @staticmethod
+    def exact_match(pred: str, gt: str) -> float:
+        """1.0 when the lower-cased answer letter `gt` is the prediction's first character, or follows "(",
+        "option " or "the answer is " at its start (MMStar's rule); the one place instances are judged."""
+        return ExactMatchMM.option_match(pred, gt)
+
+    @staticmethod
     def option_match(prediction: str, reference: str) -> float:
         answer = reference.lower().strip().replace("\n", " ")
         predicted = prediction.lower().strip().replace("\n", " ")
@@ -78,10 +85,10 @@ class ExactMatchMM(InstanceMetric):
         return 0.0
 
     def compute(self, references, prediction, task_data):
-        return {"exact_match_mm": max((self.option_match(str(prediction), str(r)) for r in references), default=0.0)}
+        return {"exact_match_mm": max((self.exact_match(str(prediction), str(r)) for r in references), default=0.0)}
 
 
-class StringContainment(InstanceMetric):
+class StringContainment(InstanceMapHooks, InstanceMetric):
     """1 when some reference occurs in the prediction."""
 
     reduction: Any = InertField(
@@ -91,7 +98,7 @@ class StringContainment(InstanceMetric):
     ci_scores = ["string_containment"]
     ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         from .kernels.text_match import string_containment
 
         return {"string_containment": string_containment([str(r) for r in references], str(prediction))}
@@ -125,7 +132,7 @@ class UnsortedListExactMatch(InstanceMetric):
         return {"unsorted_list_exact_match": float(match)}
 
 
-class JaccardIndex(InstanceMetric):
+class JaccardIndex(InstanceMapHooks, InstanceMetric):
     """|pred ∩ ref| / |pred ∪ ref| of the predicted and reference sets (max over references)."""
 
     reduction: Any = InertField(
@@ -135,7 +142,7 @@ class JaccardIndex(InstanceMetric):
     ci_scores = ["jaccard_index"]
     ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         predicted = set(map(str, prediction)) if isinstance(prediction, (list, tuple, set)) else {str(prediction)}
         best = 0.0
         for reference in references:
@@ -220,7 +227,51 @@ def _label_counts(predictions: List[Any], references: List[List[Any]], metric: M
                   lambda: _LabelCounts(predictions, references, metric), keep=(predictions, references))
 
 
-class LabelPairMetric(GlobalMetric):
+class LabelIds:
+    """The original's label ids of classification metrics: `get_str_id(label)` numbers labels in order of first
+    appearance (`str_to_id`, `id_to_str`). A subclass overriding it (say, to merge spellings of a class) has its
+    labels scored by the ids it returns, classes named by `id_to_str`."""
+
+    def get_str_id(self, str: Any) -> int:  # noqa: A002 - the original's parameter name
+        table = self.__dict__.setdefault("str_to_id", {})
+        names = self.__dict__.setdefault("id_to_str", {})
+        if str not in table:
+            table[str] = len(table)
+            names[table[str]] = str
+        return table[str]
+
+    def label_ids_overridden(self) -> bool:
+        return type(self).get_str_id is not LabelIds.get_str_id
+
+    def original_hooks_overridden(self) -> bool:
+        return self.label_ids_overridden()
+
+    def scores_by_label_ids(self, predictions: List[Any], references: List[List[Any]], task_data: List[Any]) -> Dict[str, Any]:
+        """The metric's global scores with every label replaced by its `get_str_id` (first reference first, then the
+        prediction, per instance); per-class scores named by `id_to_str`."""
+        self.__dict__["str_to_id"], self.__dict__["id_to_str"] = {}, {}
+        gold, predicted = [], []
+        for prediction, refs in zip(predictions, _first_reference(references, self)):
+            gold.append(self.get_str_id(refs))
+            predicted.append(self.get_str_id(prediction))
+        return self.scores_of_label_ids(predicted, gold)
+
+    def scores_of_label_ids(self, predicted: List[int], gold: List[int]) -> Dict[str, Any]:
+        """The metric's scores of (prediction id, reference id) pairs, per-class scores named by `id_to_str`."""
+        np = _np()
+        statistic = self.label_statistic(predicted, [[g] for g in gold])
+        scores = statistic(np.arange(len(predicted), dtype=np.int64)[None, :])
+        names = self.__dict__.get("id_to_str", {})
+        result = {}
+        for name, values in scores.items():
+            head, _, tail = name.rpartition("_")
+            if head and tail.isdigit() and int(tail) in names and name != self.main_score:
+                name = f"{head}_{names[int(tail)]}"
+            result[name] = float(np.asarray(values)[0])
+        return result
+
+
+class LabelPairMetric(LabelIds, GlobalMetric):
     """Scores computed from the (first reference, prediction) label pairs alone, by the classification kernel: the
     metrics of one evaluation share the label codes and resample counts, and a stream merges its pairs' counts
     chunk by chunk (metrics/accumulators.py). Subclasses pick their scores from the kernel's with
@@ -236,7 +287,18 @@ class LabelPairMetric(GlobalMetric):
         instance scored (per-class scores are reported then)."""
         raise NotImplementedError(f"{type(self).__name__}.select_label_scores(scores, classes, whole)")
 
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Any]) -> Dict[str, Any]:
+        """The global scores of these instances, labels numbered by `get_str_id` (the path of a metric that
+        overrides it)."""
+        return self.scores_by_label_ids(predictions, references, task_data)
+
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        if self.label_ids_overridden():
+            return None  # scored per resample through compute, with the subclass's label ids
+        return self.label_statistic(predictions, references)
+
+    def label_statistic(self, predictions: List[Any], references: List[List[Any]]) -> Statistic:
+        """The vectorised statistic of the (first reference, prediction) label pairs."""
         labels = _label_counts(predictions, references, self)
         full_n = len(predictions)
         with_matthews = self.needs_matthews()

@@ -13,6 +13,7 @@ from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric
 from .classification import F1, Accuracy, F1Binary, F1MultiLabel, _first_reference
 from .correlation import KendallTauB, Pearson, Spearman
+from .map_reduce import ConfidenceIntervalMixin, InstanceMapHooks, MapReduceMetric, MapReduceOverrides, MapReduceScores
 from ..lazy_imports import numpy_module as _np
 from ..artifact import InertField
 
@@ -26,6 +27,23 @@ class AccuracyFast(Accuracy):
 
     reference_field: str = "references"
     prediction_field: str = "prediction"
+
+    def map(self, prediction: Any, references: List[Any], task_data: Dict[str, Any]) -> Dict[str, float]:
+        """1.0 when the prediction's text equals a reference's text (the original's map-reduce accuracy)."""
+        return {self.main_score: float(str(prediction) in [str(reference) for reference in references])}
+
+    def compute_all(self, predictions, references, task_data):
+        """Texts against texts: Accuracy's vectorised column (the same values); anything else through `map`, as
+        does any instance when a subclass overrides map, map_stream or reduce_one."""
+        hooks_as_here = all(getattr(type(self), name) is getattr(AccuracyFast, name)
+                            for name in ("map", "map_stream", "reduce_one"))
+        if hooks_as_here and all(type(p) is str for p in predictions) and all(
+                type(r) is str for refs in references for r in refs):
+            return super().compute_all(predictions, references, task_data)
+        return InstanceMapHooks.compute_all(self, predictions, references, task_data)
+
+    map_stream = InstanceMapHooks.map_stream
+    reduce_one = InstanceMapHooks.reduce_one
 
 
 class F1Fast(F1):
@@ -45,6 +63,41 @@ class F1Fast(F1):
 
     def resolved_ci_scores(self) -> List[str]:
         return list(self.ci_score_names) if self.ci_score_names is not None else super().resolved_ci_scores()
+
+    def map_stream(self, evaluation_inputs: Any) -> List[Any]:
+        """(prediction id, reference id) of every instance, ids numbered afresh (`get_str_id`)."""
+        self.__dict__["str_to_id"], self.__dict__["id_to_str"] = {}, {}
+        return [self.map(prediction=prediction, references=references, task_data=task_data)
+                for prediction, references, task_data in evaluation_inputs]
+
+    def map(self, prediction: Any, references: List[Any], task_data: Dict[str, Any]) -> Any:
+        reference_id = self.get_str_id(references[0])
+        return self.get_str_id(prediction), reference_id
+
+    def reduce(self, intermediates: List[Any]) -> Dict[str, Any]:
+        """The scores of (prediction id, reference id) pairs over the reference classes."""
+        return self.scores_of_label_ids([pair[0] for pair in intermediates], [pair[1] for pair in intermediates])
+
+    def reduce_one(self, intermediate: Any) -> Dict[str, Any]:
+        return self.reduce([intermediate])
+
+    # when a subclass overrides a map-reduce hook, its scores come through them as a map-reduce metric's would
+    annotate_scores = MapReduceMetric.annotate_scores
+    reduce_and_bootstrap = MapReduceMetric.reduce_and_bootstrap
+    bootstrap = ConfidenceIntervalMixin.bootstrap
+
+    def _sample_to_scores(self, sample: List[Any]) -> Dict[str, Any]:
+        return self.reduce(sample)
+
+    def original_hooks_overridden(self) -> bool:
+        return not all(getattr(type(self), name) is getattr(F1Fast, name)
+                       for name in ("map", "map_stream", "reduce", "reduce_one", "get_str_id"))
+
+    def score(self, predictions, references, task_data):
+        if not self.original_hooks_overridden():
+            return super().score(predictions, references, task_data)  # the vectorised path, same scores
+        intermediates = self.map_stream(zip(predictions, references, task_data))
+        return MapReduceScores(self, intermediates, [self.reduce_one(item) for item in intermediates])
 
     def reports_instance_class(self) -> bool:
         return "per_class" in self.averages
@@ -308,7 +361,7 @@ class RecallMicroMultiLabel(_MultiLabelScore):
 
 
 # ---------------------------------------------------------------- regression
-class MeanSquaredError(GlobalMetric):
+class MeanSquaredError(MapReduceOverrides, GlobalMetric):
     """Mean of (reference - prediction)^2 over the instances (NaN squared errors ignored)."""
 
     main_score = "mean_squared_error"
@@ -325,6 +378,16 @@ class MeanSquaredError(GlobalMetric):
 
     def _finish(self, mean: Any) -> Any:
         return mean
+
+    def map(self, prediction: float, references: List[float], task_data: Dict[str, Any]) -> float:
+        """The squared error of one instance."""
+        return (references[0] - prediction) ** 2
+
+    def reduce(self, intermediates: List[float]) -> Dict[str, Any]:
+        """The score of squared errors (NaN ones ignored)."""
+        values = _np().asarray(intermediates, dtype=_np().float64)
+        present = values[~_np().isnan(values)]
+        return {self.main_score: float(self._finish(present.mean())) if present.size else math.nan}
 
     def fast_statistic(self, predictions, references, task_data):
         from .kernels.bootstrap import resampled_mean
@@ -357,6 +420,14 @@ class RootMeanSquaredError(MeanSquaredError):
 
     def _finish(self, mean: Any) -> Any:
         return _np().sqrt(mean)
+
+    def reduce(self, intermediates: List[float]) -> Dict[str, Any]:
+        """The square root of the mean squared error (NaN errors ignored)."""
+        return super().reduce(intermediates)
+
+
+MeanSquaredError.map_reduce_home = MeanSquaredError
+RootMeanSquaredError.map_reduce_home = RootMeanSquaredError
 
 
 class Spearmanr(Spearman):

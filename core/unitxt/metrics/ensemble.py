@@ -60,6 +60,22 @@ class MetricsEnsemble(InstanceMetric):
         weights = self.resolved_weights()
         return [sum(weight * value for weight, value in zip(weights, values)) for values in instance_scores]
 
+    def ensemble(self, instance: Dict[str, Any]) -> Any:
+        """The ensemble score of one instance whose instance["score"]["instance"] holds its metrics' scores (under
+        their `ensemble_<i>_` prefixes)."""
+        scores = instance["score"]["instance"]
+        values = []
+        for index, metric in enumerate(self.metrics):
+            value = scores[self.get_prefix_name(index) + metric.main_score]
+            value = value[0] if isinstance(value, list) and len(value) == 1 else value
+            values.append(math.nan if value is None else float(value))
+        return self.combine([values])[0]
+
+    def create_ensemble_scores(self, instance: Dict[str, Any]) -> Dict[str, Any]:
+        """The instance with its ensemble score (`ensemble`) as its "prediction", the value this metric scores."""
+        instance["prediction"] = self.ensemble(instance)
+        return instance
+
     def score(self, predictions, references, task_data) -> MetricScores:
         combined: List[Dict[str, Any]] = [{} for _ in predictions]
         main_scores: List[List[float]] = [[] for _ in predictions]
@@ -74,7 +90,14 @@ class MetricsEnsemble(InstanceMetric):
                 main_scores[position].append(math.nan if value is None else float(value))
                 combined[position].update({prefix + name: item for name, item in instance.items()
                                            if name not in ("score", "score_name")})
-        for position, value in enumerate(self.combine(main_scores)):
+        if type(self).ensemble is MetricsEnsemble.ensemble and \
+                type(self).create_ensemble_scores is MetricsEnsemble.create_ensemble_scores:
+            values = self.combine(main_scores)  # all instances at once (a forest predicts them in one call)
+        else:  # a subclass's hook decides each instance's ensemble score
+            values = [self.create_ensemble_scores({"prediction": prediction, "references": refs, "task_data": data,
+                                                   "score": {"instance": dict(scores)}})["prediction"]
+                      for prediction, refs, data, scores in zip(predictions, references, task_data, combined)]
+        for position, value in enumerate(values):
             combined[position][self.main_score] = value
         ensemble = self.scores_from_instances(combined)
         own = ensemble.statistic

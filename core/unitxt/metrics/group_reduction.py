@@ -76,6 +76,24 @@ def grouped_scores(metric: Any, score_instances: Callable[[], List[Dict[str, Any
     return GroupedScores(metric, score_instances(), groups, subgroups)
 
 
+def group_scores_of_instances(metric: Any, instances: List[Dict[str, Any]], score_names: List[str],
+                              aggregate: Callable, prepend_score_prefix: bool) -> List[Dict[str, Any]]:
+    """InstanceMetric.get_group_scores: instance score dicts ({"score": {"instance": ...}, "task_data": ...})
+    grouped by group_id (and subgroup_column), each group's scores aggregated, groups in sorted order."""
+    column = getattr(metric, "subgroup_column", None)
+    prefix = metric.score_prefix if prepend_score_prefix else ""
+    groups: Dict[str, Dict[str, Dict[str, List[Any]]]] = {}
+    for instance in instances:
+        data = instance["task_data"]
+        subgroup = str(data[column]) if column is not None else "default"
+        by_name = groups.setdefault(str(data["group_id"]), {})
+        for name in score_names:
+            by_name.setdefault(name, {}).setdefault(subgroup, []).append(instance["score"]["instance"][prefix + name])
+    return [{"score": {"instance": {prefix + name: aggregate(scores if column is not None else scores["default"])
+                                    for name, scores in groups[group].items()}}}
+            for group in sorted(groups)]
+
+
 def _number(value: Any) -> float:
     if value is None:
         return math.nan
@@ -102,8 +120,16 @@ class GroupedScores(MetricScores):
         return f"{'fixed_' if self.fixed else ''}group_{self.name}_{self.metric.score_prefix}{name}"
 
     def group_scores(self, positions: Any, name: str) -> Any:
-        """One aggregate per group present among `positions`, groups in sorted order (the original's)."""
+        """One aggregate per group present among `positions`, groups in sorted order (the original's); a metric
+        overriding get_group_scores aggregates them its way."""
         np = _np()
+        if type(self.metric).get_group_scores.__qualname__ != "InstanceMetric.get_group_scores":  # overridden
+            instances = [{"score": {"instance": {name: float(self.values[name][p])}},
+                          "task_data": {"group_id": self.groups[p],
+                                        **({self.metric.subgroup_column: self.subgroups[p]}
+                                           if self.uses_subgroups else {})}} for p in positions]
+            groups = self.metric.get_group_scores(instances, [name], self.function, False)
+            return np.asarray([group["score"]["instance"][name] for group in groups], dtype=np.float64)
         members: Dict[str, Dict[str, List[float]]] = {}
         values = self.values[name]
         for position in positions:

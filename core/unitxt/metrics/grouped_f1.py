@@ -195,6 +195,100 @@ class CustomF1(_GroupedF1):
     def group_ratio(self, actual: Counter, total: Counter, matcher: Optional[Callable]) -> Tuple[int, int]:
         return self.calculate_groups_ratio(actual, total)
 
+    # the original's scoring steps; a subclass overriding one of them is scored through `compute` (per resample)
+    def group_elements(self, elements_list: Any, additional_input: Dict[str, Any]) -> Dict[Any, Counter]:
+        """{group: Counter of element representations} of one prediction or reference (ignored elements start no
+        group)."""
+        values = elements_list if isinstance(elements_list, list) else [elements_list]
+        groups = {self.get_element_group(element, additional_input) for element in values
+                  if not self.should_ignore_element(element, additional_input)}
+        return {group: Counter(self.get_element_representation(element, additional_input) for element in values
+                               if self.get_element_group(element, additional_input) == group) for group in groups}
+
+    def get_groups(self, elements: List[Any], task_data: List[Dict[str, Any]]) -> set:
+        """The groups of the (not ignored) elements of the given references."""
+        groups = set()
+        for values, additional_input in zip(elements, task_data):
+            for element in values if isinstance(values, list) else [values]:
+                if not self.should_ignore_element(element, additional_input):
+                    groups.add(self.get_element_group(element, additional_input))
+        return groups
+
+    def precision(self, pn: float, pd: float, rn: float, rd: float) -> float:
+        return self.zero_division if pn == 0 and pd == 0 else pn / pd
+
+    def recall(self, pn: float, pd: float, rn: float, rd: float) -> float:
+        return self.zero_division if rn == 0 and rd == 0 else rn / rd
+
+    def f1(self, pn: float, pd: float, rn: float, rd: float) -> float:
+        precision, recall = self.precision(pn, pd, rn, rd), self.recall(pn, pd, rn, rd)
+        return 2 * precision * recall / (precision + recall) if precision + recall else self.zero_division
+
+    def add_micro_scores(self, rd_total: float, rn_total: float, pd_total: float, pn_total: float,
+                         result: Dict[str, Any]) -> None:
+        counts = (pn_total, pd_total, rn_total, rd_total)
+        result["f1_micro"], result["recall_micro"] = self.f1(*counts), self.recall(*counts)
+        result["precision_micro"] = self.precision(*counts)
+
+    def add_in_class_support_scores(self, num_of_unknown_class_predictions: float, pd_total: float,
+                                    result: Dict[str, Any]) -> None:
+        result["in_classes_support"] = 1.0 if pd_total == 0 else 1.0 - num_of_unknown_class_predictions / pd_total
+
+    def add_macro_scores(self, f1_result: Dict[str, float], recall_result: Dict[str, float],
+                         precision_result: Dict[str, float], result: Dict[str, Any]) -> None:
+        for name, values in (("f1_macro", f1_result), ("recall_macro", recall_result),
+                             ("precision_macro", precision_result)):
+            result[name] = sum(values.values()) / len(values) if values else self.zero_division
+
+    def compute(self, references: List[List[Any]], predictions: List[Any], task_data: List[Dict[str, Any]]) -> Dict[str, Any]:
+        """Global scores of the instances through the steps above (the path of a subclass overriding one)."""
+        gold = [refs[0] for refs in references]
+        groups = self.get_groups(gold, task_data) if self.groups is None else self.groups
+        totals: Dict[Any, List[float]] = {}
+        for reference, prediction, additional_input in zip(gold, predictions, task_data):
+            gold_groups = self.group_elements(reference, additional_input)
+            predicted_groups = self.group_elements(prediction, additional_input)
+            for group in set(gold_groups) | set(predicted_groups):
+                gold_group, predicted_group = gold_groups.get(group, Counter()), predicted_groups.get(group, Counter())
+                counts = (*self.calculate_groups_ratio(predicted_group, gold_group),
+                          *self.calculate_groups_ratio(gold_group, predicted_group))
+                row = totals.setdefault(group, [0, 0, 0, 0])
+                for position, value in enumerate(counts):
+                    row[position] += value
+        f1s, recalls, precisions, unknown = {}, {}, {}, 0
+        for group, counts in totals.items():
+            if group in groups:
+                f1s[f"f1_{group}"], recalls[f"recall_{group}"] = self.f1(*counts), self.recall(*counts)
+                precisions[f"precision_{group}"] = self.precision(*counts)
+            else:
+                unknown += counts[1]
+        pn_total, pd_total, rn_total, rd_total = (sum(counts[k] for counts in totals.values()) for k in range(4))
+        result: Dict[str, Any] = dict(f1s)
+        self.add_macro_scores(f1s, recalls, precisions, result)
+        self.add_in_class_support_scores(unknown, pd_total, result)
+        self.add_micro_scores(rd_total, rn_total, pd_total, pn_total, result)
+        if not self.report_per_group_scores:
+            for group in groups:
+                result.pop(f"f1_{group}", None)
+        return result
+
+    def original_hooks_overridden(self) -> bool:
+        return any(getattr(type(self), name) is not getattr(CustomF1, name) for name in _CUSTOM_F1_STEPS)
+
+    def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
+        if self.original_hooks_overridden():
+            return None
+        return super().fast_statistic(predictions, references, task_data)
+
+    def single_instance_scores(self, predictions, references, task_data, statistic):
+        if not hasattr(statistic, "parts"):
+            return GlobalMetric.single_instance_scores(self, predictions, references, task_data, statistic)
+        return super().single_instance_scores(predictions, references, task_data, statistic)
+
+
+_CUSTOM_F1_STEPS = ("group_elements", "get_groups", "precision", "recall", "f1", "add_micro_scores",
+                    "add_in_class_support_scores", "add_macro_scores")
+
 
 class CustomF1Fuzzy(CustomF1):
     """CustomF1 whose elements (representations written as "(text, group)" tuples) match the element of the same
@@ -231,7 +325,37 @@ class CustomF1Fuzzy(CustomF1):
         return sum(matched), sum(actual_group.values())
 
 
-class FuzzyNer(_GroupedF1):
+class _EntityPairHooks:
+    """The original's element hooks of its fuzzy NER metrics: an entity's group is its type (`element[1]`), its
+    representation `str(element)`; the text compared is the representation's first item."""
+
+    def get_element_group(self, element: Any, additional_input: Dict[str, Any]) -> Any:
+        return element[1]
+
+    def get_element_representation(self, element: Any, additional_input: Dict[str, Any]) -> Any:
+        return str(element)
+
+    def elements(self, value, task_data):
+        if type(self).get_element_representation is _EntityPairHooks.get_element_representation and \
+                type(self).get_element_group is _EntityPairHooks.get_element_group:
+            return [(str(pair[0]), str(pair[1])) for pair in value]
+        return [(_text_of(self.get_element_representation(pair, task_data)),
+                 str(self.get_element_group(pair, task_data))) for pair in value]
+
+
+def _text_of(representation: Any) -> str:
+    """The entity text of a representation: the first item of a tuple written as text ("('Paris', 'LOC')")."""
+    if isinstance(representation, str) and representation.startswith("("):
+        try:
+            parsed = ast.literal_eval(representation)
+        except (ValueError, SyntaxError):
+            return representation
+        if isinstance(parsed, tuple) and parsed:
+            return str(parsed[0])
+    return str(representation)
+
+
+class FuzzyNer(_EntityPairHooks, _GroupedF1):
     """NER F1 over (entity text, type) pairs where a predicted entity matches the reference entity of the same type
     with the highest fuzz ratio above `fuzz_ratio` (0-100)."""
 
@@ -240,9 +364,6 @@ class FuzzyNer(_GroupedF1):
 
     prediction_type = "List[Tuple[str, str]]"
     fuzz_ratio: int = 75
-
-    def elements(self, value, task_data):
-        return [(str(pair[0]), str(pair[1])) for pair in value]
 
     def matcher(self, groups_of_instances):
         threshold = self.fuzz_ratio
@@ -258,7 +379,7 @@ class FuzzyNer(_GroupedF1):
         return best
 
 
-class MetricBasedNer(_GroupedF1):
+class MetricBasedNer(_EntityPairHooks, _GroupedF1):
     """NER F1 where entity texts of the same type match when `metric` (any metric over a string prediction and
     string references, default exact match) scores the pair at least `min_score_for_match`."""
 
@@ -273,9 +394,6 @@ class MetricBasedNer(_GroupedF1):
             from ..catalog import fetch_artifact
 
             self.metric = fetch_artifact(self.metric)[0]
-
-    def elements(self, value, task_data):
-        return [(str(pair[0]), str(pair[1])) for pair in value]
 
     def matcher(self, groups_of_instances):
         pairs = sorted({(p, g) for gold, pred in groups_of_instances for group in set(gold) & set(pred)
@@ -304,15 +422,20 @@ class MetricBasedNer(_GroupedF1):
         return best
 
 
-class KPA(_GroupedF1):
+class KPA(CustomF1):
     """Key point analysis: the prediction (a key point name or "none") and the reference stand for task_data
     `keypoint`; "none" is ignored. F1 per key point, micro and macro."""
 
     prediction_type = str
+    ci_scores = ["f1_micro"]
 
-    def elements(self, value, task_data):
-        if "keypoint" not in task_data:
+    def get_element_group(self, element: Any, additional_input: Dict[str, Any]) -> Any:
+        if "keypoint" not in additional_input:
             raise MetricError("KPA needs task_data field 'keypoint'.", artifact=self.artifact_name, field="task_data")
-        if str(value) == "none":
-            return []
-        return [(str(task_data["keypoint"]), str(task_data["keypoint"]))]
+        return str(additional_input["keypoint"])
+
+    def get_element_representation(self, element: Any, additional_input: Dict[str, Any]) -> Any:
+        return self.get_element_group(element, additional_input)
+
+    def should_ignore_element(self, element: Any, additional_input: Dict[str, Any]) -> bool:
+        return str(element) == "none"

@@ -119,6 +119,12 @@ def metric_intervals(scores: Any, positions: Any, point: Dict[str, Any], distrib
     generator_seed = bootstrap_seed(seed)
     names = list(distributions)
     needs_jackknife = str(method).lower() == "bca"
+    # the metric's resample_from_non_nan (metrics/ci_methods.py) is the hook; its seed is the global seed
+    if hasattr(metric, "resample_from_non_nan") and generator_seed == bootstrap_seed(get_seed()):
+        replace_nan = metric.resample_from_non_nan
+    else:
+        def replace_nan(values):
+            return replace_nan_by_draws(values, generator_seed)
     jackknife = jackknife_values(scores, positions, names) if needs_jackknife else {}
     intervals = {}
     for name in names:
@@ -127,9 +133,9 @@ def metric_intervals(scores: Any, positions: Any, point: Dict[str, Any], distrib
         theta_hat = point[name]
         theta_hat = math.nan if theta_hat is None else float(theta_hat)
         if style != "map_reduce":
-            distribution = replace_nan_by_draws(distribution, generator_seed)
+            distribution = replace_nan(distribution.copy())
             if leave_one_out is not None:
-                leave_one_out = replace_nan_by_draws(leave_one_out, generator_seed)
+                leave_one_out = replace_nan(np.array(leave_one_out, dtype=np.float64))
         low, high = interval_from_distribution(distribution, theta_hat, leave_one_out, confidence_level, method)
         if style == "map_reduce" and math.isnan(low) and math.isnan(high):
             computed = np.concatenate([[theta_hat], distribution, leave_one_out if leave_one_out is not None else []])

@@ -11,6 +11,7 @@ import re
 from typing import Any, Callable, List, Sequence, Tuple
 
 from .base import InstanceMetric
+from .map_reduce import InstanceMapHooks
 from ..artifact import InertField
 
 _VOWELS = "aeiou"
@@ -157,7 +158,7 @@ def single_meteor(reference: List[str], hypothesis: List[str], alpha: float = 0.
     return (1 - penalty) * fmean
 
 
-class MeteorFast(InstanceMetric):
+class MeteorFast(InstanceMapHooks, InstanceMetric):
     """METEOR of the prediction against its best reference (see the module docstring for the alignment stages)."""
 
     reduction: Any = InertField(
@@ -171,7 +172,7 @@ class MeteorFast(InstanceMetric):
     beta: int = 3
     gamma: float = 0.5
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         hypothesis = tokenize(prediction)
         score = max((single_meteor(tokenize(str(ref)), hypothesis, self.alpha, self.beta, self.gamma)
                      for ref in references), default=0.0)

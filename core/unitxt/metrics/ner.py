@@ -5,7 +5,7 @@ exact on the pair (multiset: a pair listed twice must be predicted twice). Per-i
 are computed once; global scores and every bootstrap resample re-sum them (one matrix product per chunk).
 """
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from .base import GlobalMetric, KeyedStatistics, Statistic, keyed_columns
 from .scores import ColumnScores
@@ -28,6 +28,26 @@ class NER(GlobalMetric):
     zero_division: float = 0.0  # the score of a ratio with a zero denominator (the original's CustomF1 field)
     ci_scores = ["f1_micro"]  # as the original: the main score's CI
 
+    # the original's element hooks (its CustomF1's): a subclass overriding one has every entity read through them
+    def get_element_group(self, element: Any, additional_input: Dict[str, Any]) -> Any:
+        return element[1]
+
+    def get_element_representation(self, element: Any, additional_input: Dict[str, Any]) -> Any:
+        return str(element)
+
+    def should_ignore_element(self, element: Any, additional_input: Dict[str, Any]) -> bool:
+        return False
+
+    def entity_lists(self, values: List[Any], task_data: List[Dict[str, Any]]) -> List[Any]:
+        """Each instance's entities as the span kernel counts them: (span, type) pairs as given, or, when a hook
+        above is overridden, (representation, group) of the elements not ignored (a group's elements match by
+        representation)."""
+        if all(getattr(type(self), name) is getattr(NER, name) for name in _ELEMENT_HOOKS):
+            return list(values)
+        return [[(self.get_element_representation(element, data), self.get_element_group(element, data))
+                 for element in (value if isinstance(value, list) else [value])
+                 if not self.should_ignore_element(element, data)] for value, data in zip(values, task_data)]
+
     def per_type(self) -> bool:
         """Report f1_<type>? Read at scoring time: the original's callers switch it off on a used metric."""
         return self.report_per_type and self.report_per_group_scores
@@ -37,7 +57,8 @@ class NER(GlobalMetric):
         from .kernels.bootstrap import resampled_sums
         from .kernels.ner import span_counts
 
-        counts = span_counts([refs[0] for refs in references], list(predictions))
+        counts = span_counts(self.entity_lists([refs[0] for refs in references], task_data),
+                             self.entity_lists(predictions, task_data))
         keyed = self._keyed(counts)
 
         def statistic(idx):
@@ -51,7 +72,8 @@ class NER(GlobalMetric):
         """Per instance and entity type: true positive, false positive and false negative spans."""
         from .kernels.ner import span_counts
 
-        return self._keyed(span_counts([refs[0] for refs in references], list(predictions)))
+        return self._keyed(span_counts(self.entity_lists([refs[0] for refs in references], task_data),
+                                       self.entity_lists(predictions, task_data)))
 
     @staticmethod
     def _keyed(counts: Any) -> KeyedStatistics:
@@ -91,7 +113,8 @@ class NER(GlobalMetric):
         """Global scores of the given instances (micro/macro and f1 per type)."""
         from .kernels.ner import span_f1
 
-        result = span_f1([refs[0] for refs in references], list(predictions), self.zero_division)
+        result = span_f1(self.entity_lists([refs[0] for refs in references], task_data),
+                         self.entity_lists(predictions, task_data), self.zero_division)
         per_type = result.pop("f1_per_type")
         result.pop("precision_per_type")
         result.pop("recall_per_type")
@@ -99,3 +122,5 @@ class NER(GlobalMetric):
             result.update({f"f1_{entity_type}": value for entity_type, value in per_type.items()})
         return result
 
+
+_ELEMENT_HOOKS = ("get_element_group", "get_element_representation", "should_ignore_element")

@@ -119,8 +119,13 @@ class RetrievalAtK(RetrievalMetric):
 
     def prepare(self) -> None:
         if self.main_score is None and self.k_list:
-            self.main_score = f"match_at_{self.k_list[0]}"
+            self.main_score = self.score_name("match", self.k_list[0])
         super().prepare()
+
+    @staticmethod
+    def score_name(measure: str, k: int) -> str:
+        """The name of a measure at k ("recall_at_5"): every score name of the metric is made here."""
+        return f"{measure}_at_{k}"
 
     def verify(self) -> None:
         super().verify()
@@ -136,7 +141,7 @@ class RetrievalAtK(RetrievalMetric):
                               artifact=type(self).__name__, field="main_score")
 
     def score_names(self) -> List[str]:
-        return [f"{measure}_at_{k}" for measure in self.measures for k in self.k_list]
+        return [self.score_name(measure, k) for measure in self.measures for k in self.k_list]
 
     def scores(self, gold, ranked):
         from .kernels import retrieval as retrieval_kernels
@@ -146,9 +151,10 @@ class RetrievalAtK(RetrievalMetric):
             function = getattr(retrieval_kernels, _MEASURES_AT_K[measure])
             for k in self.k_list:
                 if measure == "precision":
-                    result[f"precision_at_{k}"] = function(gold, ranked, k, over_retrieved=self.precision_over_retrieved)
+                    result[self.score_name(measure, k)] = function(gold, ranked, k,
+                                                                   over_retrieved=self.precision_over_retrieved)
                 else:
-                    result[f"{measure}_at_{k}"] = function(gold, ranked, k)
+                    result[self.score_name(measure, k)] = function(gold, ranked, k)
         return result
 
 

@@ -10,12 +10,13 @@ arithmetic answers through the expression sandbox, never `eval`).
 import math
 import re
 from collections import Counter
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import MetricError
 from ..lazy_imports import numpy_module as _np
 from ..operator import FieldOperator
 from .base import GlobalMetric, InstanceMetric, Statistic
+from .map_reduce import InstanceMapHooks
 from .string_match import CharEditDistAccuracy
 from ..artifact import InertField
 
@@ -28,7 +29,7 @@ def word_and_punct_tokens(text: str) -> List[str]:
     return _WORD_OR_PUNCT.findall(text)
 
 
-class JaccardIndexString(InstanceMetric):
+class JaccardIndexString(InstanceMapHooks, InstanceMetric):
     """Jaccard index |P ∩ R| / |P ∪ R| of the token sets of prediction and reference (best reference); tokens come
     from `splitter`, a field operator turning a string into a list (e.g. split or regex_split)."""
 
@@ -47,7 +48,7 @@ class JaccardIndexString(InstanceMetric):
                               artifact=self.artifact_name, field="splitter")
         return set(tokens)
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         predicted = self._tokens(prediction)
         best = 0.0
         for reference in references:
@@ -145,6 +146,11 @@ class RelaxedCorrectness(GlobalMetric):
     n_resamples: Optional[int] = 0  # the original catalog entry computes no CI
     ci_scores = ["relaxed_overall"]
 
+    def relaxed_correctness(self, prediction: str, target: str, max_relative_change: float = 0.05) -> bool:
+        """Whether the prediction is correct: a number within `max_relative_change` of a non-zero numeric target,
+        else the same text up to case (each instance is judged here)."""
+        return relaxed_correct(prediction, target, max_relative_change)
+
     def fast_statistic(self, predictions, references, task_data) -> Optional[Statistic]:
         from .kernels.bootstrap import resampled_sums
 
@@ -154,7 +160,8 @@ class RelaxedCorrectness(GlobalMetric):
     def additive_statistics(self, predictions, references, task_data):
         """Per instance: correct, human-written, correct and human-written, and 1 (the instance count)."""
         np = _np()
-        correct = np.asarray([float(relaxed_correct(str(p), str(refs[0]))) for p, refs in zip(predictions, references)])
+        correct = np.asarray([float(self.relaxed_correctness(str(p), str(refs[0])))
+                              for p, refs in zip(predictions, references)])
         human = np.asarray([float(data.get("type") == "human_test") for data in task_data])
         return np.column_stack([correct, human, correct * human, np.ones(len(correct))]).reshape(-1, 4)
 
@@ -203,10 +210,16 @@ class WebsrcSquadF1(GlobalMetric):
         sums = self.additive_statistics(predictions, references, task_data)
         return lambda idx: self.scores_of_totals(resampled_sums(sums, idx), idx.shape[0] == 1)
 
+    def evaluate_websrc(self, samples: List[List[Any]]) -> Tuple[List[float], Dict[str, Any]]:
+        """([F1 of each [prediction, reference] sample], {"f1": their mean}); every instance is judged here."""
+        judged = [websrc_f1(str(reference), str(prediction)) for prediction, reference in samples]
+        return judged, {"f1": float(_np().mean(judged)) if judged else math.nan}
+
     def additive_statistics(self, predictions, references, task_data):
         """Per instance: its token-set F1 and 1 (the global score is their mean)."""
         np = _np()
-        values = np.asarray([websrc_f1(str(refs[0]), str(p)) for p, refs in zip(predictions, references)])
+        judged, _ = self.evaluate_websrc([[p, refs[0]] for p, refs in zip(predictions, references)])
+        values = np.asarray(judged, dtype=np.float64)
         return np.column_stack([values, np.ones(len(values))]).reshape(-1, 2)
 
     def scores_of_totals(self, totals, exact, keys=None):
@@ -395,23 +408,39 @@ class FinQAEval(InstanceMetric):
     prediction_type = str
     finqa_module: str = ""
 
+    def finqa_eval_program(self, references: List[Any], prediction: str, task_data: Dict[str, Any],
+                           finqa_module: Any) -> float:
+        """1.0 when the predicted program equals task_data program_re (see the class docstring); `finqa_module`, the
+        original's downloaded FinQA script, is not needed here."""
+        return float(canonical_finqa_program(prediction) == canonical_finqa_program(task_data["program_re"]))
+
+    def finqa_eval_execution(self, references: List[Any], prediction: str, task_data: Dict[str, Any],
+                             finqa_module: Any) -> float:
+        """1.0 when the program (up to its last ")") run over task_data table gives task_data answer; raises when
+        the prediction is no program (the caller then tries `python_expression_eval`)."""
+        program = prediction[: prediction.rfind(")") + 1]
+        result = run_finqa_program(finqa_program_tokens(program), task_data.get("table"))
+        return float(_same_answer(result, task_data["answer"]))
+
+    def python_expression_eval(self, references: List[Any], prediction: str, task_data: Dict[str, Any]) -> float:
+        """1.0 when the prediction (up to its last ")") ends with the gold answer or its arithmetic equals it."""
+        program = prediction[: prediction.rfind(")") + 1]
+        gold = references[0] if references else task_data["answer"]
+        return float(expression_answer_correct(program or prediction, str(gold)))
+
     def compute(self, references, prediction, task_data):
         for field in ("program_re", "answer"):
             if field not in task_data:
                 raise MetricError(f"FinQAEval needs task_data field '{field}'.", artifact=self.artifact_name,
                                   field="task_data")
         try:
-            program_accuracy = float(canonical_finqa_program(prediction) == canonical_finqa_program(
-                task_data["program_re"]))
+            program_accuracy = self.finqa_eval_program(references, prediction, task_data, self.finqa_module)
         except MetricError:
             program_accuracy = 0.0
-        program = prediction[: prediction.rfind(")") + 1]
         try:
-            result = run_finqa_program(finqa_program_tokens(program), task_data.get("table"))
-            execution_accuracy = float(_same_answer(result, task_data["answer"]))
+            execution_accuracy = self.finqa_eval_execution(references, prediction, task_data, self.finqa_module)
         except (MetricError, ValueError, IndexError, ZeroDivisionError, OverflowError, TypeError):
-            gold = references[0] if references else task_data["answer"]
-            execution_accuracy = float(expression_answer_correct(program or prediction, str(gold)))
+            execution_accuracy = max(self.python_expression_eval(references, prediction, task_data), 0.0)
         return {"program_accuracy": program_accuracy, "execution_accuracy": execution_accuracy}
 
 

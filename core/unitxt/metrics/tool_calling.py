@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Optional
 
 from ..errors import MetricError
 from .base import GlobalMetric, InstanceMetric, KeyedStatistics, Metric, MetricScores, keyed_columns
+from .map_reduce import InstanceMapHooks
 from .map_reduce import GroupMean, SequentialSuccess  # noqa: F401 (the original's reductions of multi-turn metrics)
 from ..lazy_imports import numpy_module as _np
 from ..artifact import InertField
@@ -126,7 +127,7 @@ def call_errors(call: Dict[str, Any], schemas: Dict[str, Any]) -> List[str]:
     return schema_errors(schemas[call["name"]], call["arguments"])
 
 
-class ToolCallingMetric(InstanceMetric):
+class ToolCallingMetric(InstanceMapHooks, InstanceMetric):
     """Compares a predicted tool call with the reference calls (best reference per score)."""
 
     reduction: Any = InertField(
@@ -140,7 +141,7 @@ class ToolCallingMetric(InstanceMetric):
     reduction_map = {"mean": ["exact_match", "tool_name_accuracy", "argument_name_recall", "argument_name_precision",
                               "argument_value_precision", "argument_schema_validation"]}
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         predicted = _tool_call(prediction, self, "prediction")
         golds = [_tool_call(reference, self, "reference") for reference in references]
         arguments = predicted["arguments"]
@@ -208,7 +209,7 @@ class ReflectionToolCallingMixin:
             "parsed_arguments": prediction["arguments"]})
 
 
-class ReflectionToolCallingMetricSyntactic(InstanceMetric):
+class ReflectionToolCallingMetricSyntactic(InstanceMapHooks, InstanceMetric):
     """Whether each predicted tool call (or list of calls) conforms to the tool schemas: existing function and
     parameters, parameter types, required parameters, allowed values/ranges. `overall_valid` per instance and its
     global share; `explanations` lists the violations (None when valid)."""
@@ -220,7 +221,7 @@ class ReflectionToolCallingMetricSyntactic(InstanceMetric):
     ci_scores = ["overall_valid"]
     prediction_type = "Any"
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         schemas = tool_schemas(task_data)
         calls = prediction if isinstance(prediction, list) else [prediction]
         problems: List[str] = []
@@ -234,7 +235,7 @@ class ReflectionToolCallingMetricSyntactic(InstanceMetric):
         return {"overall_valid": float(not problems), "explanations": "; ".join(problems) if problems else None}
 
 
-class MultiTurnToolCallingMetric(InstanceMetric):
+class MultiTurnToolCallingMetric(InstanceMapHooks, InstanceMetric):
     """Schema conformity of the tool calls of a multi-turn conversation (a list of calls per instance): the share of
     calls whose function exists and whose arguments satisfy its JSON schema (`argument_schema_validation`)."""
 
@@ -246,7 +247,7 @@ class MultiTurnToolCallingMetric(InstanceMetric):
     ci_style = "map_reduce"  # the original computes it as a MapReduceMetric (metrics/intervals.py)
     prediction_type = "Any"
 
-    def compute(self, references, prediction, task_data):
+    def map(self, prediction, references, task_data):
         schemas = tool_schemas(task_data)
         calls = prediction if isinstance(prediction, list) else [prediction]
         if not calls:

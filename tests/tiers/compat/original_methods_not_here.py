@@ -5,6 +5,18 @@ that every entry is really missing here and that nothing else is.
 
 NOT_HERE = {
     # metrics: unitxt.metrics, unitxt.base_metric
+    "unitxt.metrics": {
+        "NormalizedSacrebleu.get_bleu_metric": "returns a cached sacrebleu BLEU object; BLEU statistics are counted "
+                                               "here without sacrebleu (kernels/bleu.py), so there is no such object",
+        "F1Strings.load_spacy": "F1Strings tokenises without spaCy here (same splits on plain text): no spaCy "
+                                "model is loaded",
+        "ReflectionToolCallingMetric.setup_pipeline": "builds llmevalkit's reflection pipeline; tool calls are "
+                                                      "checked against their schemas here without llmevalkit",
+        "F1MultiLabel.add_str_to_id": "multi-label classes are counted per (part, label) key so stream chunks merge "
+                                      "by key (KeyedStatistics); there is no label-id table",
+        "F1MultiLabel.get_one_hot_vector": "multi-label classes are counted per (part, label) key (KeyedStatistics), "
+                                           "not as one-hot vectors over a label-id table",
+    },
 
     # inference and judges: unitxt.inference, unitxt.llm_as_judge*, unitxt.processors
 

@@ -144,15 +144,8 @@ class OriginalDraws:
     def sample(self, fields: Dict[str, Any], population: Sequence[Any], k: int,
                local_seed: Optional[int] = None) -> List[Any]:
         """`for_fields(fields, local_seed).sample(population, k)` (as `sample_like_random`), in one call: the demo
-        sampler's per-row path, seeding inlined and the set-based draw of up to 5 from more than 21 items inline."""
-        if local_seed is not None or type(fields) is not dict:
-            fields = {**fields}
-            if local_seed is not None:
-                fields["local_seed"] = local_seed
-        key = b"%s%d" % (self.prefix, int.from_bytes(_md5(str(fields).encode("utf-8")).digest()[:4], "big"))
-        generator = self.generator
-        _BASE_SEED(generator, int.from_bytes(key + _sha512(key).digest(), "big"))
-        generator.gauss_next = None
+        sampler's per-row path, with the set-based draw of up to 5 from more than 21 items inline."""
+        generator = self.for_fields(fields, local_seed)
         n = len(population)
         if not 0 <= k <= 5 or n <= 21:  # the other branches of random.sample
             return sample_like_random(generator, population, k)

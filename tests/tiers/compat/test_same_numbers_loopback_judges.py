@@ -28,10 +28,15 @@ from . import test_same_numbers_hard_inputs as hard
 from .test_catalog_loads import oracle_catalog_folder
 
 ENGINE = "engines.loopback_judge"
-# the first of these found in the prompt (the row's texts) decides the answer
-VERDICTS = [("café", "Yes"), ("São", "8"), ("Mr.", "Completely."), ("U.N.", "somewhat so"), ("😀", "yes, partly"),
-            ("cat", "3 out of 10"), ("e.g.", "mostly")]
-DEFAULT_VERDICT = "No."
+# the first of these found in the prompt (the row's texts) decides the answer; no marker is a word or part of a word a
+# judge's instructions may use (as "cat" in "indicate" or "e.g." would be)
+# (each with an arena-hard preference after its first word, read by the pairwise judges only)
+VERDICTS = [("café", "Yes [[A>>B]]"), ("São", "8 [[B>A]]"), ("Mr.", "Completely. [[A=B]]"),
+            ("U.N.", "somewhat so [[A>B]]"), ("😀", "yes, partly [[B>>A]]"), ("Dr. Who", "3 out of 10 [[A>B]]"),
+            ("Inc.", "mostly [[B>A]]")]
+# every answer carries one of Arena-Hard's five verdicts: an answer without one is deliberately unreadable (NaN) for
+# our pairwise judges, where the original scores it 0, a tie (README "LLM as judge"; tests/tiers/compat/exceptions.md)
+DEFAULT_VERDICT = "No. [[B>>A]]"
 
 
 def verdict(request):
@@ -41,16 +46,17 @@ def verdict(request):
 
 
 def judge_names():
-    """The original's catalog metrics judged by a generic_inference_engine through a task (task_based_ll_mas_judge)."""
+    """The original's catalog metrics judged by a generic_inference_engine: through a task (task_based_ll_mas_judge;
+    with the field the prediction fills) or on the generator's prompt (llm_as_judge; field "pairwise")."""
     folder = oracle_catalog_folder() / "metrics"
     names = []
     for path in sorted(folder.rglob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         engine = data.get("inference_model")
-        if data.get("__type__") == "task_based_ll_mas_judge" and isinstance(engine, dict) and \
+        if data.get("__type__") in ("task_based_ll_mas_judge", "llm_as_judge") and isinstance(engine, dict) and \
                 engine.get("__type__") == "generic_inference_engine":
             names.append(("metrics." + ".".join(path.relative_to(folder).with_suffix("").parts),
-                          data.get("prediction_field")))
+                          data.get("prediction_field", "pairwise")))
     return names
 
 
@@ -59,9 +65,14 @@ NAMES = judge_names()
 
 def rows(name, prediction_field):
     """Hard rows for a judge: answers (or the contexts, when the judge judges them), questions, contexts, ground
-    truths (under both names a generator's task may give them)."""
+    truths (under both names a generator's task may give them); a pairwise judge: the answer against the first
+    ground truth, on the question as templates.qa.open renders it for the generator."""
     rng = hard.rng_for(name)
     answers, references, extra = hard.texts(rng)
+    if prediction_field == "pairwise":
+        return answers, [refs[:1] for refs in references], [
+            {"question": more["context"], "answers": refs, "metadata": {"template": "templates.qa.open"}}
+            for more, refs in zip(extra, references)]
     contexts = [[hard.paragraph(rng) for _ in range(rng.randint(1, 2))] for _ in range(hard.N)]
     task_data = [{"question": more["context"], "contexts": context, "ground_truths": refs, "reference_answers": refs,
                   "answer": answer} for more, context, refs, answer in zip(extra, contexts, references, answers)]
@@ -72,7 +83,11 @@ def rows(name, prediction_field):
 
 
 # names that differ here, with the reason (checked: each must still differ)
-DIFFERS = {}
+DIFFERS = {
+    "metrics.rag.end_to_end.answer_relevance.generic_inference_engine_judge":
+        "CI low bound one resample step off (0.12 vs 0.1333): scores 0 and 0.8 whose mean is 0.2 only up to rounding "
+        "(0.20000000000000007), so BCa's count of resamples below the point value depends on the summation order",
+}
 RAW_INPUT = "_judge_raw_input"  # the judge's prompt: worded here, not copied (present, not compared)
 
 
@@ -90,19 +105,23 @@ def judge_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def oracle_results(oracle, judge_server):
+def oracle_results(oracle, judge_server, tmp_path_factory):
     """The original's results of every judge (one oracle run), and the requests it made (kept in the JSON file named
     by UNITXT_LOOPBACK_JUDGES_ORACLE_FILE when set, and read from it when it exists)."""
     keep = os.environ.get("UNITXT_LOOPBACK_JUDGES_ORACLE_FILE")
     if keep and Path(keep).exists():
         return tuple(json.loads(Path(keep).read_text(encoding="utf-8")))
     server, catalog = judge_server
+    # the original's GenericInferenceEngine caches answers (under ./inference_engine_cache/ by default): a fresh cache
+    # each run, so that every answer is asked of the server
+    cache = str(tmp_path_factory.mktemp("oracle_inference_cache"))
     jobs = []
     for name, field in NAMES:
         predictions, references, task_data = rows(name, field)
         jobs.append({"kind": "metric", "name": name, "predictions": predictions, "references": references,
                      "task_data": task_data, "catalogs": [catalog],
-                     "environ": {"UNITXT_MOCK_INFERENCE_MODE": "False", "UNITXT_INFERENCE_ENGINE": ENGINE}})
+                     "environ": {"UNITXT_MOCK_INFERENCE_MODE": "False", "UNITXT_INFERENCE_ENGINE": ENGINE,
+                                 "UNITXT_INFERENCE_ENGINE_CACHE_PATH": cache}})
     before = server.count
     results = dict(zip([name for name, _ in NAMES], oracle(jobs))), server.count - before
     if keep:
@@ -150,6 +169,8 @@ def test_loopback_judges_give_the_original_numbers(name, field, oracle_results, 
     main = theirs["global"]["score_name"]
     verdicts = {row[main] for row in theirs["instances"]}
     assert len(verdicts) >= 2, f"{name}: the rows give one verdict only ({verdicts})"
+    if field == "pairwise":
+        assert theirs["global"]["score"] != 0 and any(row[main] < 0 for row in theirs["instances"])
     server = ours_with_the_judge
     before = server.count
     if name in DIFFERS:
@@ -170,4 +191,4 @@ def test_enough_judges_are_compared(oracle_results):
     assert len(computed) - len(DIFFERS) >= MIN_EQUAL
 
 
-MIN_EQUAL = 29  # issue 50: with the hard-inputs differential's 123, 152 catalog metrics compared
+MIN_EQUAL = 32  # issue 50: with the hard-inputs differential's 123, 155 catalog metrics compared and equal

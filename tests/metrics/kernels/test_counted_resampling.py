@@ -85,7 +85,18 @@ def test_two_valued_means_score_as_resampled_mean():
     assert np.array_equal(computed["em"], resampled_mean(column, idx))
     assert np.array_equal(computed["c"], resampled_mean(constant, idx))
     assert two_valued_means({"x": np.array([0.0, 0.5, 1.0])}) is None
+    assert two_valued_means({"x": np.array([0.0, 0.8])}) is None  # sums of 0.8 round by order: gathered
     assert two_valued_means({"x": np.array([0.0, math.nan])}) is None
+
+
+def test_two_valued_fractions_resample_as_numpy_sums_them():
+    """Scores 0 / 0.8 (a judge's 8 of 10): each resample's mean is numpy's mean of the gathered values bit for bit,
+    as the original's bootstrap computes it (its order of summation rounds; BCa counts resamples below the point)."""
+    rng = np.random.default_rng(5)
+    for values in (np.where(rng.random(60) < 0.25, 0.8, 0.0), np.where(rng.random(60) < 0.4, 100.0, 0.0),
+                   np.full(60, 0.1)):
+        idx = rng.integers(0, 60, size=(400, 60))
+        assert np.array_equal(resampled_mean(values, idx), np.array([np.mean(values[row]) for row in idx]))
 
 
 def _label_prep(rng, n, k=4, with_outside=True):

@@ -25,6 +25,7 @@ def run_metric(job):
 
     from unitxt.metrics import MetricPipeline
 
+    _environ_and_catalogs(job)
     metric, _ = fetch_artifact(job["name"])
     # a MetricPipeline's inner metric holds the CI settings; other metrics' `metric` attribute is a name (F1's "f1")
     # or an HF evaluate module (HuggingfaceMetric), never where the CI settings live
@@ -46,6 +47,19 @@ def run_metric(job):
         if job.get("seed") is not None:
             get_settings().seed = 42
     return {"instances": [output["score"]["instance"] for output in outputs], "global": outputs[0]["score"]["global"]}
+
+
+def _environ_and_catalogs(job):
+    """A job's environment variables (the original's GenericInferenceEngine reads UNITXT_INFERENCE_ENGINE there)
+    and local catalogs."""
+    import os
+
+    os.environ.update(job.get("environ") or {})
+    if job.get("catalogs"):
+        from unitxt import register_local_catalog
+
+        for folder in job["catalogs"]:
+            register_local_catalog(folder)
 
 
 def run_metric_stream(job):

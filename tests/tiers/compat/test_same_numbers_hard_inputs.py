@@ -253,7 +253,8 @@ def original_metric_names():
 JUDGED = ("llm_as_judge", "granite_guardian", "bert_score", "sentence_bert", "perplexity", "reward", "vectara",
           "llama_index", "judge", "criteria", "mlflow", "is_code_mixed", "gpt", "answer_reward", "regard",
           "safety_metric", "qa.open.recommended_local_gpu", "huggingface_metrics",
-          # RAG judges (task_based_ll_mas_judge) and the recommended lists made of judges or small models
+          # RAG judges (task_based_ll_mas_judge; the 33 on a generic_inference_engine are compared against a loopback
+          # judge server in test_same_numbers_loopback_judges.py) and the recommended lists of judges or small models
           "generic_inference_engine", "llama_3_3_70b_instruct_wml", "recommended.llmaj_", "recommended.small_llm")
 # the original fails on these offline (checked: each fails there), with the reason
 PERPLEXITY = "a model's perplexity (transformers, torch and the model's weights, a download)"

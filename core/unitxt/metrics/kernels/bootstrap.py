@@ -136,6 +136,11 @@ def bootstrap_cis(
     return {name: percentile_interval(np.concatenate(parts), confidence_level) for name, parts in collected.items()}
 
 
+def sums_are_exact(low: float, high: float, n: int) -> bool:
+    """Whether every sum of n values among low and high is exact in float64 (whole numbers, small enough)."""
+    return bool(low == np.floor(low) and high == np.floor(high) and max(abs(low), abs(high)) * n < 2.0 ** 52)
+
+
 def resampled_mean(values: Any, idx: np.ndarray) -> np.ndarray:
     """Mean of `values` over each resample row of `idx`, ignoring NaNs (nanmean; all-NaN row -> NaN)."""
     values = np.asarray(values, dtype=np.float64)
@@ -143,15 +148,17 @@ def resampled_mean(values: Any, idx: np.ndarray) -> np.ndarray:
     if not missing.any():
         if values.size:
             low, high = values.min(), values.max()
-            if np.all((values == low) | (values == high)):
-                # Two-valued scores (0/1 accuracy, 0/100 exact match): gathering 1-byte codes is
-                # ~2x faster than gathering float64 values, and the mean is exact up to rounding.
+            if np.all((values == low) | (values == high)) and sums_are_exact(low, high, idx.shape[1]):
+                # Two whole-number values (0/1 accuracy, 0/100 exact match): gathering 1-byte codes is ~2x faster
+                # than gathering float64 values. Their sums are exact in any order, so sum / n is the mean numpy
+                # gives bit for bit (BCa counts resamples below the point value: a rounding difference moves a
+                # bound); other values (0 / 0.8) sum with rounding that depends on the order: gathered below.
                 bits = (values == high).view(np.uint8)
                 if idx.shape[1] >= 1 << 16:  # row by row: the gathered row stays in the CPU cache
                     hits = np.fromiter((np.count_nonzero(np.take(bits, row)) for row in idx), np.int64, len(idx))
                 else:
                     hits = np.take(bits, idx).sum(axis=1, dtype=np.int64)
-                return low + (high - low) * (hits / idx.shape[1])
+                return (low * (idx.shape[1] - hits) + high * hits) / idx.shape[1]
         return values[idx].mean(axis=1)
     sums = np.where(missing, 0.0, values)[idx].sum(axis=1)
     counts = (~missing).astype(np.float64)[idx].sum(axis=1)

@@ -8,6 +8,8 @@ from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Se
 
 import numpy as np
 
+from .bootstrap import sums_are_exact
+
 Scores = Dict[str, np.ndarray]
 
 
@@ -207,15 +209,18 @@ def two_valued_means(columns: Dict[str, Any]) -> Optional[CountedStatistic]:
             return None
         low, high = values.min(), values.max()
         bits = values == high
-        if not np.all(bits | (values == low)):
-            return None
+        if not np.all(bits | (values == low)) or not (low == high or sums_are_exact(low, high, values.size)):
+            return None  # other values' sums round by order: bootstrap.resampled_mean gathers them
+        if low == high:  # a constant: every resample is the column itself, its mean as numpy sums it
+            low = high = float(values.mean())
         lows.append(low)
         highs.append(high)
         codes.append(bits.view(np.uint8))
     names = list(columns)
 
     def scores(counts: List[np.ndarray]) -> Scores:
-        return {name: low + (high - low) * (count[:, 1] / int(count[0].sum()))
+        return {name: np.full(len(count), low) if low == high else
+                (low * count[:, 0] + high * count[:, 1]) / int(count[0].sum())
                 for name, low, high, count in zip(names, lows, highs, counts)}
 
     return CountedStatistic(codes, [2] * len(codes), scores) if names else None

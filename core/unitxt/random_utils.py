@@ -144,21 +144,8 @@ class OriginalDraws:
     def sample(self, fields: Dict[str, Any], population: Sequence[Any], k: int,
                local_seed: Optional[int] = None) -> List[Any]:
         """`for_fields(fields, local_seed).sample(population, k)` (as `sample_like_random`), in one call: the demo
-        sampler's per-row path, with the set-based draw of up to 5 from more than 21 items inline."""
-        generator = self.for_fields(fields, local_seed)
-        n = len(population)
-        if not 0 <= k <= 5 or n <= 21:  # the other branches of random.sample
-            return sample_like_random(generator, population, k)
-        getrandbits, bits = generator.getrandbits, n.bit_length()
-        selected: set = set()
-        result = []
-        for _ in range(k):
-            j = getrandbits(bits)
-            while j >= n or j in selected:
-                j = getrandbits(bits)
-            selected.add(j)
-            result.append(population[j])
-        return result
+        sampler's per-row path."""
+        return sample_like_random(self.for_fields(fields, local_seed), population, k)
 
 
 def sample_like_random(generator: random.Random, population: Sequence[Any], k: int) -> List[Any]:

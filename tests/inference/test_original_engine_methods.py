@@ -103,7 +103,9 @@ def test_tools_from_task_data_are_offered_and_a_tool_call_is_the_prediction(tmp_
         assert probe.to_tools(row) == tools and probe.to_tools({"source": "x"}) is None
         assert probe.infer([row, {"source": "plain"}]) == ['{"name": "add", "arguments": {"a": 1, "b": 2}}',
                                                            "no tools"]
-        assert server.requests[0]["tools"] == tools and "tools" not in server.requests[1]
+        # the two rows are sent concurrently: find each request by its prompt, not by its arrival order
+        by_prompt = {request["messages"][-1]["content"]: request for request in server.requests}
+        assert by_prompt["add 1 and 2"]["tools"] == tools and "tools" not in by_prompt["plain"]
 
 
 def test_to_messages_sends_tool_call_arguments_as_json_text():

@@ -89,6 +89,9 @@ def get_closest_artifact_type(type: str) -> Optional[str]:  # noqa: A002 - the o
 class OriginalArtifactMethods:
     """Methods of the original's Artifact base not covered by Artifact's own API."""
 
+    # keyword parameters of every artifact's constructor signature besides its fields (the catalog's special keys)
+    _signature_extras = {"__description__": None, "__tags__": {}, "__deprecated_msg__": None}
+
     def get_pretty_print_name(self) -> str:
         """The catalog name the artifact was fetched by, else its class name."""
         return self.__dict__.get("__id__") or type(self).__name__

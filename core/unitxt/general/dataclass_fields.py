@@ -143,15 +143,20 @@ class DataclassMeta(type):
         return cls.__dict__["_init_signature"]
 
     def update_init_signature(cls) -> None:
-        """Hook: (re)make the class's constructor signature from its fields, the internal ones left out."""
+        """Hook: (re)make the class's constructor signature from its fields, the internal ones left out, and the
+        class's `_signature_extras` (an artifact's __description__, __tags__, __deprecated_msg__, as in the original)."""
         parameters = []
         for name, spec in cls.get_fields().items():
-            if isinstance(spec.declaration, InternalField) or name.startswith("_"):
+            if isinstance(spec.declaration, InternalField):
                 continue
             default = inspect.Parameter.empty if spec.required else spec.declaration.get_default()
             parameters.append(inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default,
                                                 annotation=spec.annotation))
         parameters.sort(key=lambda parameter: parameter.default is not inspect.Parameter.empty)  # required first
+        plain = any(not klass.__dict__.get("_is_artifact_type", True) for klass in cls.__mro__)  # a Dataclass
+        extras = {} if plain else getattr(cls, "_signature_extras", {})
+        parameters.extend(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+                          for name, default in extras.items())
         type.__setattr__(cls, "_init_signature", inspect.Signature(parameters))
 
 

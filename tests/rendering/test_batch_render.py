@@ -193,3 +193,25 @@ def test_multimodal_rows_text_and_chat_content_parts_are_the_same_in_batches():
                                demos_pool_size=4)
         assert assert_same_rows(recipe) == {"train": 0, "test": 2}  # the 4 train rows are the pool
         assert next(iter(recipe()["test"]))["media"]["images"]  # the rows do carry images
+
+
+def test_rows_of_the_general_path_and_rows_with_a_subset_take_their_place_among_the_batch_rows():
+    """A batch holding rows `render` makes (an instance with its own media) and rows naming a subset: the columns
+    that hold one value for the other rows (metrics, media, subset, ...) carry those rows' own values in place."""
+    from tests.rendering.test_multimodal import draw
+    from unitxt.image_utils import encode_image
+
+    test = [dict(row, subset=[], media=None) for row in _rows(23, 3)]  # no subset, no media: rows of the batch path
+    for position in (2, 7, 21):
+        test[position]["subset"] = ["part", str(position)]
+    test[5]["media"] = {"images": [encode_image(draw("red"))], "audios": []}
+    for templates, group_by in ((TEMPLATES[0], []), (TEMPLATES, ["label"])):
+        def make():
+            return DatasetRecipe(card=_card(_rows(12, 7), test, TEMPLATES), template=templates, num_demos=2,
+                                 demos_pool_size=6, group_by=group_by)
+
+        assert assert_same_rows(make()) == {"train": 6, "test": 23}
+        rows = list(make()()["test"])
+        assert [row["subset"] for row in rows if row["subset"]] == [["part", "2"], ["part", "7"], ["part", "21"]]
+        assert rows[5]["media"]["images"] and not rows[4]["media"]["images"]
+        assert load_dataset(make(), split="test").to_list() == rows  # Arrow columns built from the batches

@@ -110,14 +110,18 @@ class BatchPlan:
 
         renderer = self.renderer
         columns = {key: [] for key in ROW_KEYS}
-        sources, targets, references = columns["source"], columns["target"], columns["references"]
-        metrics_column, postprocessors, task_data = columns["metrics"], columns["postprocessors"], columns["task_data"]
-        groups, subsets, media_column = columns["groups"], columns["subset"], columns["media"]
-        policies = columns["data_classification_policy"]
         if not self.fast:
             for instance in instances:
                 self._append(columns, renderer.render(instance))
             return columns
+        sources, targets, references = columns["source"], columns["target"], columns["references"]
+        task_data, policies = columns["task_data"], columns["data_classification_policy"]
+        # the columns that vary per row are appended in the loop; the others hold one value in every row rendered
+        # here, set after it (`general` and `subsets` then replace the rows that differ)
+        postprocessors = columns["postprocessors"] if renderer.n_templates > 1 else None
+        groups = columns["groups"] if renderer.group_keys else None
+        general: List[Tuple[int, Dict[str, Any]]] = []  # (position, row) of the rows `render` made
+        subsets: List[Tuple[int, List[Any]]] = []  # (position, subset) of the rows that name one
         blake2b, unpack = hashlib.blake2b, _EIGHT_WORDS.unpack
         prefix, counts = renderer.seed_prefix, renderer.counts
         templates = self.row_renderers
@@ -128,12 +132,14 @@ class BatchPlan:
         demos, random_demos = renderer.demos, self.random_demos
         demo_keys, sampling_seed = demos.keys, demos.recipe.seed
         draw = demos.draws().sample if random_demos is not None else None
-        metrics, template_postprocessors, group_keys = renderer.metrics, renderer.postprocessors, renderer.group_keys
+        template_postprocessors = renderer.postprocessors
         drawn = n_templates > 1 or n_counts > 1
         template_index, num_demos = 0, counts[0]
+        metadata_key, metadata = None, ""  # the last row's (template, number of demos, policy) and its metadata JSON
         for instance in instances:
             if instance.get("media"):
-                self._append(columns, renderer.render(instance))
+                self._render_generally(instance, general, sources, targets, references, task_data, policies,
+                                       postprocessors, groups)
                 continue
             input_fields = instance["input_fields"]
             reference_fields = instance["reference_fields"]
@@ -145,23 +151,25 @@ class BatchPlan:
             holder: Dict[str, Any] = {}
             rendered = templates[template_index](input_fields, reference_fields, holder)
             if holder.get("media"):  # a serializer recorded media: the general path places it
-                self._append(columns, renderer.render(instance))
+                self._render_generally(instance, general, sources, targets, references, task_data, policies,
+                                       postprocessors, groups)
                 continue
-            indices = ()
+            demos_text = ""
             if num_demos:
                 if random_demos is not None and fields_json not in demo_keys:  # the RandomSampler, inlined
                     indices = draw(input_fields, random_demos, num_demos, sampling_seed)
                 else:
-                    indices = renderer.demos.sample(instance, num_demos, fields_json)
-            demos_text = demos_data = ""
-            if indices:
-                texts, datas = demo_tables.get(template_index) or self._demo_table(template_index)
-                chosen = [texts[index] for index in indices]
-                if None in chosen:
-                    self._fill_demo_table(template_index, indices)
+                    indices = demos.sample(instance, num_demos, fields_json)
+                if indices:
+                    texts, datas = demo_tables.get(template_index) or self._demo_table(template_index)
                     chosen = [texts[index] for index in indices]
-                demos_text = "".join(chosen)
-                demos_data = ", ".join([datas[index] for index in indices])
+                    if None in chosen:
+                        self._fill_demo_table(template_index, indices)
+                        chosen = [texts[index] for index in indices]
+                    demos_text = "".join(chosen)
+                    demos_data = ", ".join([datas[index] for index in indices])
+            else:
+                indices = ()
             source = None
             if prompt is not None:
                 try:
@@ -174,30 +182,74 @@ class BatchPlan:
                 source = render_prompt(rendered["source"], rendered["instruction"], rendered["target_prefix"],
                                        system_prompt, demos_text)
             sources.append(source)
-            policy = instance.get("data_classification_policy") or []
-            if "task_fields" in rendered:  # the template changed what the instance is (e.g. swapped answers)
-                fields_json = _fields_json(*rendered["task_fields"])
-            separator = ", " if len(fields_json) > 2 else ""
-            options = rendered.get("options")
-            if options is not None:
-                separator += f'"options": {_encode_json(options)}, '
-            if indices:
-                separator += f'"demos": [{demos_data}], '
-            task_data.append(f'{fields_json[:-1]}{separator}"metadata": '
-                             f'{metadata_json(template_index, num_demos, policy)}}}')
             targets.append(rendered["target"])
             references.append(rendered["references"])
-            metrics_column.append(metrics)
-            postprocessors.append(template_postprocessors[template_index])
-            groups.append(renderer._groups(input_fields, reference_fields, template_index, num_demos)
-                          if group_keys else [])
-            subsets.append(list(instance.get("subset") or ()))
-            media_column.append({"images": [], "audios": []})
+            policy = instance.get("data_classification_policy") or []
             policies.append(policy)
+            if (template_index, num_demos, policy) != metadata_key:
+                metadata_key = (template_index, num_demos, policy)
+                metadata = metadata_json(template_index, num_demos, policy)
+            if "task_fields" in rendered:  # the template changed what the instance is (e.g. swapped answers)
+                fields_json = _fields_json(*rendered["task_fields"])
+            options = rendered.get("options")
+            if options is None and indices and len(fields_json) > 2:  # the common row: fields, demos, metadata
+                task_data.append(f'{fields_json[:-1]}, "demos": [{demos_data}], "metadata": {metadata}}}')
+            else:
+                separator = ", " if len(fields_json) > 2 else ""
+                if options is not None:
+                    separator += f'"options": {_encode_json(options)}, '
+                if indices:
+                    separator += f'"demos": [{demos_data}], '
+                task_data.append(f'{fields_json[:-1]}{separator}"metadata": {metadata}}}')
+            if postprocessors is not None:
+                postprocessors.append(template_postprocessors[template_index])
+            if groups is not None:
+                groups.append(renderer._groups(input_fields, reference_fields, template_index, num_demos))
+            subset = instance.get("subset")
+            if subset:
+                subsets.append((len(sources) - 1, list(subset)))
+        count = len(sources)
+        columns["metrics"] = ConstantColumn(renderer.metrics, count)
+        if postprocessors is None:
+            columns["postprocessors"] = ConstantColumn(template_postprocessors[0], count)
+        if groups is None:
+            columns["groups"] = ConstantColumn([], count)
+        columns["subset"] = ConstantColumn([], count)
+        columns["media"] = ConstantColumn({"images": [], "audios": []}, count)
+        for position, subset in subsets:
+            columns["subset"][position] = subset
+        for position, row in general:
+            for key, column in columns.items():
+                column[position] = row[key]
         return columns
+
+    def _render_generally(self, instance: Dict[str, Any], general: List[Tuple[int, Dict[str, Any]]],
+                          *varying: Optional[List[Any]]) -> None:
+        """Renders `instance` with `render` (an unusual row), holding its place in the columns filled per row."""
+        general.append((len(varying[0]), self.renderer.render(instance)))
+        for column in varying:
+            if column is not None:
+                column.append(None)
 
     @staticmethod
     def _append(columns: Dict[str, List[Any]], row: Dict[str, Any]) -> None:
         for key, column in columns.items():
             column.append(row[key])
 
+
+class ConstantColumn(list):
+    """A column holding `value` in every row (the same object), until a row is replaced: the Arrow builder converts
+    the value once while every row is still it (`is_constant`)."""
+
+    def __init__(self, value: Any, count: int):
+        super().__init__([value] * count)
+        self.value = value
+        self._replaced = False
+
+    def __setitem__(self, position: Any, item: Any) -> None:
+        self._replaced = True
+        super().__setitem__(position, item)
+
+    @property
+    def is_constant(self) -> bool:
+        return not self._replaced and len(self) > 0

@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 import datasets
 
 from ..version import version
+from .batch_render import ConstantColumn
 from .recipe import ROW_KEYS, build_recipe
 from ..module_aliases import moved_classes
 
@@ -123,6 +124,8 @@ def _inferred_array(values: List[Any]) -> Any:
     by index: the same array at a fraction of the per-value conversion."""
     import pyarrow
 
+    if isinstance(values, ConstantColumn) and values.is_constant and _only_text(values.value):
+        return pyarrow.array([values.value]).take(_zeros(len(values)))
     if len(values) > 1:
         first = values[0]
         kind = type(first)

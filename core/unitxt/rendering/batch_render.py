@@ -74,7 +74,8 @@ class BatchPlan:
         model = getattr(renderer.prompt.format, "_model", None)
         self.prompt = None
         if type(renderer.prompt.format) is SystemFormat and not renderer.prompt.format.format_args and model is not None:
-            self.prompt = model._render_with_markers if model.has_marker else model._format_map
+            self.prompt = (model.head_memo(("demos", "source")) or model._render_with_markers if model.has_marker
+                           else model._format_map)
         # the plain RandomSampler's population when every instance may see every pool entry: drawn here directly
         from ..samplers import RandomSampler
 

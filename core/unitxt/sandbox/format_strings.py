@@ -22,7 +22,7 @@ own text, not the demos before it). There is no escape for a literal backslash-N
 import operator
 import re
 import string
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Collection, Dict, List, Mapping, Optional, Tuple, Union
 
 from ..errors import MissingFieldError, UnitxtError
 
@@ -146,11 +146,12 @@ class CompiledFormat:
         except (ValueError, TypeError) as error:
             raise self._value_error(values, where, error) from None
 
-    def _render_with_markers(self, values: Mapping[str, Any]) -> str:
-        pieces: List[str] = []
+    def _render_with_markers(self, values: Mapping[str, Any], chunks: Optional[tuple] = None, start: str = "") -> str:
+        """The rendering of the chunks (all by default) after the text `start` (the rendering of the chunks before)."""
+        pieces: List[str] = [start] if start else []
         append = pieces.append
-        needs_newline = False  # the text so far is non-empty and does not end with a newline
-        for chunk in self._chunks:
+        needs_newline = bool(start) and start[-1] != "\n"  # the text so far is non-empty and does not end with one
+        for chunk in self._chunks if chunks is None else chunks:
             if chunk is MARKER:
                 if needs_newline:
                     append("\n")
@@ -170,6 +171,28 @@ class CompiledFormat:
                 append(text)
                 needs_newline = text[-1] != "\n"
         return "".join(pieces)
+
+    def head_memo(self, varying: Collection[str]) -> Optional[Callable[[Mapping[str, Any]], str]]:
+        """For calls whose values repeat for the leading marker-delimited chunks (a system prompt and an instruction
+        before each row's demos and source): a `render` that keeps those chunks' text per tuple of their values (a
+        RepeatMemo) and renders the rest after it. None when the first chunk already uses a `varying` name."""
+        if not self.has_marker:
+            return None
+        end = markers = 0  # the parts up to the marker closing the last leading chunk free of `varying` names
+        for index, part in enumerate(self.parts):
+            if part is MARKER:
+                end, markers = index + 1, markers + 1
+            elif isinstance(part, Placeholder) and part.name in varying:
+                break
+        if not markers:
+            return None
+        head = RepeatMemo(CompiledFormat(self.text, list(self.parts[:end])))
+        rest, render_rest = self._chunks[2 * markers:], self._render_with_markers  # a chunk precedes every marker
+
+        def render(values: Mapping[str, Any]) -> str:
+            return render_rest(values, rest, head.render(values))
+
+        return render
 
     def _value_error(self, values: Mapping[str, Any], where: str, error: Exception) -> UnitxtError:
         for part in self.parts:

@@ -156,8 +156,8 @@ def sample_like_random(generator: random.Random, population: Sequence[Any], k: i
         raise ValueError("Sample larger than population or is negative")
     getrandbits = generator.getrandbits
     setsize = 21 if k <= 5 else 21 + 4 ** math.ceil(math.log(k * 3, 4))
-    result = []
     if n <= setsize:
+        result = []
         pool = list(population)
         for i in range(k):
             size = n - i
@@ -169,14 +169,16 @@ def sample_like_random(generator: random.Random, population: Sequence[Any], k: i
             pool[j] = pool[size - 1]
         return result
     bits = n.bit_length()
-    selected = set()
+    picked: List[int] = []  # the positions drawn; among a few, a list finds a repeat faster than a set
+    seen: Any = picked if k <= 16 else set()
     for _ in range(k):
         j = getrandbits(bits)
-        while j >= n or j in selected:
+        while j >= n or j in seen:
             j = getrandbits(bits)
-        selected.add(j)
-        result.append(population[j])
-    return result
+        picked.append(j)
+        if seen is not picked:
+            seen.add(j)
+    return picked if type(population) is range and population == range(n) else [population[j] for j in picked]
 
 
 __getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

@@ -72,8 +72,9 @@ def test_inlined_sample_equals_random_sample():
     from unitxt.random_utils import sample_like_random
 
     checked = 0
-    for n in (1, 2, 5, 20, 21, 22, 30, 37, 38, 60, 100, 101, 500):
-        for k in sorted({0, 1, 2, 5, 6, 7, n // 2, n - 1, n} & set(range(n + 1))):
+    for n in (1, 2, 5, 20, 21, 22, 30, 37, 38, 60, 100, 101, 500, 2000):
+        # 16 / 17 / 40 picks from 100+: the set branch keeps its picks in a list up to 16, in a set beyond
+        for k in sorted({0, 1, 2, 5, 6, 7, 16, 17, 40, n // 2, n - 1, n} & set(range(n + 1))):
             for seed in range(25):
                 population = range(n) if seed % 2 else [f"item{i}" for i in range(n)]
                 mine, reference = random.Random(f"s{seed}/{n}/{k}"), random.Random(f"s{seed}/{n}/{k}")

@@ -268,15 +268,15 @@ def _parse_json_line(line: str) -> Any:
 def _read_jsonl(url: str, **open_args: Any) -> Iterator[Dict[str, Any]]:
     """The file's rows; blank lines are skipped. A well-formed line is decoded inline (`_parse_json_line`'s
     `raw_decode`), any other goes through `_parse_json_line` for its error or value."""
-    decode, whitespace = _JSON_DECODER.raw_decode, _JSON_WHITESPACE
+    decode, whitespace = _JSON_DECODER.scan_once, _JSON_WHITESPACE  # raw_decode's scanner, called directly
     with _open_text(url, **open_args) as handle:
         for line_number, line in enumerate(handle, start=1):
             text = line.strip(whitespace)
             if not text:
                 continue
             try:
-                value, end = decode(text)
-            except json.JSONDecodeError:
+                value, end = decode(text, 0)
+            except (json.JSONDecodeError, StopIteration):  # (raw_decode turns the latter into "Expecting value")
                 end = -1
             if end != len(text):
                 if not line.strip():  # other whitespace only: a blank line too

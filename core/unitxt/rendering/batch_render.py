@@ -173,10 +173,9 @@ class BatchPlan:
                 indices = ()
             source = None
             if prompt is not None:
-                try:
-                    source = prompt({"system_prompt": system_prompt, "instruction": rendered["instruction"],
-                                     "demos": demos_text, "source": rendered["source"],
-                                     "target_prefix": rendered["target_prefix"]})
+                try:  # the rendered dict holds source, instruction and target_prefix: the prompt's values with these
+                    rendered["system_prompt"], rendered["demos"] = system_prompt, demos_text
+                    source = prompt(rendered)
                 except Exception:  # noqa: BLE001 - a value its format specs refuse: render_prompt raises the error
                     source = None
             if source is None:

@@ -6,6 +6,7 @@ as the `recipe` config field. One split per stream of the recipe.
 
 import functools
 import hashlib
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -121,21 +122,26 @@ def _only_text(value: Any) -> bool:
 def _inferred_array(values: List[Any]) -> Any:
     """One column as an Arrow array with its type inferred from the values. A column holding one text-like value in
     every row (metrics, postprocessors, empty groups / subset / media / policy lists) is converted once and repeated
-    by index: the same array at a fraction of the per-value conversion."""
+    by index: the same array at a fraction of the per-value conversion. A column of texts, or of lists of texts (not
+    all empty), is converted with the type inference would give it, without inferring it value by value."""
     import pyarrow
 
     if isinstance(values, ConstantColumn) and values.is_constant and _only_text(values.value):
         return pyarrow.array([values.value]).take(_zeros(len(values)))
-    if len(values) > 1:
+    kinds = set(map(type, values))
+    if kinds == {str}:
+        return pyarrow.array(values, type=pyarrow.string())
+    if len(kinds) == 1 and len(values) > 1:
         first = values[0]
-        kind = type(first)
-        if kind is not str and set(map(type, values)) == {kind} and _only_text(first):
+        if _only_text(first):
             try:
                 constant = values.count(first) == len(values)
             except (TypeError, ValueError):  # a value whose comparison does not give a truth value (an array)
                 constant = False
             if constant:
                 return pyarrow.array([first]).take(_zeros(len(values)))
+    if kinds == {list} and set(map(type, itertools.chain.from_iterable(values))) == {str}:
+        return pyarrow.array(values, type=pyarrow.list_(pyarrow.string()))
     return pyarrow.array(values)
 
 

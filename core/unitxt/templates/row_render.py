@@ -11,7 +11,7 @@ def plain_row_renderer(template: Any, full: Callable[..., Dict[str, Any]]) -> Ca
     (a reference that is not text, a missing field) or any error goes through `full` (the template's render)."""
     input_names, spec_names = template._input_names, template._spec_names
     render_input, render_output = template._input.render, template._output.render
-    output_fields = template._output.fields
+    output_fields, only_output = template._output.fields, template._output._only  # "{label}": the text is the target
     render_instruction, render_target_prefix = template._instruction_memo.render, template._target_prefix_memo.render
 
     def render_row(input_fields: Dict[str, Any], reference_fields: Dict[str, Any],
@@ -28,13 +28,18 @@ def plain_row_renderer(template: Any, full: Callable[..., Dict[str, Any]]) -> Ca
                     values[name] = value
                 else:
                     values[name] = default_serialize(value)
-            targets = {}
-            for name in output_fields:
-                value = reference_fields[name]
-                if type(value) is not str:
+            if only_output is not None:
+                target = reference_fields[only_output]
+                if type(target) is not str:
                     return full(input_fields, reference_fields, instance, with_references)
-                targets[name] = value
-            target = render_output(targets, "output_format")
+            else:
+                targets = {}
+                for name in output_fields:
+                    value = reference_fields[name]
+                    if type(value) is not str:
+                        return full(input_fields, reference_fields, instance, with_references)
+                    targets[name] = value
+                target = render_output(targets, "output_format")
             return {
                 "source": render_input(values, "input_format"),
                 "target": target,

@@ -344,14 +344,15 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
                 info.splits.add(datasets.SplitInfo(name=name, num_bytes=tables[name].nbytes,
                                                    num_examples=tables[name].num_rows, dataset_name=self.dataset_name))
         result = {  # a fingerprint given: datasets would otherwise hash every row of the table to make one
-            name: datasets.Dataset(InMemoryTable(table), info=copy.deepcopy(info), split=datasets.Split(name),
+            name: datasets.Dataset(InMemoryTable(table), info=info, split=datasets.Split(name),  # (it copies info)
                                    fingerprint=hashlib.sha256(f"{cache_safe_id(self.config.name)}/{version}/{name}"
                                                               .encode("utf-8")).hexdigest()[:16])
             for name, table in tables.items()
         }
         from .schema import loads_batch
 
-        result = {name: dataset.with_transform(loads_batch) for name, dataset in result.items()}
+        for dataset in result.values():  # the datasets are new: with_transform's deep copy of each is not needed
+            dataset.set_transform(loads_batch)
         return result[split] if split is not None else datasets.DatasetDict(result)
 
 

@@ -1,11 +1,11 @@
-"""The Arrow builder's column conversion (dataset_builder._inferred_array) gives the array pyarrow's own inference
+"""The Arrow builder's column conversion (row_arrow._inferred_array) gives the array pyarrow's own inference
 gives, on the shortcuts it takes (texts, lists of texts, one value in every row, ConstantColumn) and around them."""
 
 import pyarrow
 import pytest
 
 from unitxt.rendering.batch_render import ConstantColumn
-from unitxt.rendering.dataset_builder import _inferred_array
+from unitxt.rendering.row_arrow import _inferred_array
 
 COLUMNS = [
     [], ["a"], ["a", "b", "a"], ["a", None], [None, None], ["x", 1], [1, 2], [1, 1.5], [True, False],

@@ -258,16 +258,23 @@ def _run_fused(operators: List[Any], stream: "Stream", stream_name: str) -> Gene
     """InstanceOperator._run_stream for several operators at once.
 
     Errors name the operator that failed; an error from the upstream stream is attributed to the first operator, as
-    the innermost of separate per-operator generators would do."""
-    stages = [(operator, operator._instance_function(), operator.effective_policy()) for operator in operators]
+    the innermost of separate per-operator generators would do. A task with the field moves and constants just before
+    it (Rename, Set) runs as one step (`_fused_stages`); a row that step declines goes through them one by one."""
+    stages = _fused_stages([(operator, operator._instance_function(), operator.effective_policy(), None)
+                            for operator in operators])
     first = current = operators[0]
     index = -1
     try:
         for index, instance in enumerate(stream):
-            for current, process, allowed in stages:
+            for current, process, allowed, one_by_one in stages:
                 if allowed is not None:
                     current.check_instance_policy(instance, allowed)
-                instance = process(instance, stream_name)
+                result = process(instance, stream_name)
+                if result is None and one_by_one is not None:  # declined by the fused step
+                    for current, process, allowed, _ in one_by_one:
+                        instance = process(instance, stream_name)
+                else:
+                    instance = result
             current = first
             yield instance
     except UnitxtError as error:
@@ -280,6 +287,26 @@ def _run_fused(operators: List[Any], stream: "Stream", stream_name: str) -> Gene
             artifact=current.artifact_name,
             stage=f"stream '{stream_name}', instance {index}",
         ) from error
+
+
+def _fused_stages(stages: List[tuple]) -> List[tuple]:
+    """The stages with a task and the run of operators before it that it can fuse with (`_fused_instance_function`)
+    replaced by one stage: (task, fused step, None, the replaced stages). Stages with a policy check are not fused."""
+    for position, (operator, _, allowed, _) in enumerate(stages):
+        fuse = getattr(operator, "_fused_instance_function", None)
+        if fuse is None or allowed is not None:
+            continue
+        start = position
+        while start > 0 and stages[start - 1][2] is None and (
+                getattr(stages[start - 1][0], "_field_moves", lambda: None)() is not None
+                or getattr(stages[start - 1][0], "_field_constants", lambda: None)() is not None):
+            start -= 1
+        if start == position:
+            continue
+        fused = fuse([stage[0] for stage in stages[start:position]])
+        if fused is not None:
+            return [*stages[:start], (operator, fused, None, stages[start:position + 1]), *stages[position + 1:]]
+    return stages
 
 
 __getattr__ = moved_classes(__name__)  # also the names the original imported here (ORIGINAL_IMPORTS)

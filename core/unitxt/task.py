@@ -256,6 +256,15 @@ class Task(InstanceOperator):
                 result[carried] = instance[carried]
         return result
 
+    def _fused_instance_function(self, operators: List[Any]) -> Optional[Callable[..., Any]]:
+        """This task fused with the field moves and constants of `operators` before it (task_fusion), or None."""
+        if (type(self).process is not Task.process or self._custom_check or getattr(self, "_clashes", None)
+                or self.defaults):
+            return None
+        from .task_fusion import fused_reshape
+
+        return fused_reshape(self, operators)
+
     def _instance_function(self):
         """`process` with what is fixed for a stream read once (field names, checks, metrics): an instance whose
         declared fields are all present with their exact plain types is reshaped directly; any other (missing or

@@ -5,7 +5,7 @@ import copy
 import functools
 import json
 import warnings
-from typing import Any, Dict, Generator, Iterable, List, Optional
+from typing import Any, Dict, Generator, Iterable, List, Optional, Tuple
 
 from ..artifact import Artifact
 from ..dict_utils import dict_delete, dict_get, dict_has, dict_set
@@ -78,14 +78,21 @@ class Set(InstanceOperator):
             dict_set(instance, path, fast_copy(value) if self.use_deepcopy else value)
         return instance
 
+    def _field_constants(self) -> Optional[List[Tuple[str, Any, Any]]]:
+        """(field, value, copier or None when the value is shared as is) for each top-level field set, or None when
+        a path or an overridden `process` is involved (a task fused after it reads them)."""
+        if type(self).process is not Set.process or any("/" in path for path in self.fields):
+            return None
+        return [(path, value, _copier(value) if self.use_deepcopy else None) for path, value in self.fields.items()]
+
     def _instance_function(self):
         """`process` with the per-value decisions taken once per stream: immutable values need no copy and plain
         keys (no `/`) need no path walk."""
-        if type(self).process is not Set.process or any("/" in path for path in self.fields):
+        constants = self._field_constants()
+        if constants is None:
             return super()._instance_function()
         values = dict(self.fields)
-        copied = [(path, value, copier) for path, value in values.items()
-                  for copier in [_copier(value) if self.use_deepcopy else None] if copier is not None]
+        copied = [(path, value, copier) for path, value, copier in constants if copier is not None]
 
         def set_fields(instance: Dict[str, Any], stream_name: Optional[str] = None) -> Dict[str, Any]:
             if type(instance) is not dict:  # a mapping of its own: assigned key by key
@@ -136,13 +143,21 @@ class Rename(FieldOperator):
             dict_set(instance, target, value)
         return instance
 
-    def _instance_function(self):
-        """`process_instance_fields` for top-level keys without its per-pair path tests, when every source is
-        present; an instance lacking one goes through `process_instance_fields` (which decides or explains)."""
+    def _field_moves(self) -> Optional[List[Tuple[str, str]]]:
+        """The (source, target) top-level moves this operator makes, in order (a task fused after it reads them), or
+        None when it does anything else (paths, an overridden hook)."""
         pairs = self._pairs
         if (type(self).process_instance_fields is not Rename.process_instance_fields
                 or type(self).process is not FieldOperator.process or not pairs
                 or any("/" in source or "/" in target for source, target in pairs)):
+            return None
+        return list(pairs)
+
+    def _instance_function(self):
+        """`process_instance_fields` for top-level keys without its per-pair path tests, when every source is
+        present; an instance lacking one goes through `process_instance_fields` (which decides or explains)."""
+        pairs = self._pairs
+        if self._field_moves() is None:
             return super()._instance_function()
         slow = self.process_instance_fields
 

@@ -257,11 +257,11 @@ class Task(InstanceOperator):
         return result
 
     def _fused_instance_function(self, operators: List[Any]) -> Optional[Callable[..., Any]]:
-        """This task fused with the field moves and constants of `operators` before it (task_fusion), or None."""
+        """This task fused with the Rename / Set `operators` before it (operators.task_fusion), or None."""
         if (type(self).process is not Task.process or self._custom_check or getattr(self, "_clashes", None)
                 or self.defaults):
             return None
-        from .task_fusion import fused_reshape
+        from .operators.task_fusion import fused_reshape
 
         return fused_reshape(self, operators)
 

@@ -1,4 +1,4 @@
-"""A task fused with the Rename / Set operators before it (task_fusion, stream._fused_stages) gives what the
+"""A task fused with the Rename / Set operators before it (operators.task_fusion, stream._fused_stages) gives what the
 operators give one by one: the same task instances (values, key order, copies of constant lists), the same errors
 naming the same operator, for rows the fused step declines as well as those it takes."""
 
@@ -80,7 +80,8 @@ def test_moves_into_each_other_constants_over_moves_and_production_rows(monkeypa
             Rename(field="premise", to_field="text"),
             Rename(field="n", to_field="count"), Set(fields={"kind": "k", "classes": ["a"], "label": "fixed"})]
     kind, rows = _same([*swap, _task()], _rows(), monkeypatch)
-    assert kind == "rows" and rows[0]["input_fields"]["text"] == "no" and rows[0]["reference_fields"] == {"label": "fixed"}
+    assert kind == "rows" and rows[0]["input_fields"]["text"] == "no"
+    assert rows[0]["reference_fields"] == {"label": "fixed"}
     assert _same([*CHAIN, _task()], _rows(), monkeypatch, stream_name=INFERENCE)[0] == "rows"
     _same([*CHAIN, _task()], [UserDict(row) for row in _rows()], monkeypatch)  # not a dict: one by one
     moved_twice = [Rename(field="premise", to_field="text"), Rename(field="premise", to_field="kind")]

@@ -146,12 +146,9 @@ class Rename(FieldOperator):
     def _field_moves(self) -> Optional[List[Tuple[str, str]]]:
         """The (source, target) top-level moves this operator makes, in order (a task fused after it reads them), or
         None when it does anything else (paths, an overridden hook)."""
-        pairs = self._pairs
-        if (type(self).process_instance_fields is not Rename.process_instance_fields
-                or type(self).process is not FieldOperator.process or not pairs
-                or any("/" in source or "/" in target for source, target in pairs)):
-            return None
-        return list(pairs)
+        pairs, kind = self._pairs, type(self)
+        plain = kind.process_instance_fields is Rename.process_instance_fields and kind.process is FieldOperator.process
+        return list(pairs) if plain and pairs and not any("/" in s + t for s, t in pairs) else None
 
     def _instance_function(self):
         """`process_instance_fields` for top-level keys without its per-pair path tests, when every source is

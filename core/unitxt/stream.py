@@ -297,15 +297,13 @@ def _fused_stages(stages: List[tuple]) -> List[tuple]:
         if fuse is None or allowed is not None:
             continue
         start = position
-        while start > 0 and stages[start - 1][2] is None and (
-                getattr(stages[start - 1][0], "_field_moves", lambda: None)() is not None
-                or getattr(stages[start - 1][0], "_field_constants", lambda: None)() is not None):
+        while start > 0 and stages[start - 1][2] is None:
             start -= 1
-        if start == position:
-            continue
         fused = fuse([stage[0] for stage in stages[start:position]])
         if fused is not None:
-            return [*stages[:start], (operator, fused, None, stages[start:position + 1]), *stages[position + 1:]]
+            count, step = fused
+            start = position - count
+            return [*stages[:start], (operator, step, None, stages[start:position + 1]), *stages[position + 1:]]
     return stages
 
 

@@ -256,8 +256,9 @@ class Task(InstanceOperator):
                 result[carried] = instance[carried]
         return result
 
-    def _fused_instance_function(self, operators: List[Any]) -> Optional[Callable[..., Any]]:
-        """This task fused with the Rename / Set `operators` before it (operators.task_fusion), or None."""
+    def _fused_instance_function(self, operators: List[Any]) -> Optional[Tuple[int, Callable[..., Any]]]:
+        """This task fused with the run of plain Rename / Set ending `operators` (operators.task_fusion): (how many
+        of them, the fused step), or None."""
         if (type(self).process is not Task.process or self._custom_check or getattr(self, "_clashes", None)
                 or self.defaults):
             return None

@@ -53,6 +53,11 @@ CHAIN = [Rename(field_to_field={"premise": "text", "answer": "label"}), Rename(f
 def test_a_rename_and_set_chain_is_fused_and_gives_the_same_instances(monkeypatch):
     stages = stream_module._fused_stages([(op, op._instance_function(), None, None) for op in [*CHAIN, _task()]])
     assert len(stages) == 1 and stages[0][3] is not None  # one fused step, the four stages kept for declined rows
+    nested = Set(fields={"extra/x": 1})  # a path: not a plain constant, so it runs before the fused step
+    stages = stream_module._fused_stages([(op, op._instance_function(), None, None)
+                                          for op in [nested, *CHAIN, _task()]])
+    assert [stage[0] for stage in stages] == [nested, stages[1][0]] and len(stages[1][3]) == 4
+    _same([nested, *CHAIN, _task()], _rows(), monkeypatch)
     kind, rows = _same([*CHAIN, _task()], _rows(), monkeypatch)
     assert rows[1] == {"input_fields": {"text": "row 1", "kind": "premise", "classes": ["yes", "no"], "count": 1},
                        "reference_fields": {"label": "yes"}, "metrics": ["metrics.accuracy"],

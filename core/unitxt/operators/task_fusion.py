@@ -14,16 +14,24 @@ _CARRIED = ("media", "groups", "subset")  # the instance fields a task row keeps
 _ONLY_STR = frozenset([str])
 
 
-def _origins(operators: Sequence[Any]) -> Optional[Tuple[Dict[str, tuple], List[str]]]:
-    """(field -> ("row", key) / ("const", value, copier) / _GONE for the fields the operators touch, the row keys their
-    moves need), or None when an operator is not a plain move or constant setting."""
+def _field_flow(operator: Any) -> Optional[Tuple[str, list]]:
+    """("moves", Rename's (source, target) pairs) or ("constants", Set's (field, value, copier) triples) for a plain
+    Rename / Set, else None."""
+    for kind, hook in (("moves", "_field_moves"), ("constants", "_field_constants")):
+        described = getattr(operator, hook, lambda: None)()
+        if described is not None:
+            return kind, described
+    return None
+
+
+def _origins(flows: Sequence[Tuple[str, list]]) -> Optional[Tuple[Dict[str, tuple], List[str]]]:
+    """(field -> ("row", key) / ("const", value, copier) / _GONE for the fields the flows touch, the row keys their
+    moves need), or None when a field moved away is moved again."""
     state: Dict[str, tuple] = {}
     required: List[str] = []
-    for operator in operators:
-        moves = getattr(operator, "_field_moves", lambda: None)()
-        constants = None if moves is not None else getattr(operator, "_field_constants", lambda: None)()
-        if moves is not None:
-            for source, target in moves:
+    for kind, described in flows:
+        if kind == "moves":
+            for source, target in described:
                 origin = state.get(source, ("row", source))
                 if origin is _GONE:
                     return None  # a second move of a field moved away: the operator's own path decides
@@ -31,11 +39,9 @@ def _origins(operators: Sequence[Any]) -> Optional[Tuple[Dict[str, tuple], List[
                     required.append(origin[1])
                 state[source] = _GONE
                 state[target] = origin
-        elif constants is not None:
-            for field, value, copier in constants:
-                state[field] = ("const", value, copier)
         else:
-            return None
+            for field, value, copier in described:
+                state[field] = ("const", value, copier)
     return state, required
 
 
@@ -48,10 +54,16 @@ def _accepts(task: Any, field: str, value: Any) -> bool:
     return all(checker(value) for name, checker in task._other_checks if name == field)
 
 
-def fused_reshape(task: Any, operators: Sequence[Any]) -> Optional[Callable[[Dict[str, Any], str], Any]]:
-    """A `(row, stream_name) -> task instance, or None` for the task after `operators` (None: the row needs the
-    operators one by one), or None when they cannot be fused."""
-    found = _origins(operators)
+def fused_reshape(task: Any, operators: Sequence[Any]) -> Optional[Tuple[int, Callable[[Dict[str, Any], str], Any]]]:
+    """(how many of the last `operators` before the task are fused with it, a `(row, stream_name) -> task instance, or
+    None` step: None when the row needs those operators one by one), or None when none can be fused."""
+    flows = []
+    for operator in reversed(operators):  # the run of plain Renames and Sets just before the task
+        flow = _field_flow(operator)
+        if flow is None:
+            break
+        flows.insert(0, flow)
+    found = _origins(flows) if flows else None
     if found is None:
         return None
     state, required = found
@@ -132,4 +144,4 @@ def fused_reshape(task: Any, operators: Sequence[Any]) -> Optional[Callable[[Dic
                 result[name] = origin[2](origin[1]) if origin[2] else origin[1]
         return result
 
-    return reshape
+    return len(flows), reshape

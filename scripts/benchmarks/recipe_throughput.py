@@ -175,7 +175,7 @@ def main() -> None:
     systems["this"] = lambda: run_ours(this, folder)
     if not arguments.no_original:
         if Path(arguments.oracle).exists():
-            systems["original"] = lambda: original_seconds(arguments.oracle, folder)
+            systems["original"] = lambda: original_seconds(str(Path(arguments.oracle).absolute()), folder)
         else:
             print(f"original system: not measured (no oracle venv at {arguments.oracle})")
     results: dict = {name: [] for name in systems}

@@ -14,7 +14,7 @@ import datasets
 from ..version import version
 from .row_arrow import (  # noqa: F401 - also served from here
     _inferred_table, _stored_media, _unified, content_part_features, image_storage, row_features, source_text,
-    source_texts, stored_row_features, string_list,
+    source_texts, stored_row_features, string_list, typed_table,
 )
 from .recipe import ROW_KEYS, build_recipe
 from ..module_aliases import moved_classes
@@ -114,23 +114,16 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
         ]
 
     def _generate_tables(self, split_name: str) -> Iterator[Tuple[int, Any]]:
-        import pyarrow
-
         schema = None if self.info.features is None else self.info.features.arrow_schema
         stored_images = self._produces_media()
         stream = self.generators[split_name]
         iter_columns = getattr(stream, "iter_columns", None)
         if iter_columns is not None:  # a recipe split: rendered and converted column by column
-            types = None if schema is None else [schema.field(name).type for name in schema.names]
             for batch_index, columns in enumerate(iter_columns(self.BATCH_SIZE)):
                 if stored_images:
                     columns["media"] = [_stored_media(media) for media in columns["media"]]
                 columns["source"] = source_texts(columns["source"])
-                if types is None:
-                    yield batch_index, _inferred_table(columns)
-                    continue
-                arrays = [pyarrow.array(columns[name], type=kind) for name, kind in zip(schema.names, types)]
-                yield batch_index, pyarrow.Table.from_arrays(arrays, schema=schema)
+                yield batch_index, _inferred_table(columns) if schema is None else typed_table(columns, schema)
             return
         batch: List[Dict[str, Any]] = []
         batch_index = 0
@@ -138,9 +131,7 @@ class UnitxtDatasetBuilder(datasets.ArrowBasedBuilder):
         def table() -> Any:
             columns = {name: [row.get(name) for row in batch] for name in ROW_KEYS}
             columns["source"] = source_texts(columns["source"])
-            if schema is None:
-                return _inferred_table(columns)
-            return pyarrow.Table.from_pydict({name: columns[name] for name in schema.names}, schema=schema)
+            return _inferred_table(columns) if schema is None else typed_table(columns, schema)
 
         for row in stream:
             if stored_images:

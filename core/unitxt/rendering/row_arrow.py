@@ -96,11 +96,12 @@ def _inferred_array(values: List[Any]) -> Any:
     all empty), is converted with the type inference would give it, without inferring it value by value."""
     import pyarrow
 
+    pool = arrow_pool()
     if isinstance(values, ConstantColumn) and values.is_constant and _only_text(values.value):
-        return pyarrow.array([values.value]).take(_zeros(len(values)))
+        return _repeated(values.value, len(values))
     kinds = set(map(type, values))
     if kinds == {str}:
-        return pyarrow.array(values, type=pyarrow.string())
+        return pyarrow.array(values, type=pyarrow.string(), memory_pool=pool)
     if len(kinds) == 1 and len(values) > 1:
         first = values[0]
         if _only_text(first):
@@ -109,10 +110,30 @@ def _inferred_array(values: List[Any]) -> Any:
             except (TypeError, ValueError):  # a value whose comparison does not give a truth value (an array)
                 constant = False
             if constant:
-                return pyarrow.array([first]).take(_zeros(len(values)))
+                return _repeated(first, len(values))
     if kinds == {list} and set(map(type, itertools.chain.from_iterable(values))) == {str}:
-        return pyarrow.array(values, type=pyarrow.list_(pyarrow.string()))
-    return pyarrow.array(values)
+        return pyarrow.array(values, type=pyarrow.list_(pyarrow.string()), memory_pool=pool)
+    return pyarrow.array(values, memory_pool=pool)
+
+
+@functools.lru_cache(maxsize=1)
+def arrow_pool() -> Any:
+    """The memory pool row tables are built in: the C library's allocator. pyarrow's default pool (mimalloc or
+    jemalloc) asks the kernel for transparent huge pages, and where the kernel compacts memory to provide them at once
+    (its THP defrag setting "madvise", a common default) building a split's tens of MB stalls for 0.1-0.2 s at
+    random; the system pool's ordinary pages cost a steady few hundredths."""
+    import pyarrow
+
+    return pyarrow.system_memory_pool()
+
+
+def _repeated(value: Any, count: int) -> Any:
+    """`value` in `count` rows: converted once and repeated by index."""
+    import pyarrow
+    import pyarrow.compute
+
+    pool = arrow_pool()
+    return pyarrow.compute.take(pyarrow.array([value], memory_pool=pool), _zeros(count), memory_pool=pool)
 
 
 @functools.lru_cache(maxsize=8)
@@ -121,7 +142,7 @@ def _zeros(count: int) -> Any:
     import numpy
     import pyarrow
 
-    return pyarrow.array(numpy.zeros(count, dtype=numpy.int32))
+    return pyarrow.array(numpy.zeros(count, dtype=numpy.int32), memory_pool=arrow_pool())
 
 
 def _inferred_table(columns: Dict[str, List[Any]]) -> Any:
@@ -130,6 +151,15 @@ def _inferred_table(columns: Dict[str, List[Any]]) -> Any:
     import pyarrow
 
     return pyarrow.Table.from_arrays([_inferred_array(columns[name]) for name in ROW_KEYS], names=list(ROW_KEYS))
+
+
+def typed_table(columns: Dict[str, List[Any]], schema: Any) -> Any:
+    """The batch's columns as an Arrow table of `schema` (the builder's declared features)."""
+    import pyarrow
+
+    pool = arrow_pool()
+    return pyarrow.Table.from_arrays(
+        [pyarrow.array(columns[field.name], type=field.type, memory_pool=pool) for field in schema], schema=schema)
 
 
 def source_texts(sources: List[Any]) -> List[Any]:

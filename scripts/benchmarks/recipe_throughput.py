@@ -179,14 +179,16 @@ def main() -> None:
         else:
             print(f"original system: not measured (no oracle venv at {arguments.oracle})")
     results: dict = {name: [] for name in systems}
+    rounds = []  # per round: {system: its seconds}
     for round_index in range(arguments.runs):
         line = []
+        rounds.append({})
         for name, measure in systems.items():
             result = measure()
             if result is None:
                 continue
             results[name].append(result)
-            seconds = result.get("warm", result.get("seconds"))
+            seconds = rounds[-1][name] = result.get("warm", result.get("seconds"))
             line.append(f"{name} {seconds:.3f} s (cpu {result['cpu']:.3f} s"
                         + (f", first call {result['cold']:.3f} s)" if "cold" in result else ")"))
         print(f"round {round_index + 1}: " + ", ".join(line), flush=True)
@@ -208,6 +210,11 @@ def main() -> None:
             if name in medians:
                 print(f"ratio {name} / original: {medians['original'] / medians[name]:.1f}x faster in wall time, "
                       f"{cpus['original'] / cpus[name]:.1f}x in cpu time (target >= 50x)")
+                # the machine's speed drifts between rounds (the original's run takes ~1 min): each round's ratio
+                # compares runs made under the same load
+                ratios = [times["original"] / times[name] for times in rounds if "original" in times and name in times]
+                print(f"  per round: {' '.join(f'{ratio:.1f}x' for ratio in ratios)}; median "
+                      f"{statistics.median(ratios):.1f}x")
     if "baseline" in medians:
         print(f"this vs baseline: {medians['baseline'] / medians['this']:.2f}x wall, "
               f"{cpus['baseline'] / cpus['this']:.2f}x cpu")

@@ -37,7 +37,6 @@ def test_a_constant_column_is_converted_once_and_a_replaced_row_is_converted_as_
     assert _inferred_array(empty).type == pyarrow.array([[], [], []]).type  # list<null>, as inferred
 
 
-
 def test_rows_are_built_in_the_system_memory_pool():
     """A recipe's rows live in the C library's allocator, not in pyarrow's default pool (whose huge-page requests
     stall while the kernel compacts memory): the system pool grows by the dataset's bytes, the default pool does not."""

@@ -96,9 +96,9 @@ def _inferred_array(values: List[Any]) -> Any:
     all empty), is converted with the type inference would give it, without inferring it value by value."""
     import pyarrow
 
-    pool = arrow_pool()
     if isinstance(values, ConstantColumn) and values.is_constant and _only_text(values.value):
         return _repeated(values.value, len(values))
+    pool = arrow_pool()
     kinds = set(map(type, values))
     if kinds == {str}:
         return pyarrow.array(values, type=pyarrow.string(), memory_pool=pool)
